@@ -1,0 +1,201 @@
+import { DeauthorizedError, HttpError, SdkError, ErrorType, ValidationError } from '../errors/index.js';
+import type { LogWriter } from '../logging/index.js';
+import type { RestClient } from '../rest/RestClient.js';
+import { isValidCodeVerifier } from './pkce.js';
+import {
+  AuthorizationTokenType,
+  externalAuthTypeWireName,
+  type AuthenticationExternalAuthType,
+  type TokenExchangeResult,
+} from './tokenTypes.js';
+
+interface WireTokenResponse {
+  access_token?: unknown;
+  refresh_token?: unknown;
+  token_type?: unknown;
+  expires_in?: unknown;
+  scope?: unknown;
+  id_token?: unknown;
+}
+
+/** What `GET /oauth2/@me` says about a token. */
+export interface TokenInfo {
+  /** Expiry time, ms since the epoch. */
+  expiresAt: number;
+  scopes: string[];
+  user: { id: string; username: string } | undefined;
+}
+
+/** An external identity for the provisional-account calls. */
+export interface ExternalAuth {
+  externalAuthType: AuthenticationExternalAuthType;
+  /** The provider's token. Secret. */
+  externalAuthToken: string;
+}
+
+/**
+ * The public-client OAuth2 and provisional-account calls. Every secret it sends or receives is handed to the
+ * log writer's redactor first, so a later log line cannot echo it.
+ */
+export class OAuth2Api {
+  readonly #rest: RestClient;
+  readonly #log: LogWriter;
+
+  constructor(rest: RestClient, log: LogWriter) {
+    this.#rest = rest;
+    this.#log = log;
+  }
+
+  /** Exchanges an authorization code (with its PKCE verifier) for tokens. */
+  async exchangeCode(
+    params: { applicationId: string; code: string; codeVerifier: string; redirectUri: string; merge?: ExternalAuth },
+    signal?: AbortSignal,
+  ): Promise<TokenExchangeResult> {
+    this.#log.secret(params.code);
+    this.#log.secret(params.codeVerifier);
+    if (!isValidCodeVerifier(params.codeVerifier)) {
+      throw new ValidationError('codeVerifier must be 43–128 characters of [A-Za-z0-9-._~] (RFC 7636)');
+    }
+    if (!params.code) throw new ValidationError('code is empty');
+    const form: Record<string, string | undefined> = {
+      grant_type: 'authorization_code',
+      client_id: params.applicationId,
+      code: params.code,
+      code_verifier: params.codeVerifier,
+      redirect_uri: params.redirectUri,
+    };
+    if (params.merge) {
+      form.external_auth_type = this.#wireType(params.merge.externalAuthType);
+      form.external_auth_token = params.merge.externalAuthToken;
+      this.#log.secret(params.merge.externalAuthToken);
+    }
+    return this.#tokenRequest(form, signal);
+  }
+
+  /** Trades a refresh token for a new pair; `invalid_grant` becomes a {@link DeauthorizedError}. */
+  async refresh(params: { applicationId: string; refreshToken: string }, signal?: AbortSignal): Promise<TokenExchangeResult> {
+    this.#log.secret(params.refreshToken);
+    if (!params.refreshToken) throw new ValidationError('refreshToken is empty');
+    try {
+      return await this.#tokenRequest(
+        { grant_type: 'refresh_token', client_id: params.applicationId, refresh_token: params.refreshToken },
+        signal,
+      );
+    } catch (error) {
+      if (error instanceof HttpError && error.code === 'invalid_grant') {
+        throw new DeauthorizedError(
+          'The refresh token was rejected (invalid_grant): the user revoked the link, was unmerged or banned. Link again.',
+          { method: error.method, route: error.route, status: error.status, code: error.code, responseBody: error.responseBody, cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Revokes every token of this application for the token's user. */
+  async revoke(params: { applicationId: string; token: string }, signal?: AbortSignal): Promise<void> {
+    this.#log.secret(params.token);
+    if (!params.token) throw new ValidationError('token is empty');
+    await this.#rest.request({
+      method: 'POST',
+      route: '/oauth2/token/revoke',
+      form: { token: params.token, client_id: params.applicationId },
+      signal,
+    });
+  }
+
+  /** Finds or creates the provisional account of an external identity and returns its token. */
+  async provisionalToken(
+    params: { applicationId: string } & ExternalAuth,
+    signal?: AbortSignal,
+  ): Promise<TokenExchangeResult> {
+    this.#log.secret(params.externalAuthToken);
+    const response = await this.#rest.request<WireTokenResponse>({
+      method: 'POST',
+      route: '/partner-sdk/token',
+      json: {
+        client_id: params.applicationId,
+        external_auth_type: this.#wireType(params.externalAuthType),
+        external_auth_token: this.#checkedExternalToken(params.externalAuthToken),
+      },
+      signal,
+    });
+    return this.#parseTokens(response.body);
+  }
+
+  /** Moves the external identity off the linked account into a new provisional account. */
+  async unmerge(params: { applicationId: string } & ExternalAuth, signal?: AbortSignal): Promise<void> {
+    this.#log.secret(params.externalAuthToken);
+    await this.#rest.request({
+      method: 'POST',
+      route: '/partner-sdk/provisional-accounts/unmerge',
+      json: {
+        client_id: params.applicationId,
+        external_auth_type: this.#wireType(params.externalAuthType),
+        external_auth_token: this.#checkedExternalToken(params.externalAuthToken),
+      },
+      signal,
+    });
+  }
+
+  /** Reads a token's expiry, scopes and user from `GET /oauth2/@me`. */
+  async tokenInfo(token: string, signal?: AbortSignal): Promise<TokenInfo> {
+    this.#log.secret(token);
+    const { body } = await this.#rest.request<{ expires?: unknown; scopes?: unknown; user?: { id?: unknown; username?: unknown } }>({
+      method: 'GET',
+      route: '/oauth2/@me',
+      auth: { kind: 'bearer', token },
+      signal,
+    });
+    const expiresAt = typeof body.expires === 'string' ? Date.parse(body.expires) : NaN;
+    if (!Number.isFinite(expiresAt)) throw malformed('/oauth2/@me', 'expires');
+    const user =
+      body.user && typeof body.user.id === 'string' && typeof body.user.username === 'string'
+        ? { id: body.user.id, username: body.user.username }
+        : undefined;
+    return { expiresAt, scopes: Array.isArray(body.scopes) ? body.scopes.map(String) : [], user };
+  }
+
+  #wireType(type: AuthenticationExternalAuthType): string {
+    const name = externalAuthTypeWireName(type);
+    if (name === undefined) throw new ValidationError(`unknown external auth type ${String(type)}`);
+    return name;
+  }
+
+  #checkedExternalToken(token: string): string {
+    if (token.length === 0 || token.length > 10240) throw new ValidationError('externalAuthToken must be 1–10240 characters');
+    return token;
+  }
+
+  async #tokenRequest(form: Record<string, string | undefined>, signal?: AbortSignal): Promise<TokenExchangeResult> {
+    const response = await this.#rest.request<WireTokenResponse>({ method: 'POST', route: '/oauth2/token', form, signal });
+    return this.#parseTokens(response.body);
+  }
+
+  #parseTokens(body: WireTokenResponse | undefined): TokenExchangeResult {
+    if (!body || typeof body.access_token !== 'string' || body.access_token === '') throw malformed('token', 'access_token');
+    const tokenType = typeof body.token_type === 'string' ? body.token_type.toLowerCase() : '';
+    if (tokenType !== 'bearer') throw malformed('token', 'token_type');
+    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : NaN;
+    if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw malformed('token', 'expires_in');
+    const refreshToken = typeof body.refresh_token === 'string' ? body.refresh_token : '';
+    this.#log.secret(body.access_token);
+    this.#log.secret(refreshToken);
+    const result: TokenExchangeResult = {
+      accessToken: body.access_token,
+      refreshToken,
+      tokenType: AuthorizationTokenType.Bearer,
+      expiresIn,
+      scopes: typeof body.scope === 'string' ? body.scope : '',
+    };
+    if (typeof body.id_token === 'string') {
+      this.#log.secret(body.id_token);
+      result.idToken = body.id_token;
+    }
+    return result;
+  }
+}
+
+function malformed(where: string, field: string): SdkError {
+  return new SdkError(ErrorType.HTTPError, `the ${where} response has no valid "${field}"`);
+}

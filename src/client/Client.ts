@@ -1,0 +1,332 @@
+import { AuthManager, type AuthorizeOptions, type AuthorizeResult } from '../auth/AuthManager.js';
+import type { AuthorizationArgs } from '../auth/AuthorizationArgs.js';
+import type { ExternalAuth } from '../auth/OAuth2Api.js';
+import { openInSystemBrowser, type UrlOpener } from '../auth/openUrl.js';
+import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from '../auth/pkce.js';
+import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth/scopes.js';
+import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenTypes.js';
+import { ValidationError, type DeauthorizedError } from '../errors/index.js';
+import { defaultGatewaySocketFactory, type GatewaySocketFactory } from '../gateway/GatewaySocket.js';
+import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../logging/index.js';
+import { RestClient } from '../rest/RestClient.js';
+import { UserHandle } from '../users/UserHandle.js';
+import { UserStore } from '../users/UserStore.js';
+import { systemClock, type Clock } from '../util/Clock.js';
+import { TypedEmitter } from '../util/TypedEmitter.js';
+import { ClientStatus, type ClientError } from './ClientStatus.js';
+import { ConnectionManager } from './ConnectionManager.js';
+
+/** Options of a {@link Client}. All are optional. */
+export interface ClientOptions {
+  /** The HTTP API base. @defaultValue `'https://discord.com/api/v10'` */
+  apiBase?: string;
+  /** The web base that serves the authorize page. @defaultValue the origin of `apiBase` */
+  webBase?: string;
+  /** The gateway URL; skips `GET /gateway`. @defaultValue asked from the API */
+  gatewayUrl?: string;
+  /** The application id (snowflake), the default `clientId` of every call. */
+  applicationId?: string;
+  /** HTTP request timeout in ms. @defaultValue 30000 */
+  httpRequestTimeoutMs?: number;
+  /** A log callback to add at once, with {@link ClientOptions.logSeverity}. */
+  logCallback?: LogCallback;
+  /** Minimum severity for {@link ClientOptions.logCallback}. @defaultValue `LoggingSeverity.Info` */
+  logSeverity?: LoggingSeverity;
+  /** Debug mode also logs Info and Verbose. @defaultValue `false`, or true when `SDKPP_DEBUG=1` */
+  debug?: boolean;
+  /** Opens the authorize page. @defaultValue the system browser */
+  openUrl?: UrlOpener;
+  /** How long before token expiry `tokenExpiring` fires, in ms. @defaultValue 300000 */
+  tokenExpiryWarningMs?: number;
+  /** Test seam: the clock for timers. @defaultValue the system clock */
+  clock?: Clock;
+  /** Test seam: the fetch implementation. @defaultValue `globalThis.fetch` */
+  fetch?: typeof fetch;
+  /** Test seam: opens gateway sockets. @defaultValue a `ws` WebSocket */
+  gatewaySocketFactory?: GatewaySocketFactory;
+  /** Delay before reconnect attempt `n`. @defaultValue exponential 1–30 s with jitter */
+  reconnectDelayMs?: (attempt: number) => number;
+  /** Delay before a fresh Identify after Invalid Session. @defaultValue 1–5 s */
+  invalidSessionDelayMs?: () => number;
+}
+
+/** Events of a {@link Client}, each with its argument tuple. */
+export interface ClientEvents {
+  [event: string]: unknown[];
+  /** The connection status changed; `errorDetail` holds a close code when `error` is UnexpectedClose. */
+  statusChanged: [status: ClientStatus, error: ClientError, errorDetail: number];
+  /** The token passed to `updateToken` is about to expire (fires once per token). */
+  tokenExpiring: [expiresAt: number];
+  /** A refresh failed with `invalid_grant`: the user's link is gone (revoked, unmerged or banned). */
+  deauthorized: [error: DeauthorizedError];
+  /** A user's data changed. */
+  userUpdated: [userId: string];
+  /** Every gateway dispatch, for diagnostics. */
+  dispatch: [event: string, data: unknown];
+}
+
+const DEFAULT_API_BASE = 'https://discord.com/api/v10';
+const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+
+/**
+ * The SDK's entry point: account linking, tokens and the connection. One instance per signed-in player;
+ * several clients can live in one process.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ applicationId: APP_ID });
+ * const pkce = client.createAuthorizationCodeVerifier();
+ * const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
+ * const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
+ * await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
+ * await client.connect();
+ * console.log(client.getCurrentUser()?.displayName);
+ * ```
+ */
+export class Client extends TypedEmitter<ClientEvents> {
+  readonly #logger: Logger;
+  readonly #log: LogWriter;
+  readonly #auth: AuthManager;
+  readonly #connection: ConnectionManager;
+  readonly #users = new UserStore();
+  #applicationId: string | undefined;
+  #httpTimeoutMs: number;
+  #currentUserId: string | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    super();
+    this.#logger = new Logger({ debug: options.debug ?? process.env.SDKPP_DEBUG === '1' });
+    if (options.logCallback) this.#logger.addCallback(options.logCallback, options.logSeverity ?? LoggingSeverity.Info);
+    this.#log = this.#logger.writer('client');
+    this.#applicationId = options.applicationId;
+    this.#httpTimeoutMs = checkedTimeout(options.httpRequestTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS);
+    const apiBase = options.apiBase ?? DEFAULT_API_BASE;
+    const clock = options.clock ?? systemClock;
+    const rest = new RestClient({
+      apiBase,
+      timeoutMs: () => this.#httpTimeoutMs,
+      log: this.#logger.writer('http'),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.#auth = new AuthManager({
+      rest,
+      log: this.#logger.writer('auth'),
+      clock,
+      webBase: options.webBase ?? new URL(apiBase).origin,
+      applicationId: () => this.#applicationId,
+      openUrl: options.openUrl ?? openInSystemBrowser,
+      tokenExpiryWarningMs: options.tokenExpiryWarningMs ?? 300_000,
+      events: {
+        tokenExpiring: (expiresAt) => {
+          this.emit('tokenExpiring', expiresAt);
+        },
+        deauthorized: (error) => {
+          this.emit('deauthorized', error);
+        },
+      },
+    });
+    this.#connection = new ConnectionManager({
+      rest,
+      log: this.#logger.writer('gateway'),
+      clock,
+      socketFactory: options.gatewaySocketFactory ?? defaultGatewaySocketFactory,
+      token: () => this.#auth.token,
+      gatewayUrl: options.gatewayUrl,
+      reconnectDelayMs: options.reconnectDelayMs,
+      invalidSessionDelayMs: options.invalidSessionDelayMs,
+    });
+    this.#connection.on('status', (status, error, detail) => {
+      if (status === ClientStatus.Disconnected) {
+        this.#currentUserId = undefined;
+        this.#users.clear();
+      }
+      this.emit('statusChanged', status, error, detail);
+    });
+    this.#connection.on('ready', (data) => {
+      this.#onReady(data);
+    });
+    this.#connection.on('dispatch', (event, data) => {
+      this.#onDispatch(event, data);
+    });
+  }
+
+  /** `openid sdk.social_layer`: every feature, communications included. */
+  static getDefaultCommunicationScopes(): string {
+    return getDefaultCommunicationScopes();
+  }
+
+  /** `openid sdk.social_layer_presence`: presence-level features. */
+  static getDefaultPresenceScopes(): string {
+    return getDefaultPresenceScopes();
+  }
+
+  // ── Configuration and logging ──────────────────────────────────────────────────────────────────
+
+  /** Sets the default application id. */
+  setApplicationId(applicationId: string): void {
+    if (!/^[0-9]{1,20}$/.test(applicationId)) throw new ValidationError('applicationId must be a snowflake id');
+    this.#applicationId = applicationId;
+  }
+
+  /** The default application id, if set. */
+  getApplicationId(): string | undefined {
+    return this.#applicationId;
+  }
+
+  /** Sets the HTTP request timeout in ms (default 30000); applies to requests started afterwards. */
+  setHttpRequestTimeout(timeoutMs: number): void {
+    this.#httpTimeoutMs = checkedTimeout(timeoutMs);
+  }
+
+  /** The HTTP request timeout in ms. */
+  getHttpRequestTimeout(): number {
+    return this.#httpTimeoutMs;
+  }
+
+  /**
+   * Adds a log callback. Lines below Warning arrive only in debug mode. Lines are redacted before any
+   * callback sees them: no token, code, verifier or secret is ever logged. Returns a remover.
+   */
+  addLogCallback(callback: LogCallback, minSeverity: LoggingSeverity = LoggingSeverity.Info): () => void {
+    return this.#logger.addCallback(callback, minSeverity);
+  }
+
+  // ── Account linking and tokens ─────────────────────────────────────────────────────────────────
+
+  /** Creates a PKCE verifier and its S256 challenge for {@link Client.authorize} and {@link Client.getToken}. */
+  createAuthorizationCodeVerifier(): AuthorizationCodeVerifier {
+    const pair = createAuthorizationCodeVerifier();
+    this.#logger.secret(pair.verifier);
+    return pair;
+  }
+
+  /**
+   * Asks the user to authorize the application: opens the consent page, receives the redirect on a loopback
+   * listener (or through {@link Client.completeAuthorize} for custom schemes), checks `state`, and resolves with
+   * the code. Rejects with `AuthorizationError` when denied or timed out, `AbortedError` when aborted.
+   */
+  authorize(args: AuthorizationArgs = {}, options: AuthorizeOptions = {}): Promise<AuthorizeResult> {
+    return this.#auth.authorize(args, options);
+  }
+
+  /** Hands a custom-scheme callback URL to the authorization waiting for it; false if none matches. */
+  completeAuthorize(callbackUrl: string): boolean {
+    return this.#auth.completeAuthorize(callbackUrl);
+  }
+
+  /** Aborts an authorization in progress. */
+  abortAuthorize(): void {
+    this.#auth.abortAuthorize();
+  }
+
+  /** Exchanges the code from {@link Client.authorize} for tokens (public client with PKCE). */
+  getToken(
+    params: { code: string; codeVerifier: string; redirectUri: string; applicationId?: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TokenExchangeResult> {
+    return this.#auth.getToken(params, options.signal);
+  }
+
+  /** Exchanges the code and merges the provisional account of `externalAuth` into the authorizing account. */
+  getTokenFromProvisionalMerge(
+    params: { code: string; codeVerifier: string; redirectUri: string; applicationId?: string } & ExternalAuth,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TokenExchangeResult> {
+    const { externalAuthType, externalAuthToken, ...rest } = params;
+    return this.#auth.getToken({ ...rest, merge: { externalAuthType, externalAuthToken } }, options.signal);
+  }
+
+  /**
+   * Refreshes tokens (both old tokens stop working). On `invalid_grant` it emits `deauthorized` and rejects
+   * with `DeauthorizedError`.
+   */
+  refreshToken(params: { refreshToken: string; applicationId?: string }, options: { signal?: AbortSignal } = {}): Promise<TokenExchangeResult> {
+    return this.#auth.refreshToken(params, options.signal);
+  }
+
+  /** Revokes every token of the application for that user; for SDK apps this unlinks the account. */
+  revokeToken(params: { token: string; applicationId?: string }, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#auth.revokeToken(params, options.signal);
+  }
+
+  /** Finds or creates the provisional account of an external identity and returns its token. */
+  getProvisionalToken(params: ExternalAuth & { applicationId?: string }, options: { signal?: AbortSignal } = {}): Promise<TokenExchangeResult> {
+    return this.#auth.getProvisionalToken(params, options.signal);
+  }
+
+  /** Unlinks an external identity from its full account into a new provisional account. */
+  unmergeIntoProvisionalAccount(params: ExternalAuth & { applicationId?: string }, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#auth.unmergeIntoProvisionalAccount(params, options.signal);
+  }
+
+  /** Looks up the user behind a token without connecting. */
+  fetchCurrentUser(token: string, options: { signal?: AbortSignal } = {}): Promise<{ id: string; username: string }> {
+    return this.#auth.fetchCurrentUser(token, options.signal);
+  }
+
+  /** Sets the token to connect with. When connected, it is used from the next identify or resume. */
+  updateToken(tokenType: AuthorizationTokenType, token: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#auth.updateToken(tokenType, token, options.signal);
+  }
+
+  /** True when a non-empty token is set (valid or not). */
+  isAuthenticated(): boolean {
+    return this.#auth.isAuthenticated();
+  }
+
+  // ── Connection ─────────────────────────────────────────────────────────────────────────────────
+
+  /** The connection status. */
+  getStatus(): ClientStatus {
+    return this.#connection.status;
+  }
+
+  /** Connects and resolves once Ready; see {@link ClientStatus}. */
+  connect(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#connection.connect(options);
+  }
+
+  /** Disconnects and resolves once Disconnected. */
+  disconnect(): Promise<void> {
+    return this.#connection.disconnect();
+  }
+
+  /** The signed-in user, or undefined before the client is Ready. */
+  getCurrentUser(): UserHandle | undefined {
+    return this.#currentUserId === undefined ? undefined : new UserHandle(this.#users, this.#currentUserId);
+  }
+
+  /** A user the client knows, by id. */
+  getUser(userId: string): UserHandle | undefined {
+    return this.#users.get(userId) ? new UserHandle(this.#users, userId) : undefined;
+  }
+
+  /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */
+  async destroy(): Promise<void> {
+    this.#auth.dispose();
+    await this.#connection.disconnect();
+  }
+
+  #onReady(data: Record<string, unknown>): void {
+    const user = this.#users.upsert(data.user);
+    this.#currentUserId = user?.id;
+    if (user) this.#log.info(`ready as ${user.username} (${user.id})`);
+  }
+
+  #onDispatch(event: string, data: unknown): void {
+    this.emit('dispatch', event, data);
+    if (event === 'USER_UPDATE') {
+      const user = this.#users.upsert(data);
+      if (user) this.emit('userUpdated', user.id);
+    }
+  }
+
+  protected override onListenerError(error: unknown, event: string): void {
+    this.#log.error(`a ${event} listener threw: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function checkedTimeout(ms: number): number {
+  if (!Number.isFinite(ms) || ms <= 0 || ms > 2 ** 31 - 1) throw new ValidationError('the HTTP timeout must be a positive number of ms');
+  return ms;
+}

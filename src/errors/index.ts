@@ -1,0 +1,13 @@
+export { ErrorType, errorTypeToString } from './ErrorType.js';
+export {
+  AbortedError,
+  AuthorizationError,
+  ClientDestroyedError,
+  ClientNotReadyError,
+  DeauthorizedError,
+  HttpError,
+  NetworkError,
+  SdkError,
+  ValidationError,
+  type SdkErrorDetails,
+} from './SdkError.js';

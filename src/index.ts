@@ -1,0 +1,30 @@
+/**
+ * sdkpp: the platform's client social SDK for Node and Electron games.
+ * @packageDocumentation
+ */
+export { Client, type ClientEvents, type ClientOptions } from './client/Client.js';
+export { ClientError, ClientStatus, clientErrorToString, statusToString } from './client/ClientStatus.js';
+export type { AuthorizeOptions, AuthorizeResult } from './auth/AuthManager.js';
+export { IntegrationType, type AuthorizationArgs } from './auth/AuthorizationArgs.js';
+export type { ExternalAuth } from './auth/OAuth2Api.js';
+export { openInSystemBrowser, type UrlOpener } from './auth/openUrl.js';
+export {
+  AuthenticationCodeChallengeMethod,
+  computeCodeChallenge,
+  createAuthorizationCodeVerifier,
+  isValidCodeVerifier,
+  type AuthorizationCodeChallenge,
+  type AuthorizationCodeVerifier,
+} from './auth/pkce.js';
+export {
+  DEFAULT_COMMUNICATION_SCOPES,
+  DEFAULT_PRESENCE_SCOPES,
+  getDefaultCommunicationScopes,
+  getDefaultPresenceScopes,
+} from './auth/scopes.js';
+export { AuthenticationExternalAuthType, AuthorizationTokenType, type TokenExchangeResult } from './auth/tokenTypes.js';
+export * from './errors/index.js';
+export { LoggingSeverity, type LogCallback } from './logging/index.js';
+export { UserHandle } from './users/UserHandle.js';
+export type { Clock, TimerHandle } from './util/Clock.js';
+export type { GatewaySocket, GatewaySocketFactory } from './gateway/GatewaySocket.js';

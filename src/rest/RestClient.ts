@@ -1,0 +1,197 @@
+import { AbortedError, HttpError, NetworkError, SdkError, ErrorType } from '../errors/index.js';
+import type { LogWriter } from '../logging/index.js';
+
+/** How a request authenticates. Credentials never appear in logs or errors. */
+export type RestAuth =
+  | { kind: 'none' }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'bot'; token: string };
+
+/** One request to the platform's HTTP API. */
+export interface RestRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path under the API base, e.g. `/oauth2/token`. */
+  route: string;
+  query?: Record<string, string>;
+  /** A JSON body. */
+  json?: unknown;
+  /** A form body (`application/x-www-form-urlencoded`), as the OAuth2 endpoints require. */
+  form?: Record<string, string | undefined>;
+  auth?: RestAuth;
+  signal?: AbortSignal | undefined;
+}
+
+/** A successful response. */
+export interface RestResponse<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Options of a {@link RestClient}. */
+export interface RestClientOptions {
+  /** The API base, e.g. `https://discord.com/api/v10`. */
+  apiBase: string;
+  /** The current request timeout in milliseconds; read per request so `setHttpRequestTimeout` applies at once. */
+  timeoutMs: () => number;
+  log: LogWriter;
+  /** The fetch implementation; a seam for unit tests. @defaultValue `globalThis.fetch` */
+  fetch?: typeof fetch;
+}
+
+/** Largest response body the SDK reads; a larger one is a protocol fault, not data to buffer. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The HTTP client every manager uses. A response that does not arrive complete within the timeout is a
+ * {@link NetworkError}, never a success; an error status becomes an {@link HttpError} with the platform's code.
+ */
+export class RestClient {
+  readonly #options: RestClientOptions;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: RestClientOptions) {
+    this.#options = options;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** The API base this client talks to. */
+  get apiBase(): string {
+    return this.#options.apiBase;
+  }
+
+  /** Sends a request and returns the parsed JSON body (or `undefined` for an empty body). */
+  async request<T>(req: RestRequest): Promise<RestResponse<T>> {
+    const timeoutMs = this.#options.timeoutMs();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+    const url = this.#url(req);
+    const init: RequestInit = { method: req.method, headers: this.#headers(req), signal };
+    if (req.form) init.body = formBody(req.form);
+    else if (req.json !== undefined) init.body = JSON.stringify(req.json);
+
+    const started = Date.now();
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(url, init);
+      text = await readLimited(response);
+    } catch (error) {
+      throw this.#transportError(error, req, timeout, timeoutMs);
+    }
+    this.#options.log.verbose(`${req.method} ${req.route} → ${response.status} (${Date.now() - started} ms)`);
+
+    const body = parseBody(text, response.headers);
+    if (response.ok) {
+      if (body === MALFORMED) {
+        throw new SdkError(ErrorType.HTTPError, `${req.method} ${req.route}: the response body is not valid JSON`, {
+          status: response.status,
+        });
+      }
+      return { status: response.status, body: body as T, headers: response.headers };
+    }
+    throw httpErrorFrom(req, response, body === MALFORMED ? undefined : body, text);
+  }
+
+  #url(req: RestRequest): string {
+    const url = new URL(this.#options.apiBase.replace(/\/$/, '') + req.route);
+    for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  #headers(req: RestRequest): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'sdkpp (Node)' };
+    if (req.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    else if (req.json !== undefined) headers['content-type'] = 'application/json';
+    const auth = req.auth ?? { kind: 'none' };
+    if (auth.kind === 'bearer') headers.authorization = `Bearer ${auth.token}`;
+    else if (auth.kind === 'bot') headers.authorization = `Bot ${auth.token}`;
+    return headers;
+  }
+
+  #transportError(error: unknown, req: RestRequest, timeout: AbortSignal, timeoutMs: number): SdkError {
+    const where = `${req.method} ${req.route}`;
+    if (timeout.aborted) {
+      this.#options.log.warn(`${where} timed out after ${timeoutMs} ms`);
+      return new NetworkError(`${where} timed out after ${timeoutMs} ms`, { timedOut: true, cause: error });
+    }
+    if (req.signal?.aborted) return new AbortedError(`${where} was aborted`, { cause: error });
+    if (error instanceof SdkError) return error;
+    const reason = describeCause(error);
+    this.#options.log.warn(`${where} failed: ${reason}`);
+    return new NetworkError(`${where} failed: ${reason}`, { cause: error });
+  }
+}
+
+const MALFORMED = Symbol('malformed');
+
+function parseBody(text: string, headers: Headers): unknown {
+  if (text === '') return undefined;
+  const type = headers.get('content-type') ?? '';
+  if (!type.includes('json')) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return MALFORMED;
+  }
+}
+
+async function readLimited(response: Response): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > MAX_RESPONSE_BYTES) throw new NetworkError(`response body of ${declared} bytes exceeds the limit`);
+  const buffer = await response.arrayBuffer();
+  if (buffer.byteLength > MAX_RESPONSE_BYTES) throw new NetworkError('response body exceeds the limit');
+  return new TextDecoder().decode(buffer);
+}
+
+function formBody(form: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(form)) if (value !== undefined) params.set(key, value);
+  return params.toString();
+}
+
+function describeCause(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const code = cause && typeof cause === 'object' && 'code' in cause ? String(cause.code) : undefined;
+    return code ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}
+
+interface PlatformErrorBody {
+  code?: unknown;
+  message?: unknown;
+  error?: unknown;
+  error_description?: unknown;
+  retry_after?: unknown;
+}
+
+function httpErrorFrom(req: RestRequest, response: Response, body: unknown, text: string): HttpError {
+  const data: PlatformErrorBody = body !== null && typeof body === 'object' ? (body as PlatformErrorBody) : {};
+  let code: number | string | undefined;
+  let message: string;
+  if (typeof data.error === 'string') {
+    code = data.error;
+    message = typeof data.error_description === 'string' ? `${data.error}: ${data.error_description}` : data.error;
+  } else {
+    code = typeof data.code === 'number' ? data.code : undefined;
+    message = typeof data.message === 'string' ? data.message : `HTTP ${response.status}`;
+  }
+  const retryAfter = retryAfterSeconds(data, response.headers);
+  return new HttpError(`${req.method} ${req.route} failed with ${response.status}: ${message}`, {
+    method: req.method,
+    route: req.route,
+    status: response.status,
+    ...(code === undefined ? {} : { code }),
+    responseBody: text,
+    retryable: response.status === 429 || response.status >= 500,
+    retryAfter,
+  });
+}
+
+function retryAfterSeconds(data: PlatformErrorBody, headers: Headers): number {
+  if (typeof data.retry_after === 'number' && Number.isFinite(data.retry_after)) return data.retry_after;
+  const header = Number(headers.get('retry-after'));
+  return Number.isFinite(header) && header > 0 ? header : 0;
+}

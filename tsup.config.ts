@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsup';
+
+// One build for every entry point: ESM first, CommonJS for `require('sdkpp')`, declarations for both.
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    emulator: 'src/emulator/index.ts',
+    bindings: 'bindings/index.ts',
+    cli: 'src/cli.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: { entry: { index: 'src/index.ts', emulator: 'src/emulator/index.ts', bindings: 'bindings/index.ts' } },
+  target: 'node20',
+  platform: 'node',
+  sourcemap: true,
+  clean: true,
+  shims: true,
+  splitting: true,
+  treeshake: false,
+});
