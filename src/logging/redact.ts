@@ -4,7 +4,7 @@ export const REDACTED = '[redacted]';
 // Credentials in the shapes they take on the wire: auth headers, form fields, JSON fields, query params.
 const AUTH_HEADER = /\b(Bearer|Bot|Basic)\s+[A-Za-z0-9._~+/=-]{4,}/gi;
 const SECRET_FIELD =
-  /((?:"|\b)(?:access_token|refresh_token|id_token|token|code|code_verifier|code_challenge|client_secret|external_auth_token|secret_key|state|nonce)"?\s*[:=]\s*"?)([^"&\s,}\]]+)/gi;
+  /((?:"|\b)(?:access_token|refresh_token|id_token|token|code|code_verifier|code_challenge|client_secret|external_auth_token|secret_key|state|nonce)"?\s*[:=]\s*)("(?:[^"\\]|\\.)*"|[^"&\s,}\]]+)/gi;
 
 /** Secrets shorter than this are not matched literally: they would scrub ordinary words. */
 const MIN_LITERAL_LENGTH = 8;
@@ -34,6 +34,6 @@ export class SecretRedactor {
     for (const secret of this.#secrets) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
-    return out.replace(AUTH_HEADER, `$1 ${REDACTED}`).replace(SECRET_FIELD, `$1${REDACTED}`);
+    return out.replace(AUTH_HEADER, `$1 ${REDACTED}`).replace(SECRET_FIELD, (_m, key: string, value: string) => (value.startsWith('"') ? `${key}"${REDACTED}"` : `${key}${REDACTED}`));
   }
 }

@@ -1,0 +1,282 @@
+import { Client as CoreClient, type ClientOptions } from '../src/client/Client.js';
+import { clientErrorToString, statusToString, type ClientError, type ClientStatus } from '../src/client/ClientStatus.js';
+import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../src/auth/scopes.js';
+import { AuthorizationTokenType, type AuthenticationExternalAuthType, type TokenExchangeResult } from '../src/auth/tokenTypes.js';
+import type { LoggingSeverity } from '../src/logging/index.js';
+import { AuthorizationArgs, AuthorizationCodeChallenge, AuthorizationCodeVerifier } from './AuthorizationArgs.js';
+import { enqueueCallback } from './callbacks.js';
+import { ClientResult } from './ClientResult.js';
+import { idToBigInt, idToString, type Uint64Like } from './ids.js';
+import { UserHandle } from './UserHandle.js';
+
+/** Options for `new Client(options)`, as the C++ SDK's `ClientCreateOptions`. */
+export class ClientCreateOptions {
+  #apiBase = 'https://discord.com/api/v10';
+  #webBase = 'https://discord.com';
+  /** The API base URL. */
+  ApiBase(): string {
+    return this.#apiBase;
+  }
+  /** Sets the API base URL (for the emulator: its `api` field). */
+  SetApiBase(value: string): void {
+    this.#apiBase = value;
+  }
+  /** The web base URL that serves the authorize page. */
+  WebBase(): string {
+    return this.#webBase;
+  }
+  /** Sets the web base URL (for the emulator: its `http` field). */
+  SetWebBase(value: string): void {
+    this.#webBase = value;
+  }
+}
+
+/** `AuthorizationCallback(result, code, redirectUri)`. */
+export type AuthorizationCallback = (result: ClientResult, code: string, redirectUri: string) => void;
+/** `TokenExchangeCallback(result, accessToken, refreshToken, tokenType, expiresIn, scopes)`. */
+export type TokenExchangeCallback = (
+  result: ClientResult,
+  accessToken: string,
+  refreshToken: string,
+  tokenType: AuthorizationTokenType,
+  expiresIn: number,
+  scopes: string,
+) => void;
+/** A callback that receives only a result. */
+export type ResultCallback = (result: ClientResult) => void;
+/** `OnStatusChanged(status, error, errorDetail)`. */
+export type OnStatusChanged = (status: ClientStatus, error: ClientError, errorDetail: number) => void;
+/** `LogCallback(message, severity)`. */
+export type LogCallback = (message: string, severity: LoggingSeverity) => void;
+/** `FetchCurrentUserCallback(result, id, name)`. */
+export type FetchCurrentUserCallback = (result: ClientResult, id: bigint, name: string) => void;
+
+const VERSION = { major: 0, minor: 1, patch: 0, hash: 'sdkpp' };
+
+/**
+ * The SDK-shaped client for engine plugins: the C++ SDK's names, callbacks with {@link ClientResult}, delivered
+ * through `RunCallbacks()`. It is a thin layer over the idiomatic `Client` of `sdkpp`.
+ */
+export class Client {
+  readonly #core: CoreClient;
+  #statusCallback: OnStatusChanged | undefined;
+  #tokenExpirationCallback: (() => void) | undefined;
+
+  /**
+   * `new Client()`, `new Client(apiBase, webBase)`, `new Client(ClientCreateOptions)`, or — beyond the C++ SDK —
+   * `new Client(options)` with the idiomatic client's options (opener, timeouts, test seams).
+   */
+  constructor(apiBaseOrOptions?: string | ClientCreateOptions | ClientOptions, webBase?: string) {
+    let options: ClientOptions;
+    if (typeof apiBaseOrOptions === 'string') options = { apiBase: apiBaseOrOptions, ...(webBase ? { webBase } : {}) };
+    else if (apiBaseOrOptions instanceof ClientCreateOptions) options = { apiBase: apiBaseOrOptions.ApiBase(), webBase: apiBaseOrOptions.WebBase() };
+    else options = apiBaseOrOptions ?? {};
+    this.#core = new CoreClient(options);
+    this.#core.on('statusChanged', (status, error, detail) => {
+      const callback = this.#statusCallback;
+      if (callback) enqueueCallback(() => { callback(status, error, detail); });
+    });
+    this.#core.on('tokenExpiring', () => {
+      const callback = this.#tokenExpirationCallback;
+      if (callback) enqueueCallback(callback);
+    });
+  }
+
+  /** The idiomatic client underneath, for code that mixes both APIs. */
+  get core(): CoreClient {
+    return this.#core;
+  }
+
+  /** `openid sdk.social_layer`. */
+  static GetDefaultCommunicationScopes(): string {
+    return getDefaultCommunicationScopes();
+  }
+  /** `openid sdk.social_layer_presence`. */
+  static GetDefaultPresenceScopes(): string {
+    return getDefaultPresenceScopes();
+  }
+  /** The name of a status, e.g. `"Ready"`. */
+  static StatusToString(status: ClientStatus): string {
+    return statusToString(status);
+  }
+  /** The name of a connection error. */
+  static ErrorToString(error: ClientError): string {
+    return clientErrorToString(error);
+  }
+  /** The SDK's major version. */
+  static GetVersionMajor(): number {
+    return VERSION.major;
+  }
+  /** The SDK's minor version. */
+  static GetVersionMinor(): number {
+    return VERSION.minor;
+  }
+  /** The SDK's patch version. */
+  static GetVersionPatch(): number {
+    return VERSION.patch;
+  }
+  /** The build identifier. */
+  static GetVersionHash(): string {
+    return VERSION.hash;
+  }
+
+  /** Sets the default application id. */
+  SetApplicationId(applicationId: Uint64Like): void {
+    this.#core.setApplicationId(idToString(applicationId));
+  }
+  /** The default application id, or 0. */
+  GetApplicationId(): bigint {
+    return idToBigInt(this.#core.getApplicationId());
+  }
+  /** Sets the HTTP request timeout in ms. */
+  SetHttpRequestTimeout(timeoutMs: number): void {
+    this.#core.setHttpRequestTimeout(timeoutMs);
+  }
+  /** Adds a log callback (called directly, not through `RunCallbacks`, so no line is held back). */
+  AddLogCallback(callback: LogCallback, minSeverity: LoggingSeverity): void {
+    this.#core.addLogCallback(callback, minSeverity);
+  }
+  /** Sets the callback for status changes. */
+  SetStatusChangedCallback(callback: OnStatusChanged): void {
+    this.#statusCallback = callback;
+  }
+  /** Sets the callback invoked once per token when it is about to expire. */
+  SetTokenExpirationCallback(callback: () => void): void {
+    this.#tokenExpirationCallback = callback;
+  }
+
+  /** Creates a PKCE challenge and verifier. */
+  CreateAuthorizationCodeVerifier(): AuthorizationCodeVerifier {
+    const pair = this.#core.createAuthorizationCodeVerifier();
+    const challenge = new AuthorizationCodeChallenge();
+    challenge.SetMethod(pair.challenge.method);
+    challenge.SetChallenge(pair.challenge.challenge);
+    const verifier = new AuthorizationCodeVerifier();
+    verifier.SetChallenge(challenge);
+    verifier.SetVerifier(pair.verifier);
+    return verifier;
+  }
+
+  /** Starts the OAuth2 flow; the callback gets the code and the redirect URI for `GetToken`. */
+  Authorize(args: AuthorizationArgs, callback: AuthorizationCallback): void {
+    if (!args.IsValid()) {
+      deliver(callback, ClientResult.fromError(new TypeError('AuthorizationArgs is nullobj')), '', '');
+      return;
+    }
+    this.#core.authorize(args.toCore()).then(
+      ({ code, redirectUri }) => { deliver(callback, ClientResult.success(), code, redirectUri); },
+      (error: unknown) => { deliver(callback, ClientResult.fromError(error), '', ''); },
+    );
+  }
+  /** Aborts the authorization in progress. */
+  AbortAuthorize(): void {
+    this.#core.abortAuthorize();
+  }
+  /** Exchanges an authorization code for tokens. */
+  GetToken(applicationId: Uint64Like, code: string, codeVerifier: string, redirectUri: string, callback: TokenExchangeCallback): void {
+    this.#tokens(() => this.#core.getToken({ applicationId: idToString(applicationId), code, codeVerifier, redirectUri }), callback);
+  }
+  /** Exchanges a code and merges the provisional account of the external identity into the linked account. */
+  GetTokenFromProvisionalMerge(
+    applicationId: Uint64Like,
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+    externalAuthType: AuthenticationExternalAuthType,
+    externalAuthToken: string,
+    callback: TokenExchangeCallback,
+  ): void {
+    this.#tokens(
+      () => this.#core.getTokenFromProvisionalMerge({ applicationId: idToString(applicationId), code, codeVerifier, redirectUri, externalAuthType, externalAuthToken }),
+      callback,
+    );
+  }
+  /** Refreshes tokens. */
+  RefreshToken(applicationId: Uint64Like, refreshToken: string, callback: TokenExchangeCallback): void {
+    this.#tokens(() => this.#core.refreshToken({ applicationId: idToString(applicationId), refreshToken }), callback);
+  }
+  /** Finds or creates the provisional account of an external identity. */
+  GetProvisionalToken(applicationId: Uint64Like, externalAuthType: AuthenticationExternalAuthType, externalAuthToken: string, callback: TokenExchangeCallback): void {
+    this.#tokens(() => this.#core.getProvisionalToken({ applicationId: idToString(applicationId), externalAuthType, externalAuthToken }), callback);
+  }
+  /** Revokes every token of the application for that user. */
+  RevokeToken(applicationId: Uint64Like, token: string, callback: ResultCallback): void {
+    this.#result(() => this.#core.revokeToken({ applicationId: idToString(applicationId), token }), callback);
+  }
+  /** Unlinks the external identity into a new provisional account. */
+  UnmergeIntoProvisionalAccount(applicationId: Uint64Like, externalAuthType: AuthenticationExternalAuthType, externalAuthToken: string, callback: ResultCallback): void {
+    this.#result(() => this.#core.unmergeIntoProvisionalAccount({ applicationId: idToString(applicationId), externalAuthType, externalAuthToken }), callback);
+  }
+  /** Sets the token to connect with; call `Connect()` from the callback. */
+  UpdateToken(tokenType: AuthorizationTokenType, token: string, callback: ResultCallback): void {
+    this.#result(() => this.#core.updateToken(tokenType, token), callback);
+  }
+  /** Looks up the user behind a token without connecting. */
+  FetchCurrentUser(_tokenType: AuthorizationTokenType, token: string, callback: FetchCurrentUserCallback): void {
+    this.#core.fetchCurrentUser(token).then(
+      (user) => { deliver(callback, ClientResult.success(), BigInt(user.id), user.username); },
+      (error: unknown) => { deliver(callback, ClientResult.fromError(error), 0n, ''); },
+    );
+  }
+  /** True when a non-empty token is set. */
+  IsAuthenticated(): boolean {
+    return this.#core.isAuthenticated();
+  }
+
+  /** Connects; progress arrives through the status callback. */
+  Connect(): void {
+    this.#core.connect().catch(() => {
+      // The failure is reported through the status callback, as in the C++ SDK.
+    });
+  }
+  /** Disconnects. */
+  Disconnect(): void {
+    void this.#core.disconnect();
+  }
+  /** The connection status. */
+  GetStatus(): ClientStatus {
+    return this.#core.getStatus();
+  }
+  /** The current user, or undefined before Ready (the C++ `GetCurrentUserV2`). */
+  GetCurrentUserV2(): UserHandle | undefined {
+    const user = this.#core.getCurrentUser();
+    return user ? new UserHandle(user) : undefined;
+  }
+  /** The current user, or `UserHandle.nullobj` before Ready. Prefer {@link Client.GetCurrentUserV2}. */
+  GetCurrentUser(): UserHandle {
+    return this.GetCurrentUserV2() ?? UserHandle.nullobj;
+  }
+
+  #tokens(run: () => Promise<TokenExchangeResult>, callback: TokenExchangeCallback): void {
+    let promise: Promise<TokenExchangeResult>;
+    try {
+      promise = run();
+    } catch (error) {
+      promise = Promise.reject(error as Error);
+    }
+    promise.then(
+      (t) => { deliver(callback, ClientResult.success(), t.accessToken, t.refreshToken, t.tokenType, t.expiresIn, t.scopes); },
+      (error: unknown) => { deliver(callback, ClientResult.fromError(error), '', '', AuthorizationTokenType.Bearer, 0, ''); },
+    );
+  }
+
+  #result(run: () => Promise<void>, callback: ResultCallback): void {
+    let promise: Promise<void>;
+    try {
+      promise = run();
+    } catch (error) {
+      promise = Promise.reject(error as Error);
+    }
+    promise.then(
+      () => { deliver(callback, ClientResult.success()); },
+      (error: unknown) => { deliver(callback, ClientResult.fromError(error)); },
+    );
+  }
+}
+
+function deliver<Args extends unknown[]>(callback: (...args: Args) => void, ...args: Args): void {
+  enqueueCallback(() => {
+    callback(...args);
+  });
+}
+

@@ -1,0 +1,42 @@
+import type { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
+import { idToBigInt } from './ids.js';
+
+/** A live view of a user, as the C++ SDK's `UserHandle`. */
+export class UserHandle {
+  /** An invalid handle. */
+  static readonly nullobj: UserHandle = new UserHandle(undefined);
+  readonly #core: CoreUserHandle | undefined;
+
+  /** @internal Created by the client. */
+  constructor(core: CoreUserHandle | undefined) {
+    this.#core = core;
+  }
+  /** True unless this is `nullobj`. */
+  IsValid(): boolean {
+    return this.#core !== undefined;
+  }
+  /** The user's id. */
+  Id(): bigint {
+    return idToBigInt(this.#core?.id);
+  }
+  /** The unique username. */
+  Username(): string {
+    return this.#core?.username ?? '';
+  }
+  /** The global name, if the user set one. */
+  GlobalName(): string | undefined {
+    return this.#core?.globalName ?? undefined;
+  }
+  /** The name to show: the global name, else the username. */
+  DisplayName(): string {
+    return this.#core?.displayName ?? '';
+  }
+  /** The avatar hash, if any. */
+  Avatar(): string | undefined {
+    return this.#core?.avatar ?? undefined;
+  }
+  /** True for a provisional account. */
+  IsProvisional(): boolean {
+    return this.#core?.isProvisional ?? false;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The SDK-shaped API for engine plugins: the C++ SDK's class and method names (`Client.Authorize(args, cb)`,
+ * `AuthorizationArgs.SetScopes`, `nullobj`, `IsValid()` for `operator bool`), callbacks with `ClientResult`
+ * delivered by `RunCallbacks()`. A thin layer over the idiomatic API of `sdkpp`.
+ * @packageDocumentation
+ */
+export { AuthorizationArgs, AuthorizationCodeChallenge, AuthorizationCodeVerifier } from './AuthorizationArgs.js';
+export { RunCallbacks, ResetCallbacks, SetFreeThreaded } from './callbacks.js';
+export {
+  Client,
+  ClientCreateOptions,
+  type AuthorizationCallback,
+  type FetchCurrentUserCallback,
+  type LogCallback,
+  type OnStatusChanged,
+  type ResultCallback,
+  type TokenExchangeCallback,
+} from './Client.js';
+export { ClientResult } from './ClientResult.js';
+export type { Uint64Like } from './ids.js';
+export { UserHandle } from './UserHandle.js';
+export { ClientError, ClientStatus } from '../src/client/ClientStatus.js';
+export { IntegrationType } from '../src/auth/AuthorizationArgs.js';
+export { AuthenticationCodeChallengeMethod } from '../src/auth/pkce.js';
+export { AuthenticationExternalAuthType, AuthorizationTokenType } from '../src/auth/tokenTypes.js';
+export { ErrorType } from '../src/errors/ErrorType.js';
+export { LoggingSeverity } from '../src/logging/LoggingSeverity.js';
