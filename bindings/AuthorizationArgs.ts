@@ -1,4 +1,7 @@
-import { IntegrationType, type AuthorizationArgs as CoreAuthorizationArgs } from '../src/auth/AuthorizationArgs.js';
+import {
+  IntegrationType,
+  type AuthorizationArgs as CoreAuthorizationArgs,
+} from '../src/auth/AuthorizationArgs.js';
 import { AuthenticationCodeChallengeMethod } from '../src/auth/pkce.js';
 import { idToString, type Uint64Like } from './ids.js';
 
@@ -196,10 +199,13 @@ export class AuthorizationArgs {
     if (this.#scopes !== '') args.scopes = this.#scopes;
     if (this.#state !== undefined) args.state = this.#state;
     if (this.#nonce !== undefined) args.nonce = this.#nonce;
-    if (this.#codeChallenge) args.codeChallenge = { method: this.#codeChallenge.Method(), challenge: this.#codeChallenge.Challenge() };
+    if (this.#codeChallenge)
+      args.codeChallenge = {
+        method: this.#codeChallenge.Method(),
+        challenge: this.#codeChallenge.Challenge(),
+      };
     if (this.#integrationType !== undefined) args.integrationType = this.#integrationType;
     if (this.#customSchemeParam !== undefined) args.customSchemeParam = this.#customSchemeParam;
     return args;
   }
 }
-

@@ -1,9 +1,22 @@
 import { Client as CoreClient, type ClientOptions } from '../src/client/Client.js';
-import { clientErrorToString, statusToString, type ClientError, type ClientStatus } from '../src/client/ClientStatus.js';
+import {
+  clientErrorToString,
+  statusToString,
+  type ClientError,
+  type ClientStatus,
+} from '../src/client/ClientStatus.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../src/auth/scopes.js';
-import { AuthorizationTokenType, type AuthenticationExternalAuthType, type TokenExchangeResult } from '../src/auth/tokenTypes.js';
+import {
+  AuthorizationTokenType,
+  type AuthenticationExternalAuthType,
+  type TokenExchangeResult,
+} from '../src/auth/tokenTypes.js';
 import type { LoggingSeverity } from '../src/logging/index.js';
-import { AuthorizationArgs, AuthorizationCodeChallenge, AuthorizationCodeVerifier } from './AuthorizationArgs.js';
+import {
+  AuthorizationArgs,
+  AuthorizationCodeChallenge,
+  AuthorizationCodeVerifier,
+} from './AuthorizationArgs.js';
 import { enqueueCallback } from './callbacks.js';
 import { ClientResult } from './ClientResult.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
@@ -68,13 +81,18 @@ export class Client {
    */
   constructor(apiBaseOrOptions?: string | ClientCreateOptions | ClientOptions, webBase?: string) {
     let options: ClientOptions;
-    if (typeof apiBaseOrOptions === 'string') options = { apiBase: apiBaseOrOptions, ...(webBase ? { webBase } : {}) };
-    else if (apiBaseOrOptions instanceof ClientCreateOptions) options = { apiBase: apiBaseOrOptions.ApiBase(), webBase: apiBaseOrOptions.WebBase() };
+    if (typeof apiBaseOrOptions === 'string')
+      options = { apiBase: apiBaseOrOptions, ...(webBase ? { webBase } : {}) };
+    else if (apiBaseOrOptions instanceof ClientCreateOptions)
+      options = { apiBase: apiBaseOrOptions.ApiBase(), webBase: apiBaseOrOptions.WebBase() };
     else options = apiBaseOrOptions ?? {};
     this.#core = new CoreClient(options);
     this.#core.on('statusChanged', (status, error, detail) => {
       const callback = this.#statusCallback;
-      if (callback) enqueueCallback(() => { callback(status, error, detail); });
+      if (callback)
+        enqueueCallback(() => {
+          callback(status, error, detail);
+        });
     });
     this.#core.on('tokenExpiring', () => {
       const callback = this.#tokenExpirationCallback;
@@ -164,8 +182,12 @@ export class Client {
       return;
     }
     this.#core.authorize(args.toCore()).then(
-      ({ code, redirectUri }) => { deliver(callback, ClientResult.success(), code, redirectUri); },
-      (error: unknown) => { deliver(callback, ClientResult.fromError(error), '', ''); },
+      ({ code, redirectUri }) => {
+        deliver(callback, ClientResult.success(), code, redirectUri);
+      },
+      (error: unknown) => {
+        deliver(callback, ClientResult.fromError(error), '', '');
+      },
     );
   }
   /** Aborts the authorization in progress. */
@@ -173,8 +195,18 @@ export class Client {
     this.#core.abortAuthorize();
   }
   /** Exchanges an authorization code for tokens. */
-  GetToken(applicationId: Uint64Like, code: string, codeVerifier: string, redirectUri: string, callback: TokenExchangeCallback): void {
-    this.#tokens(() => this.#core.getToken({ applicationId: idToString(applicationId), code, codeVerifier, redirectUri }), callback);
+  GetToken(
+    applicationId: Uint64Like,
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+    callback: TokenExchangeCallback,
+  ): void {
+    this.#tokens(
+      () =>
+        this.#core.getToken({ applicationId: idToString(applicationId), code, codeVerifier, redirectUri }),
+      callback,
+    );
   }
   /** Exchanges a code and merges the provisional account of the external identity into the linked account. */
   GetTokenFromProvisionalMerge(
@@ -187,35 +219,80 @@ export class Client {
     callback: TokenExchangeCallback,
   ): void {
     this.#tokens(
-      () => this.#core.getTokenFromProvisionalMerge({ applicationId: idToString(applicationId), code, codeVerifier, redirectUri, externalAuthType, externalAuthToken }),
+      () =>
+        this.#core.getTokenFromProvisionalMerge({
+          applicationId: idToString(applicationId),
+          code,
+          codeVerifier,
+          redirectUri,
+          externalAuthType,
+          externalAuthToken,
+        }),
       callback,
     );
   }
   /** Refreshes tokens. */
   RefreshToken(applicationId: Uint64Like, refreshToken: string, callback: TokenExchangeCallback): void {
-    this.#tokens(() => this.#core.refreshToken({ applicationId: idToString(applicationId), refreshToken }), callback);
+    this.#tokens(
+      () => this.#core.refreshToken({ applicationId: idToString(applicationId), refreshToken }),
+      callback,
+    );
   }
   /** Finds or creates the provisional account of an external identity. */
-  GetProvisionalToken(applicationId: Uint64Like, externalAuthType: AuthenticationExternalAuthType, externalAuthToken: string, callback: TokenExchangeCallback): void {
-    this.#tokens(() => this.#core.getProvisionalToken({ applicationId: idToString(applicationId), externalAuthType, externalAuthToken }), callback);
+  GetProvisionalToken(
+    applicationId: Uint64Like,
+    externalAuthType: AuthenticationExternalAuthType,
+    externalAuthToken: string,
+    callback: TokenExchangeCallback,
+  ): void {
+    this.#tokens(
+      () =>
+        this.#core.getProvisionalToken({
+          applicationId: idToString(applicationId),
+          externalAuthType,
+          externalAuthToken,
+        }),
+      callback,
+    );
   }
   /** Revokes every token of the application for that user. */
   RevokeToken(applicationId: Uint64Like, token: string, callback: ResultCallback): void {
     this.#result(() => this.#core.revokeToken({ applicationId: idToString(applicationId), token }), callback);
   }
   /** Unlinks the external identity into a new provisional account. */
-  UnmergeIntoProvisionalAccount(applicationId: Uint64Like, externalAuthType: AuthenticationExternalAuthType, externalAuthToken: string, callback: ResultCallback): void {
-    this.#result(() => this.#core.unmergeIntoProvisionalAccount({ applicationId: idToString(applicationId), externalAuthType, externalAuthToken }), callback);
+  UnmergeIntoProvisionalAccount(
+    applicationId: Uint64Like,
+    externalAuthType: AuthenticationExternalAuthType,
+    externalAuthToken: string,
+    callback: ResultCallback,
+  ): void {
+    this.#result(
+      () =>
+        this.#core.unmergeIntoProvisionalAccount({
+          applicationId: idToString(applicationId),
+          externalAuthType,
+          externalAuthToken,
+        }),
+      callback,
+    );
   }
   /** Sets the token to connect with; call `Connect()` from the callback. */
   UpdateToken(tokenType: AuthorizationTokenType, token: string, callback: ResultCallback): void {
     this.#result(() => this.#core.updateToken(tokenType, token), callback);
   }
   /** Looks up the user behind a token without connecting. */
-  FetchCurrentUser(_tokenType: AuthorizationTokenType, token: string, callback: FetchCurrentUserCallback): void {
+  FetchCurrentUser(
+    _tokenType: AuthorizationTokenType,
+    token: string,
+    callback: FetchCurrentUserCallback,
+  ): void {
     this.#core.fetchCurrentUser(token).then(
-      (user) => { deliver(callback, ClientResult.success(), BigInt(user.id), user.username); },
-      (error: unknown) => { deliver(callback, ClientResult.fromError(error), 0n, ''); },
+      (user) => {
+        deliver(callback, ClientResult.success(), BigInt(user.id), user.username);
+      },
+      (error: unknown) => {
+        deliver(callback, ClientResult.fromError(error), 0n, '');
+      },
     );
   }
   /** True when a non-empty token is set. */
@@ -252,11 +329,23 @@ export class Client {
     try {
       promise = run();
     } catch (error) {
-      promise = Promise.reject(error as Error);
+      promise = Promise.reject(asError(error));
     }
     promise.then(
-      (t) => { deliver(callback, ClientResult.success(), t.accessToken, t.refreshToken, t.tokenType, t.expiresIn, t.scopes); },
-      (error: unknown) => { deliver(callback, ClientResult.fromError(error), '', '', AuthorizationTokenType.Bearer, 0, ''); },
+      (t) => {
+        deliver(
+          callback,
+          ClientResult.success(),
+          t.accessToken,
+          t.refreshToken,
+          t.tokenType,
+          t.expiresIn,
+          t.scopes,
+        );
+      },
+      (error: unknown) => {
+        deliver(callback, ClientResult.fromError(error), '', '', AuthorizationTokenType.Bearer, 0, '');
+      },
     );
   }
 
@@ -265,11 +354,15 @@ export class Client {
     try {
       promise = run();
     } catch (error) {
-      promise = Promise.reject(error as Error);
+      promise = Promise.reject(asError(error));
     }
     promise.then(
-      () => { deliver(callback, ClientResult.success()); },
-      (error: unknown) => { deliver(callback, ClientResult.fromError(error)); },
+      () => {
+        deliver(callback, ClientResult.success());
+      },
+      (error: unknown) => {
+        deliver(callback, ClientResult.fromError(error));
+      },
     );
   }
 }
@@ -280,3 +373,6 @@ function deliver<Args extends unknown[]>(callback: (...args: Args) => void, ...a
   });
 }
 
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

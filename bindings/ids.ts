@@ -3,9 +3,11 @@ export type Uint64Like = bigint | string | number;
 
 /** @internal Converts an id to the decimal string the core API uses; throws on a non-id. */
 export function idToString(value: Uint64Like): string {
-  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new TypeError('id numbers must be safe integers; use a bigint or string');
+  if (typeof value === 'number' && !Number.isSafeInteger(value))
+    throw new TypeError('id numbers must be safe integers; use a bigint or string');
   const text = typeof value === 'string' ? value : value.toString();
-  if (!/^[0-9]{1,20}$/.test(text) || BigInt(text) > 0xffffffffffffffffn) throw new TypeError(`not a 64-bit id: ${text}`);
+  if (!/^[0-9]{1,20}$/.test(text) || BigInt(text) > 0xffffffffffffffffn)
+    throw new TypeError(`not a 64-bit id: ${text}`);
   return text;
 }
 

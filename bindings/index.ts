@@ -4,7 +4,11 @@
  * delivered by `RunCallbacks()`. A thin layer over the idiomatic API of `sdkpp`.
  * @packageDocumentation
  */
-export { AuthorizationArgs, AuthorizationCodeChallenge, AuthorizationCodeVerifier } from './AuthorizationArgs.js';
+export {
+  AuthorizationArgs,
+  AuthorizationCodeChallenge,
+  AuthorizationCodeVerifier,
+} from './AuthorizationArgs.js';
 export { RunCallbacks, ResetCallbacks, SetFreeThreaded } from './callbacks.js';
 export {
   Client,

@@ -22,7 +22,11 @@ export {
   getDefaultCommunicationScopes,
   getDefaultPresenceScopes,
 } from './auth/scopes.js';
-export { AuthenticationExternalAuthType, AuthorizationTokenType, type TokenExchangeResult } from './auth/tokenTypes.js';
+export {
+  AuthenticationExternalAuthType,
+  AuthorizationTokenType,
+  type TokenExchangeResult,
+} from './auth/tokenTypes.js';
 export * from './errors/index.js';
 export { LoggingSeverity, type LogCallback } from './logging/index.js';
 export { UserHandle } from './users/UserHandle.js';

@@ -11,7 +11,10 @@ const keepAlive = process.argv.includes('--keep-alive');
 
 const emulator = await startEmulator({ users: 2, autoConsent: true });
 say('emulator', `platform emulator up at ${emulator.http} (gateway ${emulator.gateway})`);
-say('emulator', `test users: ${emulator.users.map((u) => u.username).join(', ')}; application ${emulator.applicationId}`);
+say(
+  'emulator',
+  `test users: ${emulator.users.map((u) => u.username).join(', ')}; application ${emulator.applicationId}`,
+);
 
 const players = emulator.users.slice(0, 2);
 const clients = await Promise.all(players.map((player) => linkAndConnect(emulator, player)));

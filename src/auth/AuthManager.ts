@@ -1,4 +1,11 @@
-import { AbortedError, AuthorizationError, DeauthorizedError, HttpError, SdkError, ValidationError } from '../errors/index.js';
+import {
+  AbortedError,
+  AuthorizationError,
+  DeauthorizedError,
+  HttpError,
+  SdkError,
+  ValidationError,
+} from '../errors/index.js';
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
 import type { Clock, TimerHandle } from '../util/Clock.js';
@@ -94,8 +101,12 @@ export class AuthManager {
 
   /** Runs the OAuth2 authorize flow and resolves with the code. */
   async authorize(args: AuthorizationArgs, options: AuthorizeOptions = {}): Promise<AuthorizeResult> {
-    if (this.#pending) throw new ValidationError('an authorization is already in progress; call abortAuthorize() first');
-    const resolved = resolveAuthorizationArgs(args, { applicationId: this.#o.applicationId(), generateState: createState });
+    if (this.#pending)
+      throw new ValidationError('an authorization is already in progress; call abortAuthorize() first');
+    const resolved = resolveAuthorizationArgs(args, {
+      applicationId: this.#o.applicationId(),
+      generateState: createState,
+    });
     const log = this.#o.log;
     log.secret(resolved.state);
     log.secret(resolved.nonce);
@@ -108,7 +119,8 @@ export class AuthManager {
 
     let server: LoopbackRedirectServer | undefined;
     let redirectUri: string;
-    if (resolved.customSchemeParam !== undefined) redirectUri = customSchemeRedirectUri(resolved.customSchemeParam);
+    if (resolved.customSchemeParam !== undefined)
+      redirectUri = customSchemeRedirectUri(resolved.customSchemeParam);
     else if (options.useApplicationScheme) redirectUri = applicationSchemeRedirectUri(resolved.clientId);
     else {
       server = await LoopbackRedirectServer.start(resolved.state, log);
@@ -128,14 +140,18 @@ export class AuthManager {
       try {
         await this.#o.openUrl(url);
       } catch (error) {
-        throw new AuthorizationError(`could not open the authorize page: ${(error as Error).message}`, { cause: error });
+        throw new AuthorizationError(`could not open the authorize page: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       const result = await untilAborted(outcome, signal);
       if (result.kind === 'error') {
         const denied = result.error === 'access_denied';
         log.warn(`authorize: ${denied ? 'the user cancelled' : `refused with ${result.error}`}`);
         throw new AuthorizationError(
-          denied ? 'The user cancelled the authorization' : `Authorization refused: ${result.error}${result.description ? ` (${result.description})` : ''}`,
+          denied
+            ? 'The user cancelled the authorization'
+            : `Authorization refused: ${result.error}${result.description ? ` (${result.description})` : ''}`,
           { code: result.error },
         );
       }
@@ -144,7 +160,8 @@ export class AuthManager {
       return { code: result.code, redirectUri };
     } catch (error) {
       if (error instanceof SdkError) throw error;
-      if (timeout.aborted) throw new AuthorizationError(`authorization timed out after ${timeoutMs} ms`, { code: 'timeout' });
+      if (timeout.aborted)
+        throw new AuthorizationError(`authorization timed out after ${timeoutMs} ms`, { code: 'timeout' });
       throw new AbortedError('authorization was aborted', { cause: error });
     } finally {
       this.#pending = undefined;
@@ -174,7 +191,13 @@ export class AuthManager {
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
     pending.deliver(
-      code ? { kind: 'code', code } : { kind: 'error', error: error ?? 'invalid_response', description: url.searchParams.get('error_description') ?? undefined },
+      code
+        ? { kind: 'code', code }
+        : {
+            kind: 'error',
+            error: error ?? 'invalid_response',
+            description: url.searchParams.get('error_description') ?? undefined,
+          },
     );
     return true;
   }
@@ -185,21 +208,41 @@ export class AuthManager {
   }
 
   /** Exchanges an authorization code for tokens (public client, PKCE). */
-  async getToken(params: { applicationId?: string; code: string; codeVerifier: string; redirectUri: string; merge?: ExternalAuth }, signal?: AbortSignal): Promise<TokenExchangeResult> {
-    const result = await this.#api.exchangeCode({ ...params, applicationId: this.#appId(params.applicationId) }, signal);
+  async getToken(
+    params: {
+      applicationId?: string;
+      code: string;
+      codeVerifier: string;
+      redirectUri: string;
+      merge?: ExternalAuth;
+    },
+    signal?: AbortSignal,
+  ): Promise<TokenExchangeResult> {
+    const result = await this.#api.exchangeCode(
+      { ...params, applicationId: this.#appId(params.applicationId) },
+      signal,
+    );
     this.#rememberExpiry(result);
     return result;
   }
 
   /** Refreshes tokens; on `invalid_grant` raises the deauthorized event and rejects with {@link DeauthorizedError}. */
-  async refreshToken(params: { applicationId?: string; refreshToken: string }, signal?: AbortSignal): Promise<TokenExchangeResult> {
+  async refreshToken(
+    params: { applicationId?: string; refreshToken: string },
+    signal?: AbortSignal,
+  ): Promise<TokenExchangeResult> {
     try {
-      const result = await this.#api.refresh({ ...params, applicationId: this.#appId(params.applicationId) }, signal);
+      const result = await this.#api.refresh(
+        { ...params, applicationId: this.#appId(params.applicationId) },
+        signal,
+      );
       this.#rememberExpiry(result);
       return result;
     } catch (error) {
       if (error instanceof DeauthorizedError) {
-        this.#o.log.warn('refresh: the platform deleted this user\'s tokens (invalid_grant); the account must be linked again');
+        this.#o.log.warn(
+          "refresh: the platform deleted this user's tokens (invalid_grant); the account must be linked again",
+        );
         this.#o.events.deauthorized(error);
       }
       throw error;
@@ -213,14 +256,23 @@ export class AuthManager {
   }
 
   /** Finds or creates the provisional account of an external identity. */
-  async getProvisionalToken(params: { applicationId?: string } & ExternalAuth, signal?: AbortSignal): Promise<TokenExchangeResult> {
-    const result = await this.#api.provisionalToken({ ...params, applicationId: this.#appId(params.applicationId) }, signal);
+  async getProvisionalToken(
+    params: { applicationId?: string } & ExternalAuth,
+    signal?: AbortSignal,
+  ): Promise<TokenExchangeResult> {
+    const result = await this.#api.provisionalToken(
+      { ...params, applicationId: this.#appId(params.applicationId) },
+      signal,
+    );
     this.#rememberExpiry(result);
     return result;
   }
 
   /** Moves an external identity off its linked account into a new provisional account. */
-  async unmergeIntoProvisionalAccount(params: { applicationId?: string } & ExternalAuth, signal?: AbortSignal): Promise<void> {
+  async unmergeIntoProvisionalAccount(
+    params: { applicationId?: string } & ExternalAuth,
+    signal?: AbortSignal,
+  ): Promise<void> {
     await this.#api.unmerge({ ...params, applicationId: this.#appId(params.applicationId) }, signal);
   }
 
@@ -236,7 +288,8 @@ export class AuthManager {
    * exchange this client made, it is read from the platform; a token the platform rejects is not kept.
    */
   async updateToken(tokenType: AuthorizationTokenType, token: string, signal?: AbortSignal): Promise<void> {
-    if (tokenType !== AuthorizationTokenType.Bearer) throw new ValidationError('only Bearer tokens can be used by the SDK');
+    if (tokenType !== AuthorizationTokenType.Bearer)
+      throw new ValidationError('only Bearer tokens can be used by the SDK');
     if (!token) throw new ValidationError('token is empty');
     this.#o.log.secret(token);
     let expiresAt = this.#knownExpiry.get(token);
@@ -245,7 +298,9 @@ export class AuthManager {
         expiresAt = (await this.#api.tokenInfo(token, signal)).expiresAt;
       } catch (error) {
         if (error instanceof HttpError && error.status === 401) throw error;
-        this.#o.log.warn(`updateToken: could not read the token's expiry (${(error as Error).message}); no expiry warning will fire`);
+        this.#o.log.warn(
+          `updateToken: could not read the token's expiry (${(error as Error).message}); no expiry warning will fire`,
+        );
       }
     }
     this.#token = token;
@@ -282,11 +337,14 @@ export class AuthManager {
     const remaining = expiresAt - clock.now();
     // Warn ahead of expiry, but never before half the token's remaining life, so short-lived tokens still work.
     const lead = Math.min(this.#o.tokenExpiryWarningMs, Math.max(0, remaining) / 2);
-    this.#expiryTimer = clock.setTimeout(() => {
-      this.#expiryTimer = undefined;
-      this.#o.log.info('the access token is about to expire; refresh it and call updateToken()');
-      this.#o.events.tokenExpiring(expiresAt);
-    }, Math.max(0, remaining - lead));
+    this.#expiryTimer = clock.setTimeout(
+      () => {
+        this.#expiryTimer = undefined;
+        this.#o.log.info('the access token is about to expire; refresh it and call updateToken()');
+        this.#o.events.tokenExpiring(expiresAt);
+      },
+      Math.max(0, remaining - lead),
+    );
   }
 }
 
@@ -307,7 +365,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       },
     );
   });

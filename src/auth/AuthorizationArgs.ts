@@ -62,12 +62,14 @@ export function resolveAuthorizationArgs(
   if (clientId === undefined || clientId === '') {
     throw new ValidationError('AuthorizationArgs.clientId is not set and the client has no applicationId');
   }
-  if (!SNOWFLAKE.test(clientId)) throw new ValidationError('AuthorizationArgs.clientId must be a snowflake id');
+  if (!SNOWFLAKE.test(clientId))
+    throw new ValidationError('AuthorizationArgs.clientId must be a snowflake id');
 
   const scopes = (args.scopes ?? DEFAULT_COMMUNICATION_SCOPES).trim().split(/\s+/).filter(Boolean);
   if (scopes.length === 0) throw new ValidationError('AuthorizationArgs.scopes is empty');
   const badScope = scopes.find((s) => !SCOPE.test(s));
-  if (badScope !== undefined) throw new ValidationError(`AuthorizationArgs.scopes has an invalid scope "${badScope}"`);
+  if (badScope !== undefined)
+    throw new ValidationError(`AuthorizationArgs.scopes has an invalid scope "${badScope}"`);
 
   for (const [name, value] of [
     ['state', args.state],
@@ -84,7 +86,9 @@ export function resolveAuthorizationArgs(
       throw new ValidationError('AuthorizationArgs.codeChallenge must use the S256 method');
     }
     if (!CHALLENGE.test(challenge.challenge)) {
-      throw new ValidationError('AuthorizationArgs.codeChallenge is not an S256 challenge (43 base64url characters)');
+      throw new ValidationError(
+        'AuthorizationArgs.codeChallenge is not an S256 challenge (43 base64url characters)',
+      );
     }
   }
 
@@ -94,7 +98,9 @@ export function resolveAuthorizationArgs(
 
   const scheme = args.customSchemeParam;
   if (scheme !== undefined && (!SCHEME.test(scheme) || /^(https?|file|javascript|data)$/i.test(scheme))) {
-    throw new ValidationError('AuthorizationArgs.customSchemeParam must be a custom URI scheme such as "mygame"');
+    throw new ValidationError(
+      'AuthorizationArgs.customSchemeParam must be a custom URI scheme such as "mygame"',
+    );
   }
 
   const stateWasGenerated = args.state === undefined;
@@ -121,7 +127,11 @@ export function applicationSchemeRedirectUri(clientId: string): string {
 }
 
 /** Builds the authorize page URL under `webBase`. */
-export function buildAuthorizeUrl(webBase: string, args: ResolvedAuthorizationArgs, redirectUri: string): string {
+export function buildAuthorizeUrl(
+  webBase: string,
+  args: ResolvedAuthorizationArgs,
+  redirectUri: string,
+): string {
   const url = new URL('/oauth2/authorize', webBase);
   const params = url.searchParams;
   params.set('response_type', 'code');

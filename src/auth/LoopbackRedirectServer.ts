@@ -5,8 +5,7 @@ import type { LogWriter } from '../logging/index.js';
 
 /** What arrived at the redirect URI: a code, or an OAuth2 error such as `access_denied`. */
 export type RedirectOutcome =
-  | { kind: 'code'; code: string }
-  | { kind: 'error'; error: string; description: string | undefined };
+  { kind: 'code'; code: string } | { kind: 'error'; error: string; description: string | undefined };
 
 const CALLBACK_PATH = '/callback';
 
@@ -75,7 +74,12 @@ export class LoopbackRedirectServer {
     const params = url.searchParams;
     if (params.get('state') !== this.#expectedState) {
       this.#log.warn('authorize: ignored a redirect whose state did not match (possible forgery)');
-      respond(res, 400, 'Sign-in not accepted', 'The request did not come from this sign-in. Try again from the game.');
+      respond(
+        res,
+        400,
+        'Sign-in not accepted',
+        'The request did not come from this sign-in. Try again from the game.',
+      );
       return;
     }
     const code = params.get('code');
@@ -85,8 +89,17 @@ export class LoopbackRedirectServer {
       outcome = { kind: 'code', code };
       respond(res, 200, 'Signed in', 'You can close this tab and go back to the game.');
     } else {
-      outcome = { kind: 'error', error: error ?? 'invalid_response', description: params.get('error_description') ?? undefined };
-      respond(res, 200, 'Sign-in cancelled', 'Nothing was linked. You can close this tab and go back to the game.');
+      outcome = {
+        kind: 'error',
+        error: error ?? 'invalid_response',
+        description: params.get('error_description') ?? undefined,
+      };
+      respond(
+        res,
+        200,
+        'Sign-in cancelled',
+        'Nothing was linked. You can close this tab and go back to the game.',
+      );
     }
     this.#done = true;
     this.#onOutcome?.(outcome);
@@ -95,6 +108,10 @@ export class LoopbackRedirectServer {
 
 function respond(res: ServerResponse, status: number, title: string, text: string): void {
   const body = `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${text}</p></body></html>`;
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'close',
+  });
   res.end(body);
 }

@@ -48,7 +48,13 @@ export class OAuth2Api {
 
   /** Exchanges an authorization code (with its PKCE verifier) for tokens. */
   async exchangeCode(
-    params: { applicationId: string; code: string; codeVerifier: string; redirectUri: string; merge?: ExternalAuth },
+    params: {
+      applicationId: string;
+      code: string;
+      codeVerifier: string;
+      redirectUri: string;
+      merge?: ExternalAuth;
+    },
     signal?: AbortSignal,
   ): Promise<TokenExchangeResult> {
     this.#log.secret(params.code);
@@ -73,7 +79,10 @@ export class OAuth2Api {
   }
 
   /** Trades a refresh token for a new pair; `invalid_grant` becomes a {@link DeauthorizedError}. */
-  async refresh(params: { applicationId: string; refreshToken: string }, signal?: AbortSignal): Promise<TokenExchangeResult> {
+  async refresh(
+    params: { applicationId: string; refreshToken: string },
+    signal?: AbortSignal,
+  ): Promise<TokenExchangeResult> {
     this.#log.secret(params.refreshToken);
     if (!params.refreshToken) throw new ValidationError('refreshToken is empty');
     try {
@@ -85,7 +94,14 @@ export class OAuth2Api {
       if (error instanceof HttpError && error.code === 'invalid_grant') {
         throw new DeauthorizedError(
           'The refresh token was rejected (invalid_grant): the user revoked the link, was unmerged or banned. Link again.',
-          { method: error.method, route: error.route, status: error.status, code: error.code, responseBody: error.responseBody, cause: error },
+          {
+            method: error.method,
+            route: error.route,
+            status: error.status,
+            code: error.code,
+            responseBody: error.responseBody,
+            cause: error,
+          },
         );
       }
       throw error;
@@ -141,7 +157,11 @@ export class OAuth2Api {
   /** Reads a token's expiry, scopes and user from `GET /oauth2/@me`. */
   async tokenInfo(token: string, signal?: AbortSignal): Promise<TokenInfo> {
     this.#log.secret(token);
-    const { body } = await this.#rest.request<{ expires?: unknown; scopes?: unknown; user?: { id?: unknown; username?: unknown } }>({
+    const { body } = await this.#rest.request<{
+      expires?: unknown;
+      scopes?: unknown;
+      user?: { id?: unknown; username?: unknown };
+    }>({
       method: 'GET',
       route: '/oauth2/@me',
       auth: { kind: 'bearer', token },
@@ -163,17 +183,27 @@ export class OAuth2Api {
   }
 
   #checkedExternalToken(token: string): string {
-    if (token.length === 0 || token.length > 10240) throw new ValidationError('externalAuthToken must be 1–10240 characters');
+    if (token.length === 0 || token.length > 10240)
+      throw new ValidationError('externalAuthToken must be 1–10240 characters');
     return token;
   }
 
-  async #tokenRequest(form: Record<string, string | undefined>, signal?: AbortSignal): Promise<TokenExchangeResult> {
-    const response = await this.#rest.request<WireTokenResponse>({ method: 'POST', route: '/oauth2/token', form, signal });
+  async #tokenRequest(
+    form: Record<string, string | undefined>,
+    signal?: AbortSignal,
+  ): Promise<TokenExchangeResult> {
+    const response = await this.#rest.request<WireTokenResponse>({
+      method: 'POST',
+      route: '/oauth2/token',
+      form,
+      signal,
+    });
     return this.#parseTokens(response.body);
   }
 
   #parseTokens(body: WireTokenResponse | undefined): TokenExchangeResult {
-    if (!body || typeof body.access_token !== 'string' || body.access_token === '') throw malformed('token', 'access_token');
+    if (!body || typeof body.access_token !== 'string' || body.access_token === '')
+      throw malformed('token', 'access_token');
     const tokenType = typeof body.token_type === 'string' ? body.token_type.toLowerCase() : '';
     if (tokenType !== 'bearer') throw malformed('token', 'token_type');
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : NaN;

@@ -31,7 +31,7 @@ const WIRE_NAMES: Record<AuthenticationExternalAuthType, string> = {
 
 /** The wire name of an external auth type, e.g. `STEAM_SESSION_TICKET`; undefined for an unknown value. */
 export function externalAuthTypeWireName(type: AuthenticationExternalAuthType): string | undefined {
-  return WIRE_NAMES[type] as string | undefined;
+  return WIRE_NAMES[type];
 }
 
 /** Tokens from an exchange, refresh or provisional-account call. */

@@ -96,7 +96,8 @@ export class Client extends TypedEmitter<ClientEvents> {
   constructor(options: ClientOptions = {}) {
     super();
     this.#logger = new Logger({ debug: options.debug ?? process.env.SDKPP_DEBUG === '1' });
-    if (options.logCallback) this.#logger.addCallback(options.logCallback, options.logSeverity ?? LoggingSeverity.Info);
+    if (options.logCallback)
+      this.#logger.addCallback(options.logCallback, options.logSeverity ?? LoggingSeverity.Info);
     this.#log = this.#logger.writer('client');
     this.#applicationId = options.applicationId;
     this.#httpTimeoutMs = checkedTimeout(options.httpRequestTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS);
@@ -164,7 +165,8 @@ export class Client extends TypedEmitter<ClientEvents> {
 
   /** Sets the default application id. */
   setApplicationId(applicationId: string): void {
-    if (!/^[0-9]{1,20}$/.test(applicationId)) throw new ValidationError('applicationId must be a snowflake id');
+    if (!/^[0-9]{1,20}$/.test(applicationId))
+      throw new ValidationError('applicationId must be a snowflake id');
     this.#applicationId = applicationId;
   }
 
@@ -229,7 +231,12 @@ export class Client extends TypedEmitter<ClientEvents> {
 
   /** Exchanges the code and merges the provisional account of `externalAuth` into the authorizing account. */
   getTokenFromProvisionalMerge(
-    params: { code: string; codeVerifier: string; redirectUri: string; applicationId?: string } & ExternalAuth,
+    params: {
+      code: string;
+      codeVerifier: string;
+      redirectUri: string;
+      applicationId?: string;
+    } & ExternalAuth,
     options: { signal?: AbortSignal } = {},
   ): Promise<TokenExchangeResult> {
     const { externalAuthType, externalAuthToken, ...rest } = params;
@@ -240,32 +247,51 @@ export class Client extends TypedEmitter<ClientEvents> {
    * Refreshes tokens (both old tokens stop working). On `invalid_grant` it emits `deauthorized` and rejects
    * with `DeauthorizedError`.
    */
-  refreshToken(params: { refreshToken: string; applicationId?: string }, options: { signal?: AbortSignal } = {}): Promise<TokenExchangeResult> {
+  refreshToken(
+    params: { refreshToken: string; applicationId?: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TokenExchangeResult> {
     return this.#auth.refreshToken(params, options.signal);
   }
 
   /** Revokes every token of the application for that user; for SDK apps this unlinks the account. */
-  revokeToken(params: { token: string; applicationId?: string }, options: { signal?: AbortSignal } = {}): Promise<void> {
+  revokeToken(
+    params: { token: string; applicationId?: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
     return this.#auth.revokeToken(params, options.signal);
   }
 
   /** Finds or creates the provisional account of an external identity and returns its token. */
-  getProvisionalToken(params: ExternalAuth & { applicationId?: string }, options: { signal?: AbortSignal } = {}): Promise<TokenExchangeResult> {
+  getProvisionalToken(
+    params: ExternalAuth & { applicationId?: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TokenExchangeResult> {
     return this.#auth.getProvisionalToken(params, options.signal);
   }
 
   /** Unlinks an external identity from its full account into a new provisional account. */
-  unmergeIntoProvisionalAccount(params: ExternalAuth & { applicationId?: string }, options: { signal?: AbortSignal } = {}): Promise<void> {
+  unmergeIntoProvisionalAccount(
+    params: ExternalAuth & { applicationId?: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
     return this.#auth.unmergeIntoProvisionalAccount(params, options.signal);
   }
 
   /** Looks up the user behind a token without connecting. */
-  fetchCurrentUser(token: string, options: { signal?: AbortSignal } = {}): Promise<{ id: string; username: string }> {
+  fetchCurrentUser(
+    token: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<{ id: string; username: string }> {
     return this.#auth.fetchCurrentUser(token, options.signal);
   }
 
   /** Sets the token to connect with. When connected, it is used from the next identify or resume. */
-  updateToken(tokenType: AuthorizationTokenType, token: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  updateToken(
+    tokenType: AuthorizationTokenType,
+    token: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
     return this.#auth.updateToken(tokenType, token, options.signal);
   }
 
@@ -327,6 +353,7 @@ export class Client extends TypedEmitter<ClientEvents> {
 }
 
 function checkedTimeout(ms: number): number {
-  if (!Number.isFinite(ms) || ms <= 0 || ms > 2 ** 31 - 1) throw new ValidationError('the HTTP timeout must be a positive number of ms');
+  if (!Number.isFinite(ms) || ms <= 0 || ms > 2 ** 31 - 1)
+    throw new ValidationError('the HTTP timeout must be a positive number of ms');
   return ms;
 }

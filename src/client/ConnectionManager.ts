@@ -70,7 +70,10 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
     try {
       const url = await this.#resolveGatewayUrl();
       // disconnect() may have run while the gateway address was being fetched.
-      if ((this.#status as ClientStatus) !== ClientStatus.Connecting) return await ready;
+      if ((this.#status as ClientStatus) !== ClientStatus.Connecting) {
+        await ready;
+        return;
+      }
       this.#startGateway(url);
     } catch (error) {
       this.#o.log.error(`could not connect: ${(error as Error).message}`);
@@ -162,7 +165,12 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
       const onStatus = (status: ClientStatus, error: ClientError, detail: number): void => {
         if (status === ClientStatus.Ready) finish();
         else if (status === ClientStatus.Disconnected) {
-          finish(new NetworkError(`connection ended before Ready (${ClientError[error]}${detail ? `, close code ${detail}` : ''})`, { retryable: false }));
+          finish(
+            new NetworkError(
+              `connection ended before Ready (${ClientError[error]}${detail ? `, close code ${detail}` : ''})`,
+              { retryable: false },
+            ),
+          );
         }
       };
       const onAbort = (): void => {
@@ -183,7 +191,9 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
     if (status === this.#status && error === ClientError.None) return;
     const previous = this.#status;
     this.#status = status;
-    this.#o.log.info(`status ${statusToString(previous)} → ${statusToString(status)}${error ? ` (${ClientError[error]} ${detail})` : ''}`);
+    this.#o.log.info(
+      `status ${statusToString(previous)} → ${statusToString(status)}${error ? ` (${ClientError[error]} ${detail})` : ''}`,
+    );
     this.emit('status', status, error, detail);
   }
 

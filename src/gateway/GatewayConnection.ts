@@ -140,7 +140,8 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
 
   /** Opens the first socket. Only valid in the Idle state. */
   open(): void {
-    if (this.#state !== GatewayState.Idle) throw new Error(`cannot open a gateway connection in state ${this.#state}`);
+    if (this.#state !== GatewayState.Idle)
+      throw new Error(`cannot open a gateway connection in state ${this.#state}`);
     this.#connect();
   }
 
@@ -230,9 +231,12 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
     }
     let payload: GatewayPayload;
     try {
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const text = Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data as ArrayBuffer).toString('utf8');
       payload = JSON.parse(text) as GatewayPayload;
-      if (typeof payload !== 'object' || payload === null || typeof payload.op !== 'number') throw new Error('no op');
+      if (typeof payload !== 'object' || payload === null || typeof payload.op !== 'number')
+        throw new Error('no op');
     } catch {
       this.#log.warn('ignored an undecodable gateway message');
       return;
@@ -280,7 +284,10 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
     if (this.#sessionId !== undefined) {
       this.#setState(GatewayState.Resuming, {});
       this.#write(
-        JSON.stringify({ op: GatewayOpcode.Resume, d: { token: this.#authToken(), session_id: this.#sessionId, seq: this.#seq } }),
+        JSON.stringify({
+          op: GatewayOpcode.Resume,
+          d: { token: this.#authToken(), session_id: this.#sessionId, seq: this.#seq },
+        }),
       );
       this.#log.info(`resuming session at seq ${this.#seq}`);
     } else {
@@ -381,7 +388,9 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
       this.#resumeUrl = undefined;
       this.#seq = 0;
     } else {
-      this.#log.warn(`gateway connection lost (${describeCloseCode(code)}); will ${this.#sessionId ? 'resume' : 'reconnect'}`);
+      this.#log.warn(
+        `gateway connection lost (${describeCloseCode(code)}); will ${this.#sessionId ? 'resume' : 'reconnect'}`,
+      );
     }
     this.#scheduleReconnect(hadHello ? { closeCode: code } : { closeCode: code, connectFailed: true });
   }

@@ -65,10 +65,13 @@ export class SendBudget {
     }
     const oldest = this.#sentAt[0];
     if (this.#queue.length > 0 && this.#timer === undefined && oldest !== undefined) {
-      this.#timer = this.#clock.setTimeout(() => {
-        this.#timer = undefined;
-        this.#drain();
-      }, oldest + this.#windowMs - now);
+      this.#timer = this.#clock.setTimeout(
+        () => {
+          this.#timer = undefined;
+          this.#drain();
+        },
+        oldest + this.#windowMs - now,
+      );
     }
   }
 }

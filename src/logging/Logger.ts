@@ -87,11 +87,21 @@ export class Logger {
   writer(tag: string): LogWriter {
     const prefix = tag ? `[${tag}] ` : '';
     return {
-      verbose: (m) => { this.log(LoggingSeverity.Verbose, prefix + m); },
-      info: (m) => { this.log(LoggingSeverity.Info, prefix + m); },
-      warn: (m) => { this.log(LoggingSeverity.Warning, prefix + m); },
-      error: (m) => { this.log(LoggingSeverity.Error, prefix + m); },
-      secret: (v) => { this.secret(v); },
+      verbose: (m) => {
+        this.log(LoggingSeverity.Verbose, prefix + m);
+      },
+      info: (m) => {
+        this.log(LoggingSeverity.Info, prefix + m);
+      },
+      warn: (m) => {
+        this.log(LoggingSeverity.Warning, prefix + m);
+      },
+      error: (m) => {
+        this.log(LoggingSeverity.Error, prefix + m);
+      },
+      secret: (v) => {
+        this.secret(v);
+      },
       child: (sub) => this.writer(tag ? `${tag}:${sub}` : sub),
     };
   }

@@ -34,6 +34,10 @@ export class SecretRedactor {
     for (const secret of this.#secrets) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
-    return out.replace(AUTH_HEADER, `$1 ${REDACTED}`).replace(SECRET_FIELD, (_m, key: string, value: string) => (value.startsWith('"') ? `${key}"${REDACTED}"` : `${key}${REDACTED}`));
+    return out
+      .replace(AUTH_HEADER, `$1 ${REDACTED}`)
+      .replace(SECRET_FIELD, (_m, key: string, value: string) =>
+        value.startsWith('"') ? `${key}"${REDACTED}"` : `${key}${REDACTED}`,
+      );
   }
 }

@@ -2,10 +2,7 @@ import { AbortedError, HttpError, NetworkError, SdkError, ErrorType } from '../e
 import type { LogWriter } from '../logging/index.js';
 
 /** How a request authenticates. Credentials never appear in logs or errors. */
-export type RestAuth =
-  | { kind: 'none' }
-  | { kind: 'bearer'; token: string }
-  | { kind: 'bot'; token: string };
+export type RestAuth = { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'bot'; token: string };
 
 /** One request to the platform's HTTP API. */
 export interface RestRequest {
@@ -84,9 +81,13 @@ export class RestClient {
     const body = parseBody(text, response.headers);
     if (response.ok) {
       if (body === MALFORMED) {
-        throw new SdkError(ErrorType.HTTPError, `${req.method} ${req.route}: the response body is not valid JSON`, {
-          status: response.status,
-        });
+        throw new SdkError(
+          ErrorType.HTTPError,
+          `${req.method} ${req.route}: the response body is not valid JSON`,
+          {
+            status: response.status,
+          },
+        );
       }
       return { status: response.status, body: body as T, headers: response.headers };
     }
@@ -138,7 +139,8 @@ function parseBody(text: string, headers: Headers): unknown {
 
 async function readLimited(response: Response): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > MAX_RESPONSE_BYTES) throw new NetworkError(`response body of ${declared} bytes exceeds the limit`);
+  if (declared > MAX_RESPONSE_BYTES)
+    throw new NetworkError(`response body of ${declared} bytes exceeds the limit`);
   const buffer = await response.arrayBuffer();
   if (buffer.byteLength > MAX_RESPONSE_BYTES) throw new NetworkError('response body exceeds the limit');
   return new TextDecoder().decode(buffer);
@@ -168,12 +170,13 @@ interface PlatformErrorBody {
 }
 
 function httpErrorFrom(req: RestRequest, response: Response, body: unknown, text: string): HttpError {
-  const data: PlatformErrorBody = body !== null && typeof body === 'object' ? (body as PlatformErrorBody) : {};
+  const data: PlatformErrorBody = body !== null && typeof body === 'object' ? body : {};
   let code: number | string | undefined;
   let message: string;
   if (typeof data.error === 'string') {
     code = data.error;
-    message = typeof data.error_description === 'string' ? `${data.error}: ${data.error_description}` : data.error;
+    message =
+      typeof data.error_description === 'string' ? `${data.error}: ${data.error_description}` : data.error;
   } else {
     code = typeof data.code === 'number' ? data.code : undefined;
     message = typeof data.message === 'string' ? data.message : `HTTP ${response.status}`;

@@ -54,6 +54,11 @@ export class UserHandle {
 
   /** A plain snapshot, for logging or serialising. */
   toJSON(): { id: string; username: string; displayName: string; isProvisional: boolean } {
-    return { id: this.id, username: this.username, displayName: this.displayName, isProvisional: this.isProvisional };
+    return {
+      id: this.id,
+      username: this.username,
+      displayName: this.displayName,
+      isProvisional: this.isProvisional,
+    };
   }
 }

@@ -26,7 +26,9 @@ describe('authorization and token errors', () => {
     const emulator = await emulatorFor();
     const { client, code, redirectUri } = await authorizeAs(emulator);
     const other = createAuthorizationCodeVerifier();
-    const error = await client.getToken({ code, codeVerifier: other.verifier, redirectUri }).catch((e: unknown) => e);
+    const error = await client
+      .getToken({ code, codeVerifier: other.verifier, redirectUri })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ code: 'invalid_grant', status: 400, type: ErrorType.HTTPError });
   });
@@ -36,7 +38,9 @@ describe('authorization and token errors', () => {
     const { client, pkce, code, redirectUri } = await authorizeAs(emulator);
     const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
     allSecrets.add(tokens.accessToken);
-    await expect(client.getToken({ code, codeVerifier: pkce.verifier, redirectUri })).rejects.toMatchObject({ code: 'invalid_grant' });
+    await expect(client.getToken({ code, codeVerifier: pkce.verifier, redirectUri })).rejects.toMatchObject({
+      code: 'invalid_grant',
+    });
     await expect(client.fetchCurrentUser(tokens.accessToken)).rejects.toMatchObject({ status: 401 });
   });
 
@@ -44,7 +48,9 @@ describe('authorization and token errors', () => {
     const emulator = await emulatorFor({ codeTtlMs: 50 });
     const { client, pkce, code, redirectUri } = await authorizeAs(emulator);
     await new Promise((r) => setTimeout(r, 150));
-    await expect(client.getToken({ code, codeVerifier: pkce.verifier, redirectUri })).rejects.toMatchObject({ code: 'invalid_grant' });
+    await expect(client.getToken({ code, codeVerifier: pkce.verifier, redirectUri })).rejects.toMatchObject({
+      code: 'invalid_grant',
+    });
   });
 
   it('a redirect URI other than the authorize one is invalid_grant', async () => {
@@ -59,14 +65,18 @@ describe('authorization and token errors', () => {
     const emulator = await emulatorFor();
     const client = clientFor(emulator);
     const before = emulator.requestCount('POST', '/oauth2/token');
-    await expect(client.getToken({ code: 'x', codeVerifier: 'short', redirectUri: 'http://127.0.0.1:1/cb' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      client.getToken({ code: 'x', codeVerifier: 'short', redirectUri: 'http://127.0.0.1:1/cb' }),
+    ).rejects.toBeInstanceOf(ValidationError);
     expect(emulator.requestCount('POST', '/oauth2/token')).toBe(before);
   });
 
   it('the plain challenge method is refused by the SDK and by the platform', async () => {
     const emulator = await emulatorFor({ autoConsent: true });
     const client = clientFor(emulator, { openUrl: emulator.browserAs('alice') });
-    await expect(client.authorize({ codeChallenge: { method: 1 as 0, challenge: 'x'.repeat(43) } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      client.authorize({ codeChallenge: { method: 1 as 0, challenge: 'x'.repeat(43) } }),
+    ).rejects.toBeInstanceOf(ValidationError);
     const url = new URL('/oauth2/authorize', emulator.http);
     const p = url.searchParams;
     p.set('response_type', 'code');
@@ -90,7 +100,9 @@ describe('authorization and token errors', () => {
     const events: unknown[] = [];
     player.client.on('deauthorized', (e) => events.push(e));
     await player.client.revokeToken({ token: player.accessToken });
-    const error = await player.client.refreshToken({ refreshToken: player.refreshToken }).catch((e: unknown) => e);
+    const error = await player.client
+      .refreshToken({ refreshToken: player.refreshToken })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeauthorizedError);
     expect(error).toMatchObject({ code: 'invalid_grant', status: 400 });
     expect(events).toEqual([error]);
@@ -103,8 +115,13 @@ describe('authorization and token errors', () => {
     allSecrets.add(fresh.accessToken);
     allSecrets.add(fresh.refreshToken);
     expect(fresh.accessToken).not.toBe(player.accessToken);
-    expect(await player.client.fetchCurrentUser(fresh.accessToken)).toEqual({ id: player.user.id, username: 'alice' });
-    await expect(player.client.refreshToken({ refreshToken: player.refreshToken })).rejects.toBeInstanceOf(DeauthorizedError);
+    expect(await player.client.fetchCurrentUser(fresh.accessToken)).toEqual({
+      id: player.user.id,
+      username: 'alice',
+    });
+    await expect(player.client.refreshToken({ refreshToken: player.refreshToken })).rejects.toBeInstanceOf(
+      DeauthorizedError,
+    );
   });
 
   it('a user who cancels on the consent page gives AuthorizationError access_denied', async () => {
@@ -141,7 +158,10 @@ describe('authorization and token errors', () => {
         return Promise.resolve();
       },
     });
-    await expect(client.authorize({}, { timeoutMs: 100 })).rejects.toMatchObject({ type: ErrorType.AuthorizationFailed, code: 'timeout' });
+    await expect(client.authorize({}, { timeoutMs: 100 })).rejects.toMatchObject({
+      type: ErrorType.AuthorizationFailed,
+      code: 'timeout',
+    });
     await expect(fetch(redirect)).rejects.toThrow();
 
     const controller = new AbortController();
@@ -177,8 +197,12 @@ describe('authorization and token errors', () => {
   it('updateToken refuses a token the platform does not know, and non-Bearer tokens', async () => {
     const emulator = await emulatorFor();
     const client = clientFor(emulator);
-    await expect(client.updateToken(AuthorizationTokenType.Bearer, 'not-a-real-token-value')).rejects.toMatchObject({ status: 401 });
+    await expect(
+      client.updateToken(AuthorizationTokenType.Bearer, 'not-a-real-token-value'),
+    ).rejects.toMatchObject({ status: 401 });
     expect(client.isAuthenticated()).toBe(false);
-    await expect(client.updateToken(AuthorizationTokenType.User, 'x')).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.updateToken(AuthorizationTokenType.User, 'x')).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 });

@@ -68,7 +68,11 @@ describe('bindings: the C++ getting-started flow, line for line', () => {
     const options = new ClientCreateOptions();
     options.SetApiBase(emulator.api);
     options.SetWebBase(emulator.http);
-    const client = new Client({ apiBase: options.ApiBase(), webBase: options.WebBase(), openUrl: emulator.browserAs('alice') });
+    const client = new Client({
+      apiBase: options.ApiBase(),
+      webBase: options.WebBase(),
+      openUrl: emulator.browserAs('alice'),
+    });
     client.SetApplicationId(emulator.applicationId);
     const statuses: ClientStatus[] = [];
     client.SetStatusChangedCallback((status) => statuses.push(status));
@@ -89,13 +93,19 @@ describe('bindings: the C++ getting-started flow, line for line', () => {
     expect(authorized?.result.Successful()).toBe(true);
 
     let accessToken = '';
-    client.GetToken(emulator.applicationId, authorized?.code ?? '', verifier.Verifier(), authorized?.redirectUri ?? '', (result, token, _refresh, type, expiresIn, scopes) => {
-      expect(result.Successful()).toBe(true);
-      expect(type).toBe(AuthorizationTokenType.Bearer);
-      expect(expiresIn).toBe(604800);
-      expect(scopes).toBe('openid sdk.social_layer');
-      accessToken = token;
-    });
+    client.GetToken(
+      emulator.applicationId,
+      authorized?.code ?? '',
+      verifier.Verifier(),
+      authorized?.redirectUri ?? '',
+      (result, token, _refresh, type, expiresIn, scopes) => {
+        expect(result.Successful()).toBe(true);
+        expect(type).toBe(AuthorizationTokenType.Bearer);
+        expect(expiresIn).toBe(604800);
+        expect(scopes).toBe('openid sdk.social_layer');
+        accessToken = token;
+      },
+    );
     await pumpUntil(() => accessToken !== '');
 
     let updated: ClientResult | undefined;

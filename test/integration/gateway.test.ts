@@ -11,7 +11,9 @@ describe('gateway connection', () => {
     const player = await linkAndConnect(emulator, userAt(emulator, 0));
     const events: string[] = [];
     const statuses: ClientStatus[] = [];
-    player.client.on('dispatch', (t, d) => events.push(t === 'TEST_EVENT' ? `TEST_EVENT:${String((d as { n: number }).n)}` : t));
+    player.client.on('dispatch', (t, d) =>
+      events.push(t === 'TEST_EVENT' ? `TEST_EVENT:${String((d as { n: number }).n)}` : t),
+    );
     player.client.on('statusChanged', (s) => statuses.push(s));
     const sessionBefore = emulator.gatewaySessions()[0]?.sessionId;
 
@@ -20,7 +22,15 @@ describe('gateway connection', () => {
     emulator.updateUser(player.user.id, { globalName: 'Alice While Away' });
 
     await eventually(() => events.includes('RESUMED'), 5_000, 'RESUMED');
-    expect(events).toEqual(['TEST_EVENT:1', 'TEST_EVENT:2', 'TEST_EVENT:3', 'TEST_EVENT:4', 'TEST_EVENT:5', 'USER_UPDATE', 'RESUMED']);
+    expect(events).toEqual([
+      'TEST_EVENT:1',
+      'TEST_EVENT:2',
+      'TEST_EVENT:3',
+      'TEST_EVENT:4',
+      'TEST_EVENT:5',
+      'USER_UPDATE',
+      'RESUMED',
+    ]);
     expect(statuses).toEqual([ClientStatus.Reconnecting, ClientStatus.Connected, ClientStatus.Ready]);
     expect(emulator.gatewaySessions()[0]?.sessionId).toBe(sessionBefore);
     expect(player.client.getCurrentUser()?.displayName).toBe('Alice While Away');
@@ -43,15 +53,18 @@ describe('gateway connection', () => {
     expect(emulator.gatewaySessions()).toHaveLength(0);
   });
 
-  it.each([4004, 4010, 4011, 4012, 4013, 4014])('a terminal close code %i while Ready stops reconnecting', async (code) => {
-    const emulator = await emulatorFor();
-    const player = await linkAndConnect(emulator, userAt(emulator, 0));
-    expect(emulator.closeGatewayConnections(code, 'test')).toBe(1);
-    await eventually(() => player.client.getStatus() === ClientStatus.Disconnected);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(player.client.getStatus()).toBe(ClientStatus.Disconnected);
-    expect(emulator.gatewaySessions().filter((s) => s.connected)).toHaveLength(0);
-  });
+  it.each([4004, 4010, 4011, 4012, 4013, 4014])(
+    'a terminal close code %i while Ready stops reconnecting',
+    async (code) => {
+      const emulator = await emulatorFor();
+      const player = await linkAndConnect(emulator, userAt(emulator, 0));
+      expect(emulator.closeGatewayConnections(code, 'test')).toBe(1);
+      await eventually(() => player.client.getStatus() === ClientStatus.Disconnected);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(player.client.getStatus()).toBe(ClientStatus.Disconnected);
+      expect(emulator.gatewaySessions().filter((s) => s.connected)).toHaveLength(0);
+    },
+  );
 
   it('revoking the token while connected ends the session with 4004', async () => {
     const emulator = await emulatorFor();

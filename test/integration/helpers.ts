@@ -1,7 +1,12 @@
 import { afterAll, afterEach, expect } from 'vitest';
 
 import { AuthorizationTokenType, Client, LoggingSeverity, type ClientOptions } from '../../src/index.js';
-import { startEmulator, type Emulator, type EmulatorOptions, type EmulatorUser } from '../../src/emulator/index.js';
+import {
+  startEmulator,
+  type Emulator,
+  type EmulatorOptions,
+  type EmulatorUser,
+} from '../../src/emulator/index.js';
 
 /** Every log line any client made in this test file; the secret scan reads it. */
 export const allLogLines: string[] = [];
@@ -57,7 +62,11 @@ export interface LinkedPlayer {
 }
 
 /** Links `user`'s account through the real consent page and connects to Ready. */
-export async function linkAndConnect(emulator: Emulator, user: EmulatorUser, options: ClientOptions = {}): Promise<LinkedPlayer> {
+export async function linkAndConnect(
+  emulator: Emulator,
+  user: EmulatorUser,
+  options: ClientOptions = {},
+): Promise<LinkedPlayer> {
   const client = clientFor(emulator, { openUrl: emulator.browserAs(user.username), ...options });
   const pkce = client.createAuthorizationCodeVerifier();
   const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
@@ -70,7 +79,9 @@ export async function linkAndConnect(emulator: Emulator, user: EmulatorUser, opt
   return {
     client,
     user,
-    secrets: [code, pkce.verifier, tokens.accessToken, tokens.refreshToken, tokens.idToken ?? ''].filter(Boolean),
+    secrets: [code, pkce.verifier, tokens.accessToken, tokens.refreshToken, tokens.idToken ?? ''].filter(
+      Boolean,
+    ),
     accessToken: tokens.accessToken,
     refreshToken: tokens.refreshToken,
   };
@@ -84,7 +95,11 @@ export function userAt(emulator: Emulator, index: number): EmulatorUser {
 }
 
 /** Resolves once `predicate` holds, polling; rejects after `timeoutMs`. */
-export async function eventually(predicate: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+export async function eventually(
+  predicate: () => boolean,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<void> {
   const start = Date.now();
   while (!predicate()) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);

@@ -41,7 +41,9 @@ describe('packaging', () => {
       const sdk = await import('sdkpp');
       const { startEmulator } = await import('sdkpp/emulator');
       console.log(JSON.stringify({ client: typeof sdk.Client, emulator: typeof startEmulator }));`;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: process.cwd(),
+    });
     expect(JSON.parse(stdout)).toEqual({ client: 'function', emulator: 'function' });
   });
 });

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
-import { AuthenticationExternalAuthType, AuthorizationTokenType, ClientStatus, HttpError } from '../../src/index.js';
+import {
+  AuthenticationExternalAuthType,
+  AuthorizationTokenType,
+  ClientStatus,
+  HttpError,
+} from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { allSecrets, clientFor, emulatorFor } from './helpers.js';
 
-const steam = (ticket: string) => ({ externalAuthType: AuthenticationExternalAuthType.SteamSessionTicket, externalAuthToken: ticket });
+const steam = (ticket: string) => ({
+  externalAuthType: AuthenticationExternalAuthType.SteamSessionTicket,
+  externalAuthToken: ticket,
+});
 
 async function provisionalUserId(emulator: Emulator, ticket: string): Promise<string> {
   const client = clientFor(emulator);
@@ -18,7 +26,12 @@ async function mergeAs(emulator: Emulator, username: string, ticket: string) {
   const pkce = client.createAuthorizationCodeVerifier();
   const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
   allSecrets.add(code);
-  return client.getTokenFromProvisionalMerge({ code, codeVerifier: pkce.verifier, redirectUri, ...steam(ticket) });
+  return client.getTokenFromProvisionalMerge({
+    code,
+    codeVerifier: pkce.verifier,
+    redirectUri,
+    ...steam(ticket),
+  });
 }
 
 describe('provisional accounts', () => {
@@ -46,7 +59,9 @@ describe('provisional accounts', () => {
     const mergedClient = clientFor(emulator);
     expect((await mergedClient.fetchCurrentUser(merged.accessToken)).username).toBe('alice');
 
-    const error = await clientFor(emulator).getProvisionalToken(steam('ticket-merge')).catch((e: unknown) => e);
+    const error = await clientFor(emulator)
+      .getProvisionalToken(steam('ticket-merge'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ code: 530010, status: 400 });
 
@@ -56,14 +71,16 @@ describe('provisional accounts', () => {
     await expect(mergedClient.fetchCurrentUser(merged.accessToken)).rejects.toMatchObject({ status: 401 });
   });
 
-  it('a banned user\'s identity lands on a restricted provisional account whose merge fails with 530017', async () => {
+  it("a banned user's identity lands on a restricted provisional account whose merge fails with 530017", async () => {
     const emulator = await emulatorFor({ users: 3 });
     const merged = await mergeAs(emulator, 'alice', 'ticket-ban');
     allSecrets.add(merged.accessToken);
     const alice = emulator.users.find((u) => u.username === 'alice');
     if (!alice) throw new Error('no alice');
     emulator.banUser(alice.id);
-    await expect(clientFor(emulator).fetchCurrentUser(merged.accessToken)).rejects.toMatchObject({ status: 401 });
+    await expect(clientFor(emulator).fetchCurrentUser(merged.accessToken)).rejects.toMatchObject({
+      status: 401,
+    });
     const restricted = await provisionalUserId(emulator, 'ticket-ban');
     expect(restricted).not.toBe(alice.id);
     await expect(mergeAs(emulator, 'bob', 'ticket-ban')).rejects.toMatchObject({ code: 530017, status: 400 });

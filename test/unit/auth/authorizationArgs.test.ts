@@ -7,7 +7,10 @@ import {
   customSchemeRedirectUri,
   resolveAuthorizationArgs,
 } from '../../../src/auth/AuthorizationArgs.js';
-import { AuthenticationCodeChallengeMethod, createAuthorizationCodeVerifier } from '../../../src/auth/pkce.js';
+import {
+  AuthenticationCodeChallengeMethod,
+  createAuthorizationCodeVerifier,
+} from '../../../src/auth/pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../../../src/auth/scopes.js';
 import { ValidationError } from '../../../src/errors/index.js';
 
@@ -42,16 +45,29 @@ describe('AuthorizationArgs', () => {
     [{ nonce: 'x'.repeat(2000) }, /nonce/],
     [{ customSchemeParam: 'https' }, /custom URI scheme/],
     [{ customSchemeParam: '1game' }, /custom URI scheme/],
-    [{ codeChallenge: { method: 7 as AuthenticationCodeChallengeMethod, challenge: 'x'.repeat(43) } }, /S256/],
-    [{ codeChallenge: { method: AuthenticationCodeChallengeMethod.S256, challenge: 'short' } }, /43 base64url/],
-    [{ integrationType: 9 as IntegrationType }, /IntegrationType/],
+    [
+      {
+        codeChallenge: {
+          method: 7 as unknown as AuthenticationCodeChallengeMethod,
+          challenge: 'x'.repeat(43),
+        },
+      },
+      /S256/,
+    ],
+    [
+      { codeChallenge: { method: AuthenticationCodeChallengeMethod.S256, challenge: 'short' } },
+      /43 base64url/,
+    ],
+    [{ integrationType: 9 as unknown as IntegrationType }, /IntegrationType/],
   ])('rejects %j before any I/O', (args, message) => {
     expect(() => resolveAuthorizationArgs(args, defaults)).toThrow(ValidationError);
     expect(() => resolveAuthorizationArgs(args, defaults)).toThrow(message);
   });
 
   it('needs an application id from somewhere', () => {
-    expect(() => resolveAuthorizationArgs({}, { ...defaults, applicationId: undefined })).toThrow(/applicationId/);
+    expect(() => resolveAuthorizationArgs({}, { ...defaults, applicationId: undefined })).toThrow(
+      /applicationId/,
+    );
   });
 
   it('custom scheme redirects follow the seed', () => {

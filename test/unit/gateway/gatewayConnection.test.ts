@@ -34,7 +34,12 @@ function setup() {
 
 function ready(socket: FakeGatewaySocket, seq = 1): void {
   socket.receive({ op: 10, d: { heartbeat_interval: 1000 } });
-  socket.receive({ op: 0, t: 'READY', s: seq, d: { session_id: 'sess-1', resume_gateway_url: 'ws://resume.test/', user: { id: '1', username: 'a' } } });
+  socket.receive({
+    op: 0,
+    t: 'READY',
+    s: seq,
+    d: { session_id: 'sess-1', resume_gateway_url: 'ws://resume.test/', user: { id: '1', username: 'a' } },
+  });
 }
 
 describe('GatewayConnection', () => {
@@ -79,7 +84,10 @@ describe('GatewayConnection', () => {
     expect(sockets).toHaveLength(2);
     expect(second.url).toBe('ws://resume.test/?v=10&encoding=json');
     second.receive({ op: 10, d: { heartbeat_interval: 1000 } });
-    expect(second.sent[0]).toEqual({ op: 6, d: { token: 'Bearer tok-1234567890', session_id: 'sess-1', seq: 7 } });
+    expect(second.sent[0]).toEqual({
+      op: 6,
+      d: { token: 'Bearer tok-1234567890', session_id: 'sess-1', seq: 7 },
+    });
     second.receive({ op: 0, t: 'RESUMED', s: 8, d: null });
     expect(gateway.state).toBe(GatewayState.Ready);
   });

@@ -59,7 +59,9 @@ describe('SecretRedactor', () => {
   it('replaces remembered secrets anywhere in a line', () => {
     const r = new SecretRedactor();
     r.remember('abcdefghijklmnop');
-    expect(r.redact('token abcdefghijklmnop leaked twice: xabcdefghijklmnopx')).not.toContain('abcdefghijklmnop');
+    expect(r.redact('token abcdefghijklmnop leaked twice: xabcdefghijklmnopx')).not.toContain(
+      'abcdefghijklmnop',
+    );
   });
 
   it.each([
@@ -79,7 +81,9 @@ describe('SecretRedactor', () => {
   });
 
   it('leaves ordinary text alone', () => {
-    expect(new SecretRedactor().redact('status Connecting → Ready (session 4)')).toBe('status Connecting → Ready (session 4)');
+    expect(new SecretRedactor().redact('status Connecting → Ready (session 4)')).toBe(
+      'status Connecting → Ready (session 4)',
+    );
   });
 
   it('keeps its memory bounded', () => {
