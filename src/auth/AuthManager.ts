@@ -344,6 +344,8 @@ export class AuthManager {
         this.#o.events.tokenExpiring(expiresAt);
       },
       Math.max(0, remaining - lead),
+      // A token's expiry must not keep a finished game's process alive.
+      { unref: true },
     );
   }
 }

@@ -8,8 +8,11 @@ export type TimerHandle = { readonly __timer: unique symbol } | object;
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
-  /** Runs `callback` once after `ms` milliseconds. */
-  setTimeout(callback: () => void, ms: number): TimerHandle;
+  /**
+   * Runs `callback` once after `ms` milliseconds. With `unref`, the timer alone does not keep the process
+   * alive (for long waits such as a token's expiry).
+   */
+  setTimeout(callback: () => void, ms: number, options?: { unref?: boolean }): TimerHandle;
   /** Cancels a timer from {@link Clock.setTimeout}; unknown or fired handles are ignored. */
   clearTimeout(handle: TimerHandle | undefined): void;
 }
@@ -20,7 +23,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The real clock. Long timers are chained so a 7-day token expiry does not overflow Node's timer. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout(callback, ms) {
+  setTimeout(callback, ms, options) {
     const state: { timer: NodeJS.Timeout | undefined } = { timer: undefined };
     const arm = (remaining: number): void => {
       const step = Math.min(Math.max(0, remaining), MAX_TIMER_MS);
@@ -28,6 +31,7 @@ export const systemClock: Clock = {
         if (remaining > MAX_TIMER_MS) arm(remaining - MAX_TIMER_MS);
         else callback();
       }, step);
+      if (options?.unref) state.timer.unref();
     };
     arm(ms);
     return state;

@@ -127,7 +127,8 @@ describe('authorization and token errors', () => {
   it('a user who cancels on the consent page gives AuthorizationError access_denied', async () => {
     const emulator = await emulatorFor();
     const client = clientFor(emulator, { openUrl: emulator.browserAs('alice', { action: 'cancel' }) });
-    const error = await client.authorize({}).catch((e: unknown) => e);
+    const pkce = client.createAuthorizationCodeVerifier();
+    const error = await client.authorize({ codeChallenge: pkce.challenge }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthorizationError);
     expect(error).toMatchObject({ code: 'access_denied', type: ErrorType.AuthorizationFailed });
   });
@@ -143,7 +144,7 @@ describe('authorization and token errors', () => {
         await browser(url);
       },
     });
-    const result = await client.authorize({});
+    const result = await client.authorize({ codeChallenge: client.createAuthorizationCodeVerifier().challenge });
     allSecrets.add(result.code);
     expect(forgedStatus).toBe(400);
     expect(result.code).not.toBe('evil');
