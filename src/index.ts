@@ -28,6 +28,18 @@ export {
   type TokenExchangeResult,
 } from './auth/tokenTypes.js';
 export * from './errors/index.js';
+export {
+  MediaEngineError,
+  createMediaEngine,
+  getMediaEngineInfo,
+  type AeadAlgorithm,
+  type CreateMediaEngineOptions,
+  type CryptoSelfTestResult,
+  type MediaEngine,
+  type MediaEngineInfo,
+  type MediaEngineKind,
+  type MediaEnginePreference,
+} from './media/index.js';
 export { LoggingSeverity, type LogCallback } from './logging/index.js';
 export { UserHandle } from './users/UserHandle.js';
 export type { Clock, TimerHandle } from './util/Clock.js';

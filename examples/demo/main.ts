@@ -18,6 +18,16 @@ say(
 
 const players = emulator.users.slice(0, 2);
 const clients = await Promise.all(players.map((player) => linkAndConnect(emulator, player)));
+const first = clients[0];
+if (first) {
+  const engine = first.getMediaEngineInfo();
+  const selfTest = first.runMediaSelfTest();
+  say(
+    'media',
+    `${engine.engine} engine ${engine.version}; crypto ${engine.crypto.version}`,
+  );
+  say('media', `crypto self-test (${engine.features.join(', ')}): ${selfTest.ok ? 'passed' : 'FAILED'}`);
+}
 say('demo', `${clients.length} players linked their accounts and are connected`);
 
 if (keepAlive) {

@@ -7,6 +7,12 @@ import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth
 import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenTypes.js';
 import { ValidationError, type DeauthorizedError } from '../errors/index.js';
 import { defaultGatewaySocketFactory, type GatewaySocketFactory } from '../gateway/GatewaySocket.js';
+import {
+  createMediaEngine,
+  getDefaultMediaEngine,
+  type MediaEnginePreference,
+} from '../media/createMediaEngine.js';
+import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../media/MediaEngine.js';
 import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../logging/index.js';
 import { RestClient } from '../rest/RestClient.js';
 import { UserHandle } from '../users/UserHandle.js';
@@ -48,6 +54,12 @@ export interface ClientOptions {
   reconnectDelayMs?: (attempt: number) => number;
   /** Delay before a fresh Identify after Invalid Session. @defaultValue 1–5 s */
   invalidSessionDelayMs?: () => number;
+  /**
+   * The media engine for voice: `'auto'` takes the native addon when it loads and the JS engine otherwise
+   * (saying so once), `'native'` insists on the addon, `'js'` never loads it; or an engine instance.
+   * @defaultValue `'auto'`
+   */
+  mediaEngine?: MediaEnginePreference | MediaEngine;
 }
 
 /** Events of a {@link Client}, each with its argument tuple. */
@@ -92,6 +104,8 @@ export class Client extends TypedEmitter<ClientEvents> {
   #applicationId: string | undefined;
   #httpTimeoutMs: number;
   #currentUserId: string | undefined;
+  readonly #mediaEngineChoice: MediaEnginePreference | MediaEngine;
+  #mediaEngine: MediaEngine | undefined;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -100,6 +114,7 @@ export class Client extends TypedEmitter<ClientEvents> {
       this.#logger.addCallback(options.logCallback, options.logSeverity ?? LoggingSeverity.Info);
     this.#log = this.#logger.writer('client');
     this.#applicationId = options.applicationId;
+    this.#mediaEngineChoice = options.mediaEngine ?? 'auto';
     this.#httpTimeoutMs = checkedTimeout(options.httpRequestTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS);
     const apiBase = options.apiBase ?? DEFAULT_API_BASE;
     const clock = options.clock ?? systemClock;
@@ -325,6 +340,30 @@ export class Client extends TypedEmitter<ClientEvents> {
   /** A user the client knows, by id. */
   getUser(userId: string): UserHandle | undefined {
     return this.#users.get(userId) ? new UserHandle(this.#users, userId) : undefined;
+  }
+
+  /**
+   * Which media engine this client uses for voice (native addon or pure JS), its crypto backend and codec.
+   * The first call picks the engine; a fallback to the JS engine is logged once, with the command that fixes it.
+   */
+  getMediaEngineInfo(): MediaEngineInfo {
+    return this.#media().info;
+  }
+
+  /** Runs the media engine's crypto known-answer and round-trip checks; a diagnostic for support requests. */
+  runMediaSelfTest(): CryptoSelfTestResult {
+    return this.#media().cryptoSelfTest();
+  }
+
+  #media(): MediaEngine {
+    if (this.#mediaEngine) return this.#mediaEngine;
+    const choice = this.#mediaEngineChoice;
+    const log = this.#logger.writer('media');
+    if (typeof choice === 'object') this.#mediaEngine = choice;
+    else if (choice === 'auto') this.#mediaEngine = getDefaultMediaEngine({ log });
+    else this.#mediaEngine = createMediaEngine({ prefer: choice, log });
+    log.info(`media engine: ${this.#mediaEngine.info.engine} ${this.#mediaEngine.info.version}`);
+    return this.#mediaEngine;
   }
 
   /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */

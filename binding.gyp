@@ -1,0 +1,79 @@
+{
+  # Build with `npm run build:native` (scripts/build-native.mjs): it points node-gyp at the running Node's
+  # own headers, so nothing is downloaded. Those headers include OpenSSL's, and the EVP symbols resolve
+  # from the node binary at load time: no -lcrypto, no libssl-dev.
+  'variables': {
+    # -Werror keeps this repository clean. The build script turns it off when sdkpp is built inside a
+    # consumer's node_modules, where a newer compiler's new warning must not cost them the native engine.
+    'sdkpp_werror%': 'true',
+    # Absolute, because compiler flags (unlike include_dirs) are relative to the build directory.
+    'sdkpp_napi_dir': '<!(node -p "require(\'path\').resolve(require(\'node-addon-api\').include_dir)")',
+  },
+  'targets': [
+    {
+      'target_name': 'sdkpp_native',
+      # Every .cc under native/core and native/napi, so that a new file needs no edit here.
+      'sources': [
+        '<!@(node -p "require(\'fs\').readdirSync(\'native\',{recursive:true}).map(f=>f.split(require(\'path\').sep).join(\'/\')).filter(f=>f.endsWith(\'.cc\')&&/^(core|napi)[/]/.test(f)).sort().map(f=>\'native/\'+f).join(\' \')")',
+      ],
+      'include_dirs': ['native'],
+      'dependencies': ['<!(node -p "require(\'node-addon-api\').targets"):node_addon_api_except'],
+      'defines': ['NAPI_VERSION=8'],
+      'conditions': [
+        ['OS!="win" and OS!="mac"', {
+          # node-addon-api's inline code trips -Wshadow; -isystem keeps the flag on for our code only.
+          'cflags_cc': [
+            '-std=c++17',
+            '-isystem', '<(sdkpp_napi_dir)',
+            '-Wall', '-Wextra', '-Wshadow', '-Wconversion', '-Wsign-conversion', '-Wunused-parameter',
+            '-fvisibility=hidden', '-fvisibility-inlines-hidden',
+          ],
+          'cflags': ['-fvisibility=hidden'],
+          # Resolve every libcrypto symbol when the addon is loaded, not on first call: in a host that
+          # does not export OpenSSL (Electron has BoringSSL) require() then fails cleanly and the JS engine
+          # takes over, instead of the process dying on the first packet.
+          'ldflags': ['-Wl,-z,now'],
+          'conditions': [
+            ['sdkpp_werror=="true"', {'cflags_cc': ['-Werror']}],
+          ],
+        }],
+        ['OS=="mac"', {
+          'xcode_settings': {
+            'CLANG_CXX_LANGUAGE_STANDARD': 'c++17',
+            'CLANG_CXX_LIBRARY': 'libc++',
+            'GCC_ENABLE_CPP_EXCEPTIONS': 'YES',
+            'GCC_SYMBOLS_PRIVATE_EXTERN': 'YES',
+            'GCC_INLINES_ARE_PRIVATE_EXTERN': 'YES',
+            'MACOSX_DEPLOYMENT_TARGET': '10.15',
+            'OTHER_CPLUSPLUSFLAGS': [
+              '-isystem', '<(sdkpp_napi_dir)',
+              '-Wall', '-Wextra', '-Wshadow', '-Wconversion', '-Wsign-conversion',
+            ],
+            # The same reason as -z now on Linux.
+            'OTHER_LDFLAGS': ['-Wl,-bind_at_load'],
+            'GCC_TREAT_WARNINGS_AS_ERRORS': 'NO',
+          },
+          'conditions': [
+            ['sdkpp_werror=="true"', {'xcode_settings': {'GCC_TREAT_WARNINGS_AS_ERRORS': 'YES'}}],
+          ],
+        }],
+        ['OS=="win"', {
+          'defines': ['_HAS_EXCEPTIONS=1', 'NOMINMAX'],
+          'msvs_settings': {
+            'VCCLCompilerTool': {
+              'ExceptionHandling': 1,
+              'WarningLevel': 4,
+              'AdditionalOptions': [
+                '/std:c++17', '/utf-8',
+                '/external:anglebrackets', '/external:W0', '/external:I<(sdkpp_napi_dir)',
+              ],
+            },
+          },
+          'conditions': [
+            ['sdkpp_werror=="true"', {'msvs_settings': {'VCCLCompilerTool': {'WarnAsError': 'true'}}}],
+          ],
+        }],
+      ],
+    },
+  ],
+}

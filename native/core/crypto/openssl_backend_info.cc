@@ -1,0 +1,19 @@
+#include <openssl/crypto.h>
+#include <openssl/opensslv.h>
+
+#include "core/crypto/backend_info.h"
+
+namespace sdkpp::crypto {
+
+CryptoBackendInfo GetCryptoBackendInfo() noexcept
+{
+    const char* running = OpenSSL_version(OPENSSL_VERSION);
+    return CryptoBackendInfo{
+      "OpenSSL",
+      running != nullptr ? running : "",
+      OPENSSL_VERSION_TEXT,
+      OPENSSL_version_major() == OPENSSL_VERSION_MAJOR,
+    };
+}
+
+} // namespace sdkpp::crypto

@@ -1,0 +1,39 @@
+#include <napi.h>
+
+#include <string>
+
+#include "core/crypto/backend_info.h"
+#include "napi/bindings.h"
+#include "napi/errors.h"
+
+namespace sdkpp::addon {
+namespace {
+
+Napi::Object Init(Napi::Env env, Napi::Object exports)
+{
+    // Refuse to load rather than call into a crypto library of another major version: the loader turns
+    // this error into the JS engine fallback, where a call would have been undefined behaviour.
+    const crypto::CryptoBackendInfo backend = crypto::GetCryptoBackendInfo();
+    if (!backend.compatible) {
+        ThrowError(env, ErrorKind::kError, "ERR_SDKPP_CRYPTO_BACKEND_MISMATCH",
+                   "sdkpp_native was built against " + std::string(backend.buildVersion) +
+                     " but this process provides " + std::string(backend.version));
+    }
+    exports.Set("version", Napi::Function::New(env, Version, "version"));
+    exports.Set("engineInfo", Napi::Function::New(env, EngineInfo, "engineInfo"));
+    exports.Set("cryptoSelfTest", Napi::Function::New(env, CryptoSelfTest, "cryptoSelfTest"));
+    exports.Set("aeadSeal", Napi::Function::New(env, AeadSeal, "aeadSeal"));
+    exports.Set("aeadOpen", Napi::Function::New(env, AeadOpen, "aeadOpen"));
+    return exports;
+}
+
+} // namespace
+} // namespace sdkpp::addon
+
+// NODE_API_MODULE pastes the name into an identifier, so it needs an unqualified one.
+static Napi::Object InitSdkppNative(Napi::Env env, Napi::Object exports)
+{
+    return sdkpp::addon::Init(env, exports);
+}
+
+NODE_API_MODULE(NODE_GYP_MODULE_NAME, InitSdkppNative)

@@ -1,0 +1,106 @@
+import type { AeadAlgorithm } from './aead.js';
+
+/** Which engine runs the media pipeline. */
+export type MediaEngineKind = 'native' | 'js';
+
+/** What an engine is made of; logged at start-up and shown by the SDK's engine-info call. */
+export interface MediaEngineInfo {
+  /** `'native'` for the C++ addon, `'js'` for the pure-JS engine. */
+  readonly engine: MediaEngineKind;
+  /** The engine's version: the addon's own, or the package's for the JS engine. */
+  readonly version: string;
+  /** The crypto library doing the AEAD work. */
+  readonly crypto: {
+    /** `'OpenSSL'` for the addon, `'node:crypto'` for the JS engine. */
+    readonly backend: string;
+    /** The library's version string, e.g. `'OpenSSL 3.0.19 27 Jan 2026'`. */
+    readonly version: string;
+  };
+  /** The Opus codec in use; both fields are `null` until a codec is wired in. */
+  readonly codec: {
+    /** `'libopus'` (native), `'opus-wasm'` (JS), or `null` when there is no codec yet. */
+    readonly name: 'libopus' | 'opus-wasm' | null;
+    /** The codec's version, or `null`. */
+    readonly version: string | null;
+  };
+  /** The algorithms and capabilities available, e.g. `['aes-256-gcm', 'chacha20-poly1305']`. */
+  readonly features: readonly string[];
+  /** Why the JS engine runs although the native one was wanted (`prefer: 'auto'`); absent otherwise. */
+  readonly fallbackReason?: string;
+}
+
+/** The self-test outcome for one algorithm. */
+export interface AeadSelfTestResult {
+  /** The algorithm's node:crypto name (a string, so newer engines can report algorithms added later). */
+  readonly algorithm: string;
+  /** True when all three checks passed. */
+  readonly ok: boolean;
+  /** Every published known-answer vector (test/vectors/aead.json) sealed and opened byte-exact. */
+  readonly knownAnswer: boolean;
+  /** Random data of random lengths, including 0 and 1, survived seal and open. */
+  readonly roundTrip: boolean;
+  /** A flipped bit in the ciphertext, the tag or the AAD was rejected. */
+  readonly rejectsTampering: boolean;
+}
+
+/** The outcome of {@link MediaEngine.cryptoSelfTest}. */
+export interface CryptoSelfTestResult {
+  /** True when every algorithm in {@link MediaEngineInfo.features} passed. */
+  readonly ok: boolean;
+  /** One entry per supported algorithm. */
+  readonly results: readonly AeadSelfTestResult[];
+}
+
+/**
+ * The media pipeline's engine. The native addon and the pure-JS engine implement the same contract, and
+ * the same tests run against both; everything above `src/media` depends on this interface only.
+ *
+ * Errors are {@link MediaEngineError}s with the same `code` whichever engine runs. When several
+ * arguments are wrong at once, which of them is reported is not specified.
+ */
+export interface MediaEngine {
+  /** What this engine is made of; fixed for the engine's lifetime. */
+  readonly info: MediaEngineInfo;
+
+  /**
+   * Checks the crypto of every supported algorithm against published vectors, random round trips and
+   * tampered inputs. Cheap enough (well under a millisecond natively) to run at start-up.
+   */
+  cryptoSelfTest(): CryptoSelfTestResult;
+
+  /**
+   * Encrypts and authenticates `plaintext` in one call.
+   *
+   * @param algorithm - One of {@link AeadAlgorithm}; others throw `ERR_AEAD_UNSUPPORTED_ALGORITHM`.
+   * @param key - Exactly the algorithm's key size (32 bytes), else `ERR_AEAD_INVALID_KEY_SIZE`.
+   * @param nonce - Exactly the algorithm's nonce size (12 bytes), else `ERR_AEAD_INVALID_NONCE_SIZE`.
+   *   Never reuse a nonce with the same key.
+   * @param aad - Authenticated, not encrypted; may be empty.
+   * @param plaintext - May be empty.
+   * @returns A new Buffer: the ciphertext (as long as the plaintext) followed by the 16-byte tag.
+   */
+  aeadSeal(
+    algorithm: AeadAlgorithm,
+    key: Uint8Array,
+    nonce: Uint8Array,
+    aad: Uint8Array,
+    plaintext: Uint8Array,
+  ): Buffer;
+
+  /**
+   * Authenticates and decrypts what {@link MediaEngine.aeadSeal} produced.
+   *
+   * @param ciphertextWithTag - Ciphertext followed by its tag; shorter than the tag throws
+   *   `ERR_AEAD_CIPHERTEXT_TOO_SHORT`.
+   * @returns A new Buffer with the plaintext.
+   * @throws MediaEngineError `ERR_AEAD_AUTHENTICATION_FAILED` when anything differs from what was sealed;
+   *   no unauthenticated byte is ever returned. Other arguments are checked as in `aeadSeal`.
+   */
+  aeadOpen(
+    algorithm: AeadAlgorithm,
+    key: Uint8Array,
+    nonce: Uint8Array,
+    aad: Uint8Array,
+    ciphertextWithTag: Uint8Array,
+  ): Buffer;
+}

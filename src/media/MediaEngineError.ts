@@ -1,0 +1,72 @@
+/**
+ * Why a media-engine call failed. The AEAD codes are the same for both engines (the native ones come from
+ * native/napi/errors.cc), so callers never need to know which engine is running.
+ */
+export type MediaEngineErrorCode =
+  /** An argument has the wrong type (not a string, not a Buffer or Uint8Array); Node's own code. */
+  | 'ERR_INVALID_ARG_TYPE'
+  /** The algorithm is unknown, or the engine's crypto library lacks it. */
+  | 'ERR_AEAD_UNSUPPORTED_ALGORITHM'
+  /** The key is not the algorithm's key size. */
+  | 'ERR_AEAD_INVALID_KEY_SIZE'
+  /** The nonce is not the algorithm's nonce size. */
+  | 'ERR_AEAD_INVALID_NONCE_SIZE'
+  /** The sealed input is shorter than the tag it must end with. */
+  | 'ERR_AEAD_CIPHERTEXT_TOO_SHORT'
+  /** An input exceeds `AEAD_MAX_INPUT_SIZE`. */
+  | 'ERR_AEAD_INPUT_TOO_LARGE'
+  /** A caller-provided output buffer is too small (native hot-path API). */
+  | 'ERR_AEAD_OUTPUT_TOO_SMALL'
+  /** Input and output buffers partly overlap (native hot-path API). */
+  | 'ERR_AEAD_OVERLAPPING_BUFFERS'
+  /** The tag does not match: the data, AAD, key or nonce differ from what was sealed. */
+  | 'ERR_AEAD_AUTHENTICATION_FAILED'
+  /** The crypto library failed unexpectedly. */
+  | 'ERR_AEAD_BACKEND'
+  /** `prefer: 'native'` was asked for, but the addon is missing, broken or stale. */
+  | 'ERR_NATIVE_ADDON_UNAVAILABLE';
+
+const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_AEAD_UNSUPPORTED_ALGORITHM',
+  'ERR_AEAD_INVALID_KEY_SIZE',
+  'ERR_AEAD_INVALID_NONCE_SIZE',
+  'ERR_AEAD_CIPHERTEXT_TOO_SHORT',
+  'ERR_AEAD_INPUT_TOO_LARGE',
+  'ERR_AEAD_OUTPUT_TOO_SMALL',
+  'ERR_AEAD_OVERLAPPING_BUFFERS',
+  'ERR_AEAD_AUTHENTICATION_FAILED',
+  'ERR_AEAD_BACKEND',
+  'ERR_NATIVE_ADDON_UNAVAILABLE',
+]);
+
+/** The error every media-engine operation throws; {@link MediaEngineError.code} says why. */
+export class MediaEngineError extends Error {
+  /** Why the call failed. */
+  readonly code: MediaEngineErrorCode;
+
+  /**
+   * @param code - Why the call failed.
+   * @param message - Sizes and names only; never key or payload bytes.
+   * @param options - `cause`: the underlying error, kept for debugging.
+   */
+  constructor(code: MediaEngineErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+
+  override get name(): string {
+    return `MediaEngineError[${this.code}]`;
+  }
+
+  /**
+   * The same failure as a {@link MediaEngineError} when `error` carries one of its codes (as the addon's
+   * errors do); anything else is returned unchanged, so unexpected faults keep their own type.
+   */
+  static from(error: unknown): unknown {
+    if (error instanceof MediaEngineError || !(error instanceof Error) || !('code' in error)) return error;
+    const { code } = error;
+    if (typeof code !== 'string' || !CODES.has(code)) return error;
+    return new MediaEngineError(code as MediaEngineErrorCode, error.message, { cause: error });
+  }
+}

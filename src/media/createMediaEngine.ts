@@ -1,0 +1,80 @@
+import { loadNativeAddon, type NativeAddonLoadResult } from '../native/loader.js';
+import { JsMediaEngine } from './js/JsMediaEngine.js';
+import type { MediaEngine, MediaEngineInfo } from './MediaEngine.js';
+import { MediaEngineError } from './MediaEngineError.js';
+import { NativeMediaEngine } from './native/NativeMediaEngine.js';
+
+/**
+ * Which engine to use. `'auto'` takes the native addon when it loads and the JS engine otherwise;
+ * `'native'` insists on the addon; `'js'` never touches it.
+ */
+export type MediaEnginePreference = 'auto' | 'native' | 'js';
+
+/** Where {@link createMediaEngine} reports that it fell back to the JS engine. */
+export interface MediaEngineLog {
+  /** Receives one line naming the reason and the fixing command; never any key material. */
+  warn(message: string): void;
+}
+
+/** Options of {@link createMediaEngine}. */
+export interface CreateMediaEngineOptions {
+  /**
+   * Which engine to use; see {@link MediaEnginePreference}.
+   * @defaultValue `'auto'`
+   */
+  readonly prefer?: MediaEnginePreference;
+  /** Told once per process when `'auto'` falls back to the JS engine. */
+  readonly log?: MediaEngineLog;
+  /**
+   * Test seam: replaces the addon loader, e.g. `() => loadNativeAddon({ searchPaths: [...] })` or a
+   * fixed `{ ok: false, … }`.
+   * @defaultValue `loadNativeAddon` with the package's build folders
+   */
+  readonly loadNativeAddon?: () => NativeAddonLoadResult;
+}
+
+// Per process, like the addon itself: a game that creates many engines hears about the fallback once.
+let fallbackReported = false;
+let defaultEngine: MediaEngine | undefined;
+
+/**
+ * Creates a media engine as `prefer` says.
+ *
+ * @throws MediaEngineError `ERR_NATIVE_ADDON_UNAVAILABLE` when `prefer` is `'native'` and the addon does
+ *   not load; the message names the reason and the fixing command.
+ */
+export function createMediaEngine(options: CreateMediaEngineOptions = {}): MediaEngine {
+  const prefer = options.prefer ?? 'auto';
+  if (prefer === 'js') return new JsMediaEngine();
+
+  const loaded = (options.loadNativeAddon ?? loadNativeAddon)();
+  if (loaded.ok) return new NativeMediaEngine(loaded.addon);
+
+  if (prefer === 'native') {
+    throw new MediaEngineError(
+      'ERR_NATIVE_ADDON_UNAVAILABLE',
+      `The native media engine is unavailable: ${loaded.reason}. To fix it, ${loaded.remedy}.`,
+    );
+  }
+  if (options.log !== undefined && !fallbackReported) {
+    fallbackReported = true;
+    options.log.warn(
+      `sdkpp: using the JS media engine because ${loaded.reason}. For the faster native engine, ${loaded.remedy}.`,
+    );
+  }
+  return new JsMediaEngine({ fallbackReason: loaded.reason });
+}
+
+/**
+ * The process's shared engine, created with `prefer: 'auto'` on first use and reused after, so that
+ * asking which engine runs never builds a second one. `log` only matters on the call that creates it.
+ */
+export function getDefaultMediaEngine(options: Pick<CreateMediaEngineOptions, 'log'> = {}): MediaEngine {
+  defaultEngine ??= createMediaEngine(options);
+  return defaultEngine;
+}
+
+/** The {@link MediaEngineInfo} of {@link getDefaultMediaEngine}'s engine. */
+export function getMediaEngineInfo(options: Pick<CreateMediaEngineOptions, 'log'> = {}): MediaEngineInfo {
+  return getDefaultMediaEngine(options).info;
+}

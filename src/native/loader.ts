@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { findPackageRoot } from './packageRoot.js';
+import { NATIVE_ADDON_ABI, type NativeAddon } from './types.js';
+
+/** The file name both builds produce (binding.gyp and CMakeLists.txt). */
+export const NATIVE_ADDON_FILE = 'sdkpp_native.node';
+
+// node-gyp's outputs first, then cmake-js's (`--out build-cmake`); prebuilds/<platform>-<arch>/ comes later.
+const BUILD_DIRS = ['build/Release', 'build/Debug', 'build-cmake/Release', 'build-cmake/Debug'] as const;
+
+const ADDON_FUNCTIONS = ['version', 'engineInfo', 'cryptoSelfTest', 'aeadSeal', 'aeadOpen'] as const;
+
+/** The outcome of {@link loadNativeAddon}: the addon, or why not and how to fix it. */
+export type NativeAddonLoadResult =
+  | {
+      readonly ok: true;
+      /** The loaded, ABI-checked addon. */
+      readonly addon: NativeAddon;
+      /** The absolute path of the `.node` file that was loaded. */
+      readonly path: string;
+    }
+  | {
+      readonly ok: false;
+      /** What went wrong, naming the paths tried; never contains secrets. */
+      readonly reason: string;
+      /** The command that fixes it, in a sentence fit for a log line. */
+      readonly remedy: string;
+    };
+
+/** Options of {@link loadNativeAddon}. */
+export interface LoadNativeAddonOptions {
+  /**
+   * `.node` files to try, in order, instead of the package's build folders. Relative paths resolve
+   * against the current directory.
+   */
+  readonly searchPaths?: readonly string[];
+}
+
+// Loading a .node file is process-global anyway; repeated calls must not retry or re-report.
+const results = new Map<string, NativeAddonLoadResult>();
+
+/**
+ * Finds and loads `sdkpp_native.node`. Never throws: a missing, broken or stale build gives
+ * `{ ok: false, reason, remedy }`, and the caller decides whether the JS engine will do. Memoized per
+ * process and per `searchPaths`.
+ */
+export function loadNativeAddon(options: LoadNativeAddonOptions = {}): NativeAddonLoadResult {
+  const key = JSON.stringify(options.searchPaths ?? null);
+  let result = results.get(key);
+  if (result === undefined) {
+    result = load(options.searchPaths);
+    results.set(key, result);
+  }
+  return result;
+}
+
+/**
+ * The fix for a missing addon. Inside the repository that is the build script; in a consumer's project
+ * it is approving and re-running sdkpp's install script, which npm 11 skips until approved.
+ */
+export function nativeAddonRemedy(packageRoot: string | undefined): string {
+  if (packageRoot !== undefined && !packageRoot.split(path.sep).includes('node_modules')) {
+    return `run \`npm run build:native\` in ${packageRoot}`;
+  }
+  return (
+    'run `npm install-scripts approve sdkpp && npm rebuild sdkpp` in your project (npm 11 skips ' +
+    'dependency install scripts until approved; the build needs python3, make and a C++17 compiler)'
+  );
+}
+
+function load(searchPaths: readonly string[] | undefined): NativeAddonLoadResult {
+  const moduleDir = path.dirname(fileURLToPath(import.meta.url));
+  const packageRoot = findPackageRoot(moduleDir);
+  const remedy = nativeAddonRemedy(packageRoot);
+  const candidates =
+    searchPaths?.map((file) => path.resolve(file)) ??
+    (packageRoot === undefined
+      ? undefined
+      : BUILD_DIRS.map((dir) => path.join(packageRoot, dir, NATIVE_ADDON_FILE)));
+  if (candidates === undefined) {
+    return { ok: false, reason: `the sdkpp package root was not found above ${moduleDir}`, remedy };
+  }
+
+  const requireAddon = createRequire(import.meta.url);
+  const failures: string[] = [];
+  for (const file of candidates) {
+    if (!existsSync(file)) continue;
+    try {
+      return { ok: true, addon: checkAddon(requireAddon(file)), path: file };
+    } catch (error) {
+      failures.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const reason =
+    failures.length > 0
+      ? `the native addon failed to load (${failures.join('; ')})`
+      : `the native addon is not built (looked for ${candidates.join(', ')})`;
+  return { ok: false, reason, remedy };
+}
+
+function checkAddon(value: unknown): NativeAddon {
+  const exports = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const missing = ADDON_FUNCTIONS.filter((name) => typeof exports[name] !== 'function');
+  if (missing.length > 0) {
+    throw new Error(`not an sdkpp addon (missing ${missing.join(', ')})`);
+  }
+  const addon = value as NativeAddon;
+  const { abi } = addon.engineInfo();
+  if (abi !== NATIVE_ADDON_ABI) {
+    throw new Error(`a stale build: its ABI is ${abi}, this sdkpp needs ${NATIVE_ADDON_ABI}`);
+  }
+  return addon;
+}

@@ -1,0 +1,124 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { loadNativeAddon } from '../../src/native/loader.js';
+import { NATIVE_ADDON_ABI, type NativeAddon } from '../../src/native/types.js';
+import { requireNativeAddon } from './requireAddon.js';
+
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+function thrown(action: () => unknown): Error & { code?: unknown } {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw new Error(`threw a non-Error: ${String(error)}`);
+  }
+  throw new Error('did not throw');
+}
+
+describe('the native addon (raw exports)', () => {
+  let addon: NativeAddon;
+  beforeAll(() => {
+    addon = requireNativeAddon();
+  });
+
+  it('exports exactly the functions typed in src/native/types.ts', () => {
+    expect(Object.keys(addon).sort()).toEqual([
+      'aeadOpen',
+      'aeadSeal',
+      'cryptoSelfTest',
+      'engineInfo',
+      'version',
+    ]);
+  });
+
+  it('reports the package version', () => {
+    expect(addon.version()).toBe(packageVersion);
+    expect(addon.engineInfo().version).toBe(packageVersion);
+  });
+
+  it('describes itself with the agreed engineInfo shape', () => {
+    const info = addon.engineInfo();
+    expect(info).toEqual({
+      name: 'native',
+      version: packageVersion,
+      abi: NATIVE_ADDON_ABI,
+      crypto: { backend: 'OpenSSL', version: expect.any(String) as unknown },
+      opus: null,
+      features: ['aes-256-gcm', 'chacha20-poly1305'],
+    });
+  });
+
+  it("runs on the node binary's own OpenSSL", () => {
+    const reported = /^OpenSSL (\d+\.\d+\.\d+)/.exec(addon.engineInfo().crypto.version)?.[1];
+    // Node may decorate its version ('3.0.19+quic'); the numeric prefix is what identifies the library.
+    const running = /^\d+\.\d+\.\d+/.exec(process.versions.openssl)?.[0];
+    expect(reported).toBeDefined();
+    expect(reported).toBe(running);
+  });
+
+  it('passes its self-test on every run (the round trip draws new lengths each time)', () => {
+    for (let run = 0; run < 25; run++) {
+      const result = addon.cryptoSelfTest();
+      expect(result.ok).toBe(true);
+      expect(result.results.map((entry) => entry.algorithm)).toEqual(addon.engineInfo().features);
+    }
+  });
+
+  it('reads Uint8Array views at their byte offset', () => {
+    const backing = randomBytes(200);
+    const key = backing.subarray(7, 39);
+    const nonce = new Uint8Array(backing.buffer, backing.byteOffset + 50, 12);
+    const aad = backing.subarray(70, 90);
+    const plaintext = backing.subarray(100, 199);
+    const cipher = createCipheriv('aes-256-gcm', key, nonce);
+    cipher.setAAD(aad);
+    const expected = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+    expect(addon.aeadSeal('aes-256-gcm', key, nonce, aad, plaintext).equals(expected)).toBe(true);
+  });
+
+  it('throws TypeError, RangeError and Error with a code, never crashing', () => {
+    const key = randomBytes(32);
+    const nonce = randomBytes(12);
+    const none = Buffer.alloc(0);
+    const asAny = addon as unknown as Record<string, (...args: unknown[]) => unknown>;
+
+    const typeError = thrown(() => asAny.aeadSeal?.('aes-256-gcm', 'not bytes', nonce, none, none));
+    expect(typeError).toBeInstanceOf(TypeError);
+    expect(typeError.code).toBe('ERR_INVALID_ARG_TYPE');
+    expect(typeError.message).toContain('"key"');
+
+    expect(thrown(() => asAny.aeadSeal?.()).code).toBe('ERR_INVALID_ARG_TYPE');
+    expect(thrown(() => asAny.aeadOpen?.('aes-256-gcm', key, nonce, none, new Uint16Array(8))).code).toBe(
+      'ERR_INVALID_ARG_TYPE',
+    );
+    expect(thrown(() => addon.aeadSeal('aes-128-gcm', key, nonce, none, none)).code).toBe(
+      'ERR_AEAD_UNSUPPORTED_ALGORITHM',
+    );
+
+    const rangeError = thrown(() => addon.aeadSeal('aes-256-gcm', key.subarray(1), nonce, none, none));
+    expect(rangeError).toBeInstanceOf(RangeError);
+    expect(rangeError.code).toBe('ERR_AEAD_INVALID_KEY_SIZE');
+    expect(rangeError.message).toBe('aes-256-gcm needs a 32-byte key, got 31 bytes');
+
+    const authError = thrown(() => addon.aeadOpen('chacha20-poly1305', key, nonce, none, randomBytes(40)));
+    expect(authError.constructor).toBe(Error);
+    expect(authError.code).toBe('ERR_AEAD_AUTHENTICATION_FAILED');
+  });
+
+  it('loads once per process: another search path to the same file gives the same module', () => {
+    const loaded = loadNativeAddon();
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    expect(loaded.path).toMatch(/sdkpp_native\.node$/);
+    expect(existsSync(loaded.path)).toBe(true);
+    const again = loadNativeAddon({ searchPaths: [loaded.path] });
+    expect(again.ok && again.addon).toBe(addon);
+    expect(loadNativeAddon()).toBe(loaded);
+  });
+});
