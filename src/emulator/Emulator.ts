@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { systemClock } from '../util/Clock.js';
+import { Accounts } from './accounts/Accounts.js';
+import { wireUser } from './accounts/userObject.js';
+import type { EmulatorContext, EmulatorUrls } from './context.js';
+import { GatewayHub } from './gateway/GatewayHub.js';
+import { GATEWAY_PATH, GatewayServer } from './gateway/GatewayServer.js';
+import { allRoutes } from './http/routes.js';
+import { Router } from './http/router.js';
+import { EmulatorLog } from './log.js';
+import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
+import { resolveOptions, type ResolvedOptions } from './options.js';
+import { randomToken } from './random.js';
+import { SnowflakeGenerator } from './snowflake.js';
+import { EmulatorStore } from './store/Store.js';
+import type { StoreState } from './store/types.js';
+import { createBrowserOpener } from './testing/browser.js';
+import type {
+  BrowserOptions,
+  Emulator,
+  EmulatorInfo,
+  EmulatorOptions,
+  EmulatorUser,
+  GatewaySessionInfo,
+} from './types.js';
+
+/** A bot token shaped like the platform's: base64url(bot id) . 6 chars . 27 chars. */
+function makeBotToken(applicationId: string): string {
+  return `${Buffer.from(applicationId).toString('base64url')}.${randomToken(4).slice(0, 6)}.${randomToken(20).slice(0, 27)}`;
+}
+
+function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreState {
+  const id = options.applicationId ?? ids.next();
+  return {
+    version: 1,
+    application: {
+      id,
+      name: options.applicationName,
+      clientSecret: options.clientSecret ?? randomToken(24),
+      botToken: options.botToken ?? makeBotToken(id),
+      customSchemes: options.customSchemes,
+    },
+    signingKey: generateSigningJwk(),
+    users: {},
+    accessTokens: {},
+    refreshTokens: {},
+    codes: {},
+    identities: {},
+  };
+}
+
+/** The URLs for a listening address; a wildcard address is reached through loopback. */
+function urlsFor(address: AddressInfo): EmulatorUrls {
+  let host = address.address;
+  if (host === '0.0.0.0') host = '127.0.0.1';
+  if (host === '::') host = '::1';
+  const authority = host.includes(':') ? `[${host}]:${address.port}` : `${host}:${address.port}`;
+  const http = `http://${authority}`;
+  return { http, api: `${http}/api/v10`, gateway: `ws://${authority}${GATEWAY_PATH}` };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => {
+      reject(error);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** A running emulator; see {@link Emulator}. */
+class RunningEmulator implements Emulator {
+  readonly http: string;
+  readonly api: string;
+  readonly gateway: string;
+  readonly rpcSocket: string | null = null;
+  readonly applicationId: string;
+  readonly botToken: string;
+  readonly #ctx: EmulatorContext;
+  readonly #server: Server;
+  readonly #router: Router;
+  readonly #gatewayServer: GatewayServer;
+  #closing: Promise<void> | undefined;
+
+  constructor(ctx: EmulatorContext, server: Server, router: Router, gatewayServer: GatewayServer) {
+    this.#ctx = ctx;
+    this.#server = server;
+    this.#router = router;
+    this.#gatewayServer = gatewayServer;
+    this.http = ctx.urls.http;
+    this.api = ctx.urls.api;
+    this.gateway = ctx.urls.gateway;
+    this.applicationId = ctx.store.state.application.id;
+    this.botToken = ctx.store.state.application.botToken;
+  }
+
+  get users(): EmulatorUser[] {
+    return this.#ctx.store.fullUsers().map((u) => ({ id: u.id, username: u.username }));
+  }
+
+  /** The {@link EmulatorInfo} of this emulator, so `JSON.stringify(emulator)` gives it. */
+  toJSON(): EmulatorInfo {
+    return {
+      http: this.http,
+      api: this.api,
+      gateway: this.gateway,
+      rpcSocket: this.rpcSocket,
+      applicationId: this.applicationId,
+      botToken: this.botToken,
+      users: this.users,
+    };
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#gatewayServer.close();
+    await this.#ctx.hub.shutdown();
+    this.#gatewayServer.terminateAll();
+    await new Promise<void>((resolve) => {
+      this.#server.close(() => {
+        resolve();
+      });
+      // Keep-alive and in-flight HTTP connections would otherwise hold the port open.
+      this.#server.closeAllConnections();
+    });
+    this.#ctx.log.line('emulator', 'closed');
+  }
+
+  createUser(options: { username?: string; globalName?: string } = {}): EmulatorUser {
+    const user = this.#ctx.store.createFullUser(options);
+    this.#ctx.log.line('emulator', `user ${user.username} created`);
+    return { id: user.id, username: user.username };
+  }
+
+  updateUser(id: string, patch: { username?: string; globalName?: string }): void {
+    const user = this.#ctx.store.updateUser(id, patch);
+    this.#ctx.hub.dispatch(id, 'USER_UPDATE', wireUser(user));
+  }
+
+  banUser(id: string): void {
+    this.#ctx.accounts.ban(id);
+  }
+
+  revokeUserTokens(id: string): void {
+    this.#ctx.accounts.revokeAll(id);
+  }
+
+  dispatch(userId: string, event: string, data: unknown): void {
+    if (!/^[A-Z][A-Z0-9_]*$/.test(event)) {
+      throw new RangeError(`"${event}" is not a gateway event name (UPPER_SNAKE_CASE)`);
+    }
+    this.#ctx.hub.dispatch(userId, event, data);
+  }
+
+  dropGatewayConnections(userId?: string): number {
+    return this.#ctx.hub.drop(userId);
+  }
+
+  closeGatewayConnections(code: number, reason?: string, userId?: string): number {
+    return this.#ctx.hub.closeConnections(code, reason ?? '', userId);
+  }
+
+  sendGatewayReconnect(userId?: string): number {
+    return this.#ctx.hub.requestReconnect(userId);
+  }
+
+  gatewaySessions(userId?: string): GatewaySessionInfo[] {
+    return this.#ctx.hub.list(userId);
+  }
+
+  requestCount(method: string, routePattern: string): number {
+    return this.#router.count(method, routePattern);
+  }
+
+  browserAs(user: string, options: BrowserOptions = {}): (url: string) => Promise<void> {
+    const record = this.#ctx.store.findUser(user);
+    if (!record || record.bot) throw new RangeError(`browserAs: no user "${user}"`);
+    return createBrowserOpener(
+      { id: record.id, username: record.username },
+      this.#ctx.options.autoConsent,
+      options,
+    );
+  }
+}
+
+/**
+ * Starts a local platform emulator: HTTP API, OAuth2 with a consent page, provisional accounts and the
+ * gateway, on one loopback port. Resolves once it accepts connections.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const resolved = resolveOptions(options);
+  const log = new EmulatorLog(resolved.log);
+  const clock = systemClock;
+  const ids = new SnowflakeGenerator(() => clock.now());
+
+  const server = createServer();
+  server.on('clientError', (_error, socket) => {
+    // Malformed HTTP (bad headers, oversized headers, garbage): answer 400 if still possible, then hang up.
+    if (socket.writable) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    }
+    socket.destroy();
+  });
+  await listen(server, resolved.port, resolved.host);
+  server.on('error', (error) => {
+    log.line('emulator', `server error: ${error.message}`);
+  });
+  const urls = urlsFor(server.address() as AddressInfo);
+
+  const store = new EmulatorStore(initialState(resolved, ids), ids, () => clock.now());
+  store.createBotUser();
+  for (let i = 0; i < resolved.users; i += 1) store.createFullUser();
+  const signer = new IdTokenSigner(store.state.signingKey);
+  const hub = new GatewayHub({
+    store,
+    clock,
+    log,
+    gatewayUrl: urls.gateway,
+    heartbeatIntervalMs: resolved.heartbeatIntervalMs,
+    resumeWindowMs: resolved.resumeWindowMs,
+    rateLimit: resolved.gatewayRateLimit,
+  });
+  const accounts = new Accounts({
+    store,
+    sessions: hub,
+    signer,
+    issuer: urls.http,
+    accessTokenTtlSeconds: resolved.accessTokenTtlSeconds,
+    log,
+  });
+  const ctx: EmulatorContext = {
+    options: resolved,
+    urls,
+    store,
+    accounts,
+    hub,
+    signer,
+    log,
+    csrfKey: randomBytes(32),
+  };
+
+  const router = new Router(log);
+  router.add(allRoutes(ctx));
+  server.on('request', (req, res) => {
+    void router.handle(req, res);
+  });
+  const gatewayServer = new GatewayServer(hub, log);
+  gatewayServer.attach(server);
+  log.line('emulator', `listening on ${urls.http} (application ${store.state.application.id})`);
+  return new RunningEmulator(ctx, server, router, gatewayServer);
+}

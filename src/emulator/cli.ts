@@ -1,0 +1,145 @@
+import { parseArgs } from 'node:util';
+
+import { startEmulator } from './Emulator.js';
+import { MAX_SEED_USERS } from './options.js';
+import type { Emulator, EmulatorOptions } from './types.js';
+
+/** Where a CLI command writes, and how it learns that it should stop; injectable for tests. */
+export interface CommandIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Resolves when the process is asked to stop (SIGINT or SIGTERM). */
+  stopRequested(): Promise<string>;
+}
+
+/** Usage of `sdkpp emulator`. */
+export const EMULATOR_USAGE = `Usage: sdkpp emulator [options]
+
+Starts the local platform emulator (HTTP API, OAuth2, gateway) and serves until SIGINT or SIGTERM.
+
+Options:
+  --port N          TCP port (default 0: any free port)
+  --host H          interface to listen on (default 127.0.0.1)
+  --users N         number of seeded test users (default 2: alice, bob)
+  --auto-consent    approve authorize requests at once, as the login_hint user (default: show the consent page)
+  --app-id ID       application id (a snowflake; default: generated)
+  --bot-token T     bot token (default: random)
+  --json            print one JSON line with the addresses once ready, instead of a summary
+  --verbose         print a log line per request and gateway event to stderr
+  -h, --help        show this help
+`;
+
+/** Longest a shutdown may take before the command gives up waiting: the process must end within 2 s. */
+const SHUTDOWN_LIMIT_MS = 1500;
+
+class UsageError extends Error {}
+
+function intOption(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+  }
+  return Number(value);
+}
+
+function parseEmulatorArgs(args: string[]): {
+  options: EmulatorOptions;
+  json: boolean;
+  verbose: boolean;
+  help: boolean;
+} {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        users: { type: 'string' },
+        'auto-consent': { type: 'boolean' },
+        'app-id': { type: 'string' },
+        'bot-token': { type: 'string' },
+        json: { type: 'boolean' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const v = parsed.values;
+  const options: EmulatorOptions = {};
+  const port = intOption('port', v.port, 0, 65_535);
+  if (port !== undefined) options.port = port;
+  const users = intOption('users', v.users, 0, MAX_SEED_USERS);
+  if (users !== undefined) options.users = users;
+  if (v.host !== undefined) options.host = v.host;
+  if (v['auto-consent'] === true) options.autoConsent = true;
+  if (v['app-id'] !== undefined) options.applicationId = v['app-id'];
+  if (v['bot-token'] !== undefined) options.botToken = v['bot-token'];
+  return { options, json: v.json === true, verbose: v.verbose === true, help: v.help === true };
+}
+
+function summary(emulator: Emulator): string {
+  const users = emulator.users.map((u) => `${u.username} (${u.id})`).join(', ') || 'none';
+  return [
+    'sdkpp emulator is running',
+    `  HTTP       ${emulator.http}`,
+    `  API        ${emulator.api}`,
+    `  Gateway    ${emulator.gateway}`,
+    `  App id     ${emulator.applicationId}`,
+    `  Bot token  ${emulator.botToken}`,
+    `  Users      ${users}`,
+    'Press Ctrl+C to stop.',
+    '',
+  ].join('\n');
+}
+
+/** `sdkpp emulator`: runs until asked to stop; resolves with the exit code. */
+export async function runEmulatorCommand(args: string[], io: CommandIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseEmulatorArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`sdkpp emulator: ${error.message}\n\n${EMULATOR_USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    io.stdout(EMULATOR_USAGE);
+    return 0;
+  }
+  const { options } = parsed;
+  if (parsed.verbose) {
+    options.log = (line) => {
+      io.stderr(`${line}\n`);
+    };
+  }
+  let emulator: Emulator;
+  try {
+    emulator = await startEmulator(options);
+  } catch (error) {
+    io.stderr(`sdkpp emulator: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const info = {
+    http: emulator.http,
+    api: emulator.api,
+    gateway: emulator.gateway,
+    rpcSocket: emulator.rpcSocket,
+    applicationId: emulator.applicationId,
+    botToken: emulator.botToken,
+    users: emulator.users,
+  };
+  io.stdout(parsed.json ? `${JSON.stringify(info)}\n` : summary(emulator));
+
+  const signal = await io.stopRequested();
+  if (!parsed.json) io.stderr(`\n${signal}: stopping the emulator\n`);
+  await Promise.race([
+    emulator.close(),
+    new Promise((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref()),
+  ]);
+  return 0;
+}

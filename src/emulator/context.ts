@@ -1,0 +1,29 @@
+import type { Accounts } from './accounts/Accounts.js';
+import type { GatewayHub } from './gateway/GatewayHub.js';
+import type { EmulatorLog } from './log.js';
+import type { IdTokenSigner } from './oauth/idToken.js';
+import type { ResolvedOptions } from './options.js';
+import type { EmulatorStore } from './store/Store.js';
+
+/** The emulator's public addresses. */
+export interface EmulatorUrls {
+  /** HTTP origin, also the ID token issuer. */
+  http: string;
+  /** API base, `${http}/api/v10`. */
+  api: string;
+  /** Gateway WebSocket URL. */
+  gateway: string;
+}
+
+/** Everything a route or service of one emulator instance needs; passed explicitly, never global. */
+export interface EmulatorContext {
+  options: ResolvedOptions;
+  urls: EmulatorUrls;
+  store: EmulatorStore;
+  accounts: Accounts;
+  hub: GatewayHub;
+  signer: IdTokenSigner;
+  log: EmulatorLog;
+  /** Key of the consent form's anti-CSRF tokens; random per instance. */
+  csrfKey: Buffer;
+}

@@ -1,0 +1,69 @@
+import type { TimerHandle } from '../../util/Clock.js';
+import type { GatewayConnection } from './GatewayConnection.js';
+
+/** One dispatch as sent: its sequence number and the exact frame text, replayed unchanged on resume. */
+export interface SentDispatch {
+  s: number;
+  frame: string;
+}
+
+/** How many dispatches a session keeps for replay; a resume from further back gets op 9. */
+export const REPLAY_BUFFER_SIZE = 1000;
+
+/** What a session was opened with. */
+export interface SessionIdentity {
+  userId: string;
+  /** `oauth` for Bearer tokens, `bot` for the bot token. */
+  kind: 'oauth' | 'bot';
+  /** The granted scopes (empty for the bot). */
+  scopes: string[];
+}
+
+/**
+ * A gateway session: the sequence counter and replay buffer that outlive any one socket. While no socket
+ * is attached (a drop, a resumable close) dispatches are still numbered and buffered, so a resume replays
+ * exactly what the client missed.
+ */
+export class GatewaySession {
+  readonly id: string;
+  readonly userId: string;
+  readonly kind: 'oauth' | 'bot';
+  readonly scopes: string[];
+  /** The last sequence number used. */
+  seq = 0;
+  /** The attached socket, or null while the session waits for a resume. */
+  connection: GatewayConnection | null = null;
+  /** Set once the session is over; it can then never be resumed. */
+  ended = false;
+  /** Ends the session when no resume came in time. */
+  expiryTimer: TimerHandle | undefined;
+  readonly #buffer: SentDispatch[] = [];
+
+  constructor(id: string, identity: SessionIdentity) {
+    this.id = id;
+    this.userId = identity.userId;
+    this.kind = identity.kind;
+    this.scopes = identity.scopes;
+  }
+
+  /** Numbers and records a dispatch; returns it for sending. */
+  record(event: string, data: unknown): SentDispatch {
+    this.seq += 1;
+    const dispatch = { s: this.seq, frame: JSON.stringify({ op: 0, d: data, s: this.seq, t: event }) };
+    this.#buffer.push(dispatch);
+    if (this.#buffer.length > REPLAY_BUFFER_SIZE) this.#buffer.shift();
+    return dispatch;
+  }
+
+  /**
+   * The dispatches after `seq`, in order, or null when some of them have already left the buffer (the
+   * caller must then refuse the resume). `seq` must not exceed {@link GatewaySession.seq}.
+   */
+  replayAfter(seq: number): SentDispatch[] | null {
+    const first = this.#buffer[0];
+    const missed = this.seq - seq;
+    if (missed === 0) return [];
+    if (!first || first.s > seq + 1) return null;
+    return this.#buffer.slice(this.#buffer.length - missed);
+  }
+}

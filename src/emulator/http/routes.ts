@@ -1,0 +1,18 @@
+import type { EmulatorContext } from '../context.js';
+import { gatewayRoutes } from './gateway.js';
+import { oauth2Routes } from './oauth2.js';
+import { provisionalRoutes } from './provisional.js';
+import type { Route } from './router.js';
+import { tokenRoutes } from './token.js';
+import { userRoutes } from './users.js';
+
+/** Every HTTP route of the emulator; later features add their groups here. */
+export function allRoutes(ctx: EmulatorContext): Route[] {
+  return [
+    ...oauth2Routes(ctx),
+    ...tokenRoutes(ctx),
+    ...userRoutes(ctx),
+    ...gatewayRoutes(ctx),
+    ...provisionalRoutes(ctx),
+  ];
+}

@@ -1,0 +1,227 @@
+import type { IdentityRef } from '../accounts/Accounts.js';
+import type { EmulatorContext } from '../context.js';
+import { isWellFormedVerifier, verifierMatches } from '../oauth/pkce.js';
+import { safeEqual } from '../random.js';
+import { expandScopes, parseScopeParam } from '../store/scopes.js';
+import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../store/types.js';
+import { readCredentials } from './authHeader.js';
+import type { Fields } from './body.js';
+import { OAuthError, invalidFormBody } from './errors.js';
+import { noStoreJsonReply, type Reply } from './replies.js';
+import type { Route, RouteRequest } from './router.js';
+
+const INVALID_CODE = 'Invalid "code" in request.';
+const INVALID_REFRESH = 'Invalid "refresh_token" in request';
+
+function invalidRequest(description: string): OAuthError {
+  return new OAuthError(400, 'invalid_request', description);
+}
+
+function invalidGrant(description: string): OAuthError {
+  return new OAuthError(400, 'invalid_grant', description);
+}
+
+/**
+ * Authenticates the client (RFC 6749 §2.3): HTTP Basic, or `client_id` (+ `client_secret`) in the form. A
+ * public client sends `client_id` alone; a secret, when sent, must match. Failures are 401
+ * `{"error":"invalid_client"}`, the platform's exact body.
+ */
+function authenticateClient(ctx: EmulatorContext, req: RouteRequest, form: Fields): void {
+  const credentials = readCredentials(req.raw);
+  const basic = credentials.scheme === 'basic' ? credentials : undefined;
+  const challenge: Record<string, string> =
+    basic || credentials.scheme === 'invalid' ? { 'WWW-Authenticate': 'Basic realm="sdkpp-emulator"' } : {};
+  const invalidClient = new OAuthError(401, 'invalid_client', undefined, challenge);
+  if (credentials.scheme === 'invalid') throw invalidClient;
+  if (basic && form.has('client_secret')) {
+    throw invalidRequest('Use one client authentication method, not two');
+  }
+  const formId = form.get('client_id');
+  if (basic && formId !== undefined && formId !== basic.username) throw invalidClient;
+  const clientId = basic?.username ?? formId;
+  const app = ctx.store.state.application;
+  if (clientId === undefined || !safeEqual(clientId, app.id)) throw invalidClient;
+  const secret = basic?.password ?? form.get('client_secret');
+  if (secret !== undefined && !safeEqual(secret, app.clientSecret)) throw invalidClient;
+}
+
+/** The merge extension's identity, when the form carries one. */
+function mergeSource(ctx: EmulatorContext, form: Fields): IdentityRef | undefined {
+  const type = form.get('external_auth_type');
+  const token = form.get('external_auth_token');
+  if (type === undefined && token === undefined) return undefined;
+  if (type === undefined || token === undefined) {
+    throw invalidRequest('external_auth_type and external_auth_token go together');
+  }
+  if (!(EXTERNAL_AUTH_TYPES as readonly string[]).includes(type)) {
+    throw invalidFormBody({
+      external_auth_type: {
+        code: 'BASE_TYPE_CHOICES',
+        message: `Value must be one of ${EXTERNAL_AUTH_TYPES.join(', ')}.`,
+      },
+    });
+  }
+  if (token.length < 1 || token.length > 10_240) {
+    throw invalidFormBody({
+      external_auth_token: {
+        code: 'BASE_TYPE_BAD_LENGTH',
+        message: 'Must be between 1 and 10240 in length.',
+      },
+    });
+  }
+  return ctx.accounts.resolveExternal(type as ExternalAuthType, token);
+}
+
+function tokenBody(
+  ctx: EmulatorContext,
+  issued: { access: string; refresh: string; scope: string; userId: string },
+  idToken: { nonce: string | null } | null,
+): Record<string, unknown> {
+  return {
+    access_token: issued.access,
+    token_type: 'Bearer',
+    expires_in: ctx.options.accessTokenTtlSeconds,
+    refresh_token: issued.refresh,
+    scope: issued.scope,
+    ...(idToken ? { id_token: ctx.accounts.idToken(issued.userId, idToken.nonce) } : {}),
+  };
+}
+
+function authorizationCodeGrant(ctx: EmulatorContext, form: Fields): Reply {
+  const { store, accounts } = ctx;
+  const code = form.get('code');
+  const redirectUri = form.get('redirect_uri');
+  const verifier = form.get('code_verifier');
+  if (!code) throw invalidRequest('code is required');
+  if (!redirectUri) throw invalidRequest('redirect_uri is required');
+  // A missing verifier is a failed PKCE check (invalid_grant, RFC 7636 §4.6); a malformed one a bad request.
+  if (verifier !== undefined && verifier !== '' && !isWellFormedVerifier(verifier)) {
+    throw invalidRequest('code_verifier must be 43–128 characters of A-Z a-z 0-9 - . _ ~');
+  }
+  const record = store.code(code);
+  if (!record) throw invalidGrant(INVALID_CODE);
+  if (record.usedAt !== null) {
+    // RFC 6749 §4.1.2: a replayed code may mean it was stolen, so everything issued from it dies.
+    const revoked = store.deleteGrantTokens(record.grantId);
+    ctx.log.line('oauth2', `authorization code replayed: ${revoked} token(s) from it revoked`);
+    throw invalidGrant(INVALID_CODE);
+  }
+  if (record.expiresAt <= store.now()) throw invalidGrant(INVALID_CODE);
+  if (record.redirectUri !== redirectUri) throw invalidGrant('Invalid "redirect_uri" in request.');
+  if (!verifier || !verifierMatches(verifier, record.codeChallenge)) {
+    throw invalidGrant('Invalid "code_verifier" in request.');
+  }
+  const user = store.user(record.userId);
+  if (!user || user.banned) throw invalidGrant(INVALID_CODE);
+  const source = mergeSource(ctx, form);
+  if (source) accounts.checkMerge(user, source);
+
+  record.usedAt = store.now();
+  if (source) accounts.merge(user, source);
+  const openid = record.scopes.includes('openid');
+  const { access, refresh } = store.issueTokens({
+    userId: user.id,
+    scope: record.scope,
+    scopes: record.scopes,
+    ttlSeconds: ctx.options.accessTokenTtlSeconds,
+    origin: 'oauth2',
+    grantId: record.grantId,
+    withRefresh: true,
+    openid,
+  });
+  ctx.log.line('oauth2', `tokens issued to ${user.username} (authorization_code${source ? ', merge' : ''})`);
+  return noStoreJsonReply(
+    200,
+    tokenBody(
+      ctx,
+      { access: access.token, refresh: refresh?.token ?? '', scope: record.scope, userId: user.id },
+      openid ? { nonce: record.nonce } : null,
+    ),
+  );
+}
+
+function refreshTokenGrant(ctx: EmulatorContext, form: Fields): Reply {
+  const { store } = ctx;
+  const token = form.get('refresh_token');
+  if (!token) throw invalidRequest('refresh_token is required');
+  const record = store.refreshToken(token);
+  if (!record) throw invalidGrant(INVALID_REFRESH);
+  const user = store.user(record.userId);
+  if (!user || user.banned) throw invalidGrant(INVALID_REFRESH);
+  let requested = parseScopeParam(record.scope);
+  const narrowed = form.get('scope');
+  if (narrowed !== undefined) {
+    const asked = parseScopeParam(narrowed);
+    const extra = asked.find((s) => !requested.includes(s));
+    if (asked.length === 0 || extra !== undefined) {
+      throw new OAuthError(400, 'invalid_scope', 'The requested scope exceeds the scope granted');
+    }
+    requested = asked;
+  }
+  // Rotation: the used refresh token and the access token issued with it both stop working now.
+  store.deleteRefreshToken(record.token);
+  store.deleteAccessToken(record.accessToken);
+  const scope = requested.join(' ');
+  const openid = record.openid && requested.includes('openid');
+  const { access, refresh } = store.issueTokens({
+    userId: user.id,
+    scope,
+    scopes: expandScopes(requested),
+    ttlSeconds: ctx.options.accessTokenTtlSeconds,
+    origin: 'oauth2',
+    grantId: record.grantId,
+    withRefresh: true,
+    openid,
+  });
+  ctx.log.line('oauth2', `tokens refreshed for ${user.username}`);
+  return noStoreJsonReply(
+    200,
+    tokenBody(
+      ctx,
+      { access: access.token, refresh: refresh?.token ?? '', scope, userId: user.id },
+      openid ? { nonce: null } : null,
+    ),
+  );
+}
+
+/** `POST /oauth2/token` and `POST /oauth2/token/revoke`. Both accept form bodies only. */
+export function tokenRoutes(ctx: EmulatorContext): Route[] {
+  return [
+    {
+      method: 'POST',
+      scope: 'api',
+      pattern: '/oauth2/token',
+      style: 'oauth',
+      handle: async (req) => {
+        const form = await req.form();
+        authenticateClient(ctx, req, form);
+        const grantType = form.get('grant_type');
+        if (!grantType) throw invalidRequest('grant_type is required');
+        if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, form);
+        if (grantType === 'refresh_token') return refreshTokenGrant(ctx, form);
+        throw new OAuthError(
+          400,
+          'unsupported_grant_type',
+          `Unsupported grant_type: ${grantType.slice(0, 64)}`,
+        );
+      },
+    },
+    {
+      method: 'POST',
+      scope: 'api',
+      pattern: '/oauth2/token/revoke',
+      style: 'oauth',
+      handle: async (req) => {
+        const form = await req.form();
+        authenticateClient(ctx, req, form);
+        const token = form.get('token');
+        if (!token) throw invalidRequest('token is required');
+        const { store } = ctx;
+        const userId = store.accessToken(token)?.userId ?? store.refreshToken(token)?.userId;
+        // RFC 7009 §2.2: an unknown token is not an error; the answer is the same either way.
+        if (userId !== undefined && store.user(userId)) ctx.accounts.revokeAll(userId);
+        return noStoreJsonReply(200, {});
+      },
+    },
+  ];
+}

@@ -1,0 +1,18 @@
+import { wireUser } from '../accounts/userObject.js';
+import type { EmulatorContext } from '../context.js';
+import { jsonReply } from './replies.js';
+import { authenticate } from './requestAuth.js';
+import type { Route } from './router.js';
+
+/** User routes. */
+export function userRoutes(ctx: EmulatorContext): Route[] {
+  return [
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/users/@me',
+      style: 'api',
+      handle: (req) => jsonReply(200, wireUser(authenticate(ctx, req, { bearer: true, bot: true }).user)),
+    },
+  ];
+}

@@ -1,0 +1,90 @@
+import { isSnowflake } from './snowflake.js';
+import type { EmulatorOptions } from './types.js';
+
+/** {@link EmulatorOptions} with every default applied and every value checked. */
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  users: number;
+  autoConsent: boolean;
+  applicationId: string | undefined;
+  applicationName: string;
+  botToken: string | undefined;
+  clientSecret: string | undefined;
+  customSchemes: string[];
+  heartbeatIntervalMs: number;
+  codeTtlMs: number;
+  accessTokenTtlSeconds: number;
+  resumeWindowMs: number;
+  gatewayRateLimit: { count: number; windowMs: number };
+  log: ((line: string) => void) | undefined;
+}
+
+/** The most users `users` may seed; more is certainly a typo and would only slow start-up. */
+export const MAX_SEED_USERS = 10_000;
+
+// RFC 3986 scheme syntax. Web schemes are refused: a redirect there would not be a custom-scheme hand-off.
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+const WEB_SCHEMES = /^(https?|file|javascript|data|ws|wss)$/i;
+
+function positiveInt(name: string, value: number | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) {
+    throw new RangeError(`EmulatorOptions.${name} must be an integer ≥ ${min}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function nonEmpty(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || /\s/.test(value)) {
+    throw new RangeError(`EmulatorOptions.${name} must be a non-empty string without spaces`);
+  }
+  return value;
+}
+
+/** Applies defaults and throws a `RangeError` naming the first bad option. */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new RangeError(`EmulatorOptions.port must be 0–65535, got ${String(options.port)}`);
+  }
+  const users = options.users ?? 2;
+  if (!Number.isInteger(users) || users < 0 || users > MAX_SEED_USERS) {
+    throw new RangeError(`EmulatorOptions.users must be 0–${MAX_SEED_USERS}, got ${String(options.users)}`);
+  }
+  if (options.applicationId !== undefined && !isSnowflake(options.applicationId)) {
+    throw new RangeError('EmulatorOptions.applicationId must be a snowflake (decimal digits)');
+  }
+  const applicationName = options.applicationName ?? 'sdkpp Demo Game';
+  if (applicationName.length === 0 || applicationName.length > 100) {
+    throw new RangeError('EmulatorOptions.applicationName must be 1–100 characters');
+  }
+  const customSchemes = options.customSchemes ?? [];
+  for (const scheme of customSchemes) {
+    if (!SCHEME.test(scheme) || WEB_SCHEMES.test(scheme)) {
+      throw new RangeError(`EmulatorOptions.customSchemes: "${scheme}" is not a custom URI scheme`);
+    }
+  }
+  const rate = options.gatewayRateLimit ?? { count: 120, windowMs: 60_000 };
+  return {
+    port,
+    host: options.host ?? '127.0.0.1',
+    users,
+    autoConsent: options.autoConsent ?? false,
+    applicationId: options.applicationId,
+    applicationName,
+    botToken: nonEmpty('botToken', options.botToken),
+    clientSecret: nonEmpty('clientSecret', options.clientSecret),
+    customSchemes: [...customSchemes],
+    heartbeatIntervalMs: positiveInt('heartbeatIntervalMs', options.heartbeatIntervalMs, 41_250),
+    codeTtlMs: positiveInt('codeTtlMs', options.codeTtlMs, 100_000),
+    accessTokenTtlSeconds: positiveInt('accessTokenTtlSeconds', options.accessTokenTtlSeconds, 604_800),
+    resumeWindowMs: positiveInt('resumeWindowMs', options.resumeWindowMs, 180_000),
+    gatewayRateLimit: {
+      count: positiveInt('gatewayRateLimit.count', rate.count, 120),
+      windowMs: positiveInt('gatewayRateLimit.windowMs', rate.windowMs, 60_000),
+    },
+    log: options.log,
+  };
+}

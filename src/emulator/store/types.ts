@@ -1,0 +1,124 @@
+/**
+ * The emulator's world as plain, JSON-serialisable data: no class instances, Maps or Dates, so a snapshot
+ * can be written to a file and read back (`--state FILE`, a later feature).
+ */
+
+/** The one application the emulator serves. */
+export interface ApplicationRecord {
+  id: string;
+  name: string;
+  /** The confidential-client secret. */
+  clientSecret: string;
+  botToken: string;
+  /** Custom schemes whose `<scheme>:/authorize/callback` is registered, besides `discord-<id>`. */
+  customSchemes: string[];
+}
+
+/** A user account. */
+export interface UserRecord {
+  id: string;
+  username: string;
+  globalName: string | null;
+  /** A provisional account (user flag 1 << 23), created for an external identity. */
+  provisional: boolean;
+  /** The application's bot user. */
+  bot: boolean;
+  /** Banned: cannot sign in; its tokens are gone. */
+  banned: boolean;
+  /** A provisional account made by a ban: merges of its identity fail with 530017. */
+  restricted: boolean;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+/** How an access token came to be. */
+export type TokenOrigin = 'oauth2' | 'provisional' | 'provisional-bot';
+
+/** An access token. */
+export interface AccessTokenRecord {
+  token: string;
+  userId: string;
+  /** The scope string echoed to the client, as requested. */
+  scope: string;
+  /** Everything granted: the requested scopes and what bundles expand to. */
+  scopes: string[];
+  /** Unix ms. */
+  expiresAt: number;
+  origin: TokenOrigin;
+  /** Tokens of one authorization (a code and every refresh after it) share this id. */
+  grantId: string;
+}
+
+/** A refresh token; single use (refresh rotates it). */
+export interface RefreshTokenRecord {
+  token: string;
+  userId: string;
+  scope: string;
+  scopes: string[];
+  grantId: string;
+  /** The access token issued together with this refresh token; it dies when this one is used. */
+  accessToken: string;
+  /** Whether the grant includes `openid`, so a refresh also returns an ID token. */
+  openid: boolean;
+}
+
+/** An authorization code. Used codes stay a while so a replay can be detected and punished. */
+export interface CodeRecord {
+  code: string;
+  userId: string;
+  redirectUri: string;
+  scope: string;
+  scopes: string[];
+  codeChallenge: string;
+  nonce: string | null;
+  /** Unix ms. */
+  expiresAt: number;
+  /** Unix ms of the successful exchange, or null. */
+  usedAt: number | null;
+  grantId: string;
+}
+
+/** The external identity types of the provisional-account API. */
+export const EXTERNAL_AUTH_TYPES = [
+  'OIDC',
+  'STEAM_SESSION_TICKET',
+  'EPIC_ONLINE_SERVICES_ACCESS_TOKEN',
+  'EPIC_ONLINE_SERVICES_ID_TOKEN',
+  'UNITY_SERVICES_ID_TOKEN',
+  'APPLE_ID_TOKEN',
+  'PLAYSTATION_NETWORK_ID_TOKEN',
+  'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+] as const;
+
+/** One of {@link EXTERNAL_AUTH_TYPES}. */
+export type ExternalAuthType = (typeof EXTERNAL_AUTH_TYPES)[number];
+
+/** Who vouches for an identity: an external provider, or the application's bot (`/partner-sdk/token/bot`). */
+export type IdentityProvider = Exclude<ExternalAuthType, 'DISCORD_BOT_ISSUED_ACCESS_TOKEN'> | 'DISCORD_BOT';
+
+/** A game identity linked to an account: provisional while unmerged, a full account once merged. */
+export interface IdentityRecord {
+  /** `${provider}:${subject}`. */
+  key: string;
+  provider: IdentityProvider;
+  /** The provider's user id (JWT `sub`, bot `external_user_id`, or a hash of an opaque token). */
+  subject: string;
+  /** The issuer when the identity came from a JWT. */
+  issuer: string | null;
+  /** The display name a new provisional account for this identity gets. */
+  displayName: string | null;
+  userId: string;
+}
+
+/** The whole store. */
+export interface StoreState {
+  version: 1;
+  application: ApplicationRecord;
+  /** The private key that signs ID tokens, as a JWK. */
+  signingKey: Record<string, unknown>;
+  users: Record<string, UserRecord>;
+  accessTokens: Record<string, AccessTokenRecord>;
+  refreshTokens: Record<string, RefreshTokenRecord>;
+  codes: Record<string, CodeRecord>;
+  identities: Record<string, IdentityRecord>;
+}

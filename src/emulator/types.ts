@@ -1,0 +1,126 @@
+/** Options of {@link startEmulator}. Every field is optional; the defaults give a ready-to-use world. */
+export interface EmulatorOptions {
+  /** TCP port for HTTP and the gateway. @defaultValue `0` (an ephemeral port) */
+  port?: number;
+  /** Interface to listen on. @defaultValue `'127.0.0.1'` */
+  host?: string;
+  /**
+   * Number of test users to seed: alice, bob, carol, dave, erin, frank, grace, heidi, then player9,
+   * player10, …; each `global_name` is the capitalised username. @defaultValue `2`
+   */
+  users?: number;
+  /**
+   * `GET /oauth2/authorize` redirects at once, as the user named by `login_hint` (username or id; the first
+   * user when absent), instead of showing the consent page. `prompt=consent` still shows the page.
+   * @defaultValue `false`
+   */
+  autoConsent?: boolean;
+  /** The application's id (a snowflake). @defaultValue a snowflake made at start */
+  applicationId?: string;
+  /** The application's name, shown on the consent page and in READY. @defaultValue `'sdkpp Demo Game'` */
+  applicationName?: string;
+  /** The bot token (`Authorization: Bot <token>`). @defaultValue random */
+  botToken?: string;
+  /** The client secret for confidential-client flows. @defaultValue random */
+  clientSecret?: string;
+  /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
+  customSchemes?: string[];
+  /** Gateway heartbeat interval sent in Hello. @defaultValue `41250` */
+  heartbeatIntervalMs?: number;
+  /** Authorization code lifetime. @defaultValue `100_000` */
+  codeTtlMs?: number;
+  /** Access token lifetime. @defaultValue `604800` (7 days) */
+  accessTokenTtlSeconds?: number;
+  /** How long a dropped gateway session stays resumable. @defaultValue `180_000` */
+  resumeWindowMs?: number;
+  /** Messages a gateway client may send per window before it is closed with 4008. @defaultValue 120 per 60 s */
+  gatewayRateLimit?: { count: number; windowMs: number };
+  /**
+   * Receives one line per request or event, for demos and debugging. Lines never contain tokens, codes,
+   * verifiers or secrets.
+   */
+  log?: (line: string) => void;
+}
+
+/** A user of the emulated platform. */
+export interface EmulatorUser {
+  /** The user's id (a snowflake). */
+  id: string;
+  /** The unique username, e.g. `alice`. */
+  username: string;
+}
+
+/** Where the emulator listens and what it was seeded with. */
+export interface EmulatorInfo {
+  /** The HTTP origin, e.g. `http://127.0.0.1:43121`. */
+  http: string;
+  /** The API base, `${http}/api/v10`. */
+  api: string;
+  /** The gateway WebSocket URL, e.g. `ws://127.0.0.1:43121/gateway`. */
+  gateway: string;
+  /** Path of the local-client IPC socket; `null` until the RPC server exists. */
+  rpcSocket: string | null;
+  /** The application's id. */
+  applicationId: string;
+  /** The application's bot token. */
+  botToken: string;
+  /** The full (non-provisional) users, in creation order. */
+  users: EmulatorUser[];
+}
+
+/** Options of {@link Emulator.browserAs}. */
+export interface BrowserOptions {
+  /** Which consent button the simulated user presses. @defaultValue `'authorize'` */
+  action?: 'authorize' | 'cancel';
+  /**
+   * Receives the final redirect when it uses a custom scheme (e.g. `discord-123:/authorize/callback?code=…`),
+   * which a browser would hand to the operating system instead of loading.
+   */
+  onCustomSchemeRedirect?: (url: string) => void;
+}
+
+/** Summary of one gateway session, for tests and tooling. */
+export interface GatewaySessionInfo {
+  /** The session id sent in READY. */
+  sessionId: string;
+  /** The user the session belongs to. */
+  userId: string;
+  /** The last sequence number dispatched to the session. */
+  seq: number;
+  /** Whether a socket is attached right now (false while the session waits for a resume). */
+  connected: boolean;
+}
+
+/** A running emulator. */
+export interface Emulator extends EmulatorInfo {
+  /** Closes every socket (gateway clients get close code 1001); resolves when the port is free. */
+  close(): Promise<void>;
+  /** Adds a full user; the username defaults to the next unused seed name. */
+  createUser(options?: { username?: string; globalName?: string }): EmulatorUser;
+  /** Changes a user and dispatches USER_UPDATE to that user's gateway sessions. */
+  updateUser(id: string, patch: { username?: string; globalName?: string }): void;
+  /**
+   * Bans a user: tokens are deleted at once, gateway sessions close with 4004, and the user's external
+   * identity moves to a new restricted provisional account, whose merges then fail with 530017.
+   */
+  banUser(id: string): void;
+  /** Revokes every token of the user for this application, as the revoke endpoint does. */
+  revokeUserTokens(id: string): void;
+  /** Dispatches an event to every gateway session of the user (buffered for resume while disconnected). */
+  dispatch(userId: string, event: string, data: unknown): void;
+  /** Terminates gateway sockets without a close frame (a network drop); sessions stay resumable. */
+  dropGatewayConnections(userId?: string): number;
+  /** Closes gateway sockets with a close code; returns how many were closed. */
+  closeGatewayConnections(code: number, reason?: string, userId?: string): number;
+  /** Sends op 7 Reconnect; the server closes the socket (4000, resumable) a little later. */
+  sendGatewayReconnect(userId?: string): number;
+  /** The gateway sessions, connected or waiting for a resume. */
+  gatewaySessions(userId?: string): GatewaySessionInfo[];
+  /** How many requests matched a route, e.g. `requestCount('POST', '/oauth2/token')`. */
+  requestCount(method: string, routePattern: string): number;
+  /**
+   * An opener for the SDK's authorize(): it plays the user in a browser, on the consent page, and follows
+   * the final redirect to the SDK's loopback listener.
+   */
+  browserAs(user: string, options?: BrowserOptions): (url: string) => Promise<void>;
+}

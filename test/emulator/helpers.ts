@@ -1,0 +1,250 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import WebSocket from 'ws';
+
+import type { Emulator } from '../../src/emulator/index.js';
+
+/** A PKCE pair. */
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** Options of {@link authorizeUrl}. */
+export interface AuthorizeParams {
+  redirectUri: string;
+  challenge?: string;
+  scope?: string;
+  state?: string;
+  extra?: Record<string, string>;
+}
+
+/** An authorize URL for the emulator's application. */
+export function authorizeUrl(emu: Emulator, params: AuthorizeParams): string {
+  const url = new URL('/oauth2/authorize', emu.http);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', emu.applicationId);
+  url.searchParams.set('scope', params.scope ?? 'openid sdk.social_layer');
+  url.searchParams.set('redirect_uri', params.redirectUri);
+  if (params.state !== undefined) url.searchParams.set('state', params.state);
+  if (params.challenge !== undefined) {
+    url.searchParams.set('code_challenge', params.challenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+  }
+  for (const [k, v] of Object.entries(params.extra ?? {})) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+/** The query parameters of a redirect `Location`. */
+export function locationParams(response: Response): URLSearchParams {
+  const location = response.headers.get('location');
+  if (location === null) throw new Error(`no Location (status ${response.status})`);
+  return new URL(location).searchParams;
+}
+
+/** Gets a code through auto-consent (the emulator must run with autoConsent). */
+export async function getCode(
+  emu: Emulator,
+  options: { user?: string; redirectUri?: string; scope?: string; nonce?: string } = {},
+): Promise<{ code: string; verifier: string; redirectUri: string }> {
+  const { verifier, challenge } = pkce();
+  const redirectUri = options.redirectUri ?? 'http://127.0.0.1:53682/callback';
+  const extra: Record<string, string> = { login_hint: options.user ?? 'alice' };
+  if (options.nonce !== undefined) extra.nonce = options.nonce;
+  const response = await fetch(
+    authorizeUrl(emu, {
+      redirectUri,
+      challenge,
+      state: 'st',
+      extra,
+      ...(options.scope ? { scope: options.scope } : {}),
+    }),
+    { redirect: 'manual' },
+  );
+  const params = locationParams(response);
+  const code = params.get('code');
+  if (code === null) throw new Error(`authorize failed: ${params.toString()}`);
+  return { code, verifier, redirectUri };
+}
+
+/** POSTs a form. */
+export function postForm(
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** POSTs JSON. */
+export function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The token endpoint's JSON answer. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+  id_token?: string;
+}
+
+/** Exchanges a code as a public client; throws unless 200. */
+export async function exchange(
+  emu: Emulator,
+  grant: { code: string; verifier: string; redirectUri: string },
+): Promise<TokenResponse> {
+  const response = await postForm(`${emu.api}/oauth2/token`, {
+    grant_type: 'authorization_code',
+    client_id: emu.applicationId,
+    code: grant.code,
+    code_verifier: grant.verifier,
+    redirect_uri: grant.redirectUri,
+  });
+  if (response.status !== 200)
+    throw new Error(`token exchange failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as TokenResponse;
+}
+
+/** Signs in `user` end to end and returns the tokens. */
+export async function signIn(emu: Emulator, user = 'alice', scope?: string): Promise<TokenResponse> {
+  return exchange(emu, await getCode(emu, { user, ...(scope ? { scope } : {}) }));
+}
+
+/** A gateway payload. */
+export interface Payload {
+  op: number;
+  d: unknown;
+  s: number | null;
+  t: string | null;
+}
+
+/** A small gateway client for tests: queues every payload and records the close. */
+export class TestGateway {
+  readonly ws: WebSocket;
+  readonly closed: Promise<{ code: number; reason: string }>;
+  readonly opened: Promise<void>;
+  readonly #queue: Payload[] = [];
+  readonly #waiters: Array<() => void> = [];
+  #isClosed = false;
+
+  constructor(url: string, options: WebSocket.ClientOptions = {}) {
+    this.ws = new WebSocket(url, options);
+    this.ws.on('error', () => {
+      // Close codes are what the tests look at.
+    });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => {
+        resolve();
+      });
+      this.ws.once('unexpected-response', (_req, res) => {
+        reject(new Error(`unexpected response ${res.statusCode}`));
+      });
+    });
+    this.ws.on('message', (data: Buffer, isBinary) => {
+      if (!isBinary) this.#queue.push(JSON.parse(data.toString('utf8')) as Payload);
+      this.#wake();
+    });
+    this.closed = new Promise((resolve) => {
+      this.ws.once('close', (code, reason) => {
+        this.#isClosed = true;
+        this.#wake();
+        resolve({ code, reason: reason.toString('utf8') });
+      });
+    });
+  }
+
+  /** Opens a connection with the standard query. */
+  static async connect(emu: Emulator, query = 'v=10&encoding=json'): Promise<TestGateway> {
+    const client = new TestGateway(`${emu.gateway}?${query}`);
+    await client.opened;
+    return client;
+  }
+
+  /** Sends a payload. */
+  send(op: number, d: unknown): void {
+    this.ws.send(JSON.stringify({ op, d }));
+  }
+
+  /** The next payload (matching `match`, skipping others); rejects after `timeoutMs` or on close. */
+  async next(match: (p: Payload) => boolean = () => true, timeoutMs = 5000): Promise<Payload> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.#queue.findIndex(match);
+      if (index >= 0) return this.#queue.splice(index, 1)[0] as Payload;
+      if (this.#isClosed) throw new Error('socket closed while waiting for a payload');
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('timed out waiting for a payload');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The next dispatch named `t`. */
+  dispatch(t: string, timeoutMs?: number): Promise<Payload> {
+    return this.next((p) => p.op === 0 && p.t === t, timeoutMs);
+  }
+
+  /** Payloads received and not yet taken. */
+  pending(): Payload[] {
+    return [...this.#queue];
+  }
+
+  /** Identifies with `token`; resolves with READY. */
+  async identify(token: string): Promise<Payload> {
+    await this.next((p) => p.op === 10);
+    this.send(2, { token, properties: { os: 'linux', browser: 'sdkpp-test', device: 'sdkpp-test' } });
+    return this.dispatch('READY');
+  }
+
+  #wake(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter();
+  }
+}
+
+/** A loopback HTTP listener standing in for the SDK's redirect receiver; records each request URL. */
+export async function loopbackListener(): Promise<{
+  redirectUri: string;
+  hits: URL[];
+  close(): Promise<void>;
+}> {
+  const hits: URL[] = [];
+  const server: Server = createServer((req, res) => {
+    hits.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    redirectUri: `http://127.0.0.1:${port}/callback`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}
