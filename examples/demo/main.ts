@@ -22,10 +22,7 @@ const first = clients[0];
 if (first) {
   const engine = first.getMediaEngineInfo();
   const selfTest = first.runMediaSelfTest();
-  say(
-    'media',
-    `${engine.engine} engine ${engine.version}; crypto ${engine.crypto.version}`,
-  );
+  say('media', `${engine.engine} engine ${engine.version}; crypto ${engine.crypto.version}`);
   say('media', `crypto self-test (${engine.features.join(', ')}): ${selfTest.ok ? 'passed' : 'FAILED'}`);
 }
 say('demo', `${clients.length} players linked their accounts and are connected`);

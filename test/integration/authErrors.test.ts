@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   AbortedError,
+  AuthenticationCodeChallengeMethod,
   AuthorizationError,
   AuthorizationTokenType,
   DeauthorizedError,
@@ -75,7 +76,12 @@ describe('authorization and token errors', () => {
     const emulator = await emulatorFor({ autoConsent: true });
     const client = clientFor(emulator, { openUrl: emulator.browserAs('alice') });
     await expect(
-      client.authorize({ codeChallenge: { method: 1 as 0, challenge: 'x'.repeat(43) } }),
+      client.authorize({
+        codeChallenge: {
+          method: 1 as unknown as AuthenticationCodeChallengeMethod,
+          challenge: 'x'.repeat(43),
+        },
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
     const url = new URL('/oauth2/authorize', emulator.http);
     const p = url.searchParams;
@@ -144,7 +150,9 @@ describe('authorization and token errors', () => {
         await browser(url);
       },
     });
-    const result = await client.authorize({ codeChallenge: client.createAuthorizationCodeVerifier().challenge });
+    const result = await client.authorize({
+      codeChallenge: client.createAuthorizationCodeVerifier().challenge,
+    });
     allSecrets.add(result.code);
     expect(forgedStatus).toBe(400);
     expect(result.code).not.toBe('evil');

@@ -9,6 +9,7 @@ import {
   ClientResult,
   ClientStatus,
   ErrorType,
+  IntegrationType,
   ResetCallbacks,
   RunCallbacks,
   UserHandle,
@@ -35,7 +36,7 @@ describe('bindings: AuthorizationArgs and friends', () => {
     const challenge = new AuthorizationCodeChallenge();
     challenge.SetChallenge('c'.repeat(43));
     args.SetCodeChallenge(challenge);
-    args.SetIntegrationType(1);
+    args.SetIntegrationType(IntegrationType.UserInstall);
     args.SetCustomSchemeParam('mygame');
     const copy = new AuthorizationArgs(args);
     args.SetState(undefined);
@@ -45,7 +46,7 @@ describe('bindings: AuthorizationArgs and friends', () => {
     expect(args.State()).toBeUndefined();
     expect(copy.Nonce()).toBe('n1');
     expect(copy.CodeChallenge()?.Challenge()).toBe('c'.repeat(43));
-    expect(copy.IntegrationType()).toBe(1);
+    expect(copy.IntegrationType()).toBe(IntegrationType.UserInstall);
     expect(copy.CustomSchemeParam()).toBe('mygame');
     expect(AuthorizationArgs.nullobj.IsValid()).toBe(false);
     expect(() => {

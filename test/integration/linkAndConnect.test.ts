@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ClientError, ClientStatus, ErrorType } from '../../src/index.js';
+import { AuthorizationTokenType, ClientError, ClientStatus, ErrorType } from '../../src/index.js';
 import { allLogLines, clientFor, emulatorFor, linkAndConnect, userAt } from './helpers.js';
 
 describe('link an account and connect (SDK ↔ emulator over loopback)', () => {
@@ -48,7 +48,7 @@ describe('link an account and connect (SDK ↔ emulator over loopback)', () => {
     const pkce = client.createAuthorizationCodeVerifier();
     const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
     const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
-    await client.updateToken(1, tokens.accessToken);
+    await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
     let userWhileConnecting: unknown = 'unset';
     client.on('statusChanged', (s) => {
       if (s === ClientStatus.Connected) userWhileConnecting = client.getCurrentUser();
