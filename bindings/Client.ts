@@ -181,12 +181,13 @@ export class Client {
       deliver(callback, ClientResult.fromError(new TypeError('AuthorizationArgs is nullobj')), '', '');
       return;
     }
-    this.#core.authorize(args.toCore()).then(
+    settle(
+      () => this.#core.authorize(args.toCore()),
       ({ code, redirectUri }) => {
         deliver(callback, ClientResult.success(), code, redirectUri);
       },
-      (error: unknown) => {
-        deliver(callback, ClientResult.fromError(error), '', '');
+      (result) => {
+        deliver(callback, result, '', '');
       },
     );
   }
@@ -286,12 +287,13 @@ export class Client {
     token: string,
     callback: FetchCurrentUserCallback,
   ): void {
-    this.#core.fetchCurrentUser(token).then(
+    settle(
+      () => this.#core.fetchCurrentUser(token),
       (user) => {
         deliver(callback, ClientResult.success(), BigInt(user.id), user.username);
       },
-      (error: unknown) => {
-        deliver(callback, ClientResult.fromError(error), 0n, '');
+      (result) => {
+        deliver(callback, result, 0n, '');
       },
     );
   }
@@ -325,13 +327,8 @@ export class Client {
   }
 
   #tokens(run: () => Promise<TokenExchangeResult>, callback: TokenExchangeCallback): void {
-    let promise: Promise<TokenExchangeResult>;
-    try {
-      promise = run();
-    } catch (error) {
-      promise = Promise.reject(asError(error));
-    }
-    promise.then(
+    settle(
+      run,
       (t) => {
         deliver(
           callback,
@@ -343,28 +340,40 @@ export class Client {
           t.scopes,
         );
       },
-      (error: unknown) => {
-        deliver(callback, ClientResult.fromError(error), '', '', AuthorizationTokenType.Bearer, 0, '');
+      (result) => {
+        deliver(callback, result, '', '', AuthorizationTokenType.Bearer, 0, '');
       },
     );
   }
 
   #result(run: () => Promise<void>, callback: ResultCallback): void {
-    let promise: Promise<void>;
-    try {
-      promise = run();
-    } catch (error) {
-      promise = Promise.reject(asError(error));
-    }
-    promise.then(
+    settle(
+      run,
       () => {
         deliver(callback, ClientResult.success());
       },
-      (error: unknown) => {
-        deliver(callback, ClientResult.fromError(error));
+      (result) => {
+        deliver(callback, result);
       },
     );
   }
+}
+
+/** Runs a core call and routes its outcome; a synchronous throw (validation) is reported like a rejection. */
+function settle<T>(
+  run: () => Promise<T>,
+  onSuccess: (value: T) => void,
+  onFailure: (result: ClientResult) => void,
+): void {
+  let promise: Promise<T>;
+  try {
+    promise = run();
+  } catch (error) {
+    promise = Promise.reject(asError(error));
+  }
+  promise.then(onSuccess, (error: unknown) => {
+    onFailure(ClientResult.fromError(error));
+  });
 }
 
 function deliver<Args extends unknown[]>(callback: (...args: Args) => void, ...args: Args): void {
