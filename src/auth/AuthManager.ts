@@ -17,7 +17,7 @@ import {
   type AuthorizationArgs,
 } from './AuthorizationArgs.js';
 import { LoopbackRedirectServer, type RedirectOutcome } from './LoopbackRedirectServer.js';
-import { OAuth2Api, type ExternalAuth } from './OAuth2Api.js';
+import { OAuth2Api, type CodeExchange, type ExternalAuth } from './OAuth2Api.js';
 import type { UrlOpener } from './openUrl.js';
 import { createState } from './pkce.js';
 import { AuthorizationTokenType, type TokenExchangeResult } from './tokenTypes.js';
@@ -209,13 +209,7 @@ export class AuthManager {
 
   /** Exchanges an authorization code for tokens (public client, PKCE). */
   async getToken(
-    params: {
-      applicationId?: string;
-      code: string;
-      codeVerifier: string;
-      redirectUri: string;
-      merge?: ExternalAuth;
-    },
+    params: CodeExchange & { applicationId?: string },
     signal?: AbortSignal,
   ): Promise<TokenExchangeResult> {
     const result = await this.#api.exchangeCode(

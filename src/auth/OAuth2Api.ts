@@ -26,6 +26,18 @@ export interface TokenInfo {
   user: { id: string; username: string } | undefined;
 }
 
+/** An authorization code to exchange, with its PKCE verifier and the redirect URI of the flow. */
+export interface CodeExchange {
+  /** The one-time code from the redirect. Secret. */
+  code: string;
+  /** The PKCE verifier whose challenge went into the authorize URL. Secret. */
+  codeVerifier: string;
+  /** The redirect URI used by the authorize request; must match exactly. */
+  redirectUri: string;
+  /** Merge the provisional account of this identity into the authorizing account. */
+  merge?: ExternalAuth;
+}
+
 /** An external identity for the provisional-account calls. */
 export interface ExternalAuth {
   externalAuthType: AuthenticationExternalAuthType;
@@ -48,13 +60,7 @@ export class OAuth2Api {
 
   /** Exchanges an authorization code (with its PKCE verifier) for tokens. */
   async exchangeCode(
-    params: {
-      applicationId: string;
-      code: string;
-      codeVerifier: string;
-      redirectUri: string;
-      merge?: ExternalAuth;
-    },
+    params: CodeExchange & { applicationId: string },
     signal?: AbortSignal,
   ): Promise<TokenExchangeResult> {
     this.#log.secret(params.code);
