@@ -1,24 +1,35 @@
+import { randomInt } from 'node:crypto';
+
+/**
+ * The next generator's worker and process bits. Process-wide on purpose, like a real process id: emulators
+ * created one after another in one process get different bits, so two started in the same millisecond never
+ * mint the same ids. The start is random so separate processes differ too.
+ */
+let nextSource = randomInt(1024);
+
 /** The platform's epoch (2015-01-01T00:00:00Z): snowflake timestamps count milliseconds from here. */
 export const PLATFORM_EPOCH_MS = 1_420_070_400_000;
 
 /**
  * Makes snowflake ids (`(ms since epoch) << 22 | worker << 17 | process << 12 | increment`), as strings,
- * the way the platform sends them in JSON. One generator per emulator, so several emulators in a process
- * never share a counter.
+ * the way the platform sends them in JSON. One generator per emulator, each with its own worker and process
+ * bits unless given, so emulators started in the same millisecond (tests run several side by side) never
+ * mint the same ids.
  */
 export class SnowflakeGenerator {
   readonly #now: () => number;
-  readonly #worker: bigint;
+  readonly #source: bigint;
   #lastMs = -1;
   #increment = 0;
 
   /**
    * @param now - clock in Unix ms; injectable for tests
-   * @param worker - 0–31, distinguishes id sources that may run in the same millisecond
+   * @param source - 0–1023, the worker and process bits; distinguishes id sources that may run in the same
+   *   millisecond. @defaultValue the next free value in this process
    */
-  constructor(now: () => number = Date.now, worker = 1) {
+  constructor(now: () => number = Date.now, source: number = nextSource++) {
     this.#now = now;
-    this.#worker = BigInt(worker & 31);
+    this.#source = BigInt(source & 0x3ff);
   }
 
   /** A new id, strictly greater than every id this generator made before. */
@@ -36,7 +47,7 @@ export class SnowflakeGenerator {
       this.#increment = 0;
     }
     this.#lastMs = ms;
-    const id = (BigInt(ms) << 22n) | (this.#worker << 17n) | BigInt(this.#increment);
+    const id = (BigInt(ms) << 22n) | (this.#source << 12n) | BigInt(this.#increment);
     return id.toString();
   }
 }
