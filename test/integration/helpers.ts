@@ -31,7 +31,12 @@ afterEach(async () => {
 /** Starts an emulator on an ephemeral port; closed after the test. */
 export async function emulatorFor(options: EmulatorOptions = {}): Promise<Emulator> {
   // The emulator's own request and event log is scanned for secrets too.
-  const emulator = await startEmulator({ port: 0, users: 2, log: (line) => allLogLines.push(line), ...options });
+  const emulator = await startEmulator({
+    port: 0,
+    users: 2,
+    log: (line) => allLogLines.push(line),
+    ...options,
+  });
   running.push(emulator);
   return emulator;
 }
