@@ -44,3 +44,13 @@ export { LoggingSeverity, type LogCallback } from './logging/index.js';
 export { UserHandle } from './users/UserHandle.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
 export type { GatewaySocket, GatewaySocketFactory } from './gateway/GatewaySocket.js';
+export {
+  ActivityPartyPrivacy,
+  ActivityTypes,
+  StatusDisplayTypes,
+  type Activity,
+  type ActivityAssets,
+  type ActivityButton,
+  type ActivityParty,
+  type ActivityTimestamps,
+} from './presence/Activity.js';
