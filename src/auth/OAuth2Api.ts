@@ -74,7 +74,8 @@ export class OAuth2Api {
       client_id: params.applicationId,
       code: params.code,
       code_verifier: params.codeVerifier,
-      redirect_uri: params.redirectUri,
+      // Codes issued by a local client over RPC carry no redirect URI; the exchange then sends none.
+      redirect_uri: params.redirectUri || undefined,
     };
     if (params.merge) {
       form.external_auth_type = this.#wireType(params.merge.externalAuthType);
