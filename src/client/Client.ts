@@ -14,7 +14,10 @@ import {
 } from '../media/createMediaEngine.js';
 import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../media/MediaEngine.js';
 import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../logging/index.js';
+import type { Activity } from '../presence/Activity.js';
+import { PresenceManager } from '../presence/PresenceManager.js';
 import { RestClient } from '../rest/RestClient.js';
+import { LocalClientLink, type LocalClientOptions } from '../rpc/LocalClientLink.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { UserStore } from '../users/UserStore.js';
 import { systemClock, type Clock } from '../util/Clock.js';
@@ -60,6 +63,11 @@ export interface ClientOptions {
    * @defaultValue `'auto'`
    */
   mediaEngine?: MediaEnginePreference | MediaEngine;
+  /**
+   * The local desktop client over RPC, used for rich presence without a connection; `false` turns it off.
+   * @defaultValue the platform's standard socket paths
+   */
+  localClient?: LocalClientOptions | false;
 }
 
 /** Events of a {@link Client}, each with its argument tuple. */
@@ -106,6 +114,8 @@ export class Client extends TypedEmitter<ClientEvents> {
   #currentUserId: string | undefined;
   readonly #mediaEngineChoice: MediaEnginePreference | MediaEngine;
   #mediaEngine: MediaEngine | undefined;
+  readonly #localClient: LocalClientLink;
+  readonly #presence: PresenceManager;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -151,8 +161,25 @@ export class Client extends TypedEmitter<ClientEvents> {
       reconnectDelayMs: options.reconnectDelayMs,
       invalidSessionDelayMs: options.invalidSessionDelayMs,
     });
+    this.#localClient = new LocalClientLink(
+      options.localClient ?? {},
+      () => this.#applicationId,
+      this.#logger.writer('rpc'),
+      clock,
+    );
+    this.#presence = new PresenceManager({
+      log: this.#logger.writer('presence'),
+      clock,
+      readyGateway: () =>
+        this.#connection.status === ClientStatus.Ready ? this.#connection.gateway : undefined,
+      applicationId: () => this.#applicationId,
+      localClient: () => this.#localClient.get(),
+    });
     this.#connection.on('status', (status, error, detail) => {
+      // A new session starts without presence, so the current one is sent again once Ready.
+      if (status === ClientStatus.Ready) this.#presence.onReady();
       if (status === ClientStatus.Disconnected) {
+        this.#presence.cancel();
         this.#currentUserId = undefined;
         this.#users.clear();
       }
@@ -366,9 +393,27 @@ export class Client extends TypedEmitter<ClientEvents> {
     return this.#mediaEngine;
   }
 
+  // ── Rich presence ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Sets the player's rich presence. When Ready it goes through the gateway, coalesced to the platform's limit
+   * of 5 updates per 20 s (the last update always gets through); otherwise through a running local desktop
+   * client, which needs no sign-in. Only Playing, Listening, Watching and Competing can be set: anything
+   * else, or a field over its limit, is a `ValidationError` before any I/O.
+   */
+  updateRichPresence(activity: Activity): Promise<void> {
+    return this.#presence.update(activity);
+  }
+
+  /** Clears the player's rich presence. */
+  clearRichPresence(): Promise<void> {
+    return this.#presence.clear();
+  }
+
   /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */
   async destroy(): Promise<void> {
     this.#auth.dispose();
+    this.#localClient.close();
     await this.#connection.disconnect();
   }
 

@@ -1,0 +1,84 @@
+import { ClientNotReadyError } from '../errors/index.js';
+import type { GatewayConnection } from '../gateway/GatewayConnection.js';
+import { GatewayOpcode } from '../gateway/protocol.js';
+import type { LogWriter } from '../logging/index.js';
+import type { IpcTransport } from '../rpc/IpcTransport.js';
+import type { Clock } from '../util/Clock.js';
+import type { Activity } from './Activity.js';
+import { activityToWire } from './activityWire.js';
+import { PresenceCoalescer } from './PresenceCoalescer.js';
+
+/** Options of a {@link PresenceManager}. */
+export interface PresenceManagerOptions {
+  log: LogWriter;
+  clock: Clock;
+  /** The gateway connection while the client is Ready, else undefined. */
+  readyGateway: () => GatewayConnection | undefined;
+  applicationId: () => string | undefined;
+  /** A connected transport to the local client, or undefined when none runs (or RPC is off). */
+  localClient: () => Promise<IpcTransport | undefined>;
+}
+
+type WireActivity = Record<string, unknown>;
+
+/**
+ * Rich presence: through the gateway when the client is Ready (coalesced to the platform's 5 per 20 s), else
+ * through a local desktop client over RPC, which needs no sign-in.
+ */
+export class PresenceManager {
+  readonly #o: PresenceManagerOptions;
+  readonly #coalescer: PresenceCoalescer<WireActivity | null>;
+  #current: WireActivity | null = null;
+
+  constructor(options: PresenceManagerOptions) {
+    this.#o = options;
+    this.#coalescer = new PresenceCoalescer(options.clock, (activity) => {
+      this.#sendToGateway(activity);
+    });
+  }
+
+  /** Validates and sets the activity; throws `ValidationError` before any I/O for a bad one. */
+  async update(activity: Activity): Promise<void> {
+    await this.#set(activityToWire(activity));
+  }
+
+  /** Clears the activity. */
+  async clear(): Promise<void> {
+    await this.#set(null);
+  }
+
+  /** After a new session (READY), the platform has forgotten the presence: send it again. */
+  onReady(): void {
+    if (this.#current) this.#coalescer.submit(this.#current);
+  }
+
+  /** Stops a waiting update (on disconnect). */
+  cancel(): void {
+    this.#coalescer.cancel();
+  }
+
+  async #set(activity: WireActivity | null): Promise<void> {
+    this.#current = activity;
+    if (this.#o.readyGateway()) {
+      this.#coalescer.submit(activity);
+      return;
+    }
+    const rpc = await this.#o.localClient();
+    if (!rpc) {
+      throw new ClientNotReadyError('rich presence needs a Ready connection or a running local client');
+    }
+    await rpc.request('SET_ACTIVITY', { pid: process.pid, activity });
+    this.#o.log.info(`presence ${activity ? 'set' : 'cleared'} through the local client`);
+  }
+
+  #sendToGateway(activity: WireActivity | null): void {
+    const gateway = this.#o.readyGateway();
+    if (!gateway) return;
+    const applicationId = this.#o.applicationId();
+    const activities = activity
+      ? [{ ...activity, ...(applicationId ? { application_id: applicationId } : {}) }]
+      : [];
+    gateway.send(GatewayOpcode.PresenceUpdate, { since: null, activities, status: 'online', afk: false });
+    this.#o.log.verbose(`presence ${activity ? 'updated' : 'cleared'} through the gateway`);
+  }
+}
