@@ -15,6 +15,7 @@ import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
 import { resolveOptions, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
+import { PresenceService } from './social/PresenceService.js';
 import { EmulatorStore } from './store/Store.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
@@ -245,6 +246,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     store,
     accounts,
     hub,
+    presence: new PresenceService(() => clock.now()),
     signer,
     log,
     csrfKey: randomBytes(32),

@@ -3,6 +3,7 @@ import type { GatewayHub } from './gateway/GatewayHub.js';
 import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { ResolvedOptions } from './options.js';
+import type { PresenceService } from './social/PresenceService.js';
 import type { EmulatorStore } from './store/Store.js';
 
 /** The emulator's public addresses. */
@@ -22,6 +23,8 @@ export interface EmulatorContext {
   store: EmulatorStore;
   accounts: Accounts;
   hub: GatewayHub;
+  /** Every user's merged presence (gateway sessions and local-client connections). */
+  presence: PresenceService;
   signer: IdTokenSigner;
   log: EmulatorLog;
   /** Key of the consent form's anti-CSRF tokens; random per instance. */
