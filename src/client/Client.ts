@@ -5,7 +5,7 @@ import { openInSystemBrowser, type UrlOpener } from '../auth/openUrl.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from '../auth/pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth/scopes.js';
 import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenTypes.js';
-import { ValidationError, type DeauthorizedError } from '../errors/index.js';
+import { ClientNotReadyError, ValidationError, type DeauthorizedError } from '../errors/index.js';
 import { defaultGatewaySocketFactory, type GatewaySocketFactory } from '../gateway/GatewaySocket.js';
 import {
   createMediaEngine,
@@ -16,7 +16,7 @@ import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../medi
 import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../logging/index.js';
 import type { Activity } from '../presence/Activity.js';
 import { PresenceManager } from '../presence/PresenceManager.js';
-import { RestClient } from '../rest/RestClient.js';
+import { RestClient, type RestRequest } from '../rest/RestClient.js';
 import { LocalClientLink, type LocalClientOptions } from '../rpc/LocalClientLink.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { UserStore } from '../users/UserStore.js';
@@ -24,6 +24,7 @@ import { systemClock, type Clock } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
 import { ClientStatus, type ClientError } from './ClientStatus.js';
 import { ConnectionManager } from './ConnectionManager.js';
+import type { SessionContext, SessionFeature } from './SessionContext.js';
 
 /** Options of a {@link Client}. All are optional. */
 export interface ClientOptions {
@@ -116,6 +117,9 @@ export class Client extends TypedEmitter<ClientEvents> {
   #mediaEngine: MediaEngine | undefined;
   readonly #localClient: LocalClientLink;
   readonly #presence: PresenceManager;
+  /** The state-keeping features, fed by READY, dispatches and disconnects. */
+  readonly #features: SessionFeature[] = [];
+  readonly #session: SessionContext;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -175,6 +179,22 @@ export class Client extends TypedEmitter<ClientEvents> {
       applicationId: () => this.#applicationId,
       localClient: () => this.#localClient.get(),
     });
+    this.#session = {
+      log: this.#logger.writer('social'),
+      clock,
+      api: async <T>(request: Omit<RestRequest, 'auth'>): Promise<T> => {
+        const token = this.#auth.token;
+        if (this.#connection.status !== ClientStatus.Ready || token === undefined) throw new ClientNotReadyError();
+        const response = await rest.request<T>({ ...request, auth: { kind: 'bearer', token } });
+        return response.body;
+      },
+      users: this.#users,
+      currentUserId: () => this.#currentUserId,
+      applicationId: () => this.#applicationId,
+      emit: (event, ...args) => {
+        this.emit(event, ...args);
+      },
+    };
     this.#connection.on('status', (status, error, detail) => {
       // A new session starts without presence, so the current one is sent again once Ready.
       if (status === ClientStatus.Ready) this.#presence.onReady();
@@ -182,6 +202,7 @@ export class Client extends TypedEmitter<ClientEvents> {
         this.#presence.cancel();
         this.#currentUserId = undefined;
         this.#users.clear();
+        for (const feature of this.#features) feature.onDisconnected?.();
       }
       this.emit('statusChanged', status, error, detail);
     });
@@ -421,6 +442,7 @@ export class Client extends TypedEmitter<ClientEvents> {
     const user = this.#users.upsert(data.user);
     this.#currentUserId = user?.id;
     if (user) this.#log.info(`ready as ${user.username} (${user.id})`);
+    for (const feature of this.#features) feature.onReady?.(data);
   }
 
   #onDispatch(event: string, data: unknown): void {
@@ -429,6 +451,13 @@ export class Client extends TypedEmitter<ClientEvents> {
       const user = this.#users.upsert(data);
       if (user) this.emit('userUpdated', user.id);
     }
+    for (const feature of this.#features) feature.onDispatch?.(event, data);
+  }
+
+  /** Adds a feature fed by the session; returns it, for a field initialiser. */
+  #feature<F extends SessionFeature>(feature: F): F {
+    this.#features.push(feature);
+    return feature;
   }
 
   protected override onListenerError(error: unknown, event: string): void {

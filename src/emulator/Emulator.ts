@@ -50,6 +50,9 @@ function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreS
     refreshTokens: {},
     codes: {},
     identities: {},
+    relationships: {},
+    gameRelationships: {},
+    messages: {},
   };
 }
 

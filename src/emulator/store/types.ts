@@ -110,6 +110,50 @@ export interface IdentityRecord {
   userId: string;
 }
 
+/** Relationship types a user can hold towards another (1 friend, 2 blocked, 3 incoming, 4 outgoing). */
+export type RelationshipKind = 1 | 2 | 3 | 4;
+
+/**
+ * How `ownerId` relates to `targetId`. Relationships are one-sided records: a friend request is an
+ * outgoing record for the sender and an incoming one for the receiver; a block exists only for the blocker.
+ */
+export interface RelationshipRecord {
+  ownerId: string;
+  targetId: string;
+  type: RelationshipKind;
+  /** Unix ms when this type was reached. */
+  since: number;
+}
+
+/** An activity invite or join request carried by a direct message. */
+export interface MessageActivityRecord {
+  /** 1 Join (an invite to the sender's party), 5 JoinRequest (a request to join the recipient's party). */
+  type: 1 | 5;
+  partyId: string;
+  /** The sender's gateway session the invite was sent from. */
+  sessionId: string;
+}
+
+/** A direct message between two users, as sent in a game. */
+export interface DirectMessageRecord {
+  id: string;
+  authorId: string;
+  recipientId: string;
+  content: string;
+  /** Developer metadata set by the sender. */
+  metadata: Record<string, string>;
+  /** Set only by the game backend (bot token). */
+  moderationMetadata: Record<string, string>;
+  /** The application the message was sent from. */
+  applicationId: string | null;
+  /** Unix ms. */
+  createdAt: number;
+  /** Unix ms of the last edit, or null. */
+  editedAt: number | null;
+  /** Present on activity invites and join requests. */
+  activity: MessageActivityRecord | null;
+}
+
 /** The whole store. */
 export interface StoreState {
   version: 1;
@@ -121,4 +165,10 @@ export interface StoreState {
   refreshTokens: Record<string, RefreshTokenRecord>;
   codes: Record<string, CodeRecord>;
   identities: Record<string, IdentityRecord>;
+  /** Platform relationships by `${ownerId}:${targetId}`. */
+  relationships: Record<string, RelationshipRecord>;
+  /** Game relationships (this application only) by `${ownerId}:${targetId}`; types 1, 3 and 4. */
+  gameRelationships: Record<string, RelationshipRecord>;
+  /** Direct messages by id. */
+  messages: Record<string, DirectMessageRecord>;
 }
