@@ -16,6 +16,8 @@ import { resolveOptions, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
 import { PresenceService } from './social/PresenceService.js';
+import { Relationships } from './social/Relationships.js';
+import { wireSocialGateway } from './social/socialGateway.js';
 import { EmulatorStore } from './store/Store.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
@@ -24,6 +26,8 @@ import type {
   Emulator,
   EmulatorInfo,
   EmulatorOptions,
+  EmulatorPresence,
+  EmulatorRelationship,
   EmulatorUser,
   GatewaySessionInfo,
 } from './types.js';
@@ -183,6 +187,31 @@ class RunningEmulator implements Emulator {
     return this.#ctx.hub.list(userId);
   }
 
+  befriend(userA: string, userB: string, options: { game?: boolean } = {}): void {
+    const a = this.#requireUser(userA);
+    const b = this.#requireUser(userB);
+    this.#ctx.relationships.befriend(options.game === true ? 'game' : 'discord', a, b);
+  }
+
+  presenceOf(userId: string): EmulatorPresence {
+    const { status, activities } = this.#ctx.presence.of(this.#requireUser(userId));
+    return { status, activities: structuredClone(activities) };
+  }
+
+  relationshipsOf(userId: string): { discord: EmulatorRelationship[]; game: EmulatorRelationship[] } {
+    const id = this.#requireUser(userId);
+    const view = (graph: 'discord' | 'game'): EmulatorRelationship[] =>
+      this.#ctx.relationships.list(graph, id).map((r) => ({ id: r.targetId, type: r.type }));
+    return { discord: view('discord'), game: view('game') };
+  }
+
+  /** The id of a user named by id or username; throws for an unknown one. */
+  #requireUser(idOrName: string): string {
+    const user = this.#ctx.store.findUser(idOrName);
+    if (!user) throw new RangeError(`no user "${idOrName}"`);
+    return user.id;
+  }
+
   requestCount(method: string, routePattern: string): number {
     return this.#router.count(method, routePattern);
   }
@@ -250,10 +279,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     accounts,
     hub,
     presence: new PresenceService(() => clock.now()),
+    relationships: new Relationships(store),
     signer,
     log,
     csrfKey: randomBytes(32),
   };
+
+  wireSocialGateway(ctx);
 
   const router = new Router(log);
   router.add(allRoutes(ctx));

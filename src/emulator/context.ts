@@ -4,6 +4,7 @@ import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { ResolvedOptions } from './options.js';
 import type { PresenceService } from './social/PresenceService.js';
+import type { Relationships } from './social/Relationships.js';
 import type { EmulatorStore } from './store/Store.js';
 
 /** The emulator's public addresses. */
@@ -25,6 +26,8 @@ export interface EmulatorContext {
   hub: GatewayHub;
   /** Every user's merged presence (gateway sessions and local-client connections). */
   presence: PresenceService;
+  /** The friend graph. */
+  relationships: Relationships;
   signer: IdTokenSigner;
   log: EmulatorLog;
   /** Key of the consent form's anti-CSRF tokens; random per instance. */

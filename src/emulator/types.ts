@@ -79,6 +79,19 @@ export interface BrowserOptions {
   onCustomSchemeRedirect?: (url: string) => void;
 }
 
+/** A user's presence as others see it. */
+export interface EmulatorPresence {
+  status: 'online' | 'idle' | 'dnd' | 'offline';
+  /** The activities as stored (with secrets; others receive them without). */
+  activities: Record<string, unknown>[];
+}
+
+/** One relationship as the owner holds it: 1 friend, 2 blocked, 3 incoming request, 4 outgoing request. */
+export interface EmulatorRelationship {
+  id: string;
+  type: 1 | 2 | 3 | 4;
+}
+
 /** Summary of one gateway session, for tests and tooling. */
 export interface GatewaySessionInfo {
   /** The session id sent in READY. */
@@ -116,6 +129,15 @@ export interface Emulator extends EmulatorInfo {
   sendGatewayReconnect(userId?: string): number;
   /** The gateway sessions, connected or waiting for a resume. */
   gatewaySessions(userId?: string): GatewaySessionInfo[];
+  /**
+   * Makes two users friends at once (both get RELATIONSHIP_ADD and each other's presence), in the platform
+   * graph or, with `{ game: true }`, as game friends of this application.
+   */
+  befriend(userA: string, userB: string, options?: { game?: boolean }): void;
+  /** A user's presence as their friends see it. */
+  presenceOf(userId: string): EmulatorPresence;
+  /** The user's relationships: `{ id, type }` per other user, in each graph. */
+  relationshipsOf(userId: string): { discord: EmulatorRelationship[]; game: EmulatorRelationship[] };
   /** How many requests matched a route, e.g. `requestCount('POST', '/oauth2/token')`. */
   requestCount(method: string, routePattern: string): number;
   /**

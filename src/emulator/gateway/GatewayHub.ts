@@ -27,6 +27,9 @@ export type GatewayHubEvents = {
   sessionEnded: [session: GatewaySession];
 };
 
+/** Adds fields to a session's READY (relationships, presences, …); later keys replace earlier ones. */
+export type ReadyContributor = (session: GatewaySession) => Record<string, unknown>;
+
 /** Handles one client op of an identified session. */
 export type OpHandler = (session: GatewaySession, data: unknown, connection: GatewayConnection) => void;
 
@@ -70,6 +73,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   readonly #sessions = new Map<string, GatewaySession>();
   readonly #connections = new Set<GatewayConnection>();
   readonly #opHandlers = new Map<number, OpHandler>();
+  readonly #readyContributors: ReadyContributor[] = [];
   readonly #botIdentifies: number[] = [];
   readonly #closeWaiters = new Set<() => void>();
 
@@ -93,6 +97,11 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   /** Registers the handler of a client op (e.g. presence updates); replaces any earlier one. */
   onOp(op: number, handler: OpHandler): void {
     this.#opHandlers.set(op, handler);
+  }
+
+  /** Registers a source of READY fields. */
+  addReadyContributor(contributor: ReadyContributor): void {
+    this.#readyContributors.push(contributor);
   }
 
   /** Dispatches `event` to every session of the user; sessions without a socket buffer it for the resume. */
@@ -212,18 +221,16 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     this.#sessions.set(session.id, session);
     this.#attach(session, connection);
     const app = this.#d.store.state.application;
-    this.dispatchTo(
-      session,
-      'READY',
-      buildReady({
-        user: wireUser(auth.user),
-        sessionId: session.id,
-        sessionType: auth.kind === 'bot' ? 'normal' : 'oauth',
-        scopes: auth.scopes,
-        application: { id: app.id, name: app.name },
-        gatewayUrl: this.#d.gatewayUrl,
-      }),
-    );
+    const ready = buildReady({
+      user: wireUser(auth.user),
+      sessionId: session.id,
+      sessionType: auth.kind === 'bot' ? 'normal' : 'oauth',
+      scopes: auth.scopes,
+      application: { id: app.id, name: app.name },
+      gatewayUrl: this.#d.gatewayUrl,
+    });
+    for (const contribute of this.#readyContributors) Object.assign(ready, contribute(session));
+    this.dispatchTo(session, 'READY', ready);
     this.#d.log.line('gateway', `${auth.user.username} identified (session ${shortId(session.id)})`);
     this.emit('sessionStarted', session);
   }

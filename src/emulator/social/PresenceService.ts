@@ -85,15 +85,21 @@ export class PresenceService extends TypedEmitter<PresenceEvents> {
 
   /** The user's presence as others see it. */
   of(userId: string): UserPresence {
-    const sources = [...(this.#sources.get(userId)?.values() ?? [])].sort((a, b) => a.updatedAt - b.updatedAt);
+    const sources = [...(this.#sources.get(userId)?.values() ?? [])].sort(
+      (a, b) => a.updatedAt - b.updatedAt,
+    );
     const newest = sources.at(-1);
     if (!newest || newest.status === 'invisible' || newest.status === 'offline') return OFFLINE;
     const byApplication = new Map<string, StoredActivity>();
     const clientStatus: UserPresence['clientStatus'] = {};
     for (const source of sources) {
-      if (source.status !== 'invisible' && source.status !== 'offline') clientStatus[source.surface] = source.status;
+      if (source.status !== 'invisible' && source.status !== 'offline')
+        clientStatus[source.surface] = source.status;
       for (const activity of source.activities) {
-        const key = typeof activity.application_id === 'string' ? activity.application_id : `name:${String(activity.name)}`;
+        const key =
+          typeof activity.application_id === 'string'
+            ? activity.application_id
+            : `name:${String(activity.name)}`;
         byApplication.set(key, activity);
       }
     }
