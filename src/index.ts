@@ -41,7 +41,9 @@ export {
   type MediaEnginePreference,
 } from './media/index.js';
 export { LoggingSeverity, type LogCallback } from './logging/index.js';
-export { UserHandle } from './users/UserHandle.js';
+export { AvatarType, UserHandle } from './users/UserHandle.js';
+export { RelationshipGroupType, RelationshipType, StatusType } from './social/enums.js';
+export { RelationshipHandle } from './social/RelationshipHandle.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
 export type { GatewaySocket, GatewaySocketFactory } from './gateway/GatewaySocket.js';
 export {

@@ -17,6 +17,9 @@ import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../lo
 import type { Activity } from '../presence/Activity.js';
 import { PresenceManager } from '../presence/PresenceManager.js';
 import { RestClient, type RestRequest } from '../rest/RestClient.js';
+import { RelationshipGroupType, StatusType } from '../social/enums.js';
+import type { RelationshipHandle } from '../social/RelationshipHandle.js';
+import { RelationshipManager } from '../social/RelationshipManager.js';
 import { LocalClientLink, type LocalClientOptions } from '../rpc/LocalClientLink.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { UserStore } from '../users/UserStore.js';
@@ -82,6 +85,15 @@ export interface ClientEvents {
   deauthorized: [error: DeauthorizedError];
   /** A user's data changed. */
   userUpdated: [userId: string];
+  /**
+   * A relationship was created or changed type (a request arrived, was accepted, a block). `isDiscord` is
+   * false for this game's own friend graph.
+   */
+  relationshipCreated: [userId: string, isDiscordRelationshipUpdate: boolean];
+  /** A relationship ended (rejected, cancelled, removed, unblocked). */
+  relationshipDeleted: [userId: string, isDiscordRelationshipUpdate: boolean];
+  /** A user in the friends list changed in a way that may move them between groups (status, game, type). */
+  relationshipGroupsUpdated: [userId: string];
   /** Every gateway dispatch, for diagnostics. */
   dispatch: [event: string, data: unknown];
 }
@@ -120,6 +132,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   /** The state-keeping features, fed by READY, dispatches and disconnects. */
   readonly #features: SessionFeature[] = [];
   readonly #session: SessionContext;
+  readonly #relationships: RelationshipManager;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -184,9 +197,13 @@ export class Client extends TypedEmitter<ClientEvents> {
       clock,
       api: async <T>(request: Omit<RestRequest, 'auth'>): Promise<T> => {
         const token = this.#auth.token;
-        if (this.#connection.status !== ClientStatus.Ready || token === undefined) throw new ClientNotReadyError();
+        if (this.#connection.status !== ClientStatus.Ready || token === undefined)
+          throw new ClientNotReadyError();
         const response = await rest.request<T>({ ...request, auth: { kind: 'bearer', token } });
         return response.body;
+      },
+      requireReady: () => {
+        if (this.#connection.status !== ClientStatus.Ready) throw new ClientNotReadyError();
       },
       users: this.#users,
       currentUserId: () => this.#currentUserId,
@@ -195,6 +212,8 @@ export class Client extends TypedEmitter<ClientEvents> {
         this.emit(event, ...args);
       },
     };
+    this.#users.applicationId = () => this.#applicationId;
+    this.#relationships = this.#feature(new RelationshipManager(this.#session));
     this.#connection.on('status', (status, error, detail) => {
       // A new session starts without presence, so the current one is sent again once Ready.
       if (status === ClientStatus.Ready) this.#presence.onReady();
@@ -429,6 +448,114 @@ export class Client extends TypedEmitter<ClientEvents> {
   /** Clears the player's rich presence. */
   clearRichPresence(): Promise<void> {
     return this.#presence.clear();
+  }
+
+  /**
+   * Sets the player's online status (Online, Idle, Dnd or Invisible) for the current session. Invisible shows
+   * the player as offline to friends.
+   */
+  async setOnlineStatus(status: StatusType): Promise<void> {
+    await this.#presence.setStatus(status);
+  }
+
+  // ── Friends ────────────────────────────────────────────────────────────────────────────────────
+
+  /** Every relationship: platform friends, game friends, pending requests and blocks. Empty until Ready. */
+  getRelationships(): RelationshipHandle[] {
+    return this.#relationships.list();
+  }
+
+  /** The relationship with one user; both types are None when there is none. */
+  getRelationshipHandle(userId: string): RelationshipHandle {
+    return this.#relationships.handle(userId);
+  }
+
+  /** Friends in one group of the friends list, sorted by display name. */
+  getRelationshipsByGroup(groupType: RelationshipGroupType): RelationshipHandle[] {
+    return this.#relationships.byGroup(groupType);
+  }
+
+  /**
+   * The unified friends list (platform and game friends once each): online and playing this game first,
+   * then online elsewhere, then offline; by display name within each group.
+   */
+  getFriendsList(): RelationshipHandle[] {
+    return this.#relationships.friends();
+  }
+
+  /** Friends whose username or display name contains `query`, case-insensitive. */
+  searchFriendsByUsername(query: string): UserHandle[] {
+    return this.#relationships.search(query);
+  }
+
+  /** Sends a platform friend request by username (accepts theirs if they asked first). */
+  sendDiscordFriendRequest(username: string): Promise<void> {
+    return this.#relationships.sendRequestByUsername('discord', username);
+  }
+
+  /** Sends a platform friend request by user id (accepts theirs if they asked first). */
+  sendDiscordFriendRequestById(userId: string): Promise<void> {
+    return this.#relationships.sendRequestById('discord', userId);
+  }
+
+  /** Sends a game friend request by username (accepts theirs if they asked first). */
+  sendGameFriendRequest(username: string): Promise<void> {
+    return this.#relationships.sendRequestByUsername('game', username);
+  }
+
+  /** Sends a game friend request by user id (accepts theirs if they asked first). */
+  sendGameFriendRequestById(userId: string): Promise<void> {
+    return this.#relationships.sendRequestById('game', userId);
+  }
+
+  /** Accepts an incoming platform friend request; a `ValidationError` when there is none. */
+  acceptDiscordFriendRequest(userId: string): Promise<void> {
+    return this.#relationships.accept('discord', userId);
+  }
+
+  /** Accepts an incoming game friend request; a `ValidationError` when there is none. */
+  acceptGameFriendRequest(userId: string): Promise<void> {
+    return this.#relationships.accept('game', userId);
+  }
+
+  /** Declines an incoming platform friend request. */
+  rejectDiscordFriendRequest(userId: string): Promise<void> {
+    return this.#relationships.reject('discord', userId);
+  }
+
+  /** Declines an incoming game friend request. */
+  rejectGameFriendRequest(userId: string): Promise<void> {
+    return this.#relationships.reject('game', userId);
+  }
+
+  /** Withdraws an outgoing platform friend request. */
+  cancelDiscordFriendRequest(userId: string): Promise<void> {
+    return this.#relationships.cancel('discord', userId);
+  }
+
+  /** Withdraws an outgoing game friend request. */
+  cancelGameFriendRequest(userId: string): Promise<void> {
+    return this.#relationships.cancel('game', userId);
+  }
+
+  /** Ends every friendship with the user, platform and game. */
+  removeDiscordAndGameFriend(userId: string): Promise<void> {
+    return this.#relationships.removeDiscordAndGameFriend(userId);
+  }
+
+  /** Ends the game friendship only. */
+  removeGameFriend(userId: string): Promise<void> {
+    return this.#relationships.removeGameFriend(userId);
+  }
+
+  /** Blocks the user: friendships and requests with them end, and they can't message or invite the player. */
+  blockUser(userId: string): Promise<void> {
+    return this.#relationships.block(userId);
+  }
+
+  /** Lifts a block. */
+  unblockUser(userId: string): Promise<void> {
+    return this.#relationships.unblock(userId);
   }
 
   /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */

@@ -18,6 +18,8 @@ export interface SessionContext {
    * unless the client is Ready, as the platform SDK does for social operations.
    */
   api<T>(request: Omit<RestRequest, 'auth'>): Promise<T>;
+  /** Throws `ClientNotReadyError` unless the client is Ready; for checks that must come before local validation. */
+  requireReady(): void;
   /** The users the client knows; features add the users they learn of. */
   users: UserStore;
   /** The signed-in user's id while Ready. */

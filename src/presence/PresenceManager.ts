@@ -1,4 +1,5 @@
-import { ClientNotReadyError } from '../errors/index.js';
+import { ClientNotReadyError, ValidationError } from '../errors/index.js';
+import { statusToWire, type StatusType } from '../social/enums.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import { GatewayOpcode } from '../gateway/protocol.js';
 import type { LogWriter } from '../logging/index.js';
@@ -29,6 +30,7 @@ export class PresenceManager {
   readonly #o: PresenceManagerOptions;
   readonly #coalescer: PresenceCoalescer<WireActivity | null>;
   #current: WireActivity | null = null;
+  #status: 'online' | 'idle' | 'dnd' | 'invisible' = 'online';
 
   constructor(options: PresenceManagerOptions) {
     this.#o = options;
@@ -47,9 +49,23 @@ export class PresenceManager {
     await this.#set(null);
   }
 
+  /** Sets the online status sent with the presence; needs a Ready gateway (a local client sets its own). */
+  setStatus(status: StatusType): Promise<void> {
+    const wire = statusToWire(status);
+    if (wire === undefined) {
+      return Promise.reject(new ValidationError('the status must be Online, Idle, Dnd or Invisible'));
+    }
+    if (!this.#o.readyGateway()) {
+      return Promise.reject(new ClientNotReadyError('setting the online status needs a Ready connection'));
+    }
+    this.#status = wire;
+    this.#coalescer.submit(this.#current);
+    return Promise.resolve();
+  }
+
   /** After a new session (READY), the platform has forgotten the presence: send it again. */
   onReady(): void {
-    if (this.#current) this.#coalescer.submit(this.#current);
+    if (this.#current || this.#status !== 'online') this.#coalescer.submit(this.#current);
   }
 
   /** Stops a waiting update (on disconnect). */
@@ -78,7 +94,7 @@ export class PresenceManager {
     const activities = activity
       ? [{ ...activity, ...(applicationId ? { application_id: applicationId } : {}) }]
       : [];
-    gateway.send(GatewayOpcode.PresenceUpdate, { since: null, activities, status: 'online', afk: false });
+    gateway.send(GatewayOpcode.PresenceUpdate, { since: null, activities, status: this.#status, afk: false });
     this.#o.log.verbose(`presence ${activity ? 'updated' : 'cleared'} through the gateway`);
   }
 }

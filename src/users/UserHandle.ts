@@ -1,4 +1,25 @@
+import type { Activity } from '../presence/Activity.js';
+import { activityFromWire } from '../presence/activityFromWire.js';
+import { RelationshipType, StatusType, statusFromWire } from '../social/enums.js';
+import { RelationshipHandle } from '../social/RelationshipHandle.js';
 import type { UserStore, WireUser } from './UserStore.js';
+
+/** Image formats of avatar URLs, with the C++ SDK's `UserHandle::AvatarType` values. */
+export enum AvatarType {
+  Gif = 0,
+  Webp = 1,
+  Png = 2,
+  Jpeg = 3,
+}
+
+const AVATAR_EXTENSIONS: Readonly<Record<AvatarType, string>> = {
+  [AvatarType.Gif]: 'gif',
+  [AvatarType.Webp]: 'webp',
+  [AvatarType.Png]: 'png',
+  [AvatarType.Jpeg]: 'jpg',
+};
+
+const CDN = 'https://cdn.discordapp.com';
 
 /** User flag of provisional accounts (wire-protocols §4: 1 << 23). */
 const PROVISIONAL_ACCOUNT_FLAG = 1 << 23;
@@ -52,13 +73,67 @@ export class UserHandle {
     return this.#data?.premium_type ?? 0;
   }
 
+  /**
+   * The avatar's CDN URL: an animated avatar (hash starting `a_`) in `animatedType`, a still one in
+   * `staticType`, or the default avatar when the user has none.
+   */
+  avatarUrl(animatedType: AvatarType = AvatarType.Gif, staticType: AvatarType = AvatarType.Png): string {
+    const hash = this.avatar;
+    if (hash === null) {
+      // The platform's default avatars: six images chosen by the id's timestamp bits.
+      const index = /^[0-9]+$/.test(this.id) ? Number((BigInt(this.id) >> 22n) % 6n) : 0;
+      return `${CDN}/embed/avatars/${index}.png`;
+    }
+    const type = hash.startsWith('a_') ? animatedType : staticType;
+    return `${CDN}/avatars/${this.id}/${hash}.${AVATAR_EXTENSIONS[type]}`;
+  }
+
+  /** The user's guild tag (1–4 characters) shown next to their name, or null. */
+  get primaryGuildTag(): string | null {
+    const tag = this.#data?.primary_guild?.tag;
+    return typeof tag === 'string' && tag.length >= 1 && tag.length <= 4 ? tag : null;
+  }
+
+  /**
+   * The user's online status as friends see it. A user you blocked shows as Blocked; a user whose presence
+   * the client has not heard of shows as Offline.
+   */
+  get status(): StatusType {
+    if (this.#store.relationship(this.id).discord === RelationshipType.Blocked) return StatusType.Blocked;
+    const presence = this.#store.presence(this.id);
+    return presence ? statusFromWire(presence.status) : StatusType.Offline;
+  }
+
+  /** The user's rich presence in this game, or null (activities in other applications are not exposed). */
+  get gameActivity(): Activity | null {
+    const applicationId = this.#store.applicationId();
+    const wire = this.#store
+      .presence(this.id)
+      ?.activities.find((a) => applicationId !== undefined && a.application_id === applicationId);
+    if (!wire) return null;
+    const { applicationId: _ignored, ...activity } = activityFromWire(wire);
+    return activity;
+  }
+
+  /** The relationship between the signed-in user and this user. */
+  get relationship(): RelationshipHandle {
+    return new RelationshipHandle(this.#store, this.id);
+  }
+
   /** A plain snapshot, for logging or serialising. */
-  toJSON(): { id: string; username: string; displayName: string; isProvisional: boolean } {
+  toJSON(): {
+    id: string;
+    username: string;
+    displayName: string;
+    isProvisional: boolean;
+    status: StatusType;
+  } {
     return {
       id: this.id,
       username: this.username,
       displayName: this.displayName,
       isProvisional: this.isProvisional,
+      status: this.status,
     };
   }
 }

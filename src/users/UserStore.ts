@@ -1,3 +1,5 @@
+import { RelationshipType } from '../social/enums.js';
+
 /** A user as the platform sends it (`users/@me`, READY, USER_UPDATE). */
 export interface WireUser {
   id: string;
@@ -11,9 +13,31 @@ export interface WireUser {
   primary_guild?: { tag?: string | null; identity_guild_id?: string | null } | null;
 }
 
-/** The users the client knows, by id. Handles read from here, so they see later updates. */
+/** What the client knows of a user's presence (from PRESENCE_UPDATE and READY). */
+export interface KnownPresence {
+  /** The gateway's status name: `online`, `idle`, `dnd`, `offline`, … */
+  status: string;
+  /** The activities as received. */
+  activities: Record<string, unknown>[];
+}
+
+/** How the signed-in user relates to one other user, in both graphs. */
+export interface KnownRelationship {
+  discord: RelationshipType;
+  game: RelationshipType;
+  isSpamRequest: boolean;
+}
+
+/**
+ * What the client knows of other users, by id: their data, presence and relationship to the signed-in user.
+ * Handles read from here, so they see later updates.
+ */
 export class UserStore {
   readonly #users = new Map<string, WireUser>();
+  readonly #presence = new Map<string, KnownPresence>();
+  readonly #relationships = new Map<string, KnownRelationship>();
+  /** The application the client runs as, which decides what a user's "game activity" is. */
+  applicationId: () => string | undefined = () => undefined;
 
   /** The user with this id, if known. */
   get(id: string): WireUser | undefined {
@@ -28,9 +52,61 @@ export class UserStore {
     return merged;
   }
 
-  /** Forgets every user (on disconnect). */
+  /** The user's last known presence. */
+  presence(id: string): KnownPresence | undefined {
+    return this.#presence.get(id);
+  }
+
+  /** Records a presence; returns whether anything changed. */
+  setPresence(id: string, presence: KnownPresence): boolean {
+    const before = this.#presence.get(id);
+    this.#presence.set(id, presence);
+    return JSON.stringify(before) !== JSON.stringify(presence);
+  }
+
+  /** The relationship with the user (both graphs `None` when there is none). */
+  relationship(id: string): KnownRelationship {
+    return (
+      this.#relationships.get(id) ?? {
+        discord: RelationshipType.None,
+        game: RelationshipType.None,
+        isSpamRequest: false,
+      }
+    );
+  }
+
+  /** Sets one graph's type (None removes it); returns whether it changed. */
+  setRelationship(
+    id: string,
+    graph: 'discord' | 'game',
+    type: RelationshipType,
+    isSpamRequest = false,
+  ): boolean {
+    const current = this.relationship(id);
+    if (current[graph] === type && (graph === 'game' || current.isSpamRequest === isSpamRequest))
+      return false;
+    const next = { ...current, [graph]: type, ...(graph === 'discord' ? { isSpamRequest } : {}) };
+    if (next.discord === RelationshipType.None && next.game === RelationshipType.None)
+      this.#relationships.delete(id);
+    else this.#relationships.set(id, next);
+    return true;
+  }
+
+  /** Ids of every user with a relationship in either graph. */
+  relationshipIds(): string[] {
+    return [...this.#relationships.keys()];
+  }
+
+  /** Forgets relationships and presences (a new READY replaces them). */
+  clearSocial(): void {
+    this.#presence.clear();
+    this.#relationships.clear();
+  }
+
+  /** Forgets everything (on disconnect). */
   clear(): void {
     this.#users.clear();
+    this.clearSocial();
   }
 }
 

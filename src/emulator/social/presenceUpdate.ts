@@ -21,7 +21,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function parsePresenceUpdate(
   data: unknown,
-  context: { applicationId: string; now: number },
+  context: { applicationId: string; applicationName: string; now: number },
 ): PresenceUpdate | string {
   if (!isObject(data)) return 'Update Presence needs an object';
   const status = data.status ?? 'online';
@@ -33,14 +33,16 @@ export function parsePresenceUpdate(
   const parsed: StoredActivity[] = [];
   for (const activity of activities) {
     if (!isObject(activity)) return 'each activity must be an object';
-    const { name, type } = activity;
+    // The SDK may leave the name out; the platform then shows the application's name.
+    const name = activity.name ?? context.applicationName;
+    const type = activity.type;
     if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME) {
       return `an activity name must be 1–${MAX_NAME} characters`;
     }
     if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 6) {
       return 'an activity type must be an integer 0–6';
     }
-    parsed.push({ ...activity, application_id: context.applicationId, created_at: context.now });
+    parsed.push({ ...activity, name, application_id: context.applicationId, created_at: context.now });
   }
   return { status: status as PresenceStatus, activities: parsed };
 }

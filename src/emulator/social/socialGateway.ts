@@ -23,7 +23,11 @@ export function wireSocialGateway(ctx: EmulatorContext): void {
   });
 
   hub.onOp(Op.PresenceUpdate, (session, data, connection) => {
-    const update = parsePresenceUpdate(data, { applicationId, now: store.now() });
+    const update = parsePresenceUpdate(data, {
+      applicationId,
+      applicationName: store.state.application.name,
+      now: store.now(),
+    });
     if (typeof update === 'string') {
       log.line('gateway', `session ${shortId(session.id)} sent an invalid presence update: ${update}`);
       connection.close(Close.DecodeError, `Invalid payload: ${update}`);
