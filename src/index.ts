@@ -44,6 +44,7 @@ export { LoggingSeverity, type LogCallback } from './logging/index.js';
 export { AvatarType, UserHandle } from './users/UserHandle.js';
 export { RelationshipGroupType, RelationshipType, StatusType } from './social/enums.js';
 export { RelationshipHandle } from './social/RelationshipHandle.js';
+export { ActivityActionTypes, type ActivityInvite } from './invites/ActivityInvite.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
 export type { GatewaySocket, GatewaySocketFactory } from './gateway/GatewaySocket.js';
 export {

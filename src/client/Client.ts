@@ -17,6 +17,8 @@ import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../lo
 import type { Activity } from '../presence/Activity.js';
 import { PresenceManager } from '../presence/PresenceManager.js';
 import { RestClient, type RestRequest } from '../rest/RestClient.js';
+import type { ActivityInvite } from '../invites/ActivityInvite.js';
+import { InviteManager } from '../invites/InviteManager.js';
 import { RelationshipGroupType, StatusType } from '../social/enums.js';
 import type { RelationshipHandle } from '../social/RelationshipHandle.js';
 import { RelationshipManager } from '../social/RelationshipManager.js';
@@ -94,6 +96,13 @@ export interface ClientEvents {
   relationshipDeleted: [userId: string, isDiscordRelationshipUpdate: boolean];
   /** A user in the friends list changed in a way that may move them between groups (status, game, type). */
   relationshipGroupsUpdated: [userId: string];
+  /**
+   * An activity invite or join request arrived. Fires on every connected session of the player, so each of
+   * their devices can show it.
+   */
+  activityInviteCreated: [invite: ActivityInvite];
+  /** An invite changed, e.g. it is no longer valid because the host's party ended or changed. */
+  activityInviteUpdated: [invite: ActivityInvite];
   /** Every gateway dispatch, for diagnostics. */
   dispatch: [event: string, data: unknown];
 }
@@ -133,6 +142,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #features: SessionFeature[] = [];
   readonly #session: SessionContext;
   readonly #relationships: RelationshipManager;
+  readonly #invites: InviteManager;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -214,6 +224,9 @@ export class Client extends TypedEmitter<ClientEvents> {
     };
     this.#users.applicationId = () => this.#applicationId;
     this.#relationships = this.#feature(new RelationshipManager(this.#session));
+    this.#invites = this.#feature(
+      new InviteManager(this.#session, { current: () => this.#presence.current }),
+    );
     this.#connection.on('status', (status, error, detail) => {
       // A new session starts without presence, so the current one is sent again once Ready.
       if (status === ClientStatus.Ready) this.#presence.onReady();
@@ -456,6 +469,31 @@ export class Client extends TypedEmitter<ClientEvents> {
    */
   async setOnlineStatus(status: StatusType): Promise<void> {
     await this.#presence.setStatus(status);
+  }
+
+  // ── Activity invites ─────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Invites a user to the player's party. The player's rich presence must have a party id and a join
+   * secret; `content` is an optional message shown with the invite.
+   */
+  sendActivityInvite(userId: string, content = ''): Promise<void> {
+    return this.#invites.sendInvite(userId, content);
+  }
+
+  /** Asks to join the party of a user who is playing this game. */
+  sendActivityJoinRequest(userId: string): Promise<void> {
+    return this.#invites.sendJoinRequest(userId);
+  }
+
+  /** Answers a join request (an invite of type JoinRequest) by inviting its sender to the player's party. */
+  sendActivityJoinRequestReply(invite: ActivityInvite): Promise<void> {
+    return this.#invites.replyToJoinRequest(invite);
+  }
+
+  /** Accepts a Join invite and resolves with the host's join secret, which the game uses to join the party. */
+  acceptActivityInvite(invite: ActivityInvite): Promise<string> {
+    return this.#invites.accept(invite);
   }
 
   // ── Friends ────────────────────────────────────────────────────────────────────────────────────

@@ -39,6 +39,11 @@ export class PresenceManager {
     });
   }
 
+  /** The activity last set (wire form, with its secrets), or null. */
+  get current(): WireActivity | null {
+    return this.#current;
+  }
+
   /** Validates and sets the activity; throws `ValidationError` before any I/O for a bad one. */
   async update(activity: Activity): Promise<void> {
     await this.#set(activityToWire(activity));

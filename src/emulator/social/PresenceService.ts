@@ -78,6 +78,13 @@ export class PresenceService extends TypedEmitter<PresenceEvents> {
     this.#emitIfChanged(userId, previous);
   }
 
+  /** The user's sources, newest first. */
+  sourceKeys(userId: string): string[] {
+    const sources = this.#sources.get(userId);
+    if (!sources) return [];
+    return [...sources.entries()].sort((a, b) => b[1].updatedAt - a[1].updatedAt).map(([key]) => key);
+  }
+
   /** What `source` last said, if anything. */
   source(userId: string, source: string): SourcePresence | undefined {
     return this.#sources.get(userId)?.get(source);

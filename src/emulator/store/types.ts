@@ -132,6 +132,8 @@ export interface MessageActivityRecord {
   partyId: string;
   /** The sender's gateway session the invite was sent from. */
   sessionId: string;
+  /** False once the host's party ended or changed; the invite can then no longer be accepted. */
+  valid: boolean;
 }
 
 /** A direct message between two users, as sent in a game. */
