@@ -15,6 +15,7 @@ import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
 import { resolveOptions, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
+import { Invites } from './social/Invites.js';
 import { PresenceService } from './social/PresenceService.js';
 import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
@@ -272,14 +273,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     accessTokenTtlSeconds: resolved.accessTokenTtlSeconds,
     log,
   });
+  const presence = new PresenceService(() => clock.now());
+  const relationships = new Relationships(store);
   const ctx: EmulatorContext = {
     options: resolved,
     urls,
     store,
     accounts,
     hub,
-    presence: new PresenceService(() => clock.now()),
-    relationships: new Relationships(store),
+    presence,
+    relationships,
+    invites: new Invites(presence, relationships, store.state.application.id),
     signer,
     log,
     csrfKey: randomBytes(32),

@@ -3,6 +3,7 @@ import type { GatewayHub } from './gateway/GatewayHub.js';
 import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { ResolvedOptions } from './options.js';
+import type { Invites } from './social/Invites.js';
 import type { PresenceService } from './social/PresenceService.js';
 import type { Relationships } from './social/Relationships.js';
 import type { EmulatorStore } from './store/Store.js';
@@ -28,6 +29,8 @@ export interface EmulatorContext {
   presence: PresenceService;
   /** The friend graph. */
   relationships: Relationships;
+  /** Activity invite rules. */
+  invites: Invites;
   signer: IdTokenSigner;
   log: EmulatorLog;
   /** Key of the consent form's anti-CSRF tokens; random per instance. */

@@ -2,6 +2,7 @@ import type { EmulatorContext } from '../context.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
+import { inviteRoutes } from './invites.js';
 import { relationshipRoutes } from './relationships.js';
 import type { Route } from './router.js';
 import { tokenRoutes } from './token.js';
@@ -16,5 +17,6 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...gatewayRoutes(ctx),
     ...provisionalRoutes(ctx),
     ...relationshipRoutes(ctx),
+    ...inviteRoutes(ctx),
   ];
 }
