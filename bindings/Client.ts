@@ -21,6 +21,10 @@ import { enqueueCallback } from './callbacks.js';
 import { ClientResult } from './ClientResult.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 import { UserHandle } from './UserHandle.js';
+import type { RelationshipGroupType, StatusType } from '../src/social/enums.js';
+import { Activity } from './Activity.js';
+import { ActivityInvite } from './ActivityInvite.js';
+import { RelationshipHandle } from './RelationshipHandle.js';
 
 /** Options for `new Client(options)`, as the C++ SDK's `ClientCreateOptions`. */
 export class ClientCreateOptions {
@@ -61,6 +65,14 @@ export type ResultCallback = (result: ClientResult) => void;
 export type OnStatusChanged = (status: ClientStatus, error: ClientError, errorDetail: number) => void;
 /** `LogCallback(message, severity)`. */
 export type LogCallback = (message: string, severity: LoggingSeverity) => void;
+/** `RelationshipCreatedCallback(userId, isDiscordRelationshipUpdate)` (also for deletions). */
+export type RelationshipCallback = (userId: bigint, isDiscordRelationshipUpdate: boolean) => void;
+/** A callback with one user id (`UserUpdatedCallback`, `RelationshipGroupsUpdatedCallback`). */
+export type UserIdCallback = (userId: bigint) => void;
+/** `ActivityInviteCallback(invite)`. */
+export type ActivityInviteCallback = (invite: ActivityInvite) => void;
+/** `AcceptActivityInviteCallback(result, joinSecret)`. */
+export type AcceptActivityInviteCallback = (result: ClientResult, joinSecret: string) => void;
 /** `FetchCurrentUserCallback(result, id, name)`. */
 export type FetchCurrentUserCallback = (result: ClientResult, id: bigint, name: string) => void;
 
@@ -74,6 +86,8 @@ export class Client {
   readonly #core: CoreClient;
   #statusCallback: OnStatusChanged | undefined;
   #tokenExpirationCallback: (() => void) | undefined;
+  /** The listener each `Set…Callback` registered, by client event. */
+  readonly #callbacks = new Map<string, (...args: unknown[]) => void>();
 
   /**
    * `new Client()`, `new Client(apiBase, webBase)`, `new Client(ClientCreateOptions)`, or — beyond the C++ SDK —
@@ -324,6 +338,173 @@ export class Client {
   /** The current user, or `UserHandle.nullobj` before Ready. Prefer {@link Client.GetCurrentUserV2}. */
   GetCurrentUser(): UserHandle {
     return this.GetCurrentUserV2() ?? UserHandle.nullobj;
+  }
+
+  /** Looks up a user the client knows (friends, message authors, the current user). */
+  GetUser(userId: Uint64Like): UserHandle | undefined {
+    const user = this.#core.getUser(idToString(userId));
+    return user ? new UserHandle(user) : undefined;
+  }
+  /** Sets the callback invoked whenever a known user changes (name, status, activity). */
+  SetUserUpdatedCallback(callback: UserIdCallback): void {
+    this.#setCallback('userUpdated', (userId: string) => {
+      deliver(callback, BigInt(userId));
+    });
+  }
+
+  // ── Rich presence and invites ──────────────────────────────────────────────────────────────────
+
+  /** Sets the player's rich presence (through the gateway when Ready, else a running local client). */
+  UpdateRichPresence(activity: Activity, callback: ResultCallback): void {
+    this.#result(() => this.#core.updateRichPresence(activity.toCore()), callback);
+  }
+  /** Clears the player's rich presence. */
+  ClearRichPresence(): void {
+    this.#core.clearRichPresence().catch(() => {
+      // As in the C++ SDK, clearing reports nothing.
+    });
+  }
+  /** Sets Online, Idle, Dnd or Invisible. */
+  SetOnlineStatus(status: StatusType, callback: ResultCallback): void {
+    this.#result(() => this.#core.setOnlineStatus(status), callback);
+  }
+  /** Invites a user to the player's party. */
+  SendActivityInvite(userId: Uint64Like, content: string, callback: ResultCallback): void {
+    this.#result(() => this.#core.sendActivityInvite(idToString(userId), content), callback);
+  }
+  /** Asks to join a user's party. */
+  SendActivityJoinRequest(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.sendActivityJoinRequest(idToString(userId)), callback);
+  }
+  /** Lets the sender of a join request in. */
+  SendActivityJoinRequestReply(invite: ActivityInvite, callback: ResultCallback): void {
+    this.#result(() => this.#core.sendActivityJoinRequestReply(invite.toCore()), callback);
+  }
+  /** Accepts an invite; the callback gets the join secret. */
+  AcceptActivityInvite(invite: ActivityInvite, callback: AcceptActivityInviteCallback): void {
+    settle(
+      () => this.#core.acceptActivityInvite(invite.toCore()),
+      (secret) => {
+        deliver(callback, ClientResult.success(), secret);
+      },
+      (result) => {
+        deliver(callback, result, '');
+      },
+    );
+  }
+  /** Sets the callback invoked when an invite or join request arrives. */
+  SetActivityInviteCreatedCallback(callback: ActivityInviteCallback): void {
+    this.#setCallback('activityInviteCreated', (invite: Parameters<typeof ActivityInvite.fromCore>[0]) => {
+      deliver(callback, ActivityInvite.fromCore(invite));
+    });
+  }
+  /** Sets the callback invoked when an invite changes (e.g. becomes invalid). */
+  SetActivityInviteUpdatedCallback(callback: ActivityInviteCallback): void {
+    this.#setCallback('activityInviteUpdated', (invite: Parameters<typeof ActivityInvite.fromCore>[0]) => {
+      deliver(callback, ActivityInvite.fromCore(invite));
+    });
+  }
+
+  // ── Friends ────────────────────────────────────────────────────────────────────────────────────
+
+  /** Every relationship, platform and game. */
+  GetRelationships(): RelationshipHandle[] {
+    return this.#core.getRelationships().map((r) => new RelationshipHandle(r));
+  }
+  /** The relationship with one user. */
+  GetRelationshipHandle(userId: Uint64Like): RelationshipHandle {
+    return new RelationshipHandle(this.#core.getRelationshipHandle(idToString(userId)));
+  }
+  /** Friends in one group of the friends list. */
+  GetRelationshipsByGroup(groupType: RelationshipGroupType): RelationshipHandle[] {
+    return this.#core.getRelationshipsByGroup(groupType).map((r) => new RelationshipHandle(r));
+  }
+  /** Friends whose username or display name contains the text. */
+  SearchFriendsByUsername(searchStr: string): UserHandle[] {
+    return this.#core.searchFriendsByUsername(searchStr).map((u) => new UserHandle(u));
+  }
+  /** Sends a platform friend request by username. */
+  SendDiscordFriendRequest(username: string, callback: ResultCallback): void {
+    this.#result(() => this.#core.sendDiscordFriendRequest(username), callback);
+  }
+  /** Sends a platform friend request by id. */
+  SendDiscordFriendRequestById(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.sendDiscordFriendRequestById(idToString(userId)), callback);
+  }
+  /** Sends (or accepts) a game friend request by username. */
+  SendGameFriendRequest(username: string, callback: ResultCallback): void {
+    this.#result(() => this.#core.sendGameFriendRequest(username), callback);
+  }
+  /** Sends (or accepts) a game friend request by id. */
+  SendGameFriendRequestById(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.sendGameFriendRequestById(idToString(userId)), callback);
+  }
+  /** Accepts an incoming platform friend request. */
+  AcceptDiscordFriendRequest(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.acceptDiscordFriendRequest(idToString(userId)), callback);
+  }
+  /** Accepts an incoming game friend request. */
+  AcceptGameFriendRequest(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.acceptGameFriendRequest(idToString(userId)), callback);
+  }
+  /** Declines an incoming platform friend request. */
+  RejectDiscordFriendRequest(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.rejectDiscordFriendRequest(idToString(userId)), callback);
+  }
+  /** Declines an incoming game friend request. */
+  RejectGameFriendRequest(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.rejectGameFriendRequest(idToString(userId)), callback);
+  }
+  /** Withdraws an outgoing platform friend request. */
+  CancelDiscordFriendRequest(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.cancelDiscordFriendRequest(idToString(userId)), callback);
+  }
+  /** Withdraws an outgoing game friend request. */
+  CancelGameFriendRequest(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.cancelGameFriendRequest(idToString(userId)), callback);
+  }
+  /** Ends every friendship with the user. */
+  RemoveDiscordAndGameFriend(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.removeDiscordAndGameFriend(idToString(userId)), callback);
+  }
+  /** Ends the game friendship only. */
+  RemoveGameFriend(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.removeGameFriend(idToString(userId)), callback);
+  }
+  /** Blocks the user. */
+  BlockUser(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.blockUser(idToString(userId)), callback);
+  }
+  /** Lifts a block. */
+  UnblockUser(userId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.unblockUser(idToString(userId)), callback);
+  }
+  /** Sets the callback invoked when a relationship is created or changes type. */
+  SetRelationshipCreatedCallback(callback: RelationshipCallback): void {
+    this.#setCallback('relationshipCreated', (userId: string, isDiscord: boolean) => {
+      deliver(callback, BigInt(userId), isDiscord);
+    });
+  }
+  /** Sets the callback invoked when a relationship ends. */
+  SetRelationshipDeletedCallback(callback: RelationshipCallback): void {
+    this.#setCallback('relationshipDeleted', (userId: string, isDiscord: boolean) => {
+      deliver(callback, BigInt(userId), isDiscord);
+    });
+  }
+  /** Sets the callback invoked when a friend may have moved between friends-list groups. */
+  SetRelationshipGroupsUpdatedCallback(callback: UserIdCallback): void {
+    this.#setCallback('relationshipGroupsUpdated', (userId: string) => {
+      deliver(callback, BigInt(userId));
+    });
+  }
+
+  /** Replaces the one listener a `Set…Callback` method owns for `event`. */
+  #setCallback(event: string, listener: (...args: never[]) => void): void {
+    const previous = this.#callbacks.get(event);
+    if (previous) this.#core.off(event, previous);
+    const wrapped = listener as (...args: unknown[]) => void;
+    this.#callbacks.set(event, wrapped);
+    this.#core.on(event, wrapped);
   }
 
   #tokens(run: () => Promise<TokenExchangeResult>, callback: TokenExchangeCallback): void {

@@ -1,5 +1,8 @@
-import type { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
+import { StatusType } from '../src/social/enums.js';
+import { AvatarType, type UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
+import { Activity } from './Activity.js';
 import { idToBigInt } from './ids.js';
+import { RelationshipHandle } from './RelationshipHandle.js';
 
 /** A live view of a user, as the C++ SDK's `UserHandle`. */
 export class UserHandle {
@@ -38,5 +41,23 @@ export class UserHandle {
   /** True for a provisional account. */
   IsProvisional(): boolean {
     return this.#core?.isProvisional ?? false;
+  }
+  /** The avatar's CDN URL (the default avatar when the user has none). */
+  AvatarUrl(animatedType: AvatarType = AvatarType.Gif, staticType: AvatarType = AvatarType.Png): string {
+    return this.#core?.avatarUrl(animatedType, staticType) ?? '';
+  }
+  /** The user's online status. */
+  Status(): StatusType {
+    return this.#core?.status ?? StatusType.Unknown;
+  }
+  /** The user's rich presence in this game, if any. */
+  GameActivity(): Activity | undefined {
+    const activity = this.#core?.gameActivity;
+    return activity ? Activity.fromCore(activity) : undefined;
+  }
+  /** The relationship with this user. */
+  Relationship(): RelationshipHandle {
+    const core = this.#core;
+    return core ? new RelationshipHandle(core.relationship) : RelationshipHandle.nullobj;
   }
 }

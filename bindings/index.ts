@@ -13,16 +13,34 @@ export { RunCallbacks, ResetCallbacks, SetFreeThreaded } from './callbacks.js';
 export {
   Client,
   ClientCreateOptions,
+  type AcceptActivityInviteCallback,
+  type ActivityInviteCallback,
   type AuthorizationCallback,
   type FetchCurrentUserCallback,
   type LogCallback,
   type OnStatusChanged,
+  type RelationshipCallback,
+  type UserIdCallback,
   type ResultCallback,
   type TokenExchangeCallback,
 } from './Client.js';
 export { ClientResult } from './ClientResult.js';
 export type { Uint64Like } from './ids.js';
 export { UserHandle } from './UserHandle.js';
+export { RelationshipHandle } from './RelationshipHandle.js';
+export { ActivityInvite } from './ActivityInvite.js';
+export {
+  Activity,
+  ActivityAssets,
+  ActivityButton,
+  ActivityParty,
+  ActivitySecrets,
+  ActivityTimestamps,
+} from './Activity.js';
+export { ActivityPartyPrivacy, ActivityTypes, StatusDisplayTypes } from '../src/presence/Activity.js';
+export { ActivityActionTypes } from '../src/invites/ActivityInvite.js';
+export { RelationshipGroupType, RelationshipType, StatusType } from '../src/social/enums.js';
+export { AvatarType } from '../src/users/UserHandle.js';
 export { ClientError, ClientStatus } from '../src/client/ClientStatus.js';
 export { IntegrationType } from '../src/auth/AuthorizationArgs.js';
 export { AuthenticationCodeChallengeMethod } from '../src/auth/pkce.js';

@@ -1,4 +1,5 @@
 import { enumMember } from '../util/enumMember.js';
+import { defined } from '../util/defined.js';
 import {
   ActivityPartyPrivacy,
   ActivityTypes,
@@ -20,10 +21,6 @@ const obj = (value: unknown): Wire | undefined =>
 /** Activity flags of a public party (reference §1.10: PARTY_PRIVACY_FRIENDS, PARTY_PRIVACY_VOICE_CHANNEL). */
 const PUBLIC_PARTY_FLAGS = (1 << 6) | (1 << 7);
 
-/** Copies the keys whose value is defined, so optional fields stay absent rather than `undefined`. */
-function defined<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /**
  * Reads an activity another user has (PRESENCE_UPDATE, READY presences). The platform never sends others'

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  Activity,
+  ActivityActionTypes,
+  ActivityParty,
+  ActivitySecrets,
+  ActivityTypes,
+  AuthorizationArgs,
+  AuthorizationTokenType,
+  Client,
+  ClientResult,
+  ClientStatus,
+  ErrorType,
+  RelationshipType,
+  ResetCallbacks,
+  RunCallbacks,
+  StatusType,
+  type ActivityInvite,
+} from '../../bindings/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { emulatorFor, eventually } from './helpers.js';
+
+async function pumpUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  await eventually(() => {
+    RunCallbacks();
+    return done();
+  }, timeoutMs);
+}
+
+/** A bindings client signed in as `username` and Ready, driven only through the C++-shaped API. */
+async function readyClient(emulator: Emulator, username: string): Promise<Client> {
+  const client = new Client({
+    apiBase: emulator.api,
+    webBase: emulator.http,
+    openUrl: emulator.browserAs(username),
+  });
+  client.SetApplicationId(emulator.applicationId);
+  const verifier = client.CreateAuthorizationCodeVerifier();
+  const args = new AuthorizationArgs();
+  args.SetClientId(emulator.applicationId);
+  args.SetScopes(Client.GetDefaultCommunicationScopes());
+  args.SetCodeChallenge(verifier.Challenge());
+  let token = '';
+  client.Authorize(args, (result, code, redirectUri) => {
+    expect(result.Successful()).toBe(true);
+    client.GetToken(emulator.applicationId, code, verifier.Verifier(), redirectUri, (r, accessToken) => {
+      expect(r.Successful()).toBe(true);
+      token = accessToken;
+      client.UpdateToken(AuthorizationTokenType.Bearer, accessToken, () => {
+        client.Connect();
+      });
+    });
+  });
+  await pumpUntil(() => token !== '' && client.GetStatus() === ClientStatus.Ready);
+  return client;
+}
+
+describe('bindings: friends, presence and invites', () => {
+  it('befriend, see presence, invite and accept, all through callbacks', async () => {
+    ResetCallbacks();
+    const emulator = await emulatorFor({ autoConsent: true });
+    const alice = await readyClient(emulator, 'alice');
+    const bob = await readyClient(emulator, 'bob');
+    const aliceId = BigInt(emulator.users[0]?.id ?? '0');
+    const bobId = BigInt(emulator.users[1]?.id ?? '0');
+
+    const created: bigint[] = [];
+    bob.SetRelationshipCreatedCallback((userId, isDiscord) => {
+      expect(isDiscord).toBe(true);
+      created.push(userId);
+    });
+    let sent: ClientResult | undefined;
+    alice.SendDiscordFriendRequest('bob', (result) => (sent = result));
+    await pumpUntil(() => sent !== undefined && created.length === 1);
+    expect(sent?.Successful()).toBe(true);
+    expect(created).toEqual([aliceId]);
+    expect(bob.GetRelationshipHandle(aliceId).DiscordRelationshipType()).toBe(
+      RelationshipType.PendingIncoming,
+    );
+
+    let accepted: ClientResult | undefined;
+    bob.AcceptDiscordFriendRequest(aliceId, (result) => (accepted = result));
+    await pumpUntil(
+      () => accepted !== undefined && alice.GetRelationships().some((r) => r.DiscordRelationshipType() === 1),
+    );
+    const friend = alice.GetRelationshipHandle(bobId);
+    expect(friend.User()?.Username()).toBe('bob');
+    await pumpUntil(() => alice.GetUser(bobId)?.Status() === StatusType.Online);
+
+    // Bob hosts a joinable party.
+    const activity = new Activity();
+    activity.SetType(ActivityTypes.Playing);
+    activity.SetDetails('Capture the flag');
+    const party = new ActivityParty();
+    party.SetId('bindings-party');
+    party.SetCurrentSize(1);
+    party.SetMaxSize(4);
+    activity.SetParty(party);
+    const secrets = new ActivitySecrets();
+    secrets.SetJoin('bindings-secret');
+    activity.SetSecrets(secrets);
+    let presence: ClientResult | undefined;
+    bob.UpdateRichPresence(activity, (result) => (presence = result));
+    await pumpUntil(
+      () => presence !== undefined && alice.GetUser(bobId)?.GameActivity()?.Details() === 'Capture the flag',
+    );
+    expect(alice.GetUser(bobId)?.GameActivity()?.Party()?.Id()).toBe('bindings-party');
+
+    // Bob invites Alice; she accepts and gets the secret.
+    let invite: ActivityInvite | undefined;
+    alice.SetActivityInviteCreatedCallback((received) => (invite = received));
+    bob.SendActivityInvite(aliceId, 'come play', (result) => {
+      expect(result.Successful()).toBe(true);
+    });
+    await pumpUntil(() => invite !== undefined);
+    expect(invite?.Type()).toBe(ActivityActionTypes.Join);
+    expect(invite?.SenderId()).toBe(bobId);
+    expect(invite?.PartyId()).toBe('bindings-party');
+    let joinSecret: string | undefined;
+    if (invite)
+      alice.AcceptActivityInvite(invite, (result, secret) => {
+        expect(result.Successful()).toBe(true);
+        joinSecret = secret;
+      });
+    await pumpUntil(() => joinSecret !== undefined);
+    expect(joinSecret).toBe('bindings-secret');
+
+    // A validation failure arrives as a ClientResult, not a throw.
+    let failed: ClientResult | undefined;
+    alice.AcceptGameFriendRequest(bobId, (result) => (failed = result));
+    await pumpUntil(() => failed !== undefined);
+    expect(failed?.Type()).toBe(ErrorType.ValidationError);
+
+    alice.Disconnect();
+    bob.Disconnect();
+    await pumpUntil(
+      () => alice.GetStatus() === ClientStatus.Disconnected && bob.GetStatus() === ClientStatus.Disconnected,
+    );
+  });
+});
