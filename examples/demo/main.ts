@@ -6,6 +6,7 @@ import { startEmulator } from 'sdkpp/emulator';
 
 import { linkAndConnect } from './linkAndConnect.js';
 import { say } from './print.js';
+import { befriend, hostParty, inviteAndJoin, type Player } from './social.js';
 
 const keepAlive = process.argv.includes('--keep-alive');
 
@@ -26,6 +27,13 @@ if (first) {
   say('media', `crypto self-test (${engine.features.join(', ')}): ${selfTest.ok ? 'passed' : 'FAILED'}`);
 }
 say('demo', `${clients.length} players linked their accounts and are connected`);
+
+const [alice, bob] = clients.map((client, i): Player => ({ name: players[i]?.username ?? '?', client }));
+if (alice && bob) {
+  await befriend(alice, bob);
+  await hostParty(alice, bob);
+  await inviteAndJoin(alice, bob);
+}
 
 if (keepAlive) {
   say('demo', 'emulator stays up (--keep-alive); press Ctrl+C to stop');

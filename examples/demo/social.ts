@@ -1,0 +1,102 @@
+import {
+  ActivityPartyPrivacy,
+  ActivityTypes,
+  RelationshipType,
+  type ActivityInvite,
+  type Client,
+  type UserHandle,
+} from 'sdkpp';
+
+import { say } from './print.js';
+
+/** A signed-in player of the demo. */
+export interface Player {
+  name: string;
+  client: Client;
+}
+
+function idOf(player: Player): string {
+  const id = player.client.getCurrentUser()?.id;
+  if (id === undefined) throw new Error(`${player.name} is not signed in`);
+  return id;
+}
+
+/** Resolves on the first `event` of `client` whose arguments satisfy `match`. */
+function next<A extends unknown[]>(
+  client: Client,
+  event: string,
+  match: (...args: A) => boolean = () => true,
+): Promise<A> {
+  return new Promise((resolve) => {
+    const listener = (...args: unknown[]): void => {
+      if (!match(...(args as A))) return;
+      client.off(event, listener);
+      resolve(args as A);
+    };
+    client.on(event, listener);
+  });
+}
+
+/** One line about a friend, as a friends list would show it. */
+export function describeFriend(user: UserHandle): string {
+  const activity = user.gameActivity;
+  const status = ['online', 'offline', 'blocked', 'idle', 'dnd', 'invisible', 'streaming', 'unknown'][
+    user.status
+  ];
+  if (!activity) return `${user.displayName} (${status ?? '?'})`;
+  const party = activity.party ? ` [party ${activity.party.currentSize}/${activity.party.maxSize}]` : '';
+  return `${user.displayName} (${status ?? '?'}) — playing ${activity.name ?? '?'}: ${activity.details ?? ''}${party}`;
+}
+
+/** The first player sends a friend request by username; the second accepts it when it arrives. */
+export async function befriend(asker: Player, answerer: Player): Promise<void> {
+  const askerId = idOf(asker);
+  const incoming = next<[string, boolean]>(answerer.client, 'relationshipCreated', (id) => id === askerId);
+  await asker.client.sendDiscordFriendRequest(answerer.client.getCurrentUser()?.username ?? '');
+  say(asker.name, `sent a friend request to @${answerer.client.getCurrentUser()?.username ?? '?'}`);
+  await incoming;
+  const type = answerer.client.getRelationshipHandle(askerId).discordRelationshipType;
+  say(answerer.name, `friend request from ${asker.name} (${RelationshipType[type]}); accepting`);
+  const friends = next(asker.client, 'relationshipCreated', (id) => id === idOf(answerer));
+  await answerer.client.acceptDiscordFriendRequest(askerId);
+  await friends;
+  for (const player of [asker, answerer]) {
+    const list = player.client.getFriendsList().flatMap((r) => (r.user ? [describeFriend(r.user)] : []));
+    say(player.name, `friends: ${list.join('; ')}`);
+  }
+}
+
+/** The host sets a joinable rich presence and the friend sees it. */
+export async function hostParty(host: Player, friend: Player): Promise<void> {
+  const hostId = idOf(host);
+  const seen = next<[string]>(
+    friend.client,
+    'userUpdated',
+    (id) => id === hostId && friend.client.getUser(id)?.gameActivity !== null,
+  );
+  await host.client.updateRichPresence({
+    type: ActivityTypes.Playing,
+    details: 'Ranked match',
+    state: 'In a party',
+    party: { id: `party-${hostId}`, currentSize: 1, maxSize: 4, privacy: ActivityPartyPrivacy.Public },
+    // A game's own join secret: whoever accepts an invite receives it and can join.
+    secrets: { join: `join-${Math.random().toString(36).slice(2)}` },
+    timestamps: { start: Date.now() },
+  });
+  say(host.name, 'set rich presence: Ranked match, party 1/4 (through the gateway)');
+  await seen;
+  const user = friend.client.getUser(hostId);
+  if (user) say(friend.name, `sees ${describeFriend(user)}`);
+}
+
+/** The host invites the friend, who accepts and receives the join secret. */
+export async function inviteAndJoin(host: Player, friend: Player): Promise<void> {
+  const arrived = next<[ActivityInvite]>(friend.client, 'activityInviteCreated');
+  await host.client.sendActivityInvite(idOf(friend), 'Join my party!');
+  say(host.name, `invited ${friend.name} to the party`);
+  const [invite] = await arrived;
+  say(friend.name, `invite from ${host.name} to party ${invite.partyId}; accepting`);
+  const secret = await friend.client.acceptActivityInvite(invite);
+  // The secret is the game's to use; the demo only shows that it arrived.
+  say(friend.name, `got the join secret (${secret.length} characters): joining the party`);
+}
