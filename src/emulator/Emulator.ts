@@ -19,7 +19,8 @@ import { Invites } from './social/Invites.js';
 import { PresenceService } from './social/PresenceService.js';
 import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
-import { EmulatorStore } from './store/Store.js';
+import { EmulatorStore, type UserPatch } from './store/Store.js';
+import { wirePresence } from './social/wire.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
 import type {
@@ -152,9 +153,13 @@ class RunningEmulator implements Emulator {
     return { id: user.id, username: user.username };
   }
 
-  updateUser(id: string, patch: { username?: string; globalName?: string }): void {
-    const user = this.#ctx.store.updateUser(id, patch);
-    this.#ctx.hub.dispatch(id, 'USER_UPDATE', wireUser(user));
+  updateUser(id: string, patch: UserPatch): void {
+    const user = this.#ctx.store.updateUser(this.#requireUser(id), patch);
+    this.#ctx.hub.dispatch(user.id, 'USER_UPDATE', wireUser(user));
+    const presence = wirePresence(user.id, this.#ctx.presence.of(user.id));
+    for (const friendId of this.#ctx.relationships.friendsOf(user.id)) {
+      this.#ctx.hub.dispatch(friendId, 'PRESENCE_UPDATE', { ...presence, user: wireUser(user) });
+    }
   }
 
   banUser(id: string): void {

@@ -110,8 +110,21 @@ export interface Emulator extends EmulatorInfo {
   close(): Promise<void>;
   /** Adds a full user; the username defaults to the next unused seed name. */
   createUser(options?: { username?: string; globalName?: string }): EmulatorUser;
-  /** Changes a user and dispatches USER_UPDATE to that user's gateway sessions. */
-  updateUser(id: string, patch: { username?: string; globalName?: string }): void;
+  /**
+   * Changes a user's profile: names, avatar hash (32 hex digits, `a_` first for an animated one), guild tag
+   * (1–4 characters) and subscription tier. The user's sessions get USER_UPDATE and their friends a
+   * PRESENCE_UPDATE carrying the new user object.
+   */
+  updateUser(
+    id: string,
+    patch: {
+      username?: string;
+      globalName?: string;
+      avatar?: string | null;
+      primaryGuildTag?: string | null;
+      premiumType?: 0 | 1 | 2 | 3;
+    },
+  ): void;
   /**
    * Bans a user: tokens are deleted at once, gateway sessions close with 4004, and the user's external
    * identity moves to a new restricted provisional account, whose merges then fail with 530017.

@@ -108,7 +108,11 @@ export class RelationshipManager implements SessionFeature {
     const id = typeof user?.id === 'string' ? user.id : undefined;
     if (!d || id === undefined) return;
     // Presence updates may carry a fuller user object; keep what it says.
-    if (typeof user?.username === 'string') this.#s.users.upsert(user);
+    let userChanged = false;
+    if (typeof user?.username === 'string') {
+      const before = JSON.stringify(this.#s.users.get(id));
+      userChanged = JSON.stringify(this.#s.users.upsert(user)) !== before;
+    }
     const activities = Array.isArray(d.activities)
       ? d.activities.flatMap((a) => {
           const activity = asObject(a);
@@ -116,7 +120,8 @@ export class RelationshipManager implements SessionFeature {
         })
       : [];
     const status = typeof d.status === 'string' ? d.status : 'offline';
-    if (this.#s.users.setPresence(id, { status, activities }) && notify) {
+    const presenceChanged = this.#s.users.setPresence(id, { status, activities });
+    if ((presenceChanged || userChanged) && notify) {
       this.#s.emit('userUpdated', id);
       this.#s.emit('relationshipGroupsUpdated', id);
     }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ActivityPartyPrivacy,
   ActivityTypes,
+  AuthorizationTokenType,
+  AvatarType,
   ClientNotReadyError,
   HttpError,
   RelationshipGroupType,
@@ -168,5 +170,50 @@ describe('friends and presence', () => {
     await expect(alice.client.sendDiscordFriendRequest('nobody_by_that_name')).rejects.toMatchObject({
       code: 80004,
     });
+  });
+});
+
+describe('user handles', () => {
+  it('carry avatar URLs, the guild tag and provisional flag; premium_type needs identify.premium', async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const alice = await linkAndConnect(emulator, userAt(emulator, 0));
+    const bob = userAt(emulator, 1);
+    emulator.befriend('alice', 'bob');
+    await eventually(() => alice.client.getUser(bob.id) !== undefined, 5000, 'Bob known');
+    const handle = alice.client.getUser(bob.id);
+    expect(handle?.avatarUrl()).toMatch(/^https:\/\/cdn\.discordapp\.com\/embed\/avatars\/[0-5]\.png$/);
+    expect(handle?.primaryGuildTag).toBeNull();
+    expect(handle?.isProvisional).toBe(false);
+
+    const hash = 'a_0123456789abcdef0123456789abcdef';
+    const updated: string[] = [];
+    alice.client.on('userUpdated', (id) => updated.push(id));
+    emulator.updateUser(bob.id, { avatar: hash, primaryGuildTag: 'GG', premiumType: 2 });
+    await eventually(() => handle?.primaryGuildTag === 'GG', 5000, 'the tag');
+    expect(updated).toContain(bob.id);
+    expect(handle?.avatarUrl()).toBe(`https://cdn.discordapp.com/avatars/${bob.id}/${hash}.gif`);
+    expect(handle?.avatarUrl(AvatarType.Webp, AvatarType.Jpeg)).toMatch(/\.webp$/);
+    expect(handle?.premiumType).toBe(0); // nobody sees another user's tier
+    expect(() => {
+      emulator.updateUser(bob.id, { primaryGuildTag: 'TOOLONG' });
+    }).toThrow(RangeError);
+
+    // Bob's own tier shows only with the partner scope.
+    const plain = await linkAndConnect(emulator, bob);
+    expect(plain.client.getCurrentUser()?.premiumType).toBe(0);
+    const premium = clientFor(emulator, { openUrl: emulator.browserAs('bob') });
+    const pkce = premium.createAuthorizationCodeVerifier();
+    const grant = await premium.authorize({
+      codeChallenge: pkce.challenge,
+      scopes: 'openid sdk.social_layer identify.premium',
+    });
+    const tokens = await premium.getToken({
+      code: grant.code,
+      codeVerifier: pkce.verifier,
+      redirectUri: grant.redirectUri,
+    });
+    await premium.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
+    await premium.connect();
+    expect(premium.getCurrentUser()?.premiumType).toBe(2);
   });
 });

@@ -222,7 +222,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     this.#attach(session, connection);
     const app = this.#d.store.state.application;
     const ready = buildReady({
-      user: wireUser(auth.user),
+      user: wireUser(auth.user, { premium: auth.scopes.includes('identify.premium') }),
       sessionId: session.id,
       sessionType: auth.kind === 'bot' ? 'normal' : 'oauth',
       scopes: auth.scopes,

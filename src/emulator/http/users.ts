@@ -12,7 +12,11 @@ export function userRoutes(ctx: EmulatorContext): Route[] {
       scope: 'api',
       pattern: '/users/@me',
       style: 'api',
-      handle: (req) => jsonReply(200, wireUser(authenticate(ctx, req, { bearer: true, bot: true }).user)),
+      handle: (req) => {
+        const caller = authenticate(ctx, req, { bearer: true, bot: true });
+        const premium = caller.kind === 'bearer' && caller.token.scopes.includes('identify.premium');
+        return jsonReply(200, wireUser(caller.user, { premium }));
+      },
     },
   ];
 }

@@ -32,6 +32,15 @@ function remove(record: Record<string, unknown>, key: string): void {
   Reflect.deleteProperty(record, key);
 }
 
+/** Profile fields an admin may change. */
+export interface UserPatch {
+  username?: string;
+  globalName?: string;
+  avatar?: string | null;
+  primaryGuildTag?: string | null;
+  premiumType?: 0 | 1 | 2 | 3;
+}
+
 /** What {@link EmulatorStore.issueTokens} creates. */
 export interface IssuedTokens {
   access: AccessTokenRecord;
@@ -144,13 +153,16 @@ export class EmulatorStore {
       banned: false,
       restricted: false,
       createdAt: this.#now(),
+      avatar: null,
+      primaryGuildTag: null,
+      premiumType: 0,
     };
     this.state.users[user.id] = user;
     return user;
   }
 
-  /** Changes a user's names. Throws on a bad or taken username. */
-  updateUser(id: string, patch: { username?: string; globalName?: string }): UserRecord {
+  /** Changes a user's profile. Throws on a bad or taken username, a bad avatar hash or tag. */
+  updateUser(id: string, patch: UserPatch): UserRecord {
     const user = this.user(id);
     if (!user) throw new RangeError(`no user with id ${id}`);
     if (patch.username !== undefined) {
@@ -163,6 +175,23 @@ export class EmulatorStore {
     if (patch.globalName !== undefined) {
       if (!isValidGlobalName(patch.globalName)) throw new RangeError('globalName must be 1–32 characters');
       user.globalName = patch.globalName;
+    }
+    if (patch.avatar !== undefined) {
+      if (patch.avatar !== null && !/^(a_)?[0-9a-f]{32}$/.test(patch.avatar)) {
+        throw new RangeError('avatar must be a 32-digit hex hash, "a_" first for an animated one, or null');
+      }
+      user.avatar = patch.avatar;
+    }
+    if (patch.primaryGuildTag !== undefined) {
+      const tag = patch.primaryGuildTag;
+      if (tag !== null && (tag.length < 1 || tag.length > 4)) {
+        throw new RangeError('primaryGuildTag must be 1–4 characters or null');
+      }
+      user.primaryGuildTag = tag;
+    }
+    if (patch.premiumType !== undefined) {
+      if (![0, 1, 2, 3].includes(patch.premiumType)) throw new RangeError('premiumType must be 0–3');
+      user.premiumType = patch.premiumType;
     }
     return user;
   }
@@ -180,7 +209,15 @@ export class EmulatorStore {
   #insertUser(
     fields: Pick<UserRecord, 'username' | 'globalName' | 'provisional' | 'bot' | 'restricted'>,
   ): UserRecord {
-    const user: UserRecord = { id: this.nextId(), ...fields, banned: false, createdAt: this.#now() };
+    const user: UserRecord = {
+      id: this.nextId(),
+      ...fields,
+      banned: false,
+      createdAt: this.#now(),
+      avatar: null,
+      primaryGuildTag: null,
+      premiumType: 0,
+    };
     this.state.users[user.id] = user;
     return user;
   }

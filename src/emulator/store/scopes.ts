@@ -31,6 +31,7 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'application_identities.write': 'Link your game account to your account',
   'gateway.connect': 'Connect to the real-time service as you',
   identify: 'Know your username, display name and avatar',
+  'identify.premium': 'Know your subscription tier (partner applications only)',
   'relationships.read': 'See your friends list',
   'relationships.write': 'Send, accept and remove friend requests',
   'dm_channels.read': 'See your direct message channels',

@@ -29,6 +29,12 @@ export interface UserRecord {
   restricted: boolean;
   /** Unix ms. */
   createdAt: number;
+  /** The avatar hash (`a_` prefix: animated), or null for the default avatar. */
+  avatar: string | null;
+  /** The guild tag shown next to the name (1–4 characters), or null. */
+  primaryGuildTag: string | null;
+  /** The user's subscription tier (0 none, 1–3); shown only to apps holding `identify.premium`. */
+  premiumType: 0 | 1 | 2 | 3;
 }
 
 /** How an access token came to be. */
