@@ -15,6 +15,7 @@ import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
 import { resolveOptions, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
+import { DirectMessages } from './social/DirectMessages.js';
 import { Invites } from './social/Invites.js';
 import { PresenceService } from './social/PresenceService.js';
 import { Relationships } from './social/Relationships.js';
@@ -289,6 +290,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     presence,
     relationships,
     invites: new Invites(presence, relationships, store.state.application.id),
+    messages: new DirectMessages(store, hub),
     signer,
     log,
     csrfKey: randomBytes(32),

@@ -3,6 +3,7 @@ import type { GatewayHub } from './gateway/GatewayHub.js';
 import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { ResolvedOptions } from './options.js';
+import type { DirectMessages } from './social/DirectMessages.js';
 import type { Invites } from './social/Invites.js';
 import type { PresenceService } from './social/PresenceService.js';
 import type { Relationships } from './social/Relationships.js';
@@ -29,6 +30,8 @@ export interface EmulatorContext {
   presence: PresenceService;
   /** The friend graph. */
   relationships: Relationships;
+  /** Direct messages. */
+  messages: DirectMessages;
   /** Activity invite rules. */
   invites: Invites;
   signer: IdTokenSigner;

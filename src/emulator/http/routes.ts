@@ -2,6 +2,7 @@ import type { EmulatorContext } from '../context.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
+import { directMessageRoutes } from './directMessages.js';
 import { inviteRoutes } from './invites.js';
 import { relationshipRoutes } from './relationships.js';
 import type { Route } from './router.js';
@@ -18,5 +19,6 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...provisionalRoutes(ctx),
     ...relationshipRoutes(ctx),
     ...inviteRoutes(ctx),
+    ...directMessageRoutes(ctx),
   ];
 }

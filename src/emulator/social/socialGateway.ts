@@ -36,6 +36,15 @@ export function wireSocialGateway(ctx: EmulatorContext): void {
     presence.set(session.userId, session.id, update);
   });
 
+  // An invite stays valid only while its party is still the host's.
+  presence.on('changed', (userId) => {
+    for (const message of ctx.messages.validInvitesHostedBy(userId)) {
+      if (message.activity && !ctx.invites.stillValid({ ...message, activity: message.activity })) {
+        ctx.messages.invalidateInvite(message);
+      }
+    }
+  });
+
   presence.on('changed', (userId, current) => {
     const payload = wirePresence(userId, current);
     for (const friendId of relationships.friendsOf(userId))

@@ -1,0 +1,245 @@
+import type { EmulatorContext } from '../context.js';
+import { InviteRefusal } from '../social/Invites.js';
+import { EPHEMERAL_DM_CHANNEL_TYPE, MAX_HISTORY } from '../social/DirectMessages.js';
+import { wireUser } from '../accounts/userObject.js';
+import type { DirectMessageRecord, UserRecord } from '../store/types.js';
+import { ApiError, invalidFormBody } from './errors.js';
+import { inviteRefusalError } from './invites.js';
+import { jsonReply, noContentReply } from './replies.js';
+import { requireBearer, requireBot } from './requestAuth.js';
+import type { Route, RouteRequest } from './router.js';
+import { requireScope } from './scopes.js';
+import { readStringMap } from './stringMap.js';
+
+/** The platform's message content limit, in characters. */
+export const MAX_CONTENT = 2000;
+/** Developer metadata on a message: at most 25 keys, 1024 characters in all (wire-protocols §1.11). */
+export const METADATA_LIMITS = { maxKeys: 25, maxChars: 1024 };
+/** Moderation metadata: at most 5 keys, 2000 characters in all. */
+export const MODERATION_LIMITS = { maxKeys: 5, maxChars: 2000 };
+
+function unknownUser(): ApiError {
+  return new ApiError(404, 10013, 'Unknown User');
+}
+
+function unknownMessage(): ApiError {
+  return new ApiError(404, 10008, 'Unknown Message');
+}
+
+function cannotMessage(): ApiError {
+  return new ApiError(403, 50007, 'Cannot send messages to this user');
+}
+
+function objectBody(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalidFormBody({
+      _root: { code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' },
+    });
+  }
+  return raw as Record<string, unknown>;
+}
+
+function readContent(body: Record<string, unknown>, min: number): string {
+  const content = body.content ?? '';
+  if (typeof content !== 'string')
+    throw invalidFormBody({ content: { code: 'BASE_TYPE_STRING', message: 'Must be a string.' } });
+  if (content.length < min || content.length > MAX_CONTENT) {
+    throw invalidFormBody({
+      content: {
+        code: 'BASE_TYPE_BAD_LENGTH',
+        message: `Must be between ${min} and ${MAX_CONTENT} in length.`,
+      },
+    });
+  }
+  return content;
+}
+
+/** Direct-message routes (wire-protocols §4.9) and the server-side moderation endpoint. */
+export function directMessageRoutes(ctx: EmulatorContext): Route[] {
+  const { store, messages, relationships } = ctx;
+
+  const target = (req: RouteRequest): UserRecord => {
+    const user = store.user(req.params.user_id ?? '');
+    if (!user || user.bot || user.banned) throw unknownUser();
+    return user;
+  };
+  const conversationMessage = (req: RouteRequest, me: string, other: string): DirectMessageRecord => {
+    const message = messages.get(req.params.message_id ?? '');
+    const inConversation =
+      message &&
+      ((message.authorId === me && message.recipientId === other) ||
+        (message.authorId === other && message.recipientId === me));
+    if (!message || !inConversation) throw unknownMessage();
+    return message;
+  };
+  /** Friends, earlier conversation partners, or two players of this game may message each other. */
+  const mayMessage = (from: UserRecord, to: UserRecord): boolean =>
+    !relationships.blockedEitherWay(from.id, to.id) &&
+    (relationships.areFriends(from.id, to.id) ||
+      messages.haveTalked(from.id, to.id) ||
+      Object.values(store.state.accessTokens).some((t) => t.userId === to.id));
+
+  return [
+    {
+      method: 'POST',
+      scope: 'api',
+      pattern: '/users/:user_id/messages',
+      style: 'api',
+      handle: async (req) => {
+        const caller = requireBearer(ctx, req);
+        const to = target(req);
+        const body = objectBody(await req.json());
+        const invite = body.activity;
+        // Invites need only the invites scope; text needs the messages scope.
+        requireScope(
+          caller,
+          invite === undefined ? 'dm_channels.messages.write' : 'activities.invites.write',
+        );
+        const content = readContent(body, invite === undefined ? 1 : 0);
+        if (content.length > 0) requireScope(caller, 'dm_channels.messages.write');
+        const metadata = readStringMap(body.metadata, 'metadata', METADATA_LIMITS);
+        if (to.id === caller.user.id) throw new ApiError(400, 50007, 'Cannot send messages to yourself');
+        if (!mayMessage(caller.user, to)) throw cannotMessage();
+        let activity = null;
+        if (invite !== undefined) {
+          const a = objectBody(invite);
+          if (a.type !== 1 && a.type !== 5) {
+            throw invalidFormBody({
+              activity: { code: 'BASE_TYPE_CHOICES', message: 'type must be 1 or 5.' },
+            });
+          }
+          try {
+            activity = ctx.invites.prepare({
+              type: a.type,
+              authorId: caller.user.id,
+              recipientId: to.id,
+              sessionId: typeof a.session_id === 'string' ? a.session_id : '',
+            });
+          } catch (error) {
+            if (error instanceof InviteRefusal) throw inviteRefusalError(error);
+            throw error;
+          }
+        }
+        const record = messages.create({
+          authorId: caller.user.id,
+          recipientId: to.id,
+          content,
+          metadata,
+          applicationId: store.state.application.id,
+          activity,
+        });
+        ctx.log.line(
+          'messages',
+          `${caller.user.username} → ${to.username}: message ${record.id}${activity ? ' (invite)' : ''}`,
+        );
+        return jsonReply(200, messages.wire(record, caller.user.id));
+      },
+    },
+    {
+      method: 'PATCH',
+      scope: 'api',
+      pattern: '/users/:user_id/messages/:message_id',
+      style: 'api',
+      handle: async (req) => {
+        const caller = requireBearer(ctx, req);
+        requireScope(caller, 'dm_channels.messages.write');
+        const other = target(req);
+        const message = conversationMessage(req, caller.user.id, other.id);
+        if (message.authorId !== caller.user.id)
+          throw new ApiError(403, 50005, 'Cannot edit a message authored by another user');
+        const content = readContent(objectBody(await req.json()), message.activity ? 0 : 1);
+        return jsonReply(200, messages.wire(messages.edit(message, content), caller.user.id));
+      },
+    },
+    {
+      method: 'DELETE',
+      scope: 'api',
+      pattern: '/users/:user_id/messages/:message_id',
+      style: 'api',
+      handle: (req) => {
+        const caller = requireBearer(ctx, req);
+        requireScope(caller, 'dm_channels.messages.write');
+        const other = target(req);
+        const message = conversationMessage(req, caller.user.id, other.id);
+        if (message.authorId !== caller.user.id)
+          throw new ApiError(403, 50003, 'Cannot delete a message authored by another user');
+        messages.delete(message);
+        return noContentReply();
+      },
+    },
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/users/:user_id/messages',
+      style: 'api',
+      handle: (req) => {
+        const caller = requireBearer(ctx, req);
+        requireScope(caller, 'dm_channels.messages.read');
+        const other = target(req);
+        const raw = req.query().get('limit') ?? '50';
+        const limit = /^[0-9]{1,3}$/.test(raw) ? Number(raw) : NaN;
+        if (!(limit >= 1 && limit <= MAX_HISTORY)) {
+          throw invalidFormBody({
+            limit: { code: 'NUMBER_TYPE_MAX', message: `Must be between 1 and ${MAX_HISTORY}.` },
+          });
+        }
+        const list = messages
+          .history(caller.user.id, other.id, limit)
+          .map((m) => messages.wire(m, caller.user.id));
+        return jsonReply(200, list);
+      },
+    },
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/partner-sdk/users/@me/channels',
+      style: 'api',
+      handle: (req) => {
+        const caller = requireBearer(ctx, req);
+        requireScope(caller, 'dm_channels.read');
+        return jsonReply(200, messages.summaries(caller.user.id));
+      },
+    },
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/users/@me/dms/:user_id',
+      style: 'api',
+      handle: (req) => {
+        const caller = requireBearer(ctx, req);
+        requireScope(caller, 'dm_channels.read');
+        const other = target(req);
+        return jsonReply(200, {
+          id: other.id,
+          type: EPHEMERAL_DM_CHANNEL_TYPE,
+          name: null,
+          recipients: [wireUser(other)],
+        });
+      },
+    },
+    {
+      method: 'PUT',
+      scope: 'api',
+      pattern: '/partner-sdk/dms/:user_a/:user_b/messages/:message_id/moderation-metadata',
+      style: 'api',
+      handle: async (req) => {
+        requireBot(ctx, req);
+        const a = req.params.user_a ?? '';
+        const b = req.params.user_b ?? '';
+        const message = messages.get(req.params.message_id ?? '');
+        const matches =
+          message &&
+          ((message.authorId === a && message.recipientId === b) ||
+            (message.authorId === b && message.recipientId === a));
+        if (!message || !matches) throw unknownMessage();
+        const metadata = readStringMap(await req.json(), 'moderation_metadata', MODERATION_LIMITS);
+        messages.setModerationMetadata(message, metadata);
+        ctx.log.line(
+          'messages',
+          `moderation metadata set on message ${message.id} (${Object.keys(metadata).length} keys)`,
+        );
+        return noContentReply();
+      },
+    },
+  ];
+}
