@@ -45,6 +45,8 @@ export { AvatarType, UserHandle } from './users/UserHandle.js';
 export { RelationshipGroupType, RelationshipType, StatusType } from './social/enums.js';
 export { RelationshipHandle } from './social/RelationshipHandle.js';
 export { ActivityActionTypes, type ActivityInvite } from './invites/ActivityInvite.js';
+export { MessageHandle } from './chat/MessageHandle.js';
+export { ChannelHandle, ChannelType } from './chat/ChannelHandle.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
 export type { GatewaySocket, GatewaySocketFactory } from './gateway/GatewaySocket.js';
 export {

@@ -17,6 +17,9 @@ import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../lo
 import type { Activity } from '../presence/Activity.js';
 import { PresenceManager } from '../presence/PresenceManager.js';
 import { RestClient, type RestRequest } from '../rest/RestClient.js';
+import type { ChannelHandle } from '../chat/ChannelHandle.js';
+import { DirectMessageManager } from '../chat/DirectMessageManager.js';
+import type { MessageHandle } from '../chat/MessageHandle.js';
 import type { ActivityInvite } from '../invites/ActivityInvite.js';
 import { InviteManager } from '../invites/InviteManager.js';
 import { RelationshipGroupType, StatusType } from '../social/enums.js';
@@ -103,6 +106,12 @@ export interface ClientEvents {
   activityInviteCreated: [invite: ActivityInvite];
   /** An invite changed, e.g. it is no longer valid because the host's party ended or changed. */
   activityInviteUpdated: [invite: ActivityInvite];
+  /** A message arrived or was sent (a direct message, including activity invites). */
+  messageCreated: [messageId: string];
+  /** A message was edited, or the game backend changed its moderation metadata. */
+  messageUpdated: [messageId: string];
+  /** A message was deleted. */
+  messageDeleted: [messageId: string, channelId: string];
   /** Every gateway dispatch, for diagnostics. */
   dispatch: [event: string, data: unknown];
 }
@@ -143,6 +152,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #session: SessionContext;
   readonly #relationships: RelationshipManager;
   readonly #invites: InviteManager;
+  readonly #directMessages: DirectMessageManager;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -224,6 +234,7 @@ export class Client extends TypedEmitter<ClientEvents> {
     };
     this.#users.applicationId = () => this.#applicationId;
     this.#relationships = this.#feature(new RelationshipManager(this.#session));
+    this.#directMessages = this.#feature(new DirectMessageManager(this.#session));
     this.#invites = this.#feature(
       new InviteManager(this.#session, { current: () => this.#presence.current }),
     );
@@ -469,6 +480,49 @@ export class Client extends TypedEmitter<ClientEvents> {
    */
   async setOnlineStatus(status: StatusType): Promise<void> {
     await this.#presence.setStatus(status);
+  }
+
+  // ── Direct messages ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Sends a direct message (1–2000 characters) with optional metadata (at most 25 keys, 1024 characters in
+   * all); resolves with the message id. Limits are checked before any request.
+   */
+  sendUserMessage(recipientId: string, content: string, metadata?: Record<string, string>): Promise<string> {
+    return this.#directMessages.send(recipientId, content, metadata);
+  }
+
+  /** Edits one of the player's direct messages. */
+  editUserMessage(recipientId: string, messageId: string, content: string): Promise<void> {
+    return this.#directMessages.edit(recipientId, messageId, content);
+  }
+
+  /** Deletes one of the player's direct messages. */
+  deleteUserMessage(recipientId: string, messageId: string): Promise<void> {
+    return this.#directMessages.delete(recipientId, messageId);
+  }
+
+  /**
+   * The last `limit` (1–200) direct messages with a user, of the last 72 hours, oldest first. The conversation
+   * is cached and kept current by events: asking again for what the client holds makes no request.
+   */
+  getUserMessagesWithLimit(recipientId: string, limit: number): Promise<MessageHandle[]> {
+    return this.#directMessages.history(recipientId, limit);
+  }
+
+  /** Every user the player has direct messages with, and the newest message id of each. */
+  getUserMessageSummaries(): Promise<{ userId: string; lastMessageId: string }[]> {
+    return this.#directMessages.summaries();
+  }
+
+  /** A message the client knows (received, sent or fetched). */
+  getMessageHandle(messageId: string): MessageHandle | undefined {
+    return this.#directMessages.handle(messageId);
+  }
+
+  /** A channel the client knows; a direct-message channel's id is the other user's id. */
+  getChannelHandle(channelId: string): ChannelHandle | undefined {
+    return this.#directMessages.channel(channelId);
   }
 
   // ── Activity invites ─────────────────────────────────────────────────────────────────────────────

@@ -1,0 +1,202 @@
+import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
+import { ValidationError } from '../errors/index.js';
+import { ChannelHandle, ChannelType, type KnownChannel } from './ChannelHandle.js';
+import { MessageHandle } from './MessageHandle.js';
+import { isWireMessage, MessageStore, type WireMessage } from './MessageStore.js';
+
+/** The platform's content limit, in characters. */
+export const MAX_MESSAGE_LENGTH = 2000;
+/** Sender metadata: at most 25 keys, 1024 characters of keys and values in all. */
+export const MAX_METADATA_KEYS = 25;
+export const MAX_METADATA_CHARS = 1024;
+/** History requests return at most 200 messages of the last 72 hours. */
+export const MAX_HISTORY_MESSAGES = 200;
+const HISTORY_WINDOW_MS = 72 * 60 * 60_000;
+
+const SNOWFLAKE = /^[0-9]{1,20}$/;
+
+function requireId(what: string, id: string): void {
+  if (typeof id !== 'string' || !SNOWFLAKE.test(id)) throw new ValidationError(`"${id}" is not a ${what} id`);
+}
+
+function requireContent(content: string): void {
+  if (typeof content !== 'string' || content.length === 0 || content.length > MAX_MESSAGE_LENGTH) {
+    throw new ValidationError(`message content must be 1–${MAX_MESSAGE_LENGTH} characters`);
+  }
+}
+
+/** Checks sender metadata against the platform's limits. */
+export function requireMetadata(metadata: Record<string, string>): void {
+  if (typeof metadata !== 'object' || Array.isArray(metadata))
+    throw new ValidationError('metadata must be an object');
+  const entries = Object.entries(metadata);
+  if (entries.length > MAX_METADATA_KEYS)
+    throw new ValidationError(`metadata may have at most ${MAX_METADATA_KEYS} keys`);
+  let chars = 0;
+  for (const [key, value] of entries) {
+    if (typeof value !== 'string') throw new ValidationError(`metadata value "${key}" must be a string`);
+    chars += key.length + value.length;
+  }
+  if (chars > MAX_METADATA_CHARS)
+    throw new ValidationError(`metadata may total at most ${MAX_METADATA_CHARS} characters`);
+}
+
+/**
+ * Direct messages: send, edit and delete over HTTP; events from the gateway; history with a local cache
+ * that is kept current by those events, so asking again for what is already held makes no request.
+ */
+export class DirectMessageManager implements SessionFeature {
+  readonly #s: SessionContext;
+  readonly #messages = new MessageStore();
+  readonly #channels = new Map<string, KnownChannel>();
+
+  constructor(session: SessionContext) {
+    this.#s = session;
+  }
+
+  /** The store lobby messages share (issue 4 adds them). */
+  get store(): MessageStore {
+    return this.#messages;
+  }
+
+  onReady(): void {
+    // A new session may have missed events: held conversations can no longer answer alone.
+    this.#messages.invalidateConversations();
+  }
+
+  onDisconnected(): void {
+    this.#messages.clear();
+    this.#channels.clear();
+  }
+
+  onDispatch(event: string, data: unknown): void {
+    if (event === 'MESSAGE_DELETE') {
+      const d = data as { id?: unknown; channel_id?: unknown } | null;
+      if (typeof d?.id !== 'string') return;
+      const known = this.#messages.get(d.id);
+      this.#messages.delete(d.id);
+      const channelId = typeof d.channel_id === 'string' ? d.channel_id : (known?.channel_id ?? '');
+      this.#s.emit('messageDeleted', d.id, channelId);
+      return;
+    }
+    if (event !== 'MESSAGE_CREATE' && event !== 'MESSAGE_UPDATE') return;
+    if (!isWireMessage(data) || data.lobby_id !== undefined) return;
+    this.#accept(data);
+    this.#s.emit(event === 'MESSAGE_CREATE' ? 'messageCreated' : 'messageUpdated', data.id);
+  }
+
+  /** Sends a direct message; resolves with its id. */
+  async send(recipientId: string, content: string, metadata: Record<string, string> = {}): Promise<string> {
+    this.#s.requireReady();
+    requireId('user', recipientId);
+    requireContent(content);
+    requireMetadata(metadata);
+    const sent = await this.#s.api<unknown>({
+      method: 'POST',
+      route: `/users/${recipientId}/messages`,
+      json: Object.keys(metadata).length > 0 ? { content, metadata } : { content },
+    });
+    if (!isWireMessage(sent)) throw new ValidationError('the platform returned no message');
+    this.#accept(sent);
+    return sent.id;
+  }
+
+  /** Edits one of the player's messages. */
+  async edit(recipientId: string, messageId: string, content: string): Promise<void> {
+    this.#s.requireReady();
+    requireId('user', recipientId);
+    requireId('message', messageId);
+    requireContent(content);
+    const known = this.#messages.get(messageId);
+    if (known?.author && known.author.id !== this.#s.currentUserId()) {
+      throw new ValidationError('only your own messages can be edited');
+    }
+    const edited = await this.#s.api<unknown>({
+      method: 'PATCH',
+      route: `/users/${recipientId}/messages/${messageId}`,
+      json: { content },
+    });
+    if (isWireMessage(edited)) this.#accept(edited);
+  }
+
+  /** Deletes one of the player's messages. */
+  async delete(recipientId: string, messageId: string): Promise<void> {
+    this.#s.requireReady();
+    requireId('user', recipientId);
+    requireId('message', messageId);
+    const known = this.#messages.get(messageId);
+    if (known?.author && known.author.id !== this.#s.currentUserId()) {
+      throw new ValidationError('only your own messages can be deleted');
+    }
+    await this.#s.api({ method: 'DELETE', route: `/users/${recipientId}/messages/${messageId}` });
+  }
+
+  /**
+   * The last `limit` messages with a user (at most 200, of the last 72 hours), oldest first. What the client
+   * already holds — from an earlier call, kept current by events — is answered without a request.
+   */
+  async history(userId: string, limit: number): Promise<MessageHandle[]> {
+    this.#s.requireReady();
+    requireId('user', userId);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_MESSAGES) {
+      throw new ValidationError(`limit must be an integer 1–${MAX_HISTORY_MESSAGES}`);
+    }
+    const notBefore = this.#s.clock.now() - HISTORY_WINDOW_MS;
+    let messages = this.#messages.cached(userId, limit, notBefore);
+    if (!messages) {
+      const list = await this.#s.api<unknown>({
+        method: 'GET',
+        route: `/users/${userId}/messages`,
+        query: { limit: String(limit) },
+      });
+      const wire = Array.isArray(list) ? list.filter(isWireMessage) : [];
+      for (const message of wire) this.#noteChannel(message);
+      for (const message of wire) this.#s.users.upsert(message.author);
+      this.#messages.fill(userId, wire, limit);
+      messages = this.#messages.cached(userId, limit, notBefore) ?? [];
+    }
+    return messages.map((m) => this.handle(m.id)).filter((h): h is MessageHandle => h !== undefined);
+  }
+
+  /** The users the player has direct-message conversations with, and the newest message id of each. */
+  async summaries(): Promise<{ userId: string; lastMessageId: string }[]> {
+    this.#s.requireReady();
+    const list = await this.#s.api<unknown>({ method: 'GET', route: '/partner-sdk/users/@me/channels' });
+    if (!Array.isArray(list)) return [];
+    return list.flatMap((item) => {
+      const { user_id: userId, last_message_id: lastMessageId } = item as Record<string, unknown>;
+      return typeof userId === 'string' && typeof lastMessageId === 'string'
+        ? [{ userId, lastMessageId }]
+        : [];
+    });
+  }
+
+  /** A known message. */
+  handle(messageId: string): MessageHandle | undefined {
+    return this.#messages.get(messageId)
+      ? new MessageHandle(this.#messages, this.#s.users, messageId)
+      : undefined;
+  }
+
+  /** A known channel (a direct-message conversation the client has seen). */
+  channel(channelId: string): ChannelHandle | undefined {
+    const channel = this.#channels.get(channelId);
+    return channel ? new ChannelHandle(channel, this.#s.users) : undefined;
+  }
+
+  #accept(message: WireMessage): void {
+    this.#s.users.upsert(message.author);
+    this.#noteChannel(message);
+    this.#messages.put(message, message.channel_id);
+  }
+
+  #noteChannel(message: WireMessage): void {
+    if (this.#channels.has(message.channel_id)) return;
+    this.#channels.set(message.channel_id, {
+      id: message.channel_id,
+      type: ChannelType.EphemeralDm,
+      recipients: [message.channel_id],
+      name: null,
+    });
+  }
+}

@@ -1,0 +1,95 @@
+import { UserHandle } from '../users/UserHandle.js';
+import type { UserStore } from '../users/UserStore.js';
+import type { MessageStore, WireMessage } from './MessageStore.js';
+
+/** Message flag of messages sent from a game through the social SDK. */
+const SENT_FROM_GAME_FLAG = 1 << 16;
+
+const time = (iso: string | null | undefined): number => {
+  const ms = iso ? Date.parse(iso) : NaN;
+  return Number.isFinite(ms) ? ms : 0;
+};
+
+/** A live, read-only view of a message; it reflects later edits and moderation. */
+export class MessageHandle {
+  readonly #messages: MessageStore;
+  readonly #users: UserStore;
+  /** The message id. */
+  readonly id: string;
+
+  /** @internal Handles are created by the client. */
+  constructor(messages: MessageStore, users: UserStore, id: string) {
+    this.#messages = messages;
+    this.#users = users;
+    this.id = id;
+  }
+
+  get #data(): WireMessage | undefined {
+    return this.#messages.get(this.id);
+  }
+
+  /** The text. */
+  get content(): string {
+    return this.#data?.content ?? '';
+  }
+  /** The author's id. */
+  get authorId(): string {
+    return this.#data?.author?.id ?? '';
+  }
+  /** The author, when known. */
+  get author(): UserHandle | undefined {
+    const id = this.authorId;
+    return this.#users.get(id) ? new UserHandle(this.#users, id) : undefined;
+  }
+  /** In a direct message, the user it was sent to; `''` in a lobby. */
+  get recipientId(): string {
+    return this.#data?.recipient_id ?? '';
+  }
+  /** The channel: in a direct message, the other user's id as seen by the player. */
+  get channelId(): string {
+    return this.#data?.channel_id ?? '';
+  }
+  /** The lobby the message was sent in, or null for a direct message. */
+  get lobbyId(): string | null {
+    return this.#data?.lobby_id ?? null;
+  }
+  /** When it was sent, Unix ms. */
+  get sentTimestamp(): number {
+    return time(this.#data?.timestamp);
+  }
+  /** When it was last edited, Unix ms, or 0. */
+  get editedTimestamp(): number {
+    return time(this.#data?.edited_timestamp);
+  }
+  /** The application it was sent from; a sibling application's id when it came from one; null from a chat client. */
+  get applicationId(): string | null {
+    return this.#data?.application_id ?? null;
+  }
+  /** Metadata its sender attached. */
+  get metadata(): Readonly<Record<string, string>> {
+    return { ...(this.#data?.metadata ?? {}) };
+  }
+  /** Metadata the game backend set for moderation (server-side only). */
+  get moderationMetadata(): Readonly<Record<string, string>> {
+    return { ...(this.#data?.moderation_metadata ?? {}) };
+  }
+  /** The author's additional display name (e.g. a character name), set server-side for lobby members. */
+  get additionalName(): string | null {
+    return this.#data?.additional_name ?? null;
+  }
+  /** True when it was sent from a game rather than a chat client. */
+  get sentFromGame(): boolean {
+    return ((this.#data?.flags ?? 0) & SENT_FROM_GAME_FLAG) !== 0;
+  }
+
+  /** A plain snapshot. */
+  toJSON(): { id: string; authorId: string; channelId: string; content: string; sentTimestamp: number } {
+    return {
+      id: this.id,
+      authorId: this.authorId,
+      channelId: this.channelId,
+      content: this.content,
+      sentTimestamp: this.sentTimestamp,
+    };
+  }
+}

@@ -1,0 +1,112 @@
+/** A message as the platform sends it (MESSAGE_CREATE/UPDATE, history). */
+export interface WireMessage {
+  id: string;
+  channel_id: string;
+  content?: string;
+  author?: { id: string; username?: string };
+  recipient_id?: string;
+  timestamp?: string;
+  edited_timestamp?: string | null;
+  flags?: number;
+  application_id?: string;
+  metadata?: Record<string, string>;
+  moderation_metadata?: Record<string, string>;
+  additional_name?: string | null;
+  lobby_id?: string;
+  channel_type?: number;
+  activity?: Record<string, unknown>;
+}
+
+/** A direct-message conversation as the client holds it. */
+interface Conversation {
+  /** Message ids, oldest first. */
+  ids: string[];
+  /** True when the server said there is nothing older than what is held (within its 72 h window). */
+  complete: boolean;
+}
+
+const SNOWFLAKE = /^[0-9]{1,20}$/;
+
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** True for a wire object with a usable id and channel. */
+export function isWireMessage(data: unknown): data is WireMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const { id, channel_id: channelId } = data as { id?: unknown; channel_id?: unknown };
+  return typeof id === 'string' && SNOWFLAKE.test(id) && typeof channelId === 'string';
+}
+
+/**
+ * The messages the client knows, by id, and the direct-message conversations it has fetched, kept current
+ * by gateway events so a later history request can be answered without the server.
+ */
+export class MessageStore {
+  readonly #messages = new Map<string, WireMessage>();
+  readonly #conversations = new Map<string, Conversation>();
+
+  /** A message by id. */
+  get(id: string): WireMessage | undefined {
+    return this.#messages.get(id);
+  }
+
+  /** Adds or replaces a message; a partial update keeps the fields it leaves out. */
+  put(message: WireMessage, conversationWith?: string): WireMessage {
+    const merged = { ...this.#messages.get(message.id), ...message };
+    this.#messages.set(message.id, merged);
+    if (conversationWith !== undefined) {
+      const conversation = this.#conversations.get(conversationWith);
+      if (conversation && !conversation.ids.includes(message.id)) {
+        conversation.ids.push(message.id);
+        conversation.ids.sort(compareIds);
+      }
+    }
+    return merged;
+  }
+
+  /** Forgets a message. */
+  delete(id: string): void {
+    this.#messages.delete(id);
+    for (const conversation of this.#conversations.values()) {
+      const index = conversation.ids.indexOf(id);
+      if (index >= 0) conversation.ids.splice(index, 1);
+    }
+  }
+
+  /** Records what a history request returned (newest first, as the server sends it). */
+  fill(otherUserId: string, newestFirst: WireMessage[], requested: number): void {
+    const ids = newestFirst.map((m) => this.put(m).id).sort(compareIds);
+    const held = this.#conversations.get(otherUserId);
+    const merged = [...new Set([...(held?.ids ?? []), ...ids])].sort(compareIds);
+    this.#conversations.set(otherUserId, {
+      ids: merged,
+      complete: (held?.complete ?? false) || newestFirst.length < requested,
+    });
+  }
+
+  /**
+   * The newest `limit` messages of a conversation, oldest first, when the store can answer alone: it holds
+   * that many, or it holds the whole history. Otherwise undefined (ask the server).
+   */
+  cached(otherUserId: string, limit: number, notBefore: number): WireMessage[] | undefined {
+    const conversation = this.#conversations.get(otherUserId);
+    if (!conversation) return undefined;
+    const recent = conversation.ids
+      .map((id) => this.#messages.get(id))
+      .filter((m): m is WireMessage => m !== undefined && Date.parse(m.timestamp ?? '') >= notBefore);
+    if (recent.length < limit && !conversation.complete) return undefined;
+    return recent.slice(-limit);
+  }
+
+  /** Forgets every conversation's completeness (after a new session, events may have been missed). */
+  invalidateConversations(): void {
+    this.#conversations.clear();
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.#messages.clear();
+    this.#conversations.clear();
+  }
+}
