@@ -17,6 +17,7 @@ import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
 import { DirectMessages } from './social/DirectMessages.js';
 import { Invites } from './social/Invites.js';
+import { LocalClientServer } from './localClient/LocalClientServer.js';
 import { PresenceService } from './social/PresenceService.js';
 import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
@@ -91,20 +92,29 @@ class RunningEmulator implements Emulator {
   readonly http: string;
   readonly api: string;
   readonly gateway: string;
-  readonly rpcSocket: string | null = null;
+  readonly rpcSocket: string | null;
   readonly applicationId: string;
   readonly botToken: string;
   readonly #ctx: EmulatorContext;
   readonly #server: Server;
   readonly #router: Router;
   readonly #gatewayServer: GatewayServer;
+  readonly #localClient: LocalClientServer | null;
   #closing: Promise<void> | undefined;
 
-  constructor(ctx: EmulatorContext, server: Server, router: Router, gatewayServer: GatewayServer) {
+  constructor(
+    ctx: EmulatorContext,
+    server: Server,
+    router: Router,
+    gatewayServer: GatewayServer,
+    localClient: LocalClientServer | null,
+  ) {
     this.#ctx = ctx;
     this.#server = server;
     this.#router = router;
     this.#gatewayServer = gatewayServer;
+    this.#localClient = localClient;
+    this.rpcSocket = localClient?.path ?? null;
     this.http = ctx.urls.http;
     this.api = ctx.urls.api;
     this.gateway = ctx.urls.gateway;
@@ -135,6 +145,7 @@ class RunningEmulator implements Emulator {
   }
 
   async #shutdown(): Promise<void> {
+    await this.#localClient?.close();
     this.#gatewayServer.close();
     await this.#ctx.hub.shutdown();
     this.#gatewayServer.terminateAll();
@@ -219,6 +230,27 @@ class RunningEmulator implements Emulator {
     return user.id;
   }
 
+  rpcDispatch(event: string, data: unknown): number {
+    if (!/^[A-Z][A-Z0-9_]*$/.test(event)) throw new RangeError(`"${event}" is not an RPC event name`);
+    return this.#localClient?.dispatch(event, data) ?? 0;
+  }
+
+  dropRpcConnections(): number {
+    return this.#localClient?.drop() ?? 0;
+  }
+
+  rpcConnectionCount(): number {
+    return this.#localClient?.connectionCount ?? 0;
+  }
+
+  rpcActivity(): Record<string, unknown> | null {
+    return this.#localClient?.activity() ?? null;
+  }
+
+  rpcCommands(): { cmd: string; args: Record<string, unknown> }[] {
+    return this.#localClient?.recorded() ?? [];
+  }
+
   requestCount(method: string, routePattern: string): number {
     return this.#router.count(method, routePattern);
   }
@@ -232,6 +264,18 @@ class RunningEmulator implements Emulator {
       options,
     );
   }
+}
+
+/** The emulated desktop client, signed in as the chosen user (the first seeded one by default). */
+async function startLocalClient(ctx: EmulatorContext): Promise<LocalClientServer | null> {
+  const choice = ctx.options.rpcUser;
+  if (choice === null) return null;
+  const user = choice === '' ? ctx.store.fullUsers()[0] : ctx.store.findUser(choice);
+  if (!user) {
+    if (choice === '') return null;
+    throw new RangeError(`EmulatorOptions.rpc.user: no user "${choice}"`);
+  }
+  return LocalClientServer.start(ctx, user, ctx.options.rpcSocketDir);
 }
 
 /**
@@ -305,6 +349,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const gatewayServer = new GatewayServer(hub, log);
   gatewayServer.attach(server);
+  const localClient = await startLocalClient(ctx).catch((error: unknown) => {
+    server.close();
+    throw error;
+  });
   log.line('emulator', `listening on ${urls.http} (application ${store.state.application.id})`);
-  return new RunningEmulator(ctx, server, router, gatewayServer);
+  return new RunningEmulator(ctx, server, router, gatewayServer, localClient);
 }

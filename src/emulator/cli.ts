@@ -24,6 +24,8 @@ Options:
   --auto-consent    approve authorize requests at once, as the login_hint user (default: show the consent page)
   --app-id ID       application id (a snowflake; default: generated)
   --bot-token T     bot token (default: random)
+  --no-rpc          do not run the emulated desktop client (IPC socket)
+  --rpc-user NAME   the user signed in to the emulated desktop client (default: the first user)
   --json            print one JSON line with the addresses once ready, instead of a summary
   --verbose         print a log line per request and gateway event to stderr
   -h, --help        show this help
@@ -61,6 +63,8 @@ function parseEmulatorArgs(args: string[]): {
         'auto-consent': { type: 'boolean' },
         'app-id': { type: 'string' },
         'bot-token': { type: 'string' },
+        'no-rpc': { type: 'boolean' },
+        'rpc-user': { type: 'string' },
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -79,6 +83,8 @@ function parseEmulatorArgs(args: string[]): {
   if (v['auto-consent'] === true) options.autoConsent = true;
   if (v['app-id'] !== undefined) options.applicationId = v['app-id'];
   if (v['bot-token'] !== undefined) options.botToken = v['bot-token'];
+  if (v['no-rpc'] === true) options.rpc = false;
+  else if (v['rpc-user'] !== undefined) options.rpc = { user: v['rpc-user'] };
   return { options, json: v.json === true, verbose: v.verbose === true, help: v.help === true };
 }
 

@@ -18,6 +18,9 @@ export interface ResolvedOptions {
   resumeWindowMs: number;
   gatewayRateLimit: { count: number; windowMs: number };
   log: ((line: string) => void) | undefined;
+  /** The desktop client's user (username or id), or null when it is off. */
+  rpcUser: string | null;
+  rpcSocketDir: string | undefined;
 }
 
 /** The most users `users` may seed; more is certainly a typo and would only slow start-up. */
@@ -41,6 +44,16 @@ function nonEmpty(name: string, value: string | undefined): string | undefined {
     throw new RangeError(`EmulatorOptions.${name} must be a non-empty string without spaces`);
   }
   return value;
+}
+
+/** `''` stands for "the first seeded user", resolved once users exist. */
+function rpcUserOption(rpc: EmulatorOptions['rpc']): string | null {
+  if (rpc === false) return null;
+  if (rpc === undefined || rpc === true) return '';
+  if (rpc.user !== undefined && (typeof rpc.user !== 'string' || rpc.user.length === 0)) {
+    throw new RangeError('EmulatorOptions.rpc.user must be a username or user id');
+  }
+  return rpc.user ?? '';
 }
 
 /** Applies defaults and throws a `RangeError` naming the first bad option. */
@@ -86,5 +99,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       windowMs: positiveInt('gatewayRateLimit.windowMs', rate.windowMs, 60_000),
     },
     log: options.log,
+    rpcUser: rpcUserOption(options.rpc),
+    rpcSocketDir: options.rpcSocketDir,
   };
 }

@@ -36,6 +36,17 @@ export interface EmulatorOptions {
   /** Messages a gateway client may send per window before it is closed with 4008. @defaultValue 120 per 60 s */
   gatewayRateLimit?: { count: number; windowMs: number };
   /**
+   * The emulated desktop client: an IPC socket games reach over RPC (rich presence without sign-in,
+   * AUTHORIZE, invites), signed in as `user` (username or id). `false` turns it off.
+   * @defaultValue on, signed in as the first seeded user (off when no user is seeded)
+   */
+  rpc?: boolean | { user?: string };
+  /**
+   * Directory of the desktop client's socket `discord-ipc-0`. The default is a fresh owner-only directory, so
+   * tests never meet a real desktop client; give the platform's socket directory to be found by a plain scan.
+   */
+  rpcSocketDir?: string;
+  /**
    * Receives one line per request or event, for demos and debugging. Lines never contain tokens, codes,
    * verifiers or secrets.
    */
@@ -58,7 +69,7 @@ export interface EmulatorInfo {
   api: string;
   /** The gateway WebSocket URL, e.g. `ws://127.0.0.1:43121/gateway`. */
   gateway: string;
-  /** Path of the local-client IPC socket; `null` until the RPC server exists. */
+  /** Path of the emulated desktop client's IPC socket, or null when it is off. */
   rpcSocket: string | null;
   /** The application's id. */
   applicationId: string;
@@ -151,6 +162,19 @@ export interface Emulator extends EmulatorInfo {
   presenceOf(userId: string): EmulatorPresence;
   /** The user's relationships: `{ id, type }` per other user, in each graph. */
   relationshipsOf(userId: string): { discord: EmulatorRelationship[]; game: EmulatorRelationship[] };
+  /**
+   * Sends an event from the emulated desktop client (ACTIVITY_JOIN, ACTIVITY_JOIN_REQUEST, ACTIVITY_INVITE,
+   * AUTHORIZE_REQUEST, GUILD_STATUS, …) to every game connection subscribed to it; returns how many got it.
+   */
+  rpcDispatch(event: string, data: unknown): number;
+  /** Cuts every game connection of the desktop client without a CLOSE frame; returns how many. */
+  dropRpcConnections(): number;
+  /** Game connections to the desktop client that completed the handshake. */
+  rpcConnectionCount(): number;
+  /** The activity a game set through the desktop client, or null. */
+  rpcActivity(): Record<string, unknown> | null;
+  /** Invite commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, …), oldest first. */
+  rpcCommands(): { cmd: string; args: Record<string, unknown> }[];
   /** How many requests matched a route, e.g. `requestCount('POST', '/oauth2/token')`. */
   requestCount(method: string, routePattern: string): number;
   /**

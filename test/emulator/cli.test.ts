@@ -62,7 +62,7 @@ describe('sdkpp CLI', () => {
     expect(info.http).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(info.api).toBe(`${String(info.http)}/api/v10`);
     expect(info.gateway).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/);
-    expect(info.rpcSocket).toBeNull();
+    expect(info.rpcSocket).toMatch(/discord-ipc-0$/);
     expect(info.applicationId).toMatch(/^\d+$/);
     expect(typeof info.botToken).toBe('string');
     expect((info.users as Array<{ username: string; id: string }>).map((u) => u.username)).toEqual([

@@ -136,7 +136,7 @@ describe('lifecycle and logging', () => {
         http: a.http,
         api: a.api,
         gateway: a.gateway,
-        rpcSocket: null,
+        rpcSocket: expect.stringMatching(/discord-ipc-0$/) as unknown,
       });
     } finally {
       await Promise.all([a.close(), b.close()]);

@@ -93,7 +93,9 @@ function authorizationCodeGrant(ctx: EmulatorContext, form: Fields): Reply {
   const redirectUri = form.get('redirect_uri');
   const verifier = form.get('code_verifier');
   if (!code) throw invalidRequest('code is required');
-  if (!redirectUri) throw invalidRequest('redirect_uri is required');
+  // A code issued over RPC (AUTHORIZE to a local client) had no redirect URI, so none is sent back.
+  const issuedOverRpc = store.code(code)?.redirectUri === '';
+  if (!redirectUri && !issuedOverRpc) throw invalidRequest('redirect_uri is required');
   // A missing verifier is a failed PKCE check (invalid_grant, RFC 7636 §4.6); a malformed one a bad request.
   if (verifier !== undefined && verifier !== '' && !isWellFormedVerifier(verifier)) {
     throw invalidRequest('code_verifier must be 43–128 characters of A-Z a-z 0-9 - . _ ~');
@@ -107,7 +109,7 @@ function authorizationCodeGrant(ctx: EmulatorContext, form: Fields): Reply {
     throw invalidGrant(INVALID_CODE);
   }
   if (record.expiresAt <= store.now()) throw invalidGrant(INVALID_CODE);
-  if (record.redirectUri !== redirectUri) throw invalidGrant('Invalid "redirect_uri" in request.');
+  if (record.redirectUri !== (redirectUri ?? '')) throw invalidGrant('Invalid "redirect_uri" in request.');
   if (!verifier || !verifierMatches(verifier, record.codeChallenge)) {
     throw invalidGrant('Invalid "code_verifier" in request.');
   }

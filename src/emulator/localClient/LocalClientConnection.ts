@@ -1,0 +1,203 @@
+import type { Socket } from 'node:net';
+
+import { RpcFrameDecoder, RpcFrameError, RpcOpcode, encodeRpcFrame, type RpcFrame } from '../../rpc/codec.js';
+import { wireUser } from '../accounts/userObject.js';
+import type { EmulatorContext } from '../context.js';
+import type { UserRecord } from '../store/types.js';
+import { runCommand, type CommandScope } from './commands.js';
+import { RpcCloseCode, RpcCommandError, RpcErrorCode, readCommand } from './protocol.js';
+
+/** How long a closed connection may linger before its socket is destroyed. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * One game connected to the emulated desktop client: the handshake, then commands and subscriptions. Any
+ * protocol violation is answered with a CLOSE frame and a log line, and ends only this connection.
+ */
+export class LocalClientConnection {
+  readonly id: string;
+  readonly subscriptions = new Set<string>();
+  readonly #socket: Socket;
+  readonly #ctx: EmulatorContext;
+  readonly #user: UserRecord;
+  readonly #decoder = new RpcFrameDecoder();
+  readonly #record: (cmd: string, args: Record<string, unknown>) => void;
+  #handshaken = false;
+  #closing = false;
+
+  constructor(
+    id: string,
+    socket: Socket,
+    ctx: EmulatorContext,
+    user: UserRecord,
+    record: (cmd: string, args: Record<string, unknown>) => void,
+  ) {
+    this.id = id;
+    this.#socket = socket;
+    this.#ctx = ctx;
+    this.#user = user;
+    this.#record = record;
+    socket.on('data', (chunk: Buffer) => {
+      this.#onData(chunk);
+    });
+    socket.on('error', (error) => {
+      ctx.log.line('rpc', `connection ${id}: socket error (${error.message})`);
+    });
+  }
+
+  /** The presence source of this connection. */
+  get source(): string {
+    return `rpc:${this.id}`;
+  }
+
+  /** True once the handshake succeeded. */
+  get ready(): boolean {
+    return this.#handshaken && !this.#closing;
+  }
+
+  /** Sends an event if the game subscribed to it; returns whether it was sent. */
+  dispatch(evt: string, data: unknown): boolean {
+    if (!this.ready || !this.subscriptions.has(evt)) return false;
+    this.#send(RpcOpcode.Frame, { cmd: 'DISPATCH', evt, data, nonce: null });
+    return true;
+  }
+
+  /** Destroys the socket without a CLOSE frame (a crash of the desktop client). */
+  drop(): void {
+    this.#socket.destroy();
+  }
+
+  /** Sends CLOSE and ends the connection. */
+  close(code: number, message: string): void {
+    if (this.#closing) return;
+    this.#closing = true;
+    if (this.#socket.writable) this.#socket.write(encodeRpcFrame(RpcOpcode.Close, { code, message }));
+    this.#socket.end();
+    setTimeout(() => this.#socket.destroy(), CLOSE_GRACE_MS).unref();
+  }
+
+  #onData(chunk: Buffer): void {
+    if (this.#closing) return;
+    let frames: RpcFrame[];
+    try {
+      frames = this.#decoder.push(chunk);
+    } catch (error) {
+      const reason = error instanceof RpcFrameError ? error.message : 'unreadable frame';
+      this.#violation(reason);
+      return;
+    }
+    for (const frame of frames) {
+      if (this.#closing) return;
+      this.#onFrame(frame);
+    }
+  }
+
+  #onFrame(frame: RpcFrame): void {
+    if (!this.#handshaken) {
+      if (frame.op !== RpcOpcode.Handshake) {
+        this.#violation('the first frame must be a handshake');
+        return;
+      }
+      this.#handshake(frame.body);
+      return;
+    }
+    switch (frame.op) {
+      case RpcOpcode.Handshake:
+        this.#violation('a second handshake');
+        return;
+      case RpcOpcode.Ping:
+        this.#send(RpcOpcode.Pong, frame.body);
+        return;
+      case RpcOpcode.Pong:
+        return;
+      case RpcOpcode.Close:
+        this.#closing = true;
+        this.#socket.end();
+        return;
+      case RpcOpcode.Frame:
+        this.#onCommand(frame.body);
+    }
+  }
+
+  #handshake(body: unknown): void {
+    const { v, client_id: clientId } = (body ?? {}) as { v?: unknown; client_id?: unknown };
+    if (clientId === undefined || clientId === null || clientId === '') {
+      this.#ctx.log.line('rpc', `connection ${this.id}: handshake without a client id`);
+      this.close(RpcCloseCode.InvalidClientId, 'No Client ID Specified');
+      return;
+    }
+    if (clientId !== this.#ctx.store.state.application.id) {
+      this.#ctx.log.line('rpc', `connection ${this.id}: handshake with an unknown client id`);
+      this.close(RpcCloseCode.InvalidClientId, 'Invalid Client ID');
+      return;
+    }
+    if (v !== 1 && v !== '1') {
+      this.#ctx.log.line('rpc', `connection ${this.id}: handshake with an unsupported version`);
+      this.close(RpcCloseCode.InvalidVersion, 'Invalid Version');
+      return;
+    }
+    this.#handshaken = true;
+    this.#ctx.log.line(
+      'rpc',
+      `connection ${this.id}: a game connected to the local client of ${this.#user.username}`,
+    );
+    this.#send(RpcOpcode.Frame, {
+      cmd: 'DISPATCH',
+      evt: 'READY',
+      nonce: null,
+      data: {
+        v: 1,
+        config: {
+          cdn_host: 'cdn.discordapp.com',
+          api_endpoint: this.#ctx.urls.api,
+          environment: 'production',
+        },
+        user: { ...wireUser(this.#user), avatar_decoration_data: null },
+      },
+    });
+  }
+
+  #onCommand(body: unknown): void {
+    const command = readCommand(body);
+    if (typeof command === 'string') {
+      this.#violation(command);
+      return;
+    }
+    const scope: CommandScope = {
+      ctx: this.#ctx,
+      user: this.#user,
+      source: this.source,
+      subscriptions: this.subscriptions,
+      record: this.#record,
+    };
+    try {
+      const data = runCommand(scope, command);
+      this.#send(RpcOpcode.Frame, { cmd: command.cmd, data, evt: null, nonce: command.nonce });
+    } catch (error) {
+      const code = error instanceof RpcCommandError ? error.code : RpcErrorCode.UnknownError;
+      const message = error instanceof Error ? error.message : 'Unknown error';
+      this.#ctx.log.line('rpc', `connection ${this.id}: ${command.cmd} failed (${code})`);
+      this.#send(RpcOpcode.Frame, {
+        cmd: command.cmd,
+        evt: 'ERROR',
+        nonce: command.nonce,
+        data: { code, message },
+      });
+    }
+  }
+
+  #violation(reason: string): void {
+    this.#ctx.log.line('rpc', `connection ${this.id}: protocol violation (${reason}); closing`);
+    this.close(RpcCloseCode.Unsupported, reason);
+  }
+
+  #send(op: RpcOpcode, body: unknown): void {
+    if (!this.#socket.writable) return;
+    try {
+      this.#socket.write(encodeRpcFrame(op, body));
+    } catch (error) {
+      // Only a reply over the 64 KiB frame limit fails to encode; it is logged rather than sent broken.
+      this.#ctx.log.line('rpc', `connection ${this.id}: reply not sent (${(error as Error).message})`);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import { createServer, type Server, type Socket } from 'node:net';
+
+import type { EmulatorContext } from '../context.js';
+import type { UserRecord } from '../store/types.js';
+import { LocalClientConnection } from './LocalClientConnection.js';
+import { createLocalClientSocket, type LocalClientSocket } from './socketPath.js';
+
+/** A command the emulated desktop client received and reports to tests. */
+export interface RecordedRpcCommand {
+  cmd: string;
+  args: Record<string, unknown>;
+}
+
+/**
+ * The emulated desktop client: an IPC socket (`discord-ipc-0`, owner-only) that games reach over the RPC
+ * protocol, signed in as one test user. Its activity shows in that user's presence like any session's.
+ */
+export class LocalClientServer {
+  readonly #ctx: EmulatorContext;
+  readonly #user: UserRecord;
+  readonly #server: Server;
+  readonly #socket: LocalClientSocket;
+  readonly #connections = new Set<LocalClientConnection>();
+  readonly #recorded: RecordedRpcCommand[] = [];
+  #nextId = 1;
+
+  private constructor(ctx: EmulatorContext, user: UserRecord, server: Server, socket: LocalClientSocket) {
+    this.#ctx = ctx;
+    this.#user = user;
+    this.#server = server;
+    this.#socket = socket;
+  }
+
+  /** Starts listening; resolves once the socket accepts connections. */
+  static async start(
+    ctx: EmulatorContext,
+    user: UserRecord,
+    dir: string | undefined,
+  ): Promise<LocalClientServer> {
+    const socket = await createLocalClientSocket(dir);
+    const server = createServer();
+    const local = new LocalClientServer(ctx, user, server, socket);
+    server.on('connection', (raw) => {
+      local.#accept(raw);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socket.path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', (error) => {
+      ctx.log.line('rpc', `local client server error: ${error.message}`);
+    });
+    await socket.secure();
+    ctx.log.line('rpc', `local client of ${user.username} listening`);
+    return local;
+  }
+
+  /** The socket path games connect to. */
+  get path(): string {
+    return this.#socket.path;
+  }
+
+  /** The user signed in to the emulated desktop client. */
+  get user(): UserRecord {
+    return this.#user;
+  }
+
+  /** Connections that completed the handshake. */
+  get connectionCount(): number {
+    return [...this.#connections].filter((c) => c.ready).length;
+  }
+
+  /** Sends an event to every connection subscribed to it; returns how many got it. */
+  dispatch(evt: string, data: unknown): number {
+    let sent = 0;
+    for (const connection of this.#connections) if (connection.dispatch(evt, data)) sent += 1;
+    return sent;
+  }
+
+  /** Destroys every connection without a CLOSE frame, as a crashing desktop client would. */
+  drop(): number {
+    const count = this.#connections.size;
+    for (const connection of this.#connections) connection.drop();
+    return count;
+  }
+
+  /** The bound user's activity as set through this client, or null. */
+  activity(): Record<string, unknown> | null {
+    for (const connection of this.#connections) {
+      const activity = this.#ctx.presence.source(this.#user.id, connection.source)?.activities[0];
+      if (activity) return structuredClone(activity);
+    }
+    return null;
+  }
+
+  /** Commands recorded for tests (invite replies), oldest first. */
+  recorded(): RecordedRpcCommand[] {
+    return structuredClone(this.#recorded);
+  }
+
+  /** Closes every connection (CLOSE 1000) and removes the socket. */
+  async close(): Promise<void> {
+    for (const connection of this.#connections) connection.close(1000, 'The local client is shutting down');
+    await new Promise<void>((resolve) => {
+      this.#server.close(() => {
+        resolve();
+      });
+      for (const connection of this.#connections) connection.drop();
+    });
+    await this.#socket.remove();
+  }
+
+  #accept(raw: Socket): void {
+    const connection = new LocalClientConnection(
+      String(this.#nextId),
+      raw,
+      this.#ctx,
+      this.#user,
+      (cmd, args) => {
+        this.#recorded.push({ cmd, args: structuredClone(args) });
+      },
+    );
+    this.#nextId += 1;
+    this.#connections.add(connection);
+    raw.on('close', () => {
+      this.#connections.delete(connection);
+      this.#ctx.presence.remove(this.#user.id, connection.source);
+    });
+  }
+}

@@ -1,0 +1,42 @@
+/** Activity types a game may set through the local client (wire-protocols §3.5). */
+const SETTABLE_TYPES: ReadonlySet<unknown> = new Set([0, 2, 3, 5]);
+
+function text(activity: Record<string, unknown>, key: string, min: number, max: number): string | undefined {
+  const value = activity[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.length < min || value.length > max) {
+    return `"${key}" must be ${min}–${max} characters`;
+  }
+  return undefined;
+}
+
+/**
+ * Checks a SET_ACTIVITY activity the way the desktop client does: the type (Playing, Listening, Watching or
+ * Competing), field lengths, the party and at most two buttons. Returns the problem, or undefined.
+ */
+export function activityProblem(activity: unknown): string | undefined {
+  if (typeof activity !== 'object' || activity === null || Array.isArray(activity)) {
+    return '"activity" must be an object or null';
+  }
+  const a = activity as Record<string, unknown>;
+  if (!SETTABLE_TYPES.has(a.type ?? 0)) return 'activity type must be 0, 2, 3 or 5';
+  const problems = [
+    text(a, 'name', 1, 128),
+    text(a, 'state', 2, 128),
+    text(a, 'details', 2, 128),
+    text(a, 'state_url', 1, 256),
+    text(a, 'details_url', 1, 256),
+  ];
+  const party = a.party as Record<string, unknown> | undefined;
+  if (party !== undefined) {
+    if (typeof party !== 'object' || party === null) return '"party" must be an object';
+    problems.push(text(party, 'id', 2, 128));
+  }
+  if (
+    a.buttons !== undefined &&
+    (!Array.isArray(a.buttons) || a.buttons.length < 1 || a.buttons.length > 2)
+  ) {
+    return 'an activity has 1 or 2 buttons';
+  }
+  return problems.find((p) => p !== undefined);
+}

@@ -1,0 +1,128 @@
+import { wireUser } from '../accounts/userObject.js';
+import type { EmulatorContext } from '../context.js';
+import { expandScopes, isKnownScope, parseScopeParam } from '../store/scopes.js';
+import type { UserRecord } from '../store/types.js';
+import { activityProblem } from './activity.js';
+import { RpcCommandError, RpcErrorCode, SUBSCRIBABLE_EVENTS, type RpcCommand } from './protocol.js';
+
+/** What a command handler may touch: the emulator, the bound user and its own connection. */
+export interface CommandScope {
+  ctx: EmulatorContext;
+  user: UserRecord;
+  /** The presence source of this connection. */
+  source: string;
+  subscriptions: Set<string>;
+  /** Records a command the admin API reports (invite replies and the like). */
+  record(cmd: string, args: Record<string, unknown>): void;
+}
+
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+function fail(code: number, message: string): never {
+  throw new RpcCommandError(code, message);
+}
+
+function setActivity(scope: CommandScope, args: Record<string, unknown>): unknown {
+  const { ctx } = scope;
+  if (args.activity === null || args.activity === undefined) {
+    ctx.presence.set(scope.user.id, scope.source, { activities: [], surface: 'desktop' });
+    return null;
+  }
+  const problem = activityProblem(args.activity);
+  if (problem) fail(RpcErrorCode.InvalidPayload, `child "activity" fails because ${problem}`);
+  const app = ctx.store.state.application;
+  const activity = {
+    ...(args.activity as Record<string, unknown>),
+    type: (args.activity as { type?: unknown }).type ?? 0,
+    name: (args.activity as { name?: unknown }).name ?? app.name,
+    application_id: app.id,
+    created_at: ctx.store.now(),
+  };
+  ctx.presence.set(scope.user.id, scope.source, { activities: [activity], surface: 'desktop' });
+  ctx.log.line('rpc', `${scope.user.username} set an activity through the local client`);
+  return activity;
+}
+
+function authorize(scope: CommandScope, args: Record<string, unknown>): unknown {
+  const { ctx } = scope;
+  if (args.client_id !== ctx.store.state.application.id)
+    fail(RpcErrorCode.InvalidClientId, 'Invalid client id');
+  const scopes = Array.isArray(args.scopes)
+    ? args.scopes.filter((s): s is string => typeof s === 'string')
+    : parseScopeParam(typeof args.scopes === 'string' ? args.scopes : '');
+  if (scopes.length === 0 || scopes.some((s) => !isKnownScope(s))) {
+    fail(RpcErrorCode.InvalidPayload, 'scopes must name known OAuth2 scopes');
+  }
+  if (
+    args.code_challenge_method !== 'S256' ||
+    typeof args.code_challenge !== 'string' ||
+    !CHALLENGE.test(args.code_challenge)
+  ) {
+    fail(RpcErrorCode.InvalidPayload, 'a PKCE S256 code_challenge is required');
+  }
+  if (!ctx.options.autoConsent)
+    fail(RpcErrorCode.OAuth2Error, 'OAuth2 Error: the user did not authorize the application');
+  const code = ctx.store.createCode({
+    userId: scope.user.id,
+    redirectUri: '',
+    scope: scopes.join(' '),
+    scopes: expandScopes(scopes),
+    codeChallenge: args.code_challenge,
+    nonce: typeof args.nonce === 'string' ? args.nonce : null,
+    expiresAt: ctx.store.now() + ctx.options.codeTtlMs,
+  });
+  ctx.log.line('rpc', `${scope.user.username} authorized ${scopes.join(' ')} in the local client`);
+  return { code: code.code };
+}
+
+function authenticate(scope: CommandScope, args: Record<string, unknown>): unknown {
+  const { ctx } = scope;
+  const token = typeof args.access_token === 'string' ? ctx.store.accessToken(args.access_token) : undefined;
+  if (!token || token.userId !== scope.user.id) fail(RpcErrorCode.InvalidToken, 'Invalid token');
+  const app = ctx.store.state.application;
+  return {
+    user: wireUser(scope.user),
+    scopes: token.scope.split(' '),
+    expires: new Date(token.expiresAt).toISOString(),
+    application: { id: app.id, name: app.name, icon: null, description: '', rpc_origins: [] },
+  };
+}
+
+function subscription(scope: CommandScope, command: RpcCommand): unknown {
+  const evt = command.evt;
+  if (evt === undefined || !SUBSCRIBABLE_EVENTS.has(evt)) {
+    fail(RpcErrorCode.InvalidEvent, `Invalid event: ${evt ?? '(none)'}`);
+  }
+  if (command.cmd === 'SUBSCRIBE') scope.subscriptions.add(evt);
+  else scope.subscriptions.delete(evt);
+  return { evt };
+}
+
+function userCommand(scope: CommandScope, command: RpcCommand): unknown {
+  const userId = command.args.user_id;
+  if (typeof userId !== 'string' || !scope.ctx.store.user(userId))
+    fail(RpcErrorCode.InvalidUser, 'Invalid user');
+  scope.record(command.cmd, command.args);
+  return null;
+}
+
+/** Runs one command and returns its reply data; throws {@link RpcCommandError} for an ERROR reply. */
+export function runCommand(scope: CommandScope, command: RpcCommand): unknown {
+  switch (command.cmd) {
+    case 'SET_ACTIVITY':
+      return setActivity(scope, command.args);
+    case 'AUTHORIZE':
+      return authorize(scope, command.args);
+    case 'AUTHENTICATE':
+      return authenticate(scope, command.args);
+    case 'SUBSCRIBE':
+    case 'UNSUBSCRIBE':
+      return subscription(scope, command);
+    case 'SEND_ACTIVITY_JOIN_INVITE':
+    case 'CLOSE_ACTIVITY_JOIN_REQUEST':
+    case 'CLOSE_ACTIVITY_REQUEST':
+      return userCommand(scope, command);
+    default:
+      return fail(RpcErrorCode.InvalidCommand, `Invalid command: ${command.cmd}`);
+  }
+}
