@@ -16,7 +16,9 @@ const HISTORY_WINDOW_MS = 72 * 60 * 60_000;
 const SNOWFLAKE = /^[0-9]{1,20}$/;
 
 function requireId(what: string, id: string): void {
-  if (typeof id !== 'string' || !SNOWFLAKE.test(id)) throw new ValidationError(`"${id}" is not a ${what} id`);
+  if (typeof id !== 'string' || !SNOWFLAKE.test(id)) {
+    throw new ValidationError(`${JSON.stringify(id).slice(0, 40)} is not a ${what} id`);
+  }
 }
 
 function requireContent(content: string): void {
@@ -25,9 +27,15 @@ function requireContent(content: string): void {
   }
 }
 
+function requireLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_MESSAGES) {
+    throw new ValidationError(`limit must be an integer 1–${MAX_HISTORY_MESSAGES}`);
+  }
+}
+
 /** Checks sender metadata against the platform's limits. */
 export function requireMetadata(metadata: Record<string, string>): void {
-  if (typeof metadata !== 'object' || Array.isArray(metadata))
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
     throw new ValidationError('metadata must be an object');
   const entries = Object.entries(metadata);
   if (entries.length > MAX_METADATA_KEYS)
@@ -39,6 +47,12 @@ export function requireMetadata(metadata: Record<string, string>): void {
   }
   if (chars > MAX_METADATA_CHARS)
     throw new ValidationError(`metadata may total at most ${MAX_METADATA_CHARS} characters`);
+}
+
+/** A direct-message conversation: the other user and the newest message's id. */
+export interface UserMessageSummary {
+  userId: string;
+  lastMessageId: string;
 }
 
 /**
@@ -71,8 +85,12 @@ export class DirectMessageManager implements SessionFeature {
 
   onDispatch(event: string, data: unknown): void {
     if (event === 'MESSAGE_DELETE') {
-      const d = data as { id?: unknown; channel_id?: unknown } | null;
-      if (typeof d?.id !== 'string') return;
+      const d = data as { id?: unknown; channel_id?: unknown; lobby_id?: unknown } | null;
+      if (typeof d?.id !== 'string' || !SNOWFLAKE.test(d.id)) {
+        this.#s.log.warn('MESSAGE_DELETE without a message id; ignored');
+        return;
+      }
+      if (d.lobby_id !== undefined) return;
       const known = this.#messages.get(d.id);
       this.#messages.delete(d.id);
       const channelId = typeof d.channel_id === 'string' ? d.channel_id : (known?.channel_id ?? '');
@@ -80,7 +98,11 @@ export class DirectMessageManager implements SessionFeature {
       return;
     }
     if (event !== 'MESSAGE_CREATE' && event !== 'MESSAGE_UPDATE') return;
-    if (!isWireMessage(data) || data.lobby_id !== undefined) return;
+    if (!isWireMessage(data)) {
+      this.#s.log.warn(`${event} without a message id or channel; ignored`);
+      return;
+    }
+    if (data.lobby_id !== undefined) return;
     this.#accept(data);
     this.#s.emit(event === 'MESSAGE_CREATE' ? 'messageCreated' : 'messageUpdated', data.id);
   }
@@ -88,15 +110,20 @@ export class DirectMessageManager implements SessionFeature {
   /** Sends a direct message; resolves with its id. */
   async send(recipientId: string, content: string, metadata: Record<string, string> = {}): Promise<string> {
     this.#s.requireReady();
-    requireId('user', recipientId);
-    requireContent(content);
-    requireMetadata(metadata);
+    this.#check('send', () => {
+      requireId('user', recipientId);
+      requireContent(content);
+      requireMetadata(metadata);
+    });
     const sent = await this.#s.api<unknown>({
       method: 'POST',
       route: `/users/${recipientId}/messages`,
       json: Object.keys(metadata).length > 0 ? { content, metadata } : { content },
     });
-    if (!isWireMessage(sent)) throw new ValidationError('the platform returned no message');
+    if (!isWireMessage(sent)) {
+      this.#s.log.warn('send: the platform replied without a message object');
+      throw new ValidationError('the platform returned no message');
+    }
     this.#accept(sent);
     return sent.id;
   }
@@ -104,13 +131,15 @@ export class DirectMessageManager implements SessionFeature {
   /** Edits one of the player's messages. */
   async edit(recipientId: string, messageId: string, content: string): Promise<void> {
     this.#s.requireReady();
-    requireId('user', recipientId);
-    requireId('message', messageId);
-    requireContent(content);
-    const known = this.#messages.get(messageId);
-    if (known?.author && known.author.id !== this.#s.currentUserId()) {
-      throw new ValidationError('only your own messages can be edited');
-    }
+    this.#check('edit', () => {
+      requireId('user', recipientId);
+      requireId('message', messageId);
+      requireContent(content);
+      const known = this.#messages.get(messageId);
+      if (known?.author && known.author.id !== this.#s.currentUserId()) {
+        throw new ValidationError('only your own messages can be edited');
+      }
+    });
     const edited = await this.#s.api<unknown>({
       method: 'PATCH',
       route: `/users/${recipientId}/messages/${messageId}`,
@@ -122,13 +151,17 @@ export class DirectMessageManager implements SessionFeature {
   /** Deletes one of the player's messages. */
   async delete(recipientId: string, messageId: string): Promise<void> {
     this.#s.requireReady();
-    requireId('user', recipientId);
-    requireId('message', messageId);
-    const known = this.#messages.get(messageId);
-    if (known?.author && known.author.id !== this.#s.currentUserId()) {
-      throw new ValidationError('only your own messages can be deleted');
-    }
+    this.#check('delete', () => {
+      requireId('user', recipientId);
+      requireId('message', messageId);
+      const known = this.#messages.get(messageId);
+      if (known?.author && known.author.id !== this.#s.currentUserId()) {
+        throw new ValidationError('only your own messages can be deleted');
+      }
+    });
     await this.#s.api({ method: 'DELETE', route: `/users/${recipientId}/messages/${messageId}` });
+    // Gone for the player at once; MESSAGE_DELETE still announces it (messageDeleted) when it arrives.
+    this.#messages.delete(messageId);
   }
 
   /**
@@ -137,10 +170,10 @@ export class DirectMessageManager implements SessionFeature {
    */
   async history(userId: string, limit: number): Promise<MessageHandle[]> {
     this.#s.requireReady();
-    requireId('user', userId);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_MESSAGES) {
-      throw new ValidationError(`limit must be an integer 1–${MAX_HISTORY_MESSAGES}`);
-    }
+    this.#check('history', () => {
+      requireId('user', userId);
+      requireLimit(limit);
+    });
     const notBefore = this.#s.clock.now() - HISTORY_WINDOW_MS;
     let messages = this.#messages.cached(userId, limit, notBefore);
     if (!messages) {
@@ -150,6 +183,9 @@ export class DirectMessageManager implements SessionFeature {
         query: { limit: String(limit) },
       });
       const wire = Array.isArray(list) ? list.filter(isWireMessage) : [];
+      if (!Array.isArray(list) || wire.length !== list.length) {
+        this.#s.log.warn('history: the platform sent malformed messages; they were skipped');
+      }
       for (const message of wire) this.#noteChannel(message);
       for (const message of wire) this.#s.users.upsert(message.author);
       this.#messages.fill(userId, wire, limit);
@@ -159,7 +195,7 @@ export class DirectMessageManager implements SessionFeature {
   }
 
   /** The users the player has direct-message conversations with, and the newest message id of each. */
-  async summaries(): Promise<{ userId: string; lastMessageId: string }[]> {
+  async summaries(): Promise<UserMessageSummary[]> {
     this.#s.requireReady();
     const list = await this.#s.api<unknown>({ method: 'GET', route: '/partner-sdk/users/@me/channels' });
     if (!Array.isArray(list)) return [];
@@ -182,6 +218,16 @@ export class DirectMessageManager implements SessionFeature {
   channel(channelId: string): ChannelHandle | undefined {
     const channel = this.#channels.get(channelId);
     return channel ? new ChannelHandle(channel, this.#s.users) : undefined;
+  }
+
+  /** Runs local checks; a failure is logged (without the content) and thrown as it is. */
+  #check(operation: string, checks: () => void): void {
+    try {
+      checks();
+    } catch (error) {
+      if (error instanceof ValidationError) this.#s.log.warn(`${operation}: ${error.message}`);
+      throw error;
+    }
   }
 
   #accept(message: WireMessage): void {

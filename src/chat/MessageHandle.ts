@@ -82,14 +82,39 @@ export class MessageHandle {
     return ((this.#data?.flags ?? 0) & SENT_FROM_GAME_FLAG) !== 0;
   }
 
-  /** A plain snapshot. */
-  toJSON(): { id: string; authorId: string; channelId: string; content: string; sentTimestamp: number } {
+  /** A plain snapshot of every field (what `JSON.stringify` shows). */
+  toJSON(): MessageSnapshot {
     return {
       id: this.id,
-      authorId: this.authorId,
-      channelId: this.channelId,
       content: this.content,
+      authorId: this.authorId,
+      recipientId: this.recipientId,
+      channelId: this.channelId,
+      lobbyId: this.lobbyId,
       sentTimestamp: this.sentTimestamp,
+      editedTimestamp: this.editedTimestamp,
+      applicationId: this.applicationId,
+      metadata: { ...this.metadata },
+      moderationMetadata: { ...this.moderationMetadata },
+      additionalName: this.additionalName,
+      sentFromGame: this.sentFromGame,
     };
   }
+}
+
+/** The plain form of a {@link MessageHandle}. */
+export interface MessageSnapshot {
+  id: string;
+  content: string;
+  authorId: string;
+  recipientId: string;
+  channelId: string;
+  lobbyId: string | null;
+  sentTimestamp: number;
+  editedTimestamp: number;
+  applicationId: string | null;
+  metadata: Record<string, string>;
+  moderationMetadata: Record<string, string>;
+  additionalName: string | null;
+  sentFromGame: boolean;
 }

@@ -45,6 +45,8 @@ export function isWireMessage(data: unknown): data is WireMessage {
 export class MessageStore {
   readonly #messages = new Map<string, WireMessage>();
   readonly #conversations = new Map<string, Conversation>();
+  /** Ids deleted in this session, so a history reply that raced the MESSAGE_DELETE cannot bring them back. */
+  readonly #deleted = new Set<string>();
 
   /** A message by id. */
   get(id: string): WireMessage | undefined {
@@ -52,7 +54,8 @@ export class MessageStore {
   }
 
   /** Adds or replaces a message; a partial update keeps the fields it leaves out. */
-  put(message: WireMessage, conversationWith?: string): WireMessage {
+  put(message: WireMessage, conversationWith?: string): WireMessage | undefined {
+    if (this.#deleted.has(message.id)) return undefined;
     const merged = { ...this.#messages.get(message.id), ...message };
     this.#messages.set(message.id, merged);
     if (conversationWith !== undefined) {
@@ -67,6 +70,7 @@ export class MessageStore {
 
   /** Forgets a message. */
   delete(id: string): void {
+    this.#deleted.add(id);
     this.#messages.delete(id);
     for (const conversation of this.#conversations.values()) {
       const index = conversation.ids.indexOf(id);
@@ -76,13 +80,18 @@ export class MessageStore {
 
   /** Records what a history request returned (newest first, as the server sends it). */
   fill(otherUserId: string, newestFirst: WireMessage[], requested: number): void {
-    const ids = newestFirst.map((m) => this.put(m).id).sort(compareIds);
+    const ids = newestFirst.flatMap((m) => this.put(m)?.id ?? []).sort(compareIds);
     const held = this.#conversations.get(otherUserId);
-    const merged = [...new Set([...(held?.ids ?? []), ...ids])].sort(compareIds);
-    this.#conversations.set(otherUserId, {
-      ids: merged,
-      complete: (held?.complete ?? false) || newestFirst.length < requested,
-    });
+    const complete = (held?.complete ?? false) || newestFirst.length < requested;
+    // Messages of this conversation that arrived by event while the request was in flight (or before it,
+    // when no conversation was held yet) are newer than the oldest one returned: they belong to the range.
+    const oldest = ids[0];
+    const arrived = [...this.#messages.values()]
+      .filter((m) => m.channel_id === otherUserId && m.lobby_id === undefined)
+      .filter((m) => complete || (oldest !== undefined && compareIds(m.id, oldest) >= 0))
+      .map((m) => m.id);
+    const merged = [...new Set([...(held?.ids ?? []), ...ids, ...arrived])].sort(compareIds);
+    this.#conversations.set(otherUserId, { ids: merged, complete });
   }
 
   /**
@@ -108,5 +117,6 @@ export class MessageStore {
   clear(): void {
     this.#messages.clear();
     this.#conversations.clear();
+    this.#deleted.clear();
   }
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { signIn, TestGateway } from './helpers.js';
+import { signIn, TestGateway, type Payload } from './helpers.js';
 
 async function call(
   emu: Emulator,
@@ -140,5 +140,220 @@ describe('direct messages (emulator)', () => {
     expect((await call(emu, bob, 'GET', `/users/${aliceId}/messages?limit=abc`)).status).toBe(400);
     expect((await call(emu, alice, 'DELETE', `/users/${bobId}/messages/${id}`)).status).toBe(204);
     expect((await call(emu, alice, 'DELETE', `/users/${bobId}/messages/${id}`)).status).toBe(404);
+  });
+});
+
+describe('direct messages (emulator): events, history window and hostile input', () => {
+  let emu: Emulator;
+  let alice: string;
+  let bob: string;
+  let aliceId: string;
+  let bobId: string;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    emu = await startEmulator({ autoConsent: true, users: 3, log: (line) => lines.push(line) });
+    aliceId = emu.users[0]?.id ?? '';
+    bobId = emu.users[1]?.id ?? '';
+    alice = `Bearer ${(await signIn(emu, 'alice')).access_token}`;
+    bob = `Bearer ${(await signIn(emu, 'bob')).access_token}`;
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  it('tells every session of both users about creates, edits, moderation and deletes', async () => {
+    const sessions = await Promise.all(
+      [alice, alice, bob].map(async (token) => {
+        const gw = await TestGateway.connect(emu);
+        await gw.identify(token);
+        return gw;
+      }),
+    );
+    const [alice1, alice2, bob1] = sessions as [TestGateway, TestGateway, TestGateway];
+    const data = (p: Payload): Record<string, unknown> => p.d as Record<string, unknown>;
+
+    const sent = await call(emu, alice, 'POST', `/users/${bobId}/messages`, { content: 'to every session' });
+    const id = String(sent.json.id);
+    for (const [gw, channel] of [
+      [alice1, bobId],
+      [alice2, bobId],
+      [bob1, aliceId],
+    ] as const) {
+      expect(data(await gw.dispatch('MESSAGE_CREATE'))).toMatchObject({
+        id,
+        channel_id: channel,
+        type: 0,
+        content: 'to every session',
+        author: { id: aliceId },
+        edited_timestamp: null,
+        flags: 1 << 16,
+        application_id: emu.applicationId,
+      });
+    }
+
+    await call(emu, alice, 'PATCH', `/users/${bobId}/messages/${id}`, { content: 'edited' });
+    for (const gw of sessions) {
+      const update = data(await gw.dispatch('MESSAGE_UPDATE'));
+      expect(update).toMatchObject({ id, content: 'edited' });
+      expect(Date.parse(String(update.edited_timestamp))).toBeGreaterThan(0);
+    }
+
+    // The user order of the moderation route does not matter.
+    const moderation = `/partner-sdk/dms/${bobId}/${aliceId}/messages/${id}/moderation-metadata`;
+    expect((await call(emu, `Bot ${emu.botToken}`, 'PUT', moderation, { verdict: 'clean' })).status).toBe(
+      204,
+    );
+    for (const gw of sessions) {
+      expect(data(await gw.dispatch('MESSAGE_UPDATE'))).toMatchObject({
+        id,
+        moderation_metadata: { verdict: 'clean' },
+      });
+    }
+
+    expect((await call(emu, alice, 'DELETE', `/users/${bobId}/messages/${id}`)).status).toBe(204);
+    expect(data(await alice1.dispatch('MESSAGE_DELETE'))).toEqual({ id, channel_id: bobId });
+    expect(data(await alice2.dispatch('MESSAGE_DELETE'))).toEqual({ id, channel_id: bobId });
+    expect(data(await bob1.dispatch('MESSAGE_DELETE'))).toEqual({ id, channel_id: aliceId });
+    for (const gw of sessions) gw.ws.close();
+  });
+
+  it('returns history newest first: at most 200 messages, only of the last 72 hours', async () => {
+    // One message from 73 hours ago (only Date is faked; sockets and timers stay real).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 73 * 60 * 60_000 });
+    try {
+      await call(emu, bob, 'POST', `/users/${aliceId}/messages`, { content: 'long ago' });
+    } finally {
+      vi.useRealTimers();
+    }
+    const old = await call(emu, bob, 'GET', `/users/${aliceId}/messages?limit=200`);
+    expect(old.json.map((m) => (m as { content: string }).content)).not.toContain('long ago');
+
+    for (let i = 1; i <= 201; i += 1) {
+      const sent = await call(
+        emu,
+        i % 2 === 0 ? alice : bob,
+        'POST',
+        `/users/${i % 2 === 0 ? bobId : aliceId}/messages`,
+        {
+          content: `n${i}`,
+        },
+      );
+      expect(sent.status).toBe(200);
+    }
+    const all = await call(emu, bob, 'GET', `/users/${aliceId}/messages?limit=200`);
+    const contents = all.json.map((m) => (m as { content: string }).content);
+    expect(contents).toHaveLength(200);
+    expect(contents[0]).toBe('n201');
+    expect(contents.at(-1)).toBe('n2');
+    const byDefault = await call(emu, alice, 'GET', `/users/${bobId}/messages`);
+    expect(byDefault.json).toHaveLength(50);
+    // Each viewer sees the conversation in their own channel.
+    expect(byDefault.json.every((m) => (m as { channel_id: string }).channel_id === bobId)).toBe(true);
+    const two = await call(emu, alice, 'GET', `/users/${bobId}/messages?limit=2`);
+    expect(two.json.map((m) => (m as { content: string }).content)).toEqual(['n201', 'n200']);
+    for (const bad of ['0', '-1', '1.5', '', '1e2']) {
+      const reply = await call(emu, alice, 'GET', `/users/${bobId}/messages?limit=${bad}`);
+      expect(reply.status).toBe(400);
+      expect(reply.json).toMatchObject({ code: 50035, errors: { limit: expect.anything() as unknown } });
+    }
+  });
+
+  it('answers hostile or out-of-bounds input with the platform error shape', async () => {
+    const post = (body: unknown, auth = alice): ReturnType<typeof call> =>
+      call(emu, auth, 'POST', `/users/${bobId}/messages`, body);
+    // Content: 1–2000 characters, a string.
+    expect((await post({ content: 'x'.repeat(2000) })).status).toBe(200);
+    const long = await post({ content: 'x'.repeat(2001) });
+    expect(long.json).toMatchObject({ code: 50035, errors: { content: expect.anything() as unknown } });
+    expect((await post({ content: 5 })).json).toMatchObject({ code: 50035 });
+    expect((await post({})).json).toMatchObject({ code: 50035 });
+    expect((await post(['content'])).json).toMatchObject({ code: 50035 });
+    const raw = await fetch(`${emu.api}/users/${bobId}/messages`, {
+      method: 'POST',
+      headers: { Authorization: alice, 'Content-Type': 'application/json' },
+      body: '{"content": ',
+    });
+    expect(raw.status).toBe(400);
+    // Metadata: ≤25 keys, ≤1024 characters of keys and values, string values.
+    const exactly = Object.fromEntries(
+      Array.from({ length: 25 }, (_, i) => [`k${String(i).padStart(2, '0')}`, 'v']),
+    );
+    expect((await post({ content: 'a', metadata: exactly })).status).toBe(200);
+    expect((await post({ content: 'a', metadata: { k: 'x'.repeat(1023) } })).status).toBe(200);
+    const tooBig = await post({ content: 'a', metadata: { k: 'x'.repeat(1024) } });
+    expect(tooBig.json).toMatchObject({ code: 50035, errors: { metadata: expect.anything() as unknown } });
+    expect((await post({ content: 'a', metadata: 'text' })).status).toBe(400);
+    expect((await post({ content: 'a', metadata: ['a'] })).status).toBe(400);
+
+    // Auth: no token, the bot token, a token without the messaging scopes.
+    expect((await call(emu, '', 'POST', `/users/${bobId}/messages`, { content: 'a' })).json).toMatchObject({
+      code: 0,
+    });
+    expect((await post({ content: 'a' }, `Bot ${emu.botToken}`)).status).toBe(401);
+    const sent = await post({ content: 'scoped' });
+    const id = String(sent.json.id);
+    const narrow = `Bearer ${(await signIn(emu, 'alice', 'identify gateway.connect')).access_token}`;
+    for (const [method, path] of [
+      ['PATCH', `/users/${bobId}/messages/${id}`],
+      ['DELETE', `/users/${bobId}/messages/${id}`],
+      ['GET', '/partner-sdk/users/@me/channels'],
+      ['GET', `/users/@me/dms/${bobId}`],
+    ] as const) {
+      const reply = await call(emu, narrow, method, path, method === 'PATCH' ? { content: 'x' } : undefined);
+      expect(reply.status).toBe(403);
+      expect(reply.json).toMatchObject({ code: 50001, message: expect.stringContaining('scope') as unknown });
+    }
+
+    // Unknown or foreign messages and users.
+    expect(
+      (await call(emu, alice, 'PATCH', `/users/${bobId}/messages/123`, { content: 'x' })).json,
+    ).toMatchObject({
+      code: 10008,
+    });
+    const carolId = emu.users[2]?.id ?? '';
+    expect((await call(emu, alice, 'DELETE', `/users/${carolId}/messages/${id}`)).status).toBe(404);
+    expect((await call(emu, alice, 'GET', '/users/@me/dms/42')).json).toMatchObject({ code: 10013 });
+    expect((await call(emu, alice, 'GET', '/users/42/messages')).json).toMatchObject({ code: 10013 });
+    expect((await call(emu, alice, 'PATCH', `/users/${bobId}/messages/${id}`, { content: '' })).status).toBe(
+      400,
+    );
+
+    // Moderation metadata: the bot only; ≤5 keys and ≤2000 characters; string values.
+    const moderation = `/partner-sdk/dms/${aliceId}/${bobId}/messages/${id}/moderation-metadata`;
+    expect((await call(emu, '', 'PUT', moderation, { a: 'b' })).status).toBe(401);
+    expect((await call(emu, bob, 'PUT', moderation, { a: 'b' })).status).toBe(401);
+    const bot = `Bot ${emu.botToken}`;
+    expect((await call(emu, bot, 'PUT', moderation, { k: 'x'.repeat(1999) })).status).toBe(204);
+    expect((await call(emu, bot, 'PUT', moderation, { k: 'x'.repeat(2000) })).json).toMatchObject({
+      code: 50035,
+    });
+    expect((await call(emu, bot, 'PUT', moderation, { k: 1 })).status).toBe(400);
+    expect((await call(emu, bot, 'PUT', moderation, 'text')).status).toBe(400);
+    expect(
+      (await call(emu, bot, 'PUT', `/partner-sdk/dms/${aliceId}/${bobId}/messages/1/moderation-metadata`, {}))
+        .json,
+    ).toMatchObject({ code: 10008 });
+
+    // A block either way closes the conversation.
+    expect((await call(emu, bob, 'PUT', `/users/@me/relationships/${aliceId}`, { type: 2 })).status).toBe(
+      204,
+    );
+    expect((await post({ content: 'blocked?' })).json).toMatchObject({
+      code: 50007,
+      message: 'Cannot send messages to this user',
+    });
+    expect(
+      (await call(emu, bob, 'POST', `/users/${aliceId}/messages`, { content: 'me?' })).json,
+    ).toMatchObject({
+      code: 50007,
+    });
+
+    // Every failure was logged, and no token or message text reached the log.
+    expect(lines.some((line) => line.includes(' 400'))).toBe(true);
+    const secrets = [alice, bob, narrow, emu.botToken].map((t) => t.replace(/^(Bearer|Bot) /, ''));
+    for (const line of lines) {
+      for (const secret of secrets) expect(line).not.toContain(secret);
+      expect(line).not.toContain('scoped');
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ChannelType, ClientNotReadyError, HttpError, ValidationError } from '../../src/index.js';
-import { clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
+import { allLogLines, clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 const HISTORY_ROUTE = '/users/:user_id/messages';
 
@@ -14,6 +14,10 @@ describe('direct messages', () => {
     bob.client.on('messageCreated', (id) => bobSaw.push(`created:${id}`));
     bob.client.on('messageUpdated', (id) => bobSaw.push(`updated:${id}`));
     bob.client.on('messageDeleted', (id, channelId) => bobSaw.push(`deleted:${id}:${channelId}`));
+    const aliceSaw: string[] = [];
+    alice.client.on('messageCreated', (id) => aliceSaw.push(`created:${id}`));
+    alice.client.on('messageUpdated', (id) => aliceSaw.push(`updated:${id}`));
+    alice.client.on('messageDeleted', (id, channelId) => aliceSaw.push(`deleted:${id}:${channelId}`));
 
     const id = await alice.client.sendUserMessage(bob.user.id, 'hello bob', { mood: 'cheerful' });
     await eventually(() => bobSaw.length === 1, 5000, 'the message at Bob');
@@ -50,6 +54,10 @@ describe('direct messages', () => {
     await eventually(() => bobSaw.length === 3, 5000, 'the delete');
     expect(bobSaw[2]).toBe(`deleted:${id}:${alice.user.id}`);
     expect(bob.client.getMessageHandle(id)).toBeUndefined();
+    // The sender's other sessions — and the sender — see the same events, in the sender's channel.
+    await eventually(() => aliceSaw.length === 3, 5000, 'the events at Alice');
+    expect(aliceSaw).toEqual([`created:${id}`, `updated:${id}`, `deleted:${id}:${bob.user.id}`]);
+    expect(alice.client.getMessageHandle(id)).toBeUndefined();
   });
 
   it('caches history and asks the server only for what it does not hold', async () => {
@@ -139,6 +147,102 @@ describe('direct messages', () => {
     await expect(alice.client.sendUserMessage(bob.user.id, 'still there?')).rejects.toMatchObject({
       constructor: HttpError,
       code: 50007,
+    });
+  });
+
+  it('keeps the held conversation right through edits, deletes and a new session', async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const alice = await linkAndConnect(emulator, userAt(emulator, 0));
+    const bob = await linkAndConnect(emulator, userAt(emulator, 1));
+    const ids: string[] = [];
+    for (const text of ['one', 'two', 'three'])
+      ids.push(await alice.client.sendUserMessage(bob.user.id, text));
+    const requests = (): number => emulator.requestCount('GET', HISTORY_ROUTE);
+    const contents = async (): Promise<string[]> =>
+      (await bob.client.getUserMessagesWithLimit(alice.user.id, 50)).map((m) => m.content);
+    expect(await contents()).toEqual(['one', 'two', 'three']);
+    const afterFirst = requests();
+
+    let deleted = false;
+    bob.client.on('messageDeleted', () => (deleted = true));
+    await alice.client.deleteUserMessage(bob.user.id, ids[1] ?? '');
+    await eventually(() => deleted, 5000, 'the delete at Bob');
+    await alice.client.editUserMessage(bob.user.id, ids[2] ?? '', 'THREE');
+    await eventually(() => bob.client.getMessageHandle(ids[2] ?? '')?.content === 'THREE', 5000, 'the edit');
+    // Bob answers his own message too: the conversation is one for both directions.
+    await bob.client.sendUserMessage(alice.user.id, 'four');
+    expect(await contents()).toEqual(['one', 'THREE', 'four']);
+    expect(requests()).toBe(afterFirst);
+    // Alice never fetched: her first call asks the server, and sees her own messages in Bob's channel.
+    const aliceView = await alice.client.getUserMessagesWithLimit(bob.user.id, 10);
+    expect(aliceView.map((m) => [m.content, m.channelId])).toEqual([
+      ['one', bob.user.id],
+      ['THREE', bob.user.id],
+      ['four', bob.user.id],
+    ]);
+    expect(aliceView[2]?.authorId).toBe(bob.user.id);
+    expect(aliceView[0]?.toJSON()).toMatchObject({ id: ids[0], content: 'one', authorId: alice.user.id });
+    expect(requests()).toBe(afterFirst + 1);
+
+    // A new session may have missed events: the next call asks again.
+    await bob.client.disconnect();
+    await expect(bob.client.getUserMessagesWithLimit(alice.user.id, 1)).rejects.toBeInstanceOf(
+      ClientNotReadyError,
+    );
+    await bob.client.connect();
+    expect(await contents()).toEqual(['one', 'THREE', 'four']);
+    expect(requests()).toBe(afterFirst + 2);
+  });
+
+  it('checks every argument before any request, logs why, and surfaces platform refusals', async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const alice = await linkAndConnect(emulator, userAt(emulator, 0));
+    const bob = await linkAndConnect(emulator, userAt(emulator, 1));
+    const id = await alice.client.sendUserMessage(bob.user.id, 'checked');
+    const counts = (): number[] => [
+      emulator.requestCount('POST', HISTORY_ROUTE),
+      emulator.requestCount('PATCH', '/users/:user_id/messages/:message_id'),
+      emulator.requestCount('DELETE', '/users/:user_id/messages/:message_id'),
+      emulator.requestCount('GET', HISTORY_ROUTE),
+    ];
+    const before = counts();
+    const c = alice.client;
+    const invalid = [
+      () => c.editUserMessage(bob.user.id, id, ''),
+      () => c.editUserMessage(bob.user.id, id, 'x'.repeat(2001)),
+      () => c.editUserMessage(bob.user.id, 'not-an-id', 'x'),
+      () => c.editUserMessage('', id, 'x'),
+      () => c.deleteUserMessage(bob.user.id, '12ab'),
+      () => c.deleteUserMessage('-1', id),
+      () => c.getUserMessagesWithLimit(bob.user.id, 0),
+      () => c.getUserMessagesWithLimit(bob.user.id, 1.5),
+      () => c.getUserMessagesWithLimit(bob.user.id, Number.NaN),
+      () => c.getUserMessagesWithLimit('x', 5),
+      () => c.sendUserMessage(bob.user.id, 'hi', { n: 1 as unknown as string }),
+      () => c.sendUserMessage(bob.user.id, 'hi', null as unknown as Record<string, string>),
+      () => c.sendUserMessage(bob.user.id, 'x'.repeat(2001)),
+    ];
+    for (const attempt of invalid) await expect(attempt()).rejects.toBeInstanceOf(ValidationError);
+    // Bob can't edit or delete Alice's message: known locally, so refused without a request.
+    await eventually(() => bob.client.getMessageHandle(id) !== undefined, 5000, 'the message at Bob');
+    await expect(bob.client.deleteUserMessage(alice.user.id, id)).rejects.toBeInstanceOf(ValidationError);
+    expect(counts()).toEqual(before);
+    expect(allLogLines.some((line) => line.includes('message content must be 1–2000 characters'))).toBe(true);
+    // The exact limits pass.
+    const exact = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${i}`, 'v']));
+    await expect(c.sendUserMessage(bob.user.id, 'x'.repeat(2000), exact)).resolves.toMatch(/^[0-9]+$/);
+    // What only the platform knows comes back as an HttpError with its code.
+    await expect(c.sendUserMessage(alice.user.id, 'me')).rejects.toMatchObject({
+      constructor: HttpError,
+      code: 50007,
+    });
+    await expect(c.editUserMessage(bob.user.id, '123', 'gone')).rejects.toMatchObject({
+      constructor: HttpError,
+      code: 10008,
+    });
+    await expect(c.sendUserMessage('42', 'nobody')).rejects.toMatchObject({
+      constructor: HttpError,
+      code: 10013,
     });
   });
 });

@@ -148,7 +148,9 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
         if (message.authorId !== caller.user.id)
           throw new ApiError(403, 50005, 'Cannot edit a message authored by another user');
         const content = readContent(objectBody(await req.json()), message.activity ? 0 : 1);
-        return jsonReply(200, messages.wire(messages.edit(message, content), caller.user.id));
+        messages.edit(message, content);
+        ctx.log.line('messages', `${caller.user.username} edited message ${message.id}`);
+        return jsonReply(200, messages.wire(message, caller.user.id));
       },
     },
     {
@@ -164,6 +166,7 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
         if (message.authorId !== caller.user.id)
           throw new ApiError(403, 50003, 'Cannot delete a message authored by another user');
         messages.delete(message);
+        ctx.log.line('messages', `${caller.user.username} deleted message ${message.id}`);
         return noContentReply();
       },
     },
