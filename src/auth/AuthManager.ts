@@ -8,6 +8,7 @@ import {
 } from '../errors/index.js';
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
+import { RpcError, type IpcTransport } from '../rpc/IpcTransport.js';
 import type { Clock, TimerHandle } from '../util/Clock.js';
 import {
   applicationSchemeRedirectUri,
@@ -15,6 +16,7 @@ import {
   customSchemeRedirectUri,
   resolveAuthorizationArgs,
   type AuthorizationArgs,
+  type ResolvedAuthorizationArgs,
 } from './AuthorizationArgs.js';
 import { LoopbackRedirectServer, type RedirectOutcome } from './LoopbackRedirectServer.js';
 import { OAuth2Api, type CodeExchange, type ExternalAuth } from './OAuth2Api.js';
@@ -33,6 +35,13 @@ export interface AuthorizeOptions {
    * listener; the game routes the callback URL to {@link Client.completeAuthorize}.
    */
   useApplicationScheme?: boolean;
+  /**
+   * Where the player approves: `'auto'` asks a running desktop client over RPC when one answers (no browser
+   * opens; the player is already signed in there) and falls back to the browser; `'browser'` always opens the
+   * consent page; `'localClient'` insists on the desktop client and fails with an `RPCError` without one.
+   * A custom-scheme redirect always means the browser. @defaultValue `'auto'`
+   */
+  via?: 'auto' | 'browser' | 'localClient';
 }
 
 /** What a successful authorization yields: the code for {@link Client.getToken}, and the redirect URI used. */
@@ -60,6 +69,8 @@ export interface AuthManagerOptions {
   events: AuthEventSink;
   /** How long before expiry the token-expiring event fires. @defaultValue 300000 (5 minutes) */
   tokenExpiryWarningMs: number;
+  /** A connected transport to a running desktop client, or undefined when none answers. */
+  localClient: () => Promise<IpcTransport | undefined>;
 }
 
 interface PendingAuthorization {
@@ -110,6 +121,8 @@ export class AuthManager {
     const log = this.#o.log;
     log.secret(resolved.state);
     log.secret(resolved.nonce);
+    const rpc = await this.#localClientFor(resolved, options);
+    if (rpc) return this.#authorizeOverRpc(rpc, resolved, options);
 
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? 300_000;
@@ -167,6 +180,67 @@ export class AuthManager {
       this.#pending = undefined;
       await server?.close();
     }
+  }
+
+  /** The desktop client to authorize through, per {@link AuthorizeOptions.via}, or undefined for the browser. */
+  async #localClientFor(
+    resolved: ResolvedAuthorizationArgs,
+    options: AuthorizeOptions,
+  ): Promise<IpcTransport | undefined> {
+    const via = options.via ?? 'auto';
+    const browserOnly = resolved.customSchemeParam !== undefined || options.useApplicationScheme === true;
+    if (via === 'browser' || (via === 'auto' && browserOnly)) return undefined;
+    if (via === 'localClient' && browserOnly) {
+      throw new ValidationError('a custom-scheme redirect needs the browser; use via: "browser"');
+    }
+    const rpc = await this.#o.localClient();
+    if (!rpc && via === 'localClient') throw new RpcError('no desktop client is running to authorize with');
+    return rpc;
+  }
+
+  /** AUTHORIZE over RPC: the desktop client shows its own consent and returns a code without a redirect. */
+  async #authorizeOverRpc(
+    rpc: IpcTransport,
+    resolved: ResolvedAuthorizationArgs,
+    options: AuthorizeOptions,
+  ): Promise<AuthorizeResult> {
+    const log = this.#o.log;
+    if (options.signal?.aborted) throw new AbortedError('authorization was aborted');
+    log.info('authorize: asking the desktop client (RPC AUTHORIZE)');
+    const request = rpc.request<{ code?: unknown }>(
+      'AUTHORIZE',
+      {
+        client_id: resolved.clientId,
+        scopes: resolved.scopes.split(' '),
+        response_type: 'code',
+        ...(resolved.codeChallenge
+          ? { code_challenge: resolved.codeChallenge.challenge, code_challenge_method: 'S256' }
+          : {}),
+        state: resolved.state,
+        ...(resolved.nonce === undefined ? {} : { nonce: resolved.nonce }),
+      },
+      { timeoutMs: options.timeoutMs ?? 300_000 },
+    );
+    let data: { code?: unknown };
+    try {
+      data = options.signal ? await untilAborted(request, options.signal) : await request;
+    } catch (error) {
+      if (error instanceof SdkError) {
+        log.warn(`authorize: the desktop client refused (${error.message})`);
+        throw new AuthorizationError(`the desktop client refused the authorization: ${error.message}`, {
+          cause: error,
+          ...(typeof error.code === 'number' ? { code: String(error.code) } : {}),
+        });
+      }
+      throw new AbortedError('authorization was aborted', { cause: error });
+    }
+    if (typeof data.code !== 'string' || data.code === '') {
+      throw new AuthorizationError('the desktop client answered AUTHORIZE without a code');
+    }
+    log.secret(data.code);
+    log.info('authorize: received an authorization code from the desktop client');
+    // The code was issued without a redirect URI, so the token exchange sends none.
+    return { code: data.code, redirectUri: '' };
   }
 
   /**

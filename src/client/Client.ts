@@ -25,6 +25,9 @@ import { InviteManager } from '../invites/InviteManager.js';
 import { RelationshipGroupType, StatusType } from '../social/enums.js';
 import type { RelationshipHandle } from '../social/RelationshipHandle.js';
 import { RelationshipManager } from '../social/RelationshipManager.js';
+import { inviteFromLocalClient } from '../invites/localClientInvite.js';
+import { writeLaunchCommand } from '../rpc/launchRegistry.js';
+import { LocalClientEvents } from '../rpc/LocalClientEvents.js';
 import { LocalClientLink, type LocalClientOptions } from '../rpc/LocalClientLink.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { UserStore } from '../users/UserStore.js';
@@ -77,6 +80,11 @@ export interface ClientOptions {
    * @defaultValue the platform's standard socket paths
    */
   localClient?: LocalClientOptions | false;
+  /**
+   * Where {@link Client.registerLaunchCommand} writes the `discord-<id>` URL handler: a directory of XDG
+   * desktop entries. @defaultValue the platform's place (`$XDG_DATA_HOME/applications`, the Windows registry)
+   */
+  launchRegistryDir?: string;
 }
 
 /** Events of a {@link Client}, each with its argument tuple. */
@@ -112,6 +120,14 @@ export interface ClientEvents {
   messageUpdated: [messageId: string];
   /** A message was deleted. */
   messageDeleted: [messageId: string, channelId: string];
+  /**
+   * The player accepted an invite in the desktop client (or clicked Join there): join the party with the
+   * secret. `applicationId` is the invite's application (a sibling's id for a publisher's other game).
+   * Needs {@link Client.watchLocalClient}.
+   */
+  activityJoin: [joinSecret: string, applicationId: string];
+  /** Any other event subscribed on the desktop client (e.g. GUILD_STATUS), as it arrived. */
+  localClientEvent: [event: string, data: unknown];
   /** Every gateway dispatch, for diagnostics. */
   dispatch: [event: string, data: unknown];
 }
@@ -153,6 +169,9 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #relationships: RelationshipManager;
   readonly #invites: InviteManager;
   readonly #directMessages: DirectMessageManager;
+  readonly #localEvents: LocalClientEvents;
+  #authorizeRequestCallback: (() => void) | undefined;
+  readonly #launchRegistryDir: string | undefined;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -162,6 +181,7 @@ export class Client extends TypedEmitter<ClientEvents> {
     this.#log = this.#logger.writer('client');
     this.#applicationId = options.applicationId;
     this.#mediaEngineChoice = options.mediaEngine ?? 'auto';
+    this.#launchRegistryDir = options.launchRegistryDir;
     this.#httpTimeoutMs = checkedTimeout(options.httpRequestTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS);
     const apiBase = options.apiBase ?? DEFAULT_API_BASE;
     const clock = options.clock ?? systemClock;
@@ -179,6 +199,7 @@ export class Client extends TypedEmitter<ClientEvents> {
       applicationId: () => this.#applicationId,
       openUrl: options.openUrl ?? openInSystemBrowser,
       tokenExpiryWarningMs: options.tokenExpiryWarningMs ?? 300_000,
+      localClient: () => this.#localClient.get(),
       events: {
         tokenExpiring: (expiresAt) => {
           this.emit('tokenExpiring', expiresAt);
@@ -233,6 +254,14 @@ export class Client extends TypedEmitter<ClientEvents> {
       },
     };
     this.#users.applicationId = () => this.#applicationId;
+    this.#localEvents = new LocalClientEvents({
+      transport: () => this.#localClient.get(),
+      deliver: (evt, data) => {
+        this.#onLocalClientEvent(evt, data);
+      },
+      log: this.#logger.writer('rpc'),
+      clock,
+    });
     this.#relationships = this.#feature(new RelationshipManager(this.#session));
     this.#directMessages = this.#feature(new DirectMessageManager(this.#session));
     this.#invites = this.#feature(
@@ -482,6 +511,97 @@ export class Client extends TypedEmitter<ClientEvents> {
     await this.#presence.setStatus(status);
   }
 
+  // ── The desktop client ─────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Listens to a running desktop client (and keeps looking for one while none runs): invites accepted there
+   * arrive as `activityJoin`, invites and join requests shown there as `activityInviteCreated`. Resolves once
+   * subscribed, or at once when no desktop client runs yet.
+   */
+  watchLocalClient(): Promise<void> {
+    return this.#localEvents.want('ACTIVITY_JOIN', 'ACTIVITY_JOIN_REQUEST', 'ACTIVITY_INVITE');
+  }
+
+  /**
+   * Subscribes to another desktop-client event (such as `GUILD_STATUS`); it arrives as `localClientEvent`.
+   */
+  subscribeLocalClientEvent(event: string): Promise<void> {
+    if (!/^[A-Z][A-Z0-9_]*$/.test(event))
+      return Promise.reject(new ValidationError(`"${event}" is not an event name`));
+    return this.#localEvents.want(event);
+  }
+
+  /**
+   * Called when the player starts linking from the desktop client's own UI (its "connect the game" entry
+   * points): the game should come to the front and call `authorize()`. The subscription survives restarts of
+   * the desktop client. Replaces an earlier callback.
+   */
+  registerAuthorizeRequestCallback(callback: () => void): Promise<void> {
+    this.#authorizeRequestCallback = callback;
+    return this.#localEvents.want('AUTHORIZE_REQUEST');
+  }
+
+  /** Stops listening for authorize requests (e.g. mid-match, when the game can't handle one). */
+  removeAuthorizeRequestCallback(): Promise<void> {
+    this.#authorizeRequestCallback = undefined;
+    return this.#localEvents.unwant('AUTHORIZE_REQUEST');
+  }
+
+  /**
+   * Tells the desktop client how to start the game when the player accepts an invite there (this machine
+   * only). Returns false, with a log line, when it could not be registered.
+   */
+  registerLaunchCommand(applicationId: string, command: string): boolean {
+    try {
+      const where = writeLaunchCommand(applicationId, command, this.#launchRegistryOptions());
+      this.#log.info(`launch command registered (${where})`);
+      return true;
+    } catch (error) {
+      this.#log.warn(`launch command not registered: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /** Like {@link Client.registerLaunchCommand}, starting the game through Steam. */
+  registerLaunchSteamApplication(applicationId: string, steamAppId: number): boolean {
+    if (!Number.isInteger(steamAppId) || steamAppId <= 0 || steamAppId > 0xffffffff) {
+      this.#log.warn('launch command not registered: the Steam app id must be a positive 32-bit integer');
+      return false;
+    }
+    const opener = process.platform === 'win32' ? 'cmd /c start ""' : 'xdg-open';
+    return this.registerLaunchCommand(applicationId, `${opener} steam://rungameid/${steamAppId}`);
+  }
+
+  #launchRegistryOptions(): { dir?: string } {
+    return this.#launchRegistryDir === undefined ? {} : { dir: this.#launchRegistryDir };
+  }
+
+  #onLocalClientEvent(evt: string, data: unknown): void {
+    switch (evt) {
+      case 'AUTHORIZE_REQUEST':
+        this.#authorizeRequestCallback?.();
+        return;
+      case 'ACTIVITY_JOIN': {
+        const d = (data ?? {}) as { secret?: unknown; application_id?: unknown };
+        if (typeof d.secret !== 'string') return;
+        const applicationId =
+          typeof d.application_id === 'string' ? d.application_id : (this.#applicationId ?? '');
+        this.emit('activityJoin', d.secret, applicationId);
+        return;
+      }
+      case 'ACTIVITY_JOIN_REQUEST':
+      case 'ACTIVITY_INVITE': {
+        const invite = inviteFromLocalClient(evt, data, this.#applicationId ?? '');
+        if (!invite) return;
+        this.#users.upsert((data as { user?: unknown }).user);
+        this.emit('activityInviteCreated', invite);
+        return;
+      }
+      default:
+        this.emit('localClientEvent', evt, data);
+    }
+  }
+
   // ── Direct messages ────────────────────────────────────────────────────────────────────────────
 
   /**
@@ -653,6 +773,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */
   async destroy(): Promise<void> {
     this.#auth.dispose();
+    this.#localEvents.close();
     this.#localClient.close();
     await this.#connection.disconnect();
   }

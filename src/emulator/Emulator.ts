@@ -18,6 +18,7 @@ import { SnowflakeGenerator } from './snowflake.js';
 import { DirectMessages } from './social/DirectMessages.js';
 import { Invites } from './social/Invites.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
+import { readLaunchCommands } from '../rpc/launchRegistry.js';
 import { PresenceService } from './social/PresenceService.js';
 import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
@@ -249,6 +250,10 @@ class RunningEmulator implements Emulator {
 
   rpcCommands(): { cmd: string; args: Record<string, unknown> }[] {
     return this.#localClient?.recorded() ?? [];
+  }
+
+  launchCommands(): Record<string, string> {
+    return readLaunchCommands(this.#ctx.options.launchRegistryDir);
   }
 
   requestCount(method: string, routePattern: string): number {

@@ -21,6 +21,7 @@ export interface ResolvedOptions {
   /** The desktop client's user (username or id), or null when it is off. */
   rpcUser: string | null;
   rpcSocketDir: string | undefined;
+  launchRegistryDir: string | undefined;
 }
 
 /** The most users `users` may seed; more is certainly a typo and would only slow start-up. */
@@ -101,5 +102,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     log: options.log,
     rpcUser: rpcUserOption(options.rpc),
     rpcSocketDir: options.rpcSocketDir,
+    launchRegistryDir: options.launchRegistryDir,
   };
 }

@@ -46,6 +46,8 @@ export interface EmulatorOptions {
    * tests never meet a real desktop client; give the platform's socket directory to be found by a plain scan.
    */
   rpcSocketDir?: string;
+  /** Where the emulated desktop client finds games' launch commands (XDG desktop entries). @defaultValue the platform's */
+  launchRegistryDir?: string;
   /**
    * Receives one line per request or event, for demos and debugging. Lines never contain tokens, codes,
    * verifiers or secrets.
@@ -175,6 +177,8 @@ export interface Emulator extends EmulatorInfo {
   rpcActivity(): Record<string, unknown> | null;
   /** Invite commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, …), oldest first. */
   rpcCommands(): { cmd: string; args: Record<string, unknown> }[];
+  /** The launch commands games registered on this machine, by application id, as a desktop client reads them. */
+  launchCommands(): Record<string, string>;
   /** How many requests matched a route, e.g. `requestCount('POST', '/oauth2/token')`. */
   requestCount(method: string, routePattern: string): number;
   /**

@@ -31,6 +31,8 @@ export class PresenceManager {
   readonly #coalescer: PresenceCoalescer<WireActivity | null>;
   #current: WireActivity | null = null;
   #status: 'online' | 'idle' | 'dnd' | 'invisible' = 'online';
+  /** The desktop client that shows an activity set before the connection, to be cleared once Ready. */
+  #rpcShowing: IpcTransport | undefined;
 
   constructor(options: PresenceManagerOptions) {
     this.#o = options;
@@ -71,6 +73,14 @@ export class PresenceManager {
   /** After a new session (READY), the platform has forgotten the presence: send it again. */
   onReady(): void {
     if (this.#current || this.#status !== 'online') this.#coalescer.submit(this.#current);
+    // The gateway now carries the presence; the desktop client's copy would show it twice.
+    const rpc = this.#rpcShowing;
+    this.#rpcShowing = undefined;
+    if (rpc?.connected) {
+      rpc.request('SET_ACTIVITY', { pid: process.pid, activity: null }).catch((error: unknown) => {
+        this.#o.log.warn(`clearing the desktop client's activity failed: ${(error as Error).message}`);
+      });
+    }
   }
 
   /** Stops a waiting update (on disconnect). */
@@ -89,6 +99,7 @@ export class PresenceManager {
       throw new ClientNotReadyError('rich presence needs a Ready connection or a running local client');
     }
     await rpc.request('SET_ACTIVITY', { pid: process.pid, activity });
+    this.#rpcShowing = activity ? rpc : undefined;
     this.#o.log.info(`presence ${activity ? 'set' : 'cleared'} through the local client`);
   }
 

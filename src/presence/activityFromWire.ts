@@ -21,7 +21,6 @@ const obj = (value: unknown): Wire | undefined =>
 /** Activity flags of a public party (reference §1.10: PARTY_PRIVACY_FRIENDS, PARTY_PRIVACY_VOICE_CHANNEL). */
 const PUBLIC_PARTY_FLAGS = (1 << 6) | (1 << 7);
 
-
 /**
  * Reads an activity another user has (PRESENCE_UPDATE, READY presences). The platform never sends others'
  * secrets; a public party shows in `party.privacy` or in the activity's flags. Fields of the wrong type are

@@ -98,16 +98,20 @@ export class IpcTransport extends TypedEmitter<IpcTransportEvents> {
     this.#closed = false;
     const paths = (this.#o.socketPaths ?? (() => rpcSocketCandidates()))();
     const failures: string[] = [];
+    let refusal: RpcError | undefined;
     for (const path of paths) {
       try {
         const user = await this.#tryPath(path);
         this.#attempt = 0;
         return user;
       } catch (error) {
+        if (error instanceof RpcError) refusal ??= error;
         failures.push(`${path}: ${(error as Error).message}`);
       }
     }
     this.#o.log.verbose(`no local client answered (${failures.length} socket paths tried)`);
+    // A desktop client that answered and refused (e.g. 4000, unknown application) says more than "none".
+    if (refusal) throw refusal;
     throw new RpcError(`no local client is running (tried ${paths.length} socket paths)`);
   }
 

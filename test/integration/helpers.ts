@@ -52,6 +52,8 @@ export function clientFor(emulator: Emulator, options: ClientOptions = {}): Clie
     logSeverity: LoggingSeverity.Verbose,
     reconnectDelayMs: () => 50,
     invalidSessionDelayMs: () => 50,
+    // A desktop client running on a developer's machine must not answer tests; tests that want one say so.
+    localClient: false,
     ...options,
   });
   clients.push(client);

@@ -64,6 +64,8 @@ export class LocalClientConnection {
 
   /** Destroys the socket without a CLOSE frame (a crash of the desktop client). */
   drop(): void {
+    // No event may go to a connection being cut, even before its close event is processed.
+    this.#closing = true;
     this.#socket.destroy();
   }
 
