@@ -25,6 +25,8 @@ import type { RelationshipGroupType, StatusType } from '../src/social/enums.js';
 import { Activity } from './Activity.js';
 import { ActivityInvite } from './ActivityInvite.js';
 import { RelationshipHandle } from './RelationshipHandle.js';
+import { ChannelHandle } from './ChannelHandle.js';
+import { MessageHandle, UserMessageSummary, type MessageLookups } from './MessageHandle.js';
 
 /** Options for `new Client(options)`, as the C++ SDK's `ClientCreateOptions`. */
 export class ClientCreateOptions {
@@ -75,6 +77,16 @@ export type ActivityInviteCallback = (invite: ActivityInvite) => void;
 export type AcceptActivityInviteCallback = (result: ClientResult, joinSecret: string) => void;
 /** `FetchCurrentUserCallback(result, id, name)`. */
 export type FetchCurrentUserCallback = (result: ClientResult, id: bigint, name: string) => void;
+/** `SendUserMessageCallback(result, messageId)`; the id is 0 on failure. */
+export type SendUserMessageCallback = (result: ClientResult, messageId: bigint) => void;
+/** `UserMessagesWithLimitCallback(result, messages)`, oldest first. */
+export type UserMessagesWithLimitCallback = (result: ClientResult, messages: MessageHandle[]) => void;
+/** `UserMessageSummariesCallback(result, summaries)`. */
+export type UserMessageSummariesCallback = (result: ClientResult, summaries: UserMessageSummary[]) => void;
+/** `MessageCreatedCallback(messageId)` and `MessageUpdatedCallback(messageId)`. */
+export type MessageIdCallback = (messageId: bigint) => void;
+/** `MessageDeletedCallback(messageId, channelId)`. */
+export type MessageDeletedCallback = (messageId: bigint, channelId: bigint) => void;
 
 const VERSION = { major: 0, minor: 1, patch: 0, hash: 'sdkpp' };
 
@@ -496,6 +508,131 @@ export class Client {
     this.#setCallback('relationshipGroupsUpdated', (userId: string) => {
       deliver(callback, BigInt(userId));
     });
+  }
+
+  // ── Direct messages ──────────────────────────────────────────────────────────────────────────────
+
+  /** Sends a direct message (1–2000 characters); the callback gets its id. */
+  SendUserMessage(recipientId: Uint64Like, content: string, callback: SendUserMessageCallback): void {
+    this.#sendMessage(() => this.#core.sendUserMessage(idToString(recipientId), content), callback);
+  }
+  /** Sends a direct message with metadata (at most 25 keys, 1024 characters in all). */
+  SendUserMessageWithMetadata(
+    recipientId: Uint64Like,
+    content: string,
+    metadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+    callback: SendUserMessageCallback,
+  ): void {
+    this.#sendMessage(() => {
+      const entries: Iterable<readonly [string, string]> =
+        metadata instanceof Map
+          ? (metadata as ReadonlyMap<string, string>).entries()
+          : Object.entries(metadata as Readonly<Record<string, string>>);
+      return this.#core.sendUserMessage(idToString(recipientId), content, Object.fromEntries(entries));
+    }, callback);
+  }
+  /** Edits one of the player's direct messages. */
+  EditUserMessage(
+    recipientId: Uint64Like,
+    messageId: Uint64Like,
+    content: string,
+    callback: ResultCallback,
+  ): void {
+    this.#result(
+      () => this.#core.editUserMessage(idToString(recipientId), idToString(messageId), content),
+      callback,
+    );
+  }
+  /** Deletes one of the player's direct messages. */
+  DeleteUserMessage(recipientId: Uint64Like, messageId: Uint64Like, callback: ResultCallback): void {
+    this.#result(
+      () => this.#core.deleteUserMessage(idToString(recipientId), idToString(messageId)),
+      callback,
+    );
+  }
+  /** The last `limit` (1–200) messages with a user, oldest first; answered locally when the client holds them. */
+  GetUserMessagesWithLimit(
+    recipientId: Uint64Like,
+    limit: number,
+    callback: UserMessagesWithLimitCallback,
+  ): void {
+    settle(
+      () => this.#core.getUserMessagesWithLimit(idToString(recipientId), limit),
+      (messages) => {
+        deliver(
+          callback,
+          ClientResult.success(),
+          messages.map((m) => new MessageHandle(m, this.#lookups)),
+        );
+      },
+      (result) => {
+        deliver(callback, result, []);
+      },
+    );
+  }
+  /** Every direct-message conversation of the player with its newest message id. */
+  GetUserMessageSummaries(callback: UserMessageSummariesCallback): void {
+    settle(
+      () => this.#core.getUserMessageSummaries(),
+      (summaries) => {
+        deliver(
+          callback,
+          ClientResult.success(),
+          summaries.map((s) => new UserMessageSummary(s)),
+        );
+      },
+      (result) => {
+        deliver(callback, result, []);
+      },
+    );
+  }
+  /** A message the client knows (sent, received or fetched). */
+  GetMessageHandle(messageId: Uint64Like): MessageHandle | undefined {
+    const core = this.#core.getMessageHandle(idToString(messageId));
+    return core ? new MessageHandle(core, this.#lookups) : undefined;
+  }
+  /** A channel the client knows; a direct message's channel id is the other user's id. */
+  GetChannelHandle(channelId: Uint64Like): ChannelHandle | undefined {
+    const core = this.#core.getChannelHandle(idToString(channelId));
+    return core ? new ChannelHandle(core) : undefined;
+  }
+  /** Sets the callback invoked when a message arrives or is sent. */
+  SetMessageCreatedCallback(callback: MessageIdCallback): void {
+    this.#setCallback('messageCreated', (messageId: string) => {
+      deliver(callback, BigInt(messageId));
+    });
+  }
+  /** Sets the callback invoked when a message is edited or its moderation metadata changes. */
+  SetMessageUpdatedCallback(callback: MessageIdCallback): void {
+    this.#setCallback('messageUpdated', (messageId: string) => {
+      deliver(callback, BigInt(messageId));
+    });
+  }
+  /** Sets the callback invoked when a message is deleted. */
+  SetMessageDeletedCallback(callback: MessageDeletedCallback): void {
+    this.#setCallback('messageDeleted', (messageId: string, channelId: string) => {
+      deliver(callback, BigInt(messageId), idToBigInt(channelId));
+    });
+  }
+
+  /** How message handles reach users and channels. */
+  get #lookups(): MessageLookups {
+    return {
+      user: (id) => this.#core.getUser(id),
+      channel: (id) => this.#core.getChannelHandle(id),
+    };
+  }
+
+  #sendMessage(run: () => Promise<string>, callback: SendUserMessageCallback): void {
+    settle(
+      run,
+      (messageId) => {
+        deliver(callback, ClientResult.success(), BigInt(messageId));
+      },
+      (result) => {
+        deliver(callback, result, 0n);
+      },
+    );
   }
 
   /** Replaces the one listener a `Set…Callback` method owns for `event`. */

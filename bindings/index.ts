@@ -21,6 +21,11 @@ export {
   type OnStatusChanged,
   type RelationshipCallback,
   type UserIdCallback,
+  type MessageDeletedCallback,
+  type MessageIdCallback,
+  type SendUserMessageCallback,
+  type UserMessageSummariesCallback,
+  type UserMessagesWithLimitCallback,
   type ResultCallback,
   type TokenExchangeCallback,
 } from './Client.js';
@@ -28,6 +33,9 @@ export { ClientResult } from './ClientResult.js';
 export type { Uint64Like } from './ids.js';
 export { UserHandle } from './UserHandle.js';
 export { RelationshipHandle } from './RelationshipHandle.js';
+export { MessageHandle, UserMessageSummary } from './MessageHandle.js';
+export { ChannelHandle } from './ChannelHandle.js';
+export { ChannelType } from '../src/chat/ChannelHandle.js';
 export { ActivityInvite } from './ActivityInvite.js';
 export {
   Activity,
