@@ -63,6 +63,8 @@ export class DirectMessageManager implements SessionFeature {
   readonly #s: SessionContext;
   readonly #messages = new MessageStore();
   readonly #channels = new Map<string, KnownChannel>();
+  /** History requests under way, by the other user's id. */
+  readonly #inFlight = new Map<string, { limit: number; done: Promise<WireMessage[]> }>();
 
   constructor(session: SessionContext) {
     this.#s = session;
@@ -81,6 +83,7 @@ export class DirectMessageManager implements SessionFeature {
   onDisconnected(): void {
     this.#messages.clear();
     this.#channels.clear();
+    this.#inFlight.clear();
   }
 
   onDispatch(event: string, data: unknown): void {
@@ -176,22 +179,43 @@ export class DirectMessageManager implements SessionFeature {
     });
     const notBefore = this.#s.clock.now() - HISTORY_WINDOW_MS;
     let messages = this.#messages.cached(userId, limit, notBefore);
+    const pending = this.#inFlight.get(userId);
+    if (!messages && pending && pending.limit >= limit) {
+      // The same conversation is being fetched with at least this limit: its reply answers this call too.
+      await pending.done.catch(() => undefined);
+      messages = this.#messages.cached(userId, limit, notBefore);
+    }
     if (!messages) {
-      const list = await this.#s.api<unknown>({
-        method: 'GET',
-        route: `/users/${userId}/messages`,
-        query: { limit: String(limit) },
-      });
-      const wire = Array.isArray(list) ? list.filter(isWireMessage) : [];
-      if (!Array.isArray(list) || wire.length !== list.length) {
-        this.#s.log.warn('history: the platform sent malformed messages; they were skipped');
+      const done = this.#fetchHistory(userId, limit);
+      this.#inFlight.set(userId, { limit, done });
+      let newestFirst: WireMessage[];
+      try {
+        newestFirst = await done;
+      } finally {
+        if (this.#inFlight.get(userId)?.done === done) this.#inFlight.delete(userId);
       }
-      for (const message of wire) this.#noteChannel(message);
-      for (const message of wire) this.#s.users.upsert(message.author);
-      this.#messages.fill(userId, wire, limit);
-      messages = this.#messages.cached(userId, limit, notBefore) ?? [];
+      messages = this.#messages.cached(userId, limit, notBefore) ?? newestFirst.slice(0, limit).reverse();
     }
     return messages.map((m) => this.handle(m.id)).filter((h): h is MessageHandle => h !== undefined);
+  }
+
+  /** One history request; the reply fills the store. Resolves with the messages, newest first. */
+  async #fetchHistory(userId: string, limit: number): Promise<WireMessage[]> {
+    const list = await this.#s.api<unknown>({
+      method: 'GET',
+      route: `/users/${userId}/messages`,
+      query: { limit: String(limit) },
+    });
+    const wire = Array.isArray(list) ? list.filter(isWireMessage) : [];
+    if (!Array.isArray(list) || wire.length !== list.length) {
+      this.#s.log.warn('history: the platform sent malformed messages; they were skipped');
+    }
+    for (const message of wire) {
+      this.#noteChannel(message);
+      this.#s.users.upsert(message.author);
+    }
+    this.#messages.fill(userId, wire, limit);
+    return wire;
   }
 
   /** The users the player has direct-message conversations with, and the newest message id of each. */

@@ -173,8 +173,13 @@ describe('direct messages', () => {
     await bob.client.sendUserMessage(alice.user.id, 'four');
     expect(await contents()).toEqual(['one', 'THREE', 'four']);
     expect(requests()).toBe(afterFirst);
-    // Alice never fetched: her first call asks the server, and sees her own messages in Bob's channel.
-    const aliceView = await alice.client.getUserMessagesWithLimit(bob.user.id, 10);
+    // Alice never fetched: her first call asks the server, and sees her own messages in Bob's channel. A call
+    // made while that request is under way, for no more messages, waits for it instead of asking again.
+    const [aliceView, aliceShort] = await Promise.all([
+      alice.client.getUserMessagesWithLimit(bob.user.id, 10),
+      alice.client.getUserMessagesWithLimit(bob.user.id, 2),
+    ]);
+    expect(aliceShort.map((m) => m.content)).toEqual(['THREE', 'four']);
     expect(aliceView.map((m) => [m.content, m.channelId])).toEqual([
       ['one', bob.user.id],
       ['THREE', bob.user.id],
