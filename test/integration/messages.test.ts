@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { ChannelType, ClientNotReadyError, HttpError, ValidationError } from '../../src/index.js';
+import {
+  ChannelType,
+  ClientNotReadyError,
+  ClientStatus,
+  HttpError,
+  ValidationError,
+} from '../../src/index.js';
 import { allLogLines, clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 const HISTORY_ROUTE = '/users/:user_id/messages';
@@ -249,5 +255,45 @@ describe('direct messages', () => {
       constructor: HttpError,
       code: 10013,
     });
+  });
+
+  it('shows a sibling application id, and survives malformed events with a log line', async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const bob = await linkAndConnect(emulator, userAt(emulator, 1));
+    const alice = userAt(emulator, 0);
+    const events: string[] = [];
+    bob.client.on('messageCreated', (id) => events.push(`created:${id}`));
+    bob.client.on('messageDeleted', (id) => events.push(`deleted:${id}`));
+    for (const bad of [null, 'text', { id: 'x', channel_id: alice.id }, { channel_id: alice.id }, []]) {
+      emulator.dispatch(bob.user.id, 'MESSAGE_CREATE', bad);
+      emulator.dispatch(bob.user.id, 'MESSAGE_UPDATE', bad);
+      emulator.dispatch(bob.user.id, 'MESSAGE_DELETE', bad);
+    }
+    // A message sent from a sibling application (publisher-level linking) carries that application's id.
+    const sibling = '1234567890123456789';
+    emulator.dispatch(bob.user.id, 'MESSAGE_CREATE', {
+      id: '999000111222333444',
+      channel_id: alice.id,
+      type: 0,
+      content: 'from the sibling game',
+      author: { id: alice.id, username: alice.username },
+      recipient_id: bob.user.id,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      flags: 1 << 16,
+      application_id: sibling,
+      metadata: {},
+      moderation_metadata: {},
+    });
+    await eventually(() => events.length === 1, 5000, 'the sibling message');
+    expect(events).toEqual(['created:999000111222333444']);
+    expect(bob.client.getMessageHandle('999000111222333444')).toMatchObject({
+      applicationId: sibling,
+      sentFromGame: true,
+      content: 'from the sibling game',
+    });
+    expect(allLogLines.some((line) => line.includes('MESSAGE_CREATE without a message id'))).toBe(true);
+    expect(allLogLines.some((line) => line.includes('MESSAGE_DELETE without a message id'))).toBe(true);
+    expect(bob.client.getStatus()).toBe(ClientStatus.Ready);
   });
 });
