@@ -4,13 +4,16 @@
  */
 import { startEmulator } from 'sdkpp/emulator';
 
-import { linkAndConnect } from './linkAndConnect.js';
+import { ActivityTypes } from 'sdkpp';
+
+import { linkAndConnect, startGame } from './linkAndConnect.js';
 import { say } from './print.js';
-import { befriend, hostParty, inviteAndJoin, type Player } from './social.js';
+import { befriend, chat, hostParty, inviteAndJoin, type Player } from './social.js';
 
 const keepAlive = process.argv.includes('--keep-alive');
 
-const emulator = await startEmulator({ users: 2, autoConsent: true });
+// Bob also runs the platform's desktop client (emulated here), signed in as him.
+const emulator = await startEmulator({ users: 2, autoConsent: true, rpc: { user: 'bob' } });
 say('emulator', `platform emulator up at ${emulator.http} (gateway ${emulator.gateway})`);
 say(
   'emulator',
@@ -18,7 +21,16 @@ say(
 );
 
 const players = emulator.users.slice(0, 2);
-const clients = await Promise.all(players.map((player) => linkAndConnect(emulator, player)));
+const games = players.map((player, i) => startGame(emulator, player, i === 1));
+const bobsGame = games[1];
+if (bobsGame) {
+  // Before signing in, Bob's game already shows what he does, through the desktop client.
+  await bobsGame.updateRichPresence({ type: ActivityTypes.Playing, details: 'In the main menu' });
+  say('bob', 'set rich presence through the desktop client (not signed in yet)');
+}
+const clients = await Promise.all(
+  games.map((game, i) => linkAndConnect(game, players[i] ?? { id: '', username: '?' })),
+);
 const first = clients[0];
 if (first) {
   const engine = first.getMediaEngineInfo();
@@ -33,19 +45,20 @@ if (alice && bob) {
   await befriend(alice, bob);
   await hostParty(alice, bob);
   await inviteAndJoin(alice, bob);
+  await chat(alice, bob);
 }
 
 if (keepAlive) {
   say('demo', 'emulator stays up (--keep-alive); press Ctrl+C to stop');
   const stop = (): void => {
-    void Promise.all(clients.map((c) => c.disconnect()))
+    void Promise.all(clients.map((c) => c.destroy()))
       .then(() => emulator.close())
       .then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
-  await Promise.all(clients.map((c) => c.disconnect()));
+  await Promise.all(clients.map((c) => c.destroy()));
   await emulator.close();
   say('demo', 'done');
 }

@@ -100,3 +100,33 @@ export async function inviteAndJoin(host: Player, friend: Player): Promise<void>
   // The secret is the game's to use; the demo only shows that it arrived.
   say(friend.name, `got the join secret (${secret.length} characters): joining the party`);
 }
+
+/** The players exchange direct messages; the second reads the conversation back. */
+export async function chat(first: Player, second: Player): Promise<void> {
+  const firstId = idOf(first);
+  const arrived = next<[string]>(
+    second.client,
+    'messageCreated',
+    (id) => second.client.getMessageHandle(id)?.authorId === firstId,
+  );
+  await first.client.sendUserMessage(idOf(second), 'gg! same time tomorrow?');
+  const [messageId] = await arrived;
+  const message = second.client.getMessageHandle(messageId);
+  say(second.name, `DM from ${message?.author?.displayName ?? '?'}: "${message?.content ?? ''}"`);
+  const replied = next<[string]>(
+    first.client,
+    'messageCreated',
+    (id) => first.client.getMessageHandle(id)?.authorId === idOf(second),
+  );
+  await second.client.sendUserMessage(firstId, 'sure, send me an invite');
+  const [replyId] = await replied;
+  say(
+    first.name,
+    `DM from ${second.client.getCurrentUser()?.displayName ?? '?'}: "${first.client.getMessageHandle(replyId)?.content ?? ''}"`,
+  );
+  const history = await second.client.getUserMessagesWithLimit(firstId, 50);
+  say(
+    second.name,
+    `conversation with ${first.name}: ${history.length} messages (invites included), newest last`,
+  );
+}

@@ -299,13 +299,18 @@ export class IpcTransport extends TypedEmitter<IpcTransportEvents> {
       this.#attempt,
     );
     this.#attempt += 1;
-    this.#reconnectTimer = this.#o.clock.setTimeout(() => {
-      this.#reconnectTimer = undefined;
-      if (this.#closed) return;
-      this.connect().catch(() => {
-        this.#onLost();
-      });
-    }, delay);
+    this.#reconnectTimer = this.#o.clock.setTimeout(
+      () => {
+        this.#reconnectTimer = undefined;
+        if (this.#closed) return;
+        this.connect().catch(() => {
+          this.#onLost();
+        });
+        // Looking for a desktop client that went away must not keep a game's process alive.
+      },
+      delay,
+      { unref: true },
+    );
   }
 
   #teardown(code: number, message: string): void {

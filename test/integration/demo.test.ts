@@ -6,12 +6,18 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 
 describe('npm run demo', () => {
-  it('links two players, reaches Ready, and exits 0 by itself', async () => {
+  it('links two players (one through the desktop client), befriends, invites, chats, and exits 0 by itself', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/demo/main.ts'], {
       timeout: 30_000,
     });
     expect(stdout).toMatch(/\[alice\]\s+Ready: signed in as Alice/);
     expect(stdout).toMatch(/\[bob\]\s+Ready: signed in as Bob/);
+    expect(stdout).toMatch(/\[bob\]\s+authorized in the desktop client/);
+    expect(stdout).toMatch(/\[alice\]\s+friends: Bob \(online\) — playing sdkpp Demo Game: In the main menu/);
+    expect(stdout).toMatch(/\[bob\]\s+sees Alice \(online\) — playing sdkpp Demo Game: Ranked match \[party 1\/4\]/);
+    expect(stdout).toMatch(/\[bob\]\s+got the join secret/);
+    expect(stdout).toMatch(/\[bob\]\s+DM from Alice: "gg! same time tomorrow\?"/);
+    expect(stdout).toMatch(/\[alice\]\s+DM from Bob: "sure, send me an invite"/);
     expect(stdout).toMatch(/\[demo\]\s+done/);
     // The demo prints progress, never credentials.
     expect(stdout).not.toMatch(/access_token|refresh_token|code=|Bearer /);
