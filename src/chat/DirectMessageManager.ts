@@ -6,8 +6,9 @@ import { isWireMessage, MessageStore, type WireMessage } from './MessageStore.js
 
 /** The platform's content limit, in characters. */
 export const MAX_MESSAGE_LENGTH = 2000;
-/** Sender metadata: at most 25 keys, 1024 characters of keys and values in all. */
+/** Sender metadata: at most 25 keys… */
 export const MAX_METADATA_KEYS = 25;
+/** …and 1024 characters of keys and values in all. */
 export const MAX_METADATA_CHARS = 1024;
 /** History requests return at most 200 messages of the last 72 hours. */
 export const MAX_HISTORY_MESSAGES = 200;
@@ -75,17 +76,20 @@ export class DirectMessageManager implements SessionFeature {
     return this.#messages;
   }
 
+  /** A new session began: held conversations are no longer known to be complete. */
   onReady(): void {
     // A new session may have missed events: held conversations can no longer answer alone.
     this.#messages.invalidateConversations();
   }
 
+  /** The client is Disconnected: forget every message, channel and request under way. */
   onDisconnected(): void {
     this.#messages.clear();
     this.#channels.clear();
     this.#inFlight.clear();
   }
 
+  /** MESSAGE_CREATE/UPDATE/DELETE keep the store current and become `messageCreated/Updated/Deleted`. */
   onDispatch(event: string, data: unknown): void {
     if (event === 'MESSAGE_DELETE') {
       const d = data as { id?: unknown; channel_id?: unknown; lobby_id?: unknown } | null;
