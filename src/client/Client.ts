@@ -27,6 +27,7 @@ import type { RelationshipHandle } from '../social/RelationshipHandle.js';
 import { RelationshipManager } from '../social/RelationshipManager.js';
 import { inviteFromLocalClient } from '../invites/localClientInvite.js';
 import { writeLaunchCommand } from '../rpc/launchRegistry.js';
+import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
 import { LocalClientEvents } from '../rpc/LocalClientEvents.js';
 import { LocalClientLink, type LocalClientOptions } from '../rpc/LocalClientLink.js';
 import { UserHandle } from '../users/UserHandle.js';
@@ -520,6 +521,39 @@ export class Client extends TypedEmitter<ClientEvents> {
    */
   watchLocalClient(): Promise<void> {
     return this.#localEvents.want('ACTIVITY_JOIN', 'ACTIVITY_JOIN_REQUEST', 'ACTIVITY_INVITE');
+  }
+
+  /**
+   * The user signed in to the running desktop client, or undefined when none runs (or it belongs to another
+   * account system). Needs no sign-in of the game.
+   */
+  async getDiscordClientConnectedUser(): Promise<RpcUser | undefined> {
+    const rpc = await this.#localClient.get();
+    return rpc?.user;
+  }
+
+  /**
+   * Authenticates the game to the desktop client with the current token (AUTHENTICATE), for desktop-client
+   * features that need a signed-in game. Rejects with an `RPCError` when no desktop client runs or it refuses
+   * the token (4009).
+   */
+  async authenticateLocalClient(): Promise<{ user: RpcUser; scopes: string[]; expires: string }> {
+    const token = this.#auth.token;
+    if (token === undefined || token === '')
+      throw new ClientNotReadyError('authenticating needs a token: call updateToken() first');
+    const rpc = await this.#localClient.get();
+    if (!rpc) throw new RpcError('no desktop client is running');
+    const reply = await rpc.request<{ user?: RpcUser; scopes?: unknown; expires?: unknown }>('AUTHENTICATE', {
+      access_token: token,
+    });
+    if (!reply.user) throw new RpcError('the desktop client answered AUTHENTICATE without a user');
+    return {
+      user: reply.user,
+      scopes: Array.isArray(reply.scopes)
+        ? reply.scopes.filter((s): s is string => typeof s === 'string')
+        : [],
+      expires: typeof reply.expires === 'string' ? reply.expires : '',
+    };
   }
 
   /**

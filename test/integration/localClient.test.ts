@@ -70,6 +70,11 @@ describe('the desktop client over RPC', () => {
     await game.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
     await game.connect();
     expect(game.getCurrentUser()?.username).toBe('alice');
+    expect((await game.getDiscordClientConnectedUser())?.username).toBe('alice');
+    const authenticated = await game.authenticateLocalClient();
+    expect(authenticated.user.username).toBe('alice');
+    expect(authenticated.scopes).toEqual(['openid', 'sdk.social_layer']);
+    expect(Date.parse(authenticated.expires)).toBeGreaterThan(Date.now());
     await eventually(() => emulator.rpcActivity() === null, 5000, 'the desktop client’s copy cleared');
     await eventually(() => emulator.presenceOf(alice.id).activities.length === 1, 5000, 'the gateway copy');
     expect(bob.client.getUser(alice.id)?.gameActivity?.details).toBe('Main menu');
@@ -95,6 +100,15 @@ describe('the desktop client over RPC', () => {
     await expect(strict.authorize({}, { via: 'browser' })).rejects.toThrow(/browser must not open/);
     const nobody = clientFor(emulator, { localClient: false });
     await expect(nobody.authorize({}, { via: 'localClient' })).rejects.toBeInstanceOf(RpcError);
+    expect(await nobody.getDiscordClientConnectedUser()).toBeUndefined();
+    // Bob's token is not the desktop client's user (Alice): AUTHENTICATE refuses it.
+    const bob = await linkAndConnect(emulator, userAt(emulator, 1));
+    const bobsGame = localClientFor(emulator);
+    await bobsGame.updateToken(AuthorizationTokenType.Bearer, bob.accessToken);
+    await expect(bobsGame.authenticateLocalClient()).rejects.toMatchObject({
+      constructor: RpcError,
+      code: 4009,
+    });
   });
 
   it('delivers authorize requests and activity events, also after the desktop client restarts', async () => {
@@ -131,6 +145,13 @@ describe('the desktop client over RPC', () => {
       partyId: 'p9',
     });
     expect(invites[1]).toMatchObject({ type: ActivityActionTypes.JoinRequest, senderId: sender.id });
+    const other: [string, unknown][] = [];
+    game.on('localClientEvent', (evt, data) => other.push([evt, data]));
+    await game.subscribeLocalClientEvent('GUILD_STATUS');
+    emulator.rpcDispatch('GUILD_STATUS', { guild: { id: '1', name: 'Guild' }, online: 3 });
+    await eventually(() => other.length === 1, 5000, 'GUILD_STATUS');
+    expect(other[0]).toEqual(['GUILD_STATUS', { guild: { id: '1', name: 'Guild' }, online: 3 }]);
+    await expect(game.subscribeLocalClientEvent('bad name')).rejects.toBeInstanceOf(ValidationError);
 
     // The desktop client crashes and comes back: subscriptions are renewed by themselves.
     expect(emulator.dropRpcConnections()).toBe(1);
