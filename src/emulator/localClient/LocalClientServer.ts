@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { EmulatorContext } from '../context.js';
 import type { UserRecord } from '../store/types.js';
 import { LocalClientConnection } from './LocalClientConnection.js';
-import { createLocalClientSocket, type LocalClientSocket } from './socketPath.js';
+import { listenOnLocalClientSocket, type LocalClientSocket } from './socketPath.js';
 
 /** A command the emulated desktop client received and reports to tests. */
 export interface RecordedRpcCommand {
@@ -37,23 +37,21 @@ export class LocalClientServer {
     user: UserRecord,
     dir: string | undefined,
   ): Promise<LocalClientServer> {
-    const socket = await createLocalClientSocket(dir);
     const server = createServer();
-    const local = new LocalClientServer(ctx, user, server, socket);
+    // A game may connect as soon as the socket exists, before the server object below does.
+    const early: Socket[] = [];
+    const started: { server?: LocalClientServer } = {};
     server.on('connection', (raw) => {
-      local.#accept(raw);
+      if (started.server) started.server.#accept(raw);
+      else early.push(raw);
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(socket.path, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const socket = await listenOnLocalClientSocket(server, dir);
+    const local = new LocalClientServer(ctx, user, server, socket);
+    started.server = local;
+    for (const raw of early.splice(0)) local.#accept(raw);
     server.on('error', (error) => {
       ctx.log.line('rpc', `local client server error: ${error.message}`);
     });
-    await socket.secure();
     ctx.log.line('rpc', `local client of ${user.username} listening`);
     return local;
   }

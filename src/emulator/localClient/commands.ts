@@ -45,8 +45,11 @@ function setActivity(scope: CommandScope, args: Record<string, unknown>): unknow
 
 function authorize(scope: CommandScope, args: Record<string, unknown>): unknown {
   const { ctx } = scope;
+  // A missing or foreign client id is a bad payload, like a missing challenge.
+  if (typeof args.client_id !== 'string' || args.client_id === '')
+    fail(RpcErrorCode.InvalidPayload, 'client_id is required');
   if (args.client_id !== ctx.store.state.application.id)
-    fail(RpcErrorCode.InvalidClientId, 'Invalid client id');
+    fail(RpcErrorCode.InvalidPayload, 'Invalid client_id');
   const scopes = Array.isArray(args.scopes)
     ? args.scopes.filter((s): s is string => typeof s === 'string')
     : parseScopeParam(typeof args.scopes === 'string' ? args.scopes : '');
