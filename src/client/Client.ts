@@ -171,7 +171,9 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #invites: InviteManager;
   readonly #directMessages: DirectMessageManager;
   readonly #localEvents: LocalClientEvents;
-  #authorizeRequestCallback: (() => void) | undefined;
+  #authorizeRequestCallback: ((data: unknown) => void) | undefined;
+  #activityJoinCallback: ((joinSecret: string) => void) | undefined;
+  #activityJoinWithApplicationCallback: ((applicationId: string, joinSecret: string) => void) | undefined;
   readonly #launchRegistryDir: string | undefined;
 
   constructor(options: ClientOptions = {}) {
@@ -568,9 +570,10 @@ export class Client extends TypedEmitter<ClientEvents> {
   /**
    * Called when the player starts linking from the desktop client's own UI (its "connect the game" entry
    * points): the game should come to the front and call `authorize()`. The subscription survives restarts of
-   * the desktop client. Replaces an earlier callback.
+   * the desktop client. Replaces an earlier callback. The callback gets the event's data as the desktop client
+   * sent it (often empty).
    */
-  registerAuthorizeRequestCallback(callback: () => void): Promise<void> {
+  registerAuthorizeRequestCallback(callback: (data: unknown) => void): Promise<void> {
     this.#authorizeRequestCallback = callback;
     return this.#localEvents.want('AUTHORIZE_REQUEST');
   }
@@ -579,6 +582,29 @@ export class Client extends TypedEmitter<ClientEvents> {
   removeAuthorizeRequestCallback(): Promise<void> {
     this.#authorizeRequestCallback = undefined;
     return this.#localEvents.unwant('AUTHORIZE_REQUEST');
+  }
+
+  /**
+   * Called with the join secret when the player joins from the desktop client (accepts an invite or clicks
+   * Join there; ACTIVITY_JOIN): the game should join that party. Subscribes on the desktop client like
+   * {@link Client.watchLocalClient}, also once one starts later and after it restarts; the `activityJoin`
+   * event fires too. Replaces an earlier callback; `undefined` removes it. Resolves once subscribed (at once
+   * when no desktop client runs yet).
+   */
+  setActivityJoinCallback(callback: ((joinSecret: string) => void) | undefined): Promise<void> {
+    this.#activityJoinCallback = callback;
+    return this.#localEvents.want('ACTIVITY_JOIN');
+  }
+
+  /**
+   * Like {@link Client.setActivityJoinCallback}, with the application the invite belongs to (a sibling
+   * application's id for a publisher's other game; ours when the event names none).
+   */
+  setActivityJoinWithApplicationCallback(
+    callback: ((applicationId: string, joinSecret: string) => void) | undefined,
+  ): Promise<void> {
+    this.#activityJoinWithApplicationCallback = callback;
+    return this.#localEvents.want('ACTIVITY_JOIN');
   }
 
   /**
@@ -610,10 +636,19 @@ export class Client extends TypedEmitter<ClientEvents> {
     return this.#launchRegistryDir === undefined ? {} : { dir: this.#launchRegistryDir };
   }
 
+  /** Runs a game callback; a throw is logged like a throwing event listener, never reaching the SDK. */
+  #runCallback(name: string, callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.onListenerError(error, name);
+    }
+  }
+
   #onLocalClientEvent(evt: string, data: unknown): void {
     switch (evt) {
       case 'AUTHORIZE_REQUEST':
-        this.#authorizeRequestCallback?.();
+        this.#runCallback('authorizeRequestCallback', () => this.#authorizeRequestCallback?.(data));
         return;
       case 'ACTIVITY_JOIN': {
         const d = (data ?? {}) as { secret?: unknown; application_id?: unknown };
@@ -621,6 +656,11 @@ export class Client extends TypedEmitter<ClientEvents> {
         const applicationId =
           typeof d.application_id === 'string' ? d.application_id : (this.#applicationId ?? '');
         this.emit('activityJoin', d.secret, applicationId);
+        const secret = d.secret;
+        this.#runCallback('activityJoinCallback', () => this.#activityJoinCallback?.(secret));
+        this.#runCallback('activityJoinWithApplicationCallback', () =>
+          this.#activityJoinWithApplicationCallback?.(applicationId, secret),
+        );
         return;
       }
       case 'ACTIVITY_JOIN_REQUEST':
