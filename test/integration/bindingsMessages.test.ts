@@ -1,55 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
 import {
-  AuthorizationArgs,
-  AuthorizationTokenType,
   ChannelType,
-  Client,
-  ClientStatus,
   ErrorType,
   ResetCallbacks,
-  RunCallbacks,
   type ClientResult,
   type MessageHandle,
   type UserMessageSummary,
 } from '../../bindings/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
-import { emulatorFor, eventually } from './helpers.js';
-
-async function pumpUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  await eventually(() => {
-    RunCallbacks();
-    return done();
-  }, timeoutMs);
-}
-
-/** A bindings client signed in as `username` and Ready, driven only through the C++-shaped API. */
-async function readyClient(emulator: Emulator, username: string): Promise<Client> {
-  const client = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    openUrl: emulator.browserAs(username),
-  });
-  client.SetApplicationId(emulator.applicationId);
-  const verifier = client.CreateAuthorizationCodeVerifier();
-  const args = new AuthorizationArgs();
-  args.SetClientId(emulator.applicationId);
-  args.SetScopes(Client.GetDefaultCommunicationScopes());
-  args.SetCodeChallenge(verifier.Challenge());
-  let connected = false;
-  client.Authorize(args, (result, code, redirectUri) => {
-    expect(result.Successful()).toBe(true);
-    client.GetToken(emulator.applicationId, code, verifier.Verifier(), redirectUri, (r, accessToken) => {
-      expect(r.Successful()).toBe(true);
-      client.UpdateToken(AuthorizationTokenType.Bearer, accessToken, () => {
-        connected = true;
-        client.Connect();
-      });
-    });
-  });
-  await pumpUntil(() => connected && client.GetStatus() === ClientStatus.Ready);
-  return client;
-}
+import { pumpUntil, readyClient } from './bindingsHelpers.js';
+import { emulatorFor } from './helpers.js';
 
 describe('bindings: direct messages', () => {
   it('send, receive, edit, history, summaries and delete through callbacks', async () => {

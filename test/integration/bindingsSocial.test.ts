@@ -6,55 +6,16 @@ import {
   ActivityParty,
   ActivitySecrets,
   ActivityTypes,
-  AuthorizationArgs,
-  AuthorizationTokenType,
-  Client,
   ClientResult,
   ClientStatus,
   ErrorType,
   RelationshipType,
   ResetCallbacks,
-  RunCallbacks,
   StatusType,
   type ActivityInvite,
 } from '../../bindings/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
-import { emulatorFor, eventually } from './helpers.js';
-
-async function pumpUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  await eventually(() => {
-    RunCallbacks();
-    return done();
-  }, timeoutMs);
-}
-
-/** A bindings client signed in as `username` and Ready, driven only through the C++-shaped API. */
-async function readyClient(emulator: Emulator, username: string): Promise<Client> {
-  const client = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    openUrl: emulator.browserAs(username),
-  });
-  client.SetApplicationId(emulator.applicationId);
-  const verifier = client.CreateAuthorizationCodeVerifier();
-  const args = new AuthorizationArgs();
-  args.SetClientId(emulator.applicationId);
-  args.SetScopes(Client.GetDefaultCommunicationScopes());
-  args.SetCodeChallenge(verifier.Challenge());
-  let token = '';
-  client.Authorize(args, (result, code, redirectUri) => {
-    expect(result.Successful()).toBe(true);
-    client.GetToken(emulator.applicationId, code, verifier.Verifier(), redirectUri, (r, accessToken) => {
-      expect(r.Successful()).toBe(true);
-      token = accessToken;
-      client.UpdateToken(AuthorizationTokenType.Bearer, accessToken, () => {
-        client.Connect();
-      });
-    });
-  });
-  await pumpUntil(() => token !== '' && client.GetStatus() === ClientStatus.Ready);
-  return client;
-}
+import { pumpUntil, readyClient } from './bindingsHelpers.js';
+import { emulatorFor } from './helpers.js';
 
 describe('bindings: friends, presence and invites', () => {
   it('befriend, see presence, invite and accept, all through callbacks', async () => {

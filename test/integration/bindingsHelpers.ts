@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+
+import {
+  AuthorizationArgs,
+  AuthorizationTokenType,
+  Client,
+  ClientStatus,
+  RunCallbacks,
+} from '../../bindings/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { eventually } from './helpers.js';
+
+/** Pumps callbacks the way a game loop does, until `done` holds. */
+export async function pumpUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  await eventually(() => {
+    RunCallbacks();
+    return done();
+  }, timeoutMs);
+}
+
+/** A bindings client signed in as `username` and Ready, driven only through the C++-shaped API. */
+export async function readyClient(emulator: Emulator, username: string): Promise<Client> {
+  const client = new Client({
+    apiBase: emulator.api,
+    webBase: emulator.http,
+    openUrl: emulator.browserAs(username),
+    // A desktop client on a developer's machine must not answer tests.
+    localClient: false,
+  });
+  client.SetApplicationId(emulator.applicationId);
+  const verifier = client.CreateAuthorizationCodeVerifier();
+  const args = new AuthorizationArgs();
+  args.SetClientId(emulator.applicationId);
+  args.SetScopes(Client.GetDefaultCommunicationScopes());
+  args.SetCodeChallenge(verifier.Challenge());
+  let connected = false;
+  client.Authorize(args, (result, code, redirectUri) => {
+    expect(result.Successful()).toBe(true);
+    client.GetToken(emulator.applicationId, code, verifier.Verifier(), redirectUri, (r, accessToken) => {
+      expect(r.Successful()).toBe(true);
+      client.UpdateToken(AuthorizationTokenType.Bearer, accessToken, () => {
+        connected = true;
+        client.Connect();
+      });
+    });
+  });
+  await pumpUntil(() => connected && client.GetStatus() === ClientStatus.Ready);
+  return client;
+}
