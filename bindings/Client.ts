@@ -87,6 +87,12 @@ export type UserMessageSummariesCallback = (result: ClientResult, summaries: Use
 export type MessageIdCallback = (messageId: bigint) => void;
 /** `MessageDeletedCallback(messageId, channelId)`. */
 export type MessageDeletedCallback = (messageId: bigint, channelId: bigint) => void;
+/** `AuthorizeRequestCallback()`: the player started linking from the desktop client. */
+export type AuthorizeRequestCallback = () => void;
+/** `ActivityJoinCallback(joinSecret)`. */
+export type ActivityJoinCallback = (joinSecret: string) => void;
+/** `ActivityJoinWithApplicationCallback(applicationId, joinSecret)`. */
+export type ActivityJoinWithApplicationCallback = (applicationId: bigint, joinSecret: string) => void;
 
 const VERSION = { major: 0, minor: 1, patch: 0, hash: 'sdkpp' };
 
@@ -417,6 +423,49 @@ export class Client {
     });
   }
 
+  // ── The desktop client ─────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Sets the callback invoked when the player starts linking from the desktop client's UI: the game should
+   * call `Authorize`. Kept across restarts of the desktop client.
+   */
+  RegisterAuthorizeRequestCallback(callback: AuthorizeRequestCallback): void {
+    whenSubscribed(
+      this.#core.registerAuthorizeRequestCallback(() => {
+        deliver(callback);
+      }),
+    );
+  }
+  /** Removes the authorize-request callback. */
+  RemoveAuthorizeRequestCallback(): void {
+    whenSubscribed(this.#core.removeAuthorizeRequestCallback());
+  }
+  /** Sets the callback invoked with the join secret when the player joins from the desktop client. */
+  SetActivityJoinCallback(callback: ActivityJoinCallback): void {
+    whenSubscribed(
+      this.#core.setActivityJoinCallback((joinSecret) => {
+        deliver(callback, joinSecret);
+      }),
+    );
+  }
+  /** Like `SetActivityJoinCallback`, with the application the invite belongs to. */
+  SetActivityJoinWithApplicationCallback(callback: ActivityJoinWithApplicationCallback): void {
+    whenSubscribed(
+      this.#core.setActivityJoinWithApplicationCallback((applicationId, joinSecret) => {
+        deliver(callback, idToBigInt(applicationId), joinSecret);
+      }),
+    );
+  }
+  /** Registers the command the desktop client runs to start the game from an invite; false if it failed. */
+  RegisterLaunchCommand(applicationId: Uint64Like, command: string): boolean {
+    // The core checks the id and logs why it refused one.
+    return this.#core.registerLaunchCommand(String(applicationId), command);
+  }
+  /** Registers starting the game through Steam (`steamAppId`) from an invite; false if it failed. */
+  RegisterLaunchSteamApplication(applicationId: Uint64Like, steamAppId: number): boolean {
+    return this.#core.registerLaunchSteamApplication(String(applicationId), steamAppId);
+  }
+
   // ── Friends ────────────────────────────────────────────────────────────────────────────────────
 
   /** Every relationship, platform and game. */
@@ -692,6 +741,11 @@ function settle<T>(
   promise.then(onSuccess, (error: unknown) => {
     onFailure(ClientResult.fromError(error));
   });
+}
+
+/** A subscription on the desktop client is best effort (the core logs failures); nothing is left unhandled. */
+function whenSubscribed(subscribed: Promise<void>): void {
+  subscribed.catch(() => undefined);
 }
 
 function deliver<Args extends unknown[]>(callback: (...args: Args) => void, ...args: Args): void {

@@ -21,12 +21,25 @@ export function defaultLaunchRegistryDir(env: NodeJS.ProcessEnv = process.env): 
   return path.join(dataHome, 'applications');
 }
 
+/**
+ * A command as a desktop entry's Exec value: `\` doubled (string escapes) and `%` doubled (field codes), so the
+ * command runs as given.
+ */
+function escapeExec(command: string): string {
+  return command.replaceAll('\\', '\\\\').replaceAll('%', '%%');
+}
+
+/** Reverses {@link escapeExec}. */
+function unescapeExec(value: string): string {
+  return value.replaceAll('%%', '%').replaceAll('\\\\', '\\');
+}
+
 /** The desktop entry that makes `discord-<id>:` links start the game. */
 function desktopEntry(applicationId: string, command: string): string {
   return [
     '[Desktop Entry]',
     `Name=Game ${applicationId}`,
-    `Exec=${command} %u`,
+    `Exec=${escapeExec(command)} %u`,
     'Type=Application',
     'NoDisplay=true',
     'Categories=Discord;Games;',
@@ -57,7 +70,9 @@ export function writeLaunchCommand(
     return key;
   }
   if (platform === 'darwin' && options.dir === undefined) {
-    throw new Error('macOS needs the URL scheme in the game bundle’s Info.plist (CFBundleURLTypes)');
+    throw new Error(
+      'launch commands are not supported on macOS: declare the URL scheme in the game bundle’s Info.plist (CFBundleURLTypes)',
+    );
   }
   const dir = options.dir ?? defaultLaunchRegistryDir();
   mkdirSync(dir, { recursive: true });
@@ -79,7 +94,7 @@ export function readLaunchCommands(dir: string = defaultLaunchRegistryDir()): Re
     const match = /^discord-([0-9]{1,20})\.desktop$/.exec(name);
     if (!match?.[1]) continue;
     const exec = /^Exec=(.*?)(?: %u)?$/m.exec(readFileSync(path.join(dir, name), 'utf8'));
-    if (exec?.[1] !== undefined) commands[match[1]] = exec[1];
+    if (exec?.[1] !== undefined) commands[match[1]] = unescapeExec(exec[1]);
   }
   return commands;
 }
