@@ -41,6 +41,8 @@ export {
   type MediaEnginePreference,
 } from './media/index.js';
 export { LoggingSeverity, type LogCallback } from './logging/index.js';
+export { RpcError, type RpcUser } from './rpc/IpcTransport.js';
+export type { LocalClientOptions } from './rpc/LocalClientLink.js';
 export { AvatarType, UserHandle } from './users/UserHandle.js';
 export { RelationshipGroupType, RelationshipType, StatusType } from './social/enums.js';
 export { RelationshipHandle } from './social/RelationshipHandle.js';
