@@ -1,5 +1,6 @@
 import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
 import { ValidationError } from '../errors/index.js';
+import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { ChannelHandle, ChannelType, type KnownChannel } from './ChannelHandle.js';
 import { MessageHandle } from './MessageHandle.js';
 import { isWireMessage, MessageStore, type WireMessage } from './MessageStore.js';
@@ -13,14 +14,6 @@ export const MAX_METADATA_CHARS = 1024;
 /** History requests return at most 200 messages of the last 72 hours. */
 export const MAX_HISTORY_MESSAGES = 200;
 const HISTORY_WINDOW_MS = 72 * 60 * 60_000;
-
-const SNOWFLAKE = /^[0-9]{1,20}$/;
-
-function requireId(what: string, id: string): void {
-  if (typeof id !== 'string' || !SNOWFLAKE.test(id)) {
-    throw new ValidationError(`${JSON.stringify(id).slice(0, 40)} is not a ${what} id`);
-  }
-}
 
 function requireContent(content: string): void {
   if (typeof content !== 'string' || content.length === 0 || content.length > MAX_MESSAGE_LENGTH) {
@@ -93,7 +86,7 @@ export class DirectMessageManager implements SessionFeature {
   onDispatch(event: string, data: unknown): void {
     if (event === 'MESSAGE_DELETE') {
       const d = data as { id?: unknown; channel_id?: unknown; lobby_id?: unknown } | null;
-      if (typeof d?.id !== 'string' || !SNOWFLAKE.test(d.id)) {
+      if (!isSnowflake(d?.id)) {
         this.#s.log.warn('MESSAGE_DELETE without a message id; ignored');
         return;
       }
@@ -118,7 +111,7 @@ export class DirectMessageManager implements SessionFeature {
   async send(recipientId: string, content: string, metadata: Record<string, string> = {}): Promise<string> {
     this.#s.requireReady();
     this.#check('send', () => {
-      requireId('user', recipientId);
+      requireSnowflake(recipientId, 'user');
       requireContent(content);
       requireMetadata(metadata);
     });
@@ -139,8 +132,8 @@ export class DirectMessageManager implements SessionFeature {
   async edit(recipientId: string, messageId: string, content: string): Promise<void> {
     this.#s.requireReady();
     this.#check('edit', () => {
-      requireId('user', recipientId);
-      requireId('message', messageId);
+      requireSnowflake(recipientId, 'user');
+      requireSnowflake(messageId, 'message');
       requireContent(content);
       const known = this.#messages.get(messageId);
       if (known?.author && known.author.id !== this.#s.currentUserId()) {
@@ -159,8 +152,8 @@ export class DirectMessageManager implements SessionFeature {
   async delete(recipientId: string, messageId: string): Promise<void> {
     this.#s.requireReady();
     this.#check('delete', () => {
-      requireId('user', recipientId);
-      requireId('message', messageId);
+      requireSnowflake(recipientId, 'user');
+      requireSnowflake(messageId, 'message');
       const known = this.#messages.get(messageId);
       if (known?.author && known.author.id !== this.#s.currentUserId()) {
         throw new ValidationError('only your own messages can be deleted');
@@ -178,7 +171,7 @@ export class DirectMessageManager implements SessionFeature {
   async history(userId: string, limit: number): Promise<MessageHandle[]> {
     this.#s.requireReady();
     this.#check('history', () => {
-      requireId('user', userId);
+      requireSnowflake(userId, 'user');
       requireLimit(limit);
     });
     const notBefore = this.#s.clock.now() - HISTORY_WINDOW_MS;

@@ -1,3 +1,5 @@
+import { isSnowflake } from '../util/snowflake.js';
+
 /** A message as the platform sends it (MESSAGE_CREATE/UPDATE, history). */
 export interface WireMessage {
   id: string;
@@ -25,8 +27,6 @@ interface Conversation {
   complete: boolean;
 }
 
-const SNOWFLAKE = /^[0-9]{1,20}$/;
-
 function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
@@ -35,7 +35,7 @@ function compareIds(a: string, b: string): number {
 export function isWireMessage(data: unknown): data is WireMessage {
   if (typeof data !== 'object' || data === null) return false;
   const { id, channel_id: channelId } = data as { id?: unknown; channel_id?: unknown };
-  return typeof id === 'string' && SNOWFLAKE.test(id) && typeof channelId === 'string';
+  return isSnowflake(id) && typeof channelId === 'string';
 }
 
 /**

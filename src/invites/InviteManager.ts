@@ -1,6 +1,7 @@
 import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
 import { ValidationError } from '../errors/index.js';
 import { UserHandle } from '../users/UserHandle.js';
+import { requireSnowflake } from '../util/snowflake.js';
 import { ActivityActionTypes, inviteFromMessage, type ActivityInvite } from './ActivityInvite.js';
 
 /** What the invite feature needs to know about the player's own rich presence. */
@@ -9,15 +10,8 @@ export interface OwnActivity {
   current(): Record<string, unknown> | null;
 }
 
-const SNOWFLAKE = /^[0-9]{1,20}$/;
 /** The platform's message content limit. */
 const MAX_CONTENT = 2000;
-
-function requireUserId(userId: string): void {
-  if (typeof userId !== 'string' || !SNOWFLAKE.test(userId)) {
-    throw new ValidationError(`"${userId}" is not a user id (a snowflake string)`);
-  }
-}
 
 /**
  * Activity invites and join requests: sent as direct messages that carry the party, received from
@@ -53,7 +47,7 @@ export class InviteManager implements SessionFeature {
   /** Invites a user to the player's party; needs a rich presence with a party id and a join secret. */
   async sendInvite(userId: string, content: string): Promise<void> {
     this.#s.requireReady();
-    requireUserId(userId);
+    requireSnowflake(userId, 'user');
     if (typeof content !== 'string' || content.length > MAX_CONTENT) {
       throw new ValidationError(`invite text must be at most ${MAX_CONTENT} characters`);
     }
@@ -69,7 +63,7 @@ export class InviteManager implements SessionFeature {
   /** Asks to join a user's party; the user must be playing this game in a joinable party. */
   async sendJoinRequest(userId: string): Promise<void> {
     this.#s.requireReady();
-    requireUserId(userId);
+    requireSnowflake(userId, 'user');
     const partyId = new UserHandle(this.#s.users, userId).gameActivity?.party?.id;
     if (partyId === undefined || partyId === '') {
       throw new ValidationError('that user is not in a party of this game that can be joined');
@@ -91,8 +85,8 @@ export class InviteManager implements SessionFeature {
     if (invite.type !== ActivityActionTypes.Join)
       throw new ValidationError('only a Join invite can be accepted');
     if (!invite.isValid) throw new ValidationError('the invite is no longer valid');
-    requireUserId(invite.senderId);
-    if (!SNOWFLAKE.test(invite.messageId)) throw new ValidationError('the invite has no message id');
+    requireSnowflake(invite.senderId, 'user');
+    requireSnowflake(invite.messageId, 'message');
     const reply = await this.#s.api<{ secret?: unknown }>({
       method: 'POST',
       route: `/users/${invite.senderId}/messages/${invite.messageId}/accept-activity-invite`,

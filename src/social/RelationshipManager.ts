@@ -2,6 +2,7 @@ import type { SessionContext, SessionFeature } from '../client/SessionContext.js
 import { ValidationError } from '../errors/index.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { enumMember } from '../util/enumMember.js';
+import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { RelationshipGroupType, RelationshipType, StatusType } from './enums.js';
 import { RelationshipHandle } from './RelationshipHandle.js';
 
@@ -13,7 +14,6 @@ const ROUTE: Readonly<Record<Graph, string>> = {
   game: '/users/@me/game-relationships',
 };
 
-const SNOWFLAKE = /^[0-9]{1,20}$/;
 /** Usernames are 2–32 characters (seed: User). */
 const USERNAME = /^[a-z0-9_.]{2,32}$/;
 
@@ -22,12 +22,6 @@ const asObject = (value: unknown): Wire | undefined =>
 
 function relationshipTypeFrom(value: unknown): RelationshipType {
   return enumMember(RelationshipType, value) ?? RelationshipType.None;
-}
-
-function requireUserId(userId: string): void {
-  if (typeof userId !== 'string' || !SNOWFLAKE.test(userId)) {
-    throw new ValidationError(`"${userId}" is not a user id (a snowflake string)`);
-  }
 }
 
 /**
@@ -84,7 +78,7 @@ export class RelationshipManager implements SessionFeature {
 
   #apply(graph: Graph, d: Wire | undefined, notify: boolean): void {
     const id = typeof d?.id === 'string' ? d.id : undefined;
-    if (!d || id === undefined || !SNOWFLAKE.test(id)) return;
+    if (!d || !isSnowflake(id)) return;
     this.#s.users.upsert(d.user);
     const type = relationshipTypeFrom(d.type);
     const changed = this.#s.users.setRelationship(id, graph, type, d.is_spam_request === true);
@@ -194,7 +188,7 @@ export class RelationshipManager implements SessionFeature {
   /** Sends a friend request to a user id (or accepts theirs). */
   async sendRequestById(graph: Graph, userId: string): Promise<void> {
     this.#s.requireReady();
-    requireUserId(userId);
+    requireSnowflake(userId, 'user');
     if (userId === this.#s.currentUserId()) throw new ValidationError('you cannot befriend yourself');
     const current = this.#type(graph, userId);
     if (current === RelationshipType.Friend)
@@ -244,7 +238,7 @@ export class RelationshipManager implements SessionFeature {
   /** Removes every friendship with the user, in both graphs. */
   async removeDiscordAndGameFriend(userId: string): Promise<void> {
     this.#s.requireReady();
-    requireUserId(userId);
+    requireSnowflake(userId, 'user');
     const discord = this.#type('discord', userId) === RelationshipType.Friend;
     const game = this.#type('game', userId) === RelationshipType.Friend;
     if (!discord && !game) throw new ValidationError('that user is not a friend');
@@ -254,7 +248,7 @@ export class RelationshipManager implements SessionFeature {
 
   /** Blocks the user, which ends every friendship and request with them. */
   async block(userId: string): Promise<void> {
-    requireUserId(userId);
+    requireSnowflake(userId, 'user');
     if (userId === this.#s.currentUserId()) throw new ValidationError('you cannot block yourself');
     await this.#s.api({ method: 'PUT', route: `${ROUTE.discord}/${userId}`, json: { type: 2 } });
   }
@@ -271,7 +265,7 @@ export class RelationshipManager implements SessionFeature {
 
   #expect(graph: Graph, userId: string, type: RelationshipType, message: string): void {
     this.#s.requireReady();
-    requireUserId(userId);
+    requireSnowflake(userId, 'user');
     if (this.#type(graph, userId) !== type) throw new ValidationError(message);
   }
 }

@@ -14,7 +14,9 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/\[bob\]\s+Ready: signed in as Bob/);
     expect(stdout).toMatch(/\[bob\]\s+authorized in the desktop client/);
     expect(stdout).toMatch(/\[alice\]\s+friends: Bob \(online\) — playing sdkpp Demo Game: In the main menu/);
-    expect(stdout).toMatch(/\[bob\]\s+sees Alice \(online\) — playing sdkpp Demo Game: Ranked match \[party 1\/4\]/);
+    expect(stdout).toMatch(
+      /\[bob\]\s+sees Alice \(online\) — playing sdkpp Demo Game: Ranked match \[party 1\/4\]/,
+    );
     expect(stdout).toMatch(/\[bob\]\s+got the join secret/);
     expect(stdout).toMatch(/\[bob\]\s+DM from Alice: "gg! same time tomorrow\?"/);
     expect(stdout).toMatch(/\[alice\]\s+DM from Bob: "sure, send me an invite"/);
