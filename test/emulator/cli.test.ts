@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { Peer } from './rpcPeer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const children: ChildProcess[] = [];
@@ -104,6 +108,25 @@ describe('sdkpp CLI', () => {
     expect(await exitOf(child)).toBe(0);
     expect(streams.stderr()).toContain('[http] GET /users/@me 200');
     expect(streams.stderr()).not.toContain('my-bot-token');
+  });
+
+  it('signs the desktop client in as --rpc-user, turns it off with --no-rpc, and removes its socket on exit', async () => {
+    const child = runCli(['emulator', '--json', '--rpc-user', 'bob']);
+    const info = JSON.parse(await firstLine(child)) as { rpcSocket: string; applicationId: string };
+    const peer = new Peer(info.rpcSocket);
+    expect((await peer.handshake(info.applicationId)).body).toMatchObject({
+      data: { user: { username: 'bob' } },
+    });
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+    await peer.ended;
+    expect(existsSync(info.rpcSocket)).toBe(false);
+    expect(existsSync(path.dirname(info.rpcSocket))).toBe(false);
+
+    const off = runCli(['emulator', '--json', '--no-rpc']);
+    expect((JSON.parse(await firstLine(off)) as { rpcSocket: unknown }).rpcSocket).toBeNull();
+    off.kill('SIGTERM');
+    expect(await exitOf(off)).toBe(0);
   });
 
   it('prints usage for --help and exits 2 for unknown commands or options', async () => {
