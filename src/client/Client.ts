@@ -25,9 +25,9 @@ import { InviteManager } from '../invites/InviteManager.js';
 import { RelationshipGroupType, StatusType } from '../social/enums.js';
 import type { RelationshipHandle } from '../social/RelationshipHandle.js';
 import { RelationshipManager } from '../social/RelationshipManager.js';
-import { inviteFromLocalClient } from '../invites/localClientInvite.js';
 import { writeLaunchCommand } from '../rpc/launchRegistry.js';
 import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
+import { LocalClientCallbacks } from '../rpc/LocalClientCallbacks.js';
 import { LocalClientEvents } from '../rpc/LocalClientEvents.js';
 import { LocalClientLink, type LocalClientOptions } from '../rpc/LocalClientLink.js';
 import { UserHandle } from '../users/UserHandle.js';
@@ -171,9 +171,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #invites: InviteManager;
   readonly #directMessages: DirectMessageManager;
   readonly #localEvents: LocalClientEvents;
-  #authorizeRequestCallback: ((data: unknown) => void) | undefined;
-  #activityJoinCallback: ((joinSecret: string) => void) | undefined;
-  #activityJoinWithApplicationCallback: ((applicationId: string, joinSecret: string) => void) | undefined;
+  readonly #localCallbacks: LocalClientCallbacks;
   readonly #launchRegistryDir: string | undefined;
 
   constructor(options: ClientOptions = {}) {
@@ -257,10 +255,23 @@ export class Client extends TypedEmitter<ClientEvents> {
       },
     };
     this.#users.applicationId = () => this.#applicationId;
+    this.#localCallbacks = new LocalClientCallbacks({
+      applicationId: () => this.#applicationId ?? '',
+      activityJoin: (secret, applicationId) => this.emit('activityJoin', secret, applicationId),
+      invite: (invite, sender) => {
+        this.#users.upsert(sender);
+        this.emit('activityInviteCreated', invite);
+      },
+      other: (evt, data) => this.emit('localClientEvent', evt, data),
+      callbackError: (error, name) => {
+        this.onListenerError(error, name);
+      },
+      log: this.#logger.writer('rpc'),
+    });
     this.#localEvents = new LocalClientEvents({
       transport: () => this.#localClient.get(),
       deliver: (evt, data) => {
-        this.#onLocalClientEvent(evt, data);
+        this.#localCallbacks.route(evt, data);
       },
       log: this.#logger.writer('rpc'),
       clock,
@@ -574,13 +585,13 @@ export class Client extends TypedEmitter<ClientEvents> {
    * sent it (often empty).
    */
   registerAuthorizeRequestCallback(callback: (data: unknown) => void): Promise<void> {
-    this.#authorizeRequestCallback = callback;
+    this.#localCallbacks.authorizeRequest = callback;
     return this.#localEvents.want('AUTHORIZE_REQUEST');
   }
 
   /** Stops listening for authorize requests (e.g. mid-match, when the game can't handle one). */
   removeAuthorizeRequestCallback(): Promise<void> {
-    this.#authorizeRequestCallback = undefined;
+    this.#localCallbacks.authorizeRequest = undefined;
     return this.#localEvents.unwant('AUTHORIZE_REQUEST');
   }
 
@@ -592,7 +603,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * when no desktop client runs yet).
    */
   setActivityJoinCallback(callback: ((joinSecret: string) => void) | undefined): Promise<void> {
-    this.#activityJoinCallback = callback;
+    this.#localCallbacks.activityJoin = callback;
     return this.#localEvents.want('ACTIVITY_JOIN');
   }
 
@@ -603,7 +614,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   setActivityJoinWithApplicationCallback(
     callback: ((applicationId: string, joinSecret: string) => void) | undefined,
   ): Promise<void> {
-    this.#activityJoinWithApplicationCallback = callback;
+    this.#localCallbacks.activityJoinWithApplication = callback;
     return this.#localEvents.want('ACTIVITY_JOIN');
   }
 
@@ -634,46 +645,6 @@ export class Client extends TypedEmitter<ClientEvents> {
 
   #launchRegistryOptions(): { dir?: string } {
     return this.#launchRegistryDir === undefined ? {} : { dir: this.#launchRegistryDir };
-  }
-
-  /** Runs a game callback; a throw is logged like a throwing event listener, never reaching the SDK. */
-  #runCallback(name: string, callback: () => void): void {
-    try {
-      callback();
-    } catch (error) {
-      this.onListenerError(error, name);
-    }
-  }
-
-  #onLocalClientEvent(evt: string, data: unknown): void {
-    switch (evt) {
-      case 'AUTHORIZE_REQUEST':
-        this.#runCallback('authorizeRequestCallback', () => this.#authorizeRequestCallback?.(data));
-        return;
-      case 'ACTIVITY_JOIN': {
-        const d = (data ?? {}) as { secret?: unknown; application_id?: unknown };
-        if (typeof d.secret !== 'string') return;
-        const applicationId =
-          typeof d.application_id === 'string' ? d.application_id : (this.#applicationId ?? '');
-        this.emit('activityJoin', d.secret, applicationId);
-        const secret = d.secret;
-        this.#runCallback('activityJoinCallback', () => this.#activityJoinCallback?.(secret));
-        this.#runCallback('activityJoinWithApplicationCallback', () =>
-          this.#activityJoinWithApplicationCallback?.(applicationId, secret),
-        );
-        return;
-      }
-      case 'ACTIVITY_JOIN_REQUEST':
-      case 'ACTIVITY_INVITE': {
-        const invite = inviteFromLocalClient(evt, data, this.#applicationId ?? '');
-        if (!invite) return;
-        this.#users.upsert((data as { user?: unknown }).user);
-        this.emit('activityInviteCreated', invite);
-        return;
-      }
-      default:
-        this.emit('localClientEvent', evt, data);
-    }
   }
 
   // ── Direct messages ────────────────────────────────────────────────────────────────────────────

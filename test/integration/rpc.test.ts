@@ -150,6 +150,7 @@ describe('desktop-client events', () => {
       ['222222222222222222', 'sibling'],
     ]);
     expect(requests).toEqual([{ reason: 'linking' }]);
+    expect(allLogLines.some((l) => l.includes('ACTIVITY_JOIN without a secret'))).toBe(true);
 
     // The desktop client crashes; the transport finds it again and renews every subscription.
     expect(emulator.dropRpcConnections()).toBe(1);
