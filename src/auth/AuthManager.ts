@@ -71,6 +71,8 @@ export interface AuthManagerOptions {
   tokenExpiryWarningMs: number;
   /** A connected transport to a running desktop client, or undefined when none answers. */
   localClient: () => Promise<IpcTransport | undefined>;
+  /** Why a desktop client that answered refused the game (its close code), if one did. */
+  localClientRefusal?: () => RpcError | undefined;
 }
 
 interface PendingAuthorization {
@@ -194,7 +196,9 @@ export class AuthManager {
       throw new ValidationError('a custom-scheme redirect needs the browser; use via: "browser"');
     }
     const rpc = await this.#o.localClient();
-    if (!rpc && via === 'localClient') throw new RpcError('no desktop client is running to authorize with');
+    if (!rpc && via === 'localClient') {
+      throw this.#o.localClientRefusal?.() ?? new RpcError('no desktop client is running to authorize with');
+    }
     return rpc;
   }
 

@@ -201,6 +201,7 @@ export class Client extends TypedEmitter<ClientEvents> {
       openUrl: options.openUrl ?? openInSystemBrowser,
       tokenExpiryWarningMs: options.tokenExpiryWarningMs ?? 300_000,
       localClient: () => this.#localClient.get(),
+      localClientRefusal: () => this.#localClient.refusal,
       events: {
         tokenExpiring: (expiresAt) => {
           this.emit('tokenExpiring', expiresAt);

@@ -1,6 +1,6 @@
 import type { LogWriter } from '../logging/index.js';
 import type { Clock } from '../util/Clock.js';
-import { IpcTransport } from './IpcTransport.js';
+import { IpcTransport, RpcError } from './IpcTransport.js';
 
 /** Where to look for a local desktop client; `false` in {@link ClientOptions} turns RPC off. */
 export interface LocalClientOptions {
@@ -22,6 +22,7 @@ export class LocalClientLink {
   #transport: IpcTransport | undefined;
   #connecting: Promise<IpcTransport | undefined> | undefined;
   #lastFailedScanAt = Number.NEGATIVE_INFINITY;
+  #refusal: RpcError | undefined;
 
   constructor(
     options: LocalClientOptions | false,
@@ -44,6 +45,14 @@ export class LocalClientLink {
     return this.#connecting;
   }
 
+  /**
+   * Why the last scan found no usable desktop client when one answered and refused (e.g. close code 4000 for
+   * an application id it does not know); undefined when none answered or the last scan connected.
+   */
+  get refusal(): RpcError | undefined {
+    return this.#refusal;
+  }
+
   /** Closes the transport, if any. */
   close(): void {
     this.#transport?.close();
@@ -64,8 +73,10 @@ export class LocalClientLink {
     });
     try {
       await this.#transport.connect();
+      this.#refusal = undefined;
       return this.#transport;
-    } catch {
+    } catch (error) {
+      this.#refusal = error instanceof RpcError && error.code !== undefined ? error : undefined;
       this.#lastFailedScanAt = this.#clock.now();
       return undefined;
     }

@@ -10,7 +10,9 @@ import {
   ActivityTypes,
   AuthorizationError,
   AuthorizationTokenType,
+  ClientNotReadyError,
   RpcError,
+  ValidationError,
   type Client,
   type ClientOptions,
 } from '../../src/index.js';
@@ -89,6 +91,19 @@ describe('authorize() through the desktop client', () => {
     await expect(insist.authorize({}, { via: 'localClient' })).rejects.toBeInstanceOf(RpcError);
   });
 
+  it('reports a desktop client that refuses the application id with its close code (4000)', async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const stranger = gameFor(emulator, { applicationId: '123456789012345678' });
+    await expect(stranger.authorize({}, { via: 'localClient' })).rejects.toMatchObject({
+      constructor: RpcError,
+      code: 4000,
+    });
+    await expect(stranger.updateRichPresence({ type: ActivityTypes.Playing })).rejects.toBeInstanceOf(
+      ClientNotReadyError,
+    );
+    expect(emulator.rpcConnectionCount()).toBe(0);
+  });
+
   it('reports the desktop client’s refusal with its code', async () => {
     const emulator = await emulatorFor({ autoConsent: false });
     const game = gameFor(emulator);
@@ -105,9 +120,9 @@ describe('rich presence through the desktop client', () => {
     const emulator = await emulatorFor();
     const alice = userAt(emulator, 0);
     const game = gameFor(emulator);
-    await expect(game.updateRichPresence({ type: ActivityTypes.Streaming })).rejects.toMatchObject({
-      name: 'ValidationError',
-    });
+    await expect(game.updateRichPresence({ type: ActivityTypes.Streaming })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(emulator.rpcConnectionCount()).toBe(0);
     await game.updateRichPresence({
       type: ActivityTypes.Competing,
