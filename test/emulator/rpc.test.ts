@@ -162,6 +162,22 @@ describe('the emulated desktop client: commands, errors and log lines', () => {
     await expect.poll(() => emu.rpcConnectionCount()).toBe(0);
   });
 
+  it('requires the game’s pid with SET_ACTIVITY', async () => {
+    const peer = new Peer(emu.rpcSocket ?? '');
+    await peer.handshake(emu.applicationId);
+    for (const pid of [undefined, 'abc', 0, 1.5]) {
+      expect(
+        await peer.command('SET_ACTIVITY', { pid, activity: { type: 0, state: 'Lobby' } }),
+      ).toMatchObject({
+        evt: 'ERROR',
+        data: { code: 4000 },
+      });
+    }
+    expect(emu.rpcActivity()).toBeNull();
+    peer.socket.end();
+    await peer.ended;
+  });
+
   it('forgets a connection’s activity when it closes or is dropped', async () => {
     const alice = emu.users[0]?.id ?? '';
     const first = new Peer(emu.rpcSocket ?? '');

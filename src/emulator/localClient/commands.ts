@@ -24,6 +24,10 @@ function fail(code: number, message: string): never {
 
 function setActivity(scope: CommandScope, args: Record<string, unknown>): unknown {
   const { ctx } = scope;
+  // Over IPC the desktop client ties the activity to the game's process, so the pid is required.
+  if (typeof args.pid !== 'number' || !Number.isSafeInteger(args.pid) || args.pid <= 0) {
+    fail(RpcErrorCode.InvalidPayload, 'child "pid" fails because ["pid" must be a positive integer]');
+  }
   if (args.activity === null || args.activity === undefined) {
     ctx.presence.set(scope.user.id, scope.source, { activities: [], surface: 'desktop' });
     return null;
