@@ -42,8 +42,11 @@ export interface EmulatorOptions {
    */
   rpc?: boolean | { user?: string };
   /**
-   * Directory of the desktop client's socket `discord-ipc-0`. The default is a fresh owner-only directory, so
-   * tests never meet a real desktop client; give the platform's socket directory to be found by a plain scan.
+   * Directory of the desktop client's socket. The default is a fresh owner-only directory (0700) holding
+   * `discord-ipc-0`, so tests never meet a real desktop client. Given a directory (such as the platform's, to be
+   * found by a plain scan), the emulator takes the first free `discord-ipc-<n>` there: a live socket is skipped,
+   * a stale one removed. The socket is owner-only (0600) and removed on close. Windows uses the first free named
+   * pipe `\\?\pipe\discord-ipc-<n>` instead.
    */
   rpcSocketDir?: string;
   /** Where the emulated desktop client finds games' launch commands (XDG desktop entries). @defaultValue the platform's */
