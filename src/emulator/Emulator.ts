@@ -252,6 +252,10 @@ class RunningEmulator implements Emulator {
     return this.#localClient?.recorded() ?? [];
   }
 
+  rpcConsent(answer: boolean | null): void {
+    this.#localClient?.setConsent(answer);
+  }
+
   launchCommands(): Record<string, string> {
     return readLaunchCommands(this.#ctx.options.launchRegistryDir);
   }

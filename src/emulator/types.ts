@@ -180,6 +180,11 @@ export interface Emulator extends EmulatorInfo {
   rpcActivity(): Record<string, unknown> | null;
   /** Invite commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, …), oldest first. */
   rpcCommands(): { cmd: string; args: Record<string, unknown> }[];
+  /**
+   * How the player answers AUTHORIZE in the desktop client from now on: `true` approves (a code for the
+   * desktop client's user), `false` declines (ERROR 5000), `null` follows `autoConsent` again.
+   */
+  rpcConsent(answer: boolean | null): void;
   /** The launch commands games registered on this machine, by application id, as a desktop client reads them. */
   launchCommands(): Record<string, string>;
   /** How many requests matched a route, e.g. `requestCount('POST', '/oauth2/token')`. */

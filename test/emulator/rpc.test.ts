@@ -209,19 +209,26 @@ describe('the emulated desktop client: consent and socket placement', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers AUTHORIZE with OAuth2 error 5000 when the emulator does not consent on its own', async () => {
+  it('answers AUTHORIZE with OAuth2 error 5000 unless the player consents (autoConsent or rpcConsent)', async () => {
     const emu = await startEmulator({ users: 1 });
     try {
       const peer = new Peer(emu.rpcSocket ?? '');
       await peer.handshake(emu.applicationId);
-      const reply = await peer.command('AUTHORIZE', {
-        client_id: emu.applicationId,
-        scopes: ['openid'],
-        code_challenge: pkce().challenge,
-        code_challenge_method: 'S256',
-      });
+      const authorize = (): Promise<Record<string, unknown>> =>
+        peer.command('AUTHORIZE', {
+          client_id: emu.applicationId,
+          scopes: ['openid'],
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        });
+      const reply = await authorize();
       expect(reply).toMatchObject({ evt: 'ERROR', data: { code: 5000 } });
       expect((reply.data as { message: string }).message).toMatch(/^OAuth2 Error/);
+      // The admin hook answers for the player: approve, then back to the emulator's default.
+      emu.rpcConsent(true);
+      expect(await authorize()).toMatchObject({ evt: null, data: { code: expect.any(String) as unknown } });
+      emu.rpcConsent(null);
+      expect(await authorize()).toMatchObject({ evt: 'ERROR', data: { code: 5000 } });
       peer.socket.end();
     } finally {
       await emu.close();

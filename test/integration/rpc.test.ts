@@ -112,6 +112,17 @@ describe('authorize() through the desktop client', () => {
     const refused = game.authorize({ codeChallenge: pkce.challenge });
     await expect(refused).rejects.toBeInstanceOf(AuthorizationError);
     await expect(refused).rejects.toMatchObject({ code: '5000' });
+
+    // The player declines in the desktop client even though the browser would consent on its own.
+    const consenting = await emulatorFor({ autoConsent: true });
+    consenting.rpcConsent(false);
+    const declined = gameFor(consenting);
+    const again = declined.createAuthorizationCodeVerifier();
+    allSecrets.add(again.verifier);
+    await expect(declined.authorize({ codeChallenge: again.challenge })).rejects.toMatchObject({
+      constructor: AuthorizationError,
+      code: '5000',
+    });
   });
 });
 

@@ -5,6 +5,9 @@ import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
 import type { UserRecord } from '../store/types.js';
 import { runCommand, type CommandScope } from './commands.js';
+
+/** What a connection asks of its server: recording commands for the admin API, and the player's consent. */
+export type ConnectionHooks = Pick<CommandScope, 'record' | 'consent'>;
 import { RpcCloseCode, RpcCommandError, RpcErrorCode, readCommand } from './protocol.js';
 
 /** How long a closed connection may linger before its socket is destroyed. */
@@ -21,22 +24,16 @@ export class LocalClientConnection {
   readonly #ctx: EmulatorContext;
   readonly #user: UserRecord;
   readonly #decoder = new RpcFrameDecoder();
-  readonly #record: (cmd: string, args: Record<string, unknown>) => void;
+  readonly #hooks: ConnectionHooks;
   #handshaken = false;
   #closing = false;
 
-  constructor(
-    id: string,
-    socket: Socket,
-    ctx: EmulatorContext,
-    user: UserRecord,
-    record: (cmd: string, args: Record<string, unknown>) => void,
-  ) {
+  constructor(id: string, socket: Socket, ctx: EmulatorContext, user: UserRecord, hooks: ConnectionHooks) {
     this.id = id;
     this.#socket = socket;
     this.#ctx = ctx;
     this.#user = user;
-    this.#record = record;
+    this.#hooks = hooks;
     socket.on('data', (chunk: Buffer) => {
       this.#onData(chunk);
     });
@@ -170,7 +167,8 @@ export class LocalClientConnection {
       user: this.#user,
       source: this.source,
       subscriptions: this.subscriptions,
-      record: this.#record,
+      record: this.#hooks.record,
+      consent: this.#hooks.consent,
     };
     try {
       const data = runCommand(scope, command);

@@ -22,6 +22,8 @@ export class LocalClientServer {
   readonly #socket: LocalClientSocket;
   readonly #connections = new Set<LocalClientConnection>();
   readonly #recorded: RecordedRpcCommand[] = [];
+  /** The player's answer to AUTHORIZE; null follows the emulator's `autoConsent`. */
+  #consent: boolean | null = null;
   #nextId = 1;
 
   private constructor(ctx: EmulatorContext, user: UserRecord, server: Server, socket: LocalClientSocket) {
@@ -99,6 +101,11 @@ export class LocalClientServer {
     return structuredClone(this.#recorded);
   }
 
+  /** Sets how the player answers AUTHORIZE: true approves, false declines, null follows `autoConsent`. */
+  setConsent(answer: boolean | null): void {
+    this.#consent = answer;
+  }
+
   /** Closes every connection (CLOSE 1000) and removes the socket. */
   async close(): Promise<void> {
     for (const connection of this.#connections) connection.close(1000, 'The local client is shutting down');
@@ -112,15 +119,12 @@ export class LocalClientServer {
   }
 
   #accept(raw: Socket): void {
-    const connection = new LocalClientConnection(
-      String(this.#nextId),
-      raw,
-      this.#ctx,
-      this.#user,
-      (cmd, args) => {
+    const connection = new LocalClientConnection(String(this.#nextId), raw, this.#ctx, this.#user, {
+      record: (cmd, args) => {
         this.#recorded.push({ cmd, args: structuredClone(args) });
       },
-    );
+      consent: () => this.#consent ?? this.#ctx.options.autoConsent,
+    });
     this.#nextId += 1;
     this.#connections.add(connection);
     raw.on('close', () => {

@@ -14,6 +14,8 @@ export interface CommandScope {
   subscriptions: Set<string>;
   /** Records a command the admin API reports (invite replies and the like). */
   record(cmd: string, args: Record<string, unknown>): void;
+  /** Whether the player approves an AUTHORIZE shown in the desktop client. */
+  consent(): boolean;
 }
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -67,7 +69,7 @@ function authorize(scope: CommandScope, args: Record<string, unknown>): unknown 
   ) {
     fail(RpcErrorCode.InvalidPayload, 'a PKCE S256 code_challenge is required');
   }
-  if (!ctx.options.autoConsent)
+  if (!scope.consent())
     fail(RpcErrorCode.OAuth2Error, 'OAuth2 Error: the user did not authorize the application');
   const code = ctx.store.createCode({
     userId: scope.user.id,
