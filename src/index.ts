@@ -62,3 +62,13 @@ export {
   type ActivityParty,
   type ActivityTimestamps,
 } from './presence/Activity.js';
+export { LobbyHandle, type LobbySnapshot } from './lobbies/LobbyHandle.js';
+export { LobbyMemberHandle, type LobbyMemberSnapshot } from './lobbies/LobbyMemberHandle.js';
+export type { LinkedChannel } from './lobbies/wireLobby.js';
+export {
+  MAX_LOBBY_METADATA_CHARS,
+  MAX_LOBBY_METADATA_KEYS,
+  MAX_LOBBY_SECRET_LENGTH,
+} from './lobbies/limits.js';
+export type { GuildChannel, GuildMinimal, LinkedLobby } from './guilds/types.js';
+export type { JoinLinkedLobbyGuildOptions } from './guilds/GuildManager.js';

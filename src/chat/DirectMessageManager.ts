@@ -2,8 +2,9 @@ import type { SessionContext, SessionFeature } from '../client/SessionContext.js
 import { ValidationError } from '../errors/index.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { ChannelHandle, ChannelType, type KnownChannel } from './ChannelHandle.js';
+import { HistoryLoader } from './HistoryLoader.js';
 import { MessageHandle } from './MessageHandle.js';
-import { isWireMessage, MessageStore, type WireMessage } from './MessageStore.js';
+import { isWireMessage, type MessageStore, type WireMessage } from './MessageStore.js';
 
 /** The platform's content limit, in characters. */
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -13,15 +14,16 @@ export const MAX_METADATA_KEYS = 25;
 export const MAX_METADATA_CHARS = 1024;
 /** History requests return at most 200 messages of the last 72 hours. */
 export const MAX_HISTORY_MESSAGES = 200;
-const HISTORY_WINDOW_MS = 72 * 60 * 60_000;
 
-function requireContent(content: string): void {
+/** Throws a `ValidationError` unless `content` is 1–2000 characters. */
+export function requireContent(content: string): void {
   if (typeof content !== 'string' || content.length === 0 || content.length > MAX_MESSAGE_LENGTH) {
     throw new ValidationError(`message content must be 1–${MAX_MESSAGE_LENGTH} characters`);
   }
 }
 
-function requireLimit(limit: number): void {
+/** Throws a `ValidationError` unless `limit` is a history limit the platform accepts. */
+export function requireLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_MESSAGES) {
     throw new ValidationError(`limit must be an integer 1–${MAX_HISTORY_MESSAGES}`);
   }
@@ -55,18 +57,16 @@ export interface UserMessageSummary {
  */
 export class DirectMessageManager implements SessionFeature {
   readonly #s: SessionContext;
-  readonly #messages = new MessageStore();
+  readonly #messages: MessageStore;
   readonly #channels = new Map<string, KnownChannel>();
-  /** History requests under way, by the other user's id. */
-  readonly #inFlight = new Map<string, { limit: number; done: Promise<WireMessage[]> }>();
+  readonly #history: HistoryLoader;
 
-  constructor(session: SessionContext) {
+  constructor(session: SessionContext, store: MessageStore) {
     this.#s = session;
-  }
-
-  /** The store lobby messages share (issue 4 adds them). */
-  get store(): MessageStore {
-    return this.#messages;
+    this.#messages = store;
+    this.#history = new HistoryLoader(store, session.clock, (userId, limit) =>
+      this.#fetchHistory(userId, limit),
+    );
   }
 
   /** A new session began: held conversations are no longer known to be complete. */
@@ -79,7 +79,7 @@ export class DirectMessageManager implements SessionFeature {
   onDisconnected(): void {
     this.#messages.clear();
     this.#channels.clear();
-    this.#inFlight.clear();
+    this.#history.clear();
   }
 
   /** MESSAGE_CREATE/UPDATE/DELETE keep the store current and become `messageCreated/Updated/Deleted`. */
@@ -174,29 +174,11 @@ export class DirectMessageManager implements SessionFeature {
       requireSnowflake(userId, 'user');
       requireLimit(limit);
     });
-    const notBefore = this.#s.clock.now() - HISTORY_WINDOW_MS;
-    let messages = this.#messages.cached(userId, limit, notBefore);
-    const pending = this.#inFlight.get(userId);
-    if (!messages && pending && pending.limit >= limit) {
-      // The same conversation is being fetched with at least this limit: its reply answers this call too.
-      await pending.done.catch(() => undefined);
-      messages = this.#messages.cached(userId, limit, notBefore);
-    }
-    if (!messages) {
-      const done = this.#fetchHistory(userId, limit);
-      this.#inFlight.set(userId, { limit, done });
-      let newestFirst: WireMessage[];
-      try {
-        newestFirst = await done;
-      } finally {
-        if (this.#inFlight.get(userId)?.done === done) this.#inFlight.delete(userId);
-      }
-      messages = this.#messages.cached(userId, limit, notBefore) ?? newestFirst.slice(0, limit).reverse();
-    }
+    const messages = await this.#history.load(userId, limit);
     return messages.map((m) => this.handle(m.id)).filter((h): h is MessageHandle => h !== undefined);
   }
 
-  /** One history request; the reply fills the store. Resolves with the messages, newest first. */
+  /** One history request, newest first; the loader puts the reply in the store. */
   async #fetchHistory(userId: string, limit: number): Promise<WireMessage[]> {
     const list = await this.#s.api<unknown>({
       method: 'GET',
@@ -211,7 +193,6 @@ export class DirectMessageManager implements SessionFeature {
       this.#noteChannel(message);
       this.#s.users.upsert(message.author);
     }
-    this.#messages.fill(userId, wire, limit);
     return wire;
   }
 

@@ -19,7 +19,7 @@ export interface WireMessage {
   activity?: Record<string, unknown>;
 }
 
-/** A direct-message conversation as the client holds it. */
+/** A conversation (a direct-message channel or a lobby) as the client holds it. */
 interface Conversation {
   /** Message ids, oldest first. */
   ids: string[];
@@ -39,8 +39,9 @@ export function isWireMessage(data: unknown): data is WireMessage {
 }
 
 /**
- * The messages the client knows, by id, and the direct-message conversations it has fetched, kept current
- * by gateway events so a later history request can be answered without the server.
+ * The messages the client knows, by id, and the conversations it has fetched, by channel id (the other user's
+ * id for a direct message, the lobby id for a lobby), kept current by gateway events so a later history request
+ * can be answered without the server.
  */
 export class MessageStore {
   readonly #messages = new Map<string, WireMessage>();
@@ -54,12 +55,12 @@ export class MessageStore {
   }
 
   /** Adds or replaces a message; a partial update keeps the fields it leaves out. */
-  put(message: WireMessage, conversationWith?: string): WireMessage | undefined {
+  put(message: WireMessage, channelId?: string): WireMessage | undefined {
     if (this.#deleted.has(message.id)) return undefined;
     const merged = { ...this.#messages.get(message.id), ...message };
     this.#messages.set(message.id, merged);
-    if (conversationWith !== undefined) {
-      const conversation = this.#conversations.get(conversationWith);
+    if (channelId !== undefined) {
+      const conversation = this.#conversations.get(channelId);
       if (conversation && !conversation.ids.includes(message.id)) {
         conversation.ids.push(message.id);
         conversation.ids.sort(compareIds);
@@ -79,33 +80,38 @@ export class MessageStore {
   }
 
   /** Records what a history request returned (newest first, as the server sends it). */
-  fill(otherUserId: string, newestFirst: WireMessage[], requested: number): void {
+  fill(channelId: string, newestFirst: WireMessage[], requested: number): void {
     const ids = newestFirst.flatMap((m) => this.put(m)?.id ?? []).sort(compareIds);
-    const held = this.#conversations.get(otherUserId);
+    const held = this.#conversations.get(channelId);
     const complete = (held?.complete ?? false) || newestFirst.length < requested;
     // Messages of this conversation that arrived by event while the request was in flight (or before it,
     // when no conversation was held yet) are newer than the oldest one returned: they belong to the range.
     const oldest = ids[0];
     const arrived = [...this.#messages.values()]
-      .filter((m) => m.channel_id === otherUserId && m.lobby_id === undefined)
+      .filter((m) => m.channel_id === channelId)
       .filter((m) => complete || (oldest !== undefined && compareIds(m.id, oldest) >= 0))
       .map((m) => m.id);
     const merged = [...new Set([...(held?.ids ?? []), ...ids, ...arrived])].sort(compareIds);
-    this.#conversations.set(otherUserId, { ids: merged, complete });
+    this.#conversations.set(channelId, { ids: merged, complete });
   }
 
   /**
    * The newest `limit` messages of a conversation, oldest first, when the store can answer alone: it holds
    * that many, or it holds the whole history. Otherwise undefined (ask the server).
    */
-  cached(otherUserId: string, limit: number, notBefore: number): WireMessage[] | undefined {
-    const conversation = this.#conversations.get(otherUserId);
+  cached(channelId: string, limit: number, notBefore: number): WireMessage[] | undefined {
+    const conversation = this.#conversations.get(channelId);
     if (!conversation) return undefined;
     const recent = conversation.ids
       .map((id) => this.#messages.get(id))
       .filter((m): m is WireMessage => m !== undefined && Date.parse(m.timestamp ?? '') >= notBefore);
     if (recent.length < limit && !conversation.complete) return undefined;
     return recent.slice(-limit);
+  }
+
+  /** Forgets one conversation's completeness (the player left a lobby and may miss its events). */
+  forgetConversation(channelId: string): void {
+    this.#conversations.delete(channelId);
   }
 
   /** Forgets every conversation's completeness (after a new session, events may have been missed). */

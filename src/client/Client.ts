@@ -19,6 +19,12 @@ import { PresenceManager } from '../presence/PresenceManager.js';
 import { RestClient, type RestRequest } from '../rest/RestClient.js';
 import type { ChannelHandle } from '../chat/ChannelHandle.js';
 import { DirectMessageManager } from '../chat/DirectMessageManager.js';
+import { LobbyMessageManager } from '../chat/LobbyMessageManager.js';
+import { MessageStore } from '../chat/MessageStore.js';
+import { GuildManager, type JoinLinkedLobbyGuildOptions } from '../guilds/GuildManager.js';
+import type { GuildChannel, GuildMinimal } from '../guilds/types.js';
+import type { LobbyHandle } from '../lobbies/LobbyHandle.js';
+import { LobbyManager } from '../lobbies/LobbyManager.js';
 import type { MessageHandle } from '../chat/MessageHandle.js';
 import type { ActivityInvite } from '../invites/ActivityInvite.js';
 import { InviteManager } from '../invites/InviteManager.js';
@@ -115,12 +121,27 @@ export interface ClientEvents {
   activityInviteCreated: [invite: ActivityInvite];
   /** An invite changed, e.g. it is no longer valid because the host's party ended or changed. */
   activityInviteUpdated: [invite: ActivityInvite];
-  /** A message arrived or was sent (a direct message, including activity invites). */
+  /** A message arrived or was sent: a direct message (activity invites included) or a lobby message. */
   messageCreated: [messageId: string];
   /** A message was edited, or the game backend changed its moderation metadata. */
   messageUpdated: [messageId: string];
-  /** A message was deleted. */
+  /** A message was deleted; `channelId` is the other user's id for a direct message, the lobby id in a lobby. */
   messageDeleted: [messageId: string, channelId: string];
+  /**
+   * A lobby became available to the player: created, joined, added by the game backend, or recovered after a
+   * reconnect. It may fire more than once for one lobby.
+   */
+  lobbyCreated: [lobbyId: string];
+  /** A lobby's metadata or linked channel changed. */
+  lobbyUpdated: [lobbyId: string];
+  /** A lobby is no longer available: the player left or was removed, or it was deleted or expired. */
+  lobbyDeleted: [lobbyId: string];
+  /** A user joined a lobby the player is in. */
+  lobbyMemberAdded: [lobbyId: string, memberId: string];
+  /** A member's metadata, flags, additional name or connection changed. */
+  lobbyMemberUpdated: [lobbyId: string, memberId: string];
+  /** A member left or was removed from a lobby the player is in. */
+  lobbyMemberRemoved: [lobbyId: string, memberId: string];
   /**
    * The player accepted an invite in the desktop client (or clicked Join there): join the party with the
    * secret. `applicationId` is the invite's application (a sibling's id for a publisher's other game).
@@ -170,6 +191,9 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #relationships: RelationshipManager;
   readonly #invites: InviteManager;
   readonly #directMessages: DirectMessageManager;
+  readonly #lobbies: LobbyManager;
+  readonly #lobbyMessages: LobbyMessageManager;
+  readonly #guilds: GuildManager;
   readonly #localEvents: LocalClientEvents;
   readonly #localCallbacks: LocalClientCallbacks;
   readonly #launchRegistryDir: string | undefined;
@@ -278,7 +302,21 @@ export class Client extends TypedEmitter<ClientEvents> {
       clock,
     });
     this.#relationships = this.#feature(new RelationshipManager(this.#session));
-    this.#directMessages = this.#feature(new DirectMessageManager(this.#session));
+    const messages = new MessageStore();
+    this.#directMessages = this.#feature(new DirectMessageManager(this.#session, messages));
+    this.#lobbyMessages = this.#feature(
+      new LobbyMessageManager(this.#session, messages, {
+        isMember: (lobbyId) => this.#lobbies.isMember(lobbyId),
+        handle: (messageId) => this.#directMessages.handle(messageId),
+      }),
+    );
+    this.#lobbies = this.#feature(
+      new LobbyManager(this.#session, (lobbyId) => {
+        this.#lobbyMessages.forgetLobby(lobbyId);
+      }),
+    );
+    const webBase = (options.webBase ?? new URL(apiBase).origin).replace(/\/$/, '');
+    this.#guilds = new GuildManager(this.#session, (code) => `${webBase}/invite/${code}`);
     this.#invites = this.#feature(
       new InviteManager(this.#session, { current: () => this.#presence.current }),
     );
@@ -814,6 +852,86 @@ export class Client extends TypedEmitter<ClientEvents> {
   /** Lifts a block. */
   unblockUser(userId: string): Promise<void> {
     return this.#relationships.unblock(userId);
+  }
+
+  /**
+   * Creates the lobby for this secret, or joins the existing one (one call); resolves with the lobby id.
+   * Metadata given here replaces the lobby's (and the player's member metadata); at most 25 keys and 1000
+   * characters each. Share the secret through rich presence (`secrets.join`) so friends can join.
+   */
+  createOrJoinLobby(
+    secret: string,
+    lobbyMetadata?: Record<string, string>,
+    memberMetadata?: Record<string, string>,
+  ): Promise<string> {
+    return this.#lobbies.createOrJoin(secret, {
+      ...(lobbyMetadata === undefined ? {} : { lobbyMetadata }),
+      ...(memberMetadata === undefined ? {} : { memberMetadata }),
+    });
+  }
+
+  /** Leaves a lobby the player joined with a secret (`lobbyDeleted` follows). */
+  leaveLobby(lobbyId: string): Promise<void> {
+    return this.#lobbies.leave(lobbyId);
+  }
+
+  /** A live view of a lobby the player is in, or undefined. */
+  getLobbyHandle(lobbyId: string): LobbyHandle | undefined {
+    return this.#lobbies.handle(lobbyId);
+  }
+
+  /** The ids of every lobby the player is in. */
+  getLobbyIds(): string[] {
+    return this.#lobbies.ids();
+  }
+
+  /** Sends a message to every member of a lobby the player is in; resolves with its id. */
+  sendLobbyMessage(lobbyId: string, content: string, metadata?: Record<string, string>): Promise<string> {
+    return this.#lobbyMessages.send(lobbyId, content, metadata);
+  }
+
+  /**
+   * The last `limit` messages (1–200, of the last 72 hours) of a lobby the player is in, oldest first; a
+   * `ValidationError` for a lobby the player is not in. What the client holds is answered without a request.
+   */
+  getLobbyMessagesWithLimit(lobbyId: string, limit: number): Promise<MessageHandle[]> {
+    return this.#lobbyMessages.history(lobbyId, limit);
+  }
+
+  /** The guilds (servers) the player is a member of. */
+  getUserGuilds(): Promise<GuildMinimal[]> {
+    return this.#guilds.userGuilds();
+  }
+
+  /** The channels of a guild the player can see, in the order the chat client shows them. */
+  getGuildChannels(guildId: string): Promise<GuildChannel[]> {
+    return this.#guilds.guildChannels(guildId);
+  }
+
+  /**
+   * Links a guild text channel to a lobby: messages then flow both ways. The player needs the lobby's
+   * `canLinkLobby` flag (set by the game backend) and permission to manage the channel.
+   */
+  linkChannelToLobby(lobbyId: string, channelId: string): Promise<void> {
+    return this.#lobbies.linkChannel(lobbyId, channelId);
+  }
+
+  /** Removes a lobby's channel link. */
+  unlinkChannelFromLobby(lobbyId: string): Promise<void> {
+    return this.#lobbies.unlinkChannel(lobbyId);
+  }
+
+  /**
+   * A single-use invite (valid one hour) to the guild of the channel linked to a lobby; resolves with the
+   * invite URL for the game to show (consoles) or open.
+   */
+  joinLinkedLobbyGuild(lobbyId: string, options: JoinLinkedLobbyGuildOptions = {}): Promise<string> {
+    return this.#guilds.joinLinkedLobbyGuild(lobbyId, options);
+  }
+
+  /** Ends the merge that `joinLinkedLobbyGuild`'s `onProvisionalUserMergeRequired` asked for. */
+  provisionalUserMergeCompleted(success: boolean): void {
+    this.#guilds.provisionalUserMergeCompleted(success);
   }
 
   /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */

@@ -1,0 +1,68 @@
+import type { UserStore } from '../users/UserStore.js';
+import { LobbyMemberHandle, type LobbyMemberSnapshot } from './LobbyMemberHandle.js';
+import type { LinkedChannel, LobbyData } from './wireLobby.js';
+
+/**
+ * A live, read-only view of a lobby the player is a member of: its metadata, members and linked channel,
+ * kept current from the gateway. After the player leaves (or the lobby is deleted) it reads as empty.
+ */
+export class LobbyHandle {
+  readonly #lobby: () => LobbyData | undefined;
+  readonly #users: UserStore;
+  /** The lobby id. */
+  readonly id: string;
+
+  /** @internal Handles are created by the client. */
+  constructor(lobby: () => LobbyData | undefined, users: UserStore, id: string) {
+    this.#lobby = lobby;
+    this.#users = users;
+    this.id = id;
+  }
+
+  /** Developer metadata of the lobby. */
+  get metadata(): Readonly<Record<string, string>> {
+    return { ...(this.#lobby()?.metadata ?? {}) };
+  }
+  /** The user ids of the members. */
+  get lobbyMemberIds(): string[] {
+    return [...(this.#lobby()?.members.keys() ?? [])];
+  }
+  /** A handle per member. */
+  get lobbyMembers(): LobbyMemberHandle[] {
+    return this.lobbyMemberIds.map((id) => new LobbyMemberHandle(this.#lobby, this.#users, id));
+  }
+  /** The guild channel linked to this lobby, or null. */
+  get linkedChannel(): LinkedChannel | null {
+    const channel = this.#lobby()?.linkedChannel;
+    return channel ? { ...channel } : null;
+  }
+  /** False once the player is no longer a member (left, removed, or the lobby was deleted). */
+  get isAvailable(): boolean {
+    return this.#lobby() !== undefined;
+  }
+
+  /** The member with this user id, or undefined when they are not a member. */
+  getLobbyMemberHandle(memberId: string): LobbyMemberHandle | undefined {
+    return this.#lobby()?.members.has(memberId)
+      ? new LobbyMemberHandle(this.#lobby, this.#users, memberId)
+      : undefined;
+  }
+
+  /** A plain snapshot (what `JSON.stringify` shows). */
+  toJSON(): LobbySnapshot {
+    return {
+      id: this.id,
+      metadata: { ...this.metadata },
+      members: this.lobbyMembers.map((m) => m.toJSON()),
+      linkedChannel: this.linkedChannel,
+    };
+  }
+}
+
+/** The plain form of a {@link LobbyHandle}. */
+export interface LobbySnapshot {
+  id: string;
+  metadata: Record<string, string>;
+  members: LobbyMemberSnapshot[];
+  linkedChannel: LinkedChannel | null;
+}
