@@ -12,7 +12,9 @@ describe('packaging', () => {
       const sdk = require('sdkpp');
       const emu = require('sdkpp/emulator');
       const bindings = require('sdkpp/bindings');
+      const backend = require('sdkpp/backend');
       const out = {
+        backend: typeof backend.GameBackend,
         client: typeof sdk.Client,
         scopes: sdk.Client.getDefaultCommunicationScopes(),
         verifier: sdk.createAuthorizationCodeVerifier().verifier.length,
@@ -27,6 +29,7 @@ describe('packaging', () => {
       });`;
     const { stdout } = await run(process.execPath, ['-e', script], { cwd: process.cwd() });
     expect(JSON.parse(stdout)).toEqual({
+      backend: 'function',
       client: 'function',
       scopes: 'openid sdk.social_layer',
       verifier: 43,
@@ -40,10 +43,15 @@ describe('packaging', () => {
     const script = `
       const sdk = await import('sdkpp');
       const { startEmulator } = await import('sdkpp/emulator');
-      console.log(JSON.stringify({ client: typeof sdk.Client, emulator: typeof startEmulator }));`;
+      const { GameBackend } = await import('sdkpp/backend');
+      console.log(JSON.stringify({
+        client: typeof sdk.Client,
+        emulator: typeof startEmulator,
+        backend: typeof GameBackend,
+      }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
       cwd: process.cwd(),
     });
-    expect(JSON.parse(stdout)).toEqual({ client: 'function', emulator: 'function' });
+    expect(JSON.parse(stdout)).toEqual({ client: 'function', emulator: 'function', backend: 'function' });
   });
 });

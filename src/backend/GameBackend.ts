@@ -1,0 +1,352 @@
+import { ValidationError } from '../errors/index.js';
+import { requireMetadata } from '../chat/DirectMessageManager.js';
+import { requireLobbyMetadata } from '../lobbies/limits.js';
+import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../logging/index.js';
+import { RestClient, type RestRequest } from '../rest/RestClient.js';
+import { requireSnowflake } from '../util/snowflake.js';
+import type {
+  BackendLobby,
+  BackendLobbyMember,
+  BackendLobbyMessage,
+  BackendMemberChange,
+  BackendMemberInput,
+  CreateLobbyOptions,
+  UpdateLobbyOptions,
+} from './types.js';
+import { lobbyFromWire, lobbyMessageFromWire, memberFromWire, memberToWire } from './wire.js';
+
+/** At most this many member changes per bulk request, and members per create or update. */
+export const MAX_BULK_MEMBER_CHANGES = 25;
+/** An additional name is 1–80 characters. */
+export const MAX_ADDITIONAL_NAME_LENGTH = 80;
+/** Moderation metadata: at most 5 keys and 2000 characters in all. */
+const MODERATION_LIMITS = { keys: 5, chars: 2000 };
+const IDLE_TIMEOUT_RANGE = { min: 5, max: 604_800 };
+
+/** Options of a {@link GameBackend}. */
+export interface GameBackendOptions {
+  /** The application's bot token (keep it on the server; it never reaches a log). */
+  botToken: string;
+  /** The HTTP API base. @defaultValue `'https://discord.com/api/v10'` */
+  apiBase?: string;
+  /** HTTP request timeout in ms. @defaultValue 30000 */
+  httpRequestTimeoutMs?: number;
+  /** Receives log lines at {@link GameBackendOptions.logSeverity} and above. */
+  logCallback?: LogCallback;
+  /** @defaultValue `LoggingSeverity.Warning` */
+  logSeverity?: LoggingSeverity;
+}
+
+function requireIdleTimeout(seconds: number | undefined): void {
+  if (seconds === undefined) return;
+  if (!Number.isInteger(seconds) || seconds < IDLE_TIMEOUT_RANGE.min || seconds > IDLE_TIMEOUT_RANGE.max) {
+    throw new ValidationError(
+      `idleTimeoutSeconds must be an integer ${IDLE_TIMEOUT_RANGE.min}–${IDLE_TIMEOUT_RANGE.max}`,
+    );
+  }
+}
+
+function requireMember(input: BackendMemberInput): void {
+  requireSnowflake(input.id, 'user');
+  if (input.metadata !== undefined) requireLobbyMetadata(input.metadata, 'member metadata');
+  const name = input.additionalName;
+  if (
+    name !== undefined &&
+    name !== null &&
+    (typeof name !== 'string' || name.length < 1 || name.length > MAX_ADDITIONAL_NAME_LENGTH)
+  ) {
+    throw new ValidationError(
+      `an additional name must be 1–${MAX_ADDITIONAL_NAME_LENGTH} characters (null clears it)`,
+    );
+  }
+}
+
+function requireMembers(members: BackendMemberInput[] | undefined, what: string): void {
+  if (members === undefined) return;
+  if (!Array.isArray(members) || members.length > MAX_BULK_MEMBER_CHANGES) {
+    throw new ValidationError(`${what} takes at most ${MAX_BULK_MEMBER_CHANGES} members`);
+  }
+  for (const member of members) requireMember(member);
+}
+
+function requireModerationMetadata(metadata: Record<string, string>): void {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    throw new ValidationError('moderation metadata must be an object of strings');
+  const entries = Object.entries(metadata);
+  if (entries.length > MODERATION_LIMITS.keys)
+    throw new ValidationError(`moderation metadata may have at most ${MODERATION_LIMITS.keys} keys`);
+  let chars = 0;
+  for (const [key, value] of entries) {
+    if (typeof value !== 'string') throw new ValidationError(`moderation metadata "${key}" must be a string`);
+    chars += key.length + value.length;
+  }
+  if (chars > MODERATION_LIMITS.chars)
+    throw new ValidationError(`moderation metadata may total at most ${MODERATION_LIMITS.chars} characters`);
+}
+
+/**
+ * The game backend's side of the platform, authenticated with the application's bot token: server-managed
+ * lobbies and their members (metadata, the CanLinkLobby flag, additional display names), lobby history,
+ * moderation metadata on lobby and direct messages, channel links and lobby channel invites. Rate limits are
+ * waited out and retried as in the client. Runs on a server, never in a game build (the token is a secret).
+ *
+ * @example
+ * ```ts
+ * const backend = new GameBackend({ botToken: process.env.BOT_TOKEN! });
+ * await backend.updateLobbyMember(lobbyId, playerId, { additionalName: 'Sir Lancelot' });
+ * ```
+ */
+export class GameBackend {
+  readonly #rest: RestClient;
+  readonly #token: string;
+  readonly #log: LogWriter;
+
+  constructor(options: GameBackendOptions) {
+    if (typeof options.botToken !== 'string' || options.botToken.trim() === '') {
+      throw new ValidationError('GameBackend needs the application bot token');
+    }
+    this.#token = options.botToken;
+    const logger = new Logger({
+      debug: (options.logSeverity ?? LoggingSeverity.Warning) < LoggingSeverity.Warning,
+    });
+    if (options.logCallback)
+      logger.addCallback(options.logCallback, options.logSeverity ?? LoggingSeverity.Warning);
+    this.#log = logger.writer('backend');
+    this.#log.secret(this.#token);
+    const timeoutMs = options.httpRequestTimeoutMs ?? 30_000;
+    this.#rest = new RestClient({
+      apiBase: options.apiBase ?? 'https://discord.com/api/v10',
+      timeoutMs: () => timeoutMs,
+      log: logger.writer('http'),
+    });
+  }
+
+  /** Creates a server-managed lobby (players can't leave it; the backend manages its members). */
+  async createLobby(options: CreateLobbyOptions = {}): Promise<BackendLobby> {
+    this.#check('createLobby', () => {
+      if (options.metadata !== undefined) requireLobbyMetadata(options.metadata, 'lobby metadata');
+      requireMembers(options.members, 'createLobby');
+      requireIdleTimeout(options.idleTimeoutSeconds);
+    });
+    const body: Record<string, unknown> = {};
+    if (options.metadata !== undefined) body.metadata = options.metadata;
+    if (options.members !== undefined) body.members = options.members.map(memberToWire);
+    if (options.idleTimeoutSeconds !== undefined) body.idle_timeout_seconds = options.idleTimeoutSeconds;
+    if (options.flags !== undefined) body.flags = options.flags;
+    return this.#lobby(await this.#call({ method: 'POST', route: '/lobbies', json: body }));
+  }
+
+  /** A lobby of the application. */
+  async getLobby(lobbyId: string): Promise<BackendLobby> {
+    this.#check('getLobby', () => {
+      requireSnowflake(lobbyId, 'lobby');
+    });
+    return this.#lobby(await this.#call({ method: 'GET', route: `/lobbies/${lobbyId}` }));
+  }
+
+  /** Changes a lobby; `members` replaces the whole member set. */
+  async updateLobby(lobbyId: string, changes: UpdateLobbyOptions): Promise<BackendLobby> {
+    this.#check('updateLobby', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      if (changes.metadata !== undefined) requireLobbyMetadata(changes.metadata, 'lobby metadata');
+      requireMembers(changes.members, 'updateLobby');
+      requireIdleTimeout(changes.idleTimeoutSeconds);
+    });
+    const body: Record<string, unknown> = {};
+    if (changes.metadata !== undefined) body.metadata = changes.metadata;
+    if (changes.members !== undefined) body.members = changes.members.map(memberToWire);
+    if (changes.idleTimeoutSeconds !== undefined) body.idle_timeout_seconds = changes.idleTimeoutSeconds;
+    if (changes.flags !== undefined) body.flags = changes.flags;
+    return this.#lobby(await this.#call({ method: 'PATCH', route: `/lobbies/${lobbyId}`, json: body }));
+  }
+
+  /** Deletes a lobby (deleting one that is already gone succeeds). */
+  async deleteLobby(lobbyId: string): Promise<void> {
+    this.#check('deleteLobby', () => {
+      requireSnowflake(lobbyId, 'lobby');
+    });
+    await this.#call({ method: 'DELETE', route: `/lobbies/${lobbyId}` });
+  }
+
+  /** Adds a user to a lobby or updates their membership (metadata, flags, additional name). */
+  async updateLobbyMember(
+    lobbyId: string,
+    userId: string,
+    changes: Omit<BackendMemberInput, 'id'> = {},
+  ): Promise<BackendLobbyMember> {
+    const input: BackendMemberInput = { ...changes, id: userId };
+    this.#check('updateLobbyMember', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      requireMember(input);
+    });
+    const { id: _id, ...body } = memberToWire(input);
+    const reply = await this.#call({
+      method: 'PUT',
+      route: `/lobbies/${lobbyId}/members/${userId}`,
+      json: body,
+    });
+    const member = memberFromWire(reply);
+    if (!member) throw this.#malformed('updateLobbyMember', 'a lobby member');
+    return member;
+  }
+
+  /** Removes a user from a lobby (removing a non-member succeeds). */
+  async removeLobbyMember(lobbyId: string, userId: string): Promise<void> {
+    this.#check('removeLobbyMember', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      requireSnowflake(userId, 'user');
+    });
+    await this.#call({ method: 'DELETE', route: `/lobbies/${lobbyId}/members/${userId}` });
+  }
+
+  /** Up to 25 member changes in one request; resolves with the members added or updated. */
+  async updateLobbyMembers(lobbyId: string, changes: BackendMemberChange[]): Promise<BackendLobbyMember[]> {
+    this.#check('updateLobbyMembers', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      if (!Array.isArray(changes) || changes.length === 0 || changes.length > MAX_BULK_MEMBER_CHANGES) {
+        throw new ValidationError(`updateLobbyMembers takes 1–${MAX_BULK_MEMBER_CHANGES} changes`);
+      }
+      for (const change of changes) requireMember(change);
+    });
+    const reply = await this.#call({
+      method: 'POST',
+      route: `/lobbies/${lobbyId}/members/bulk`,
+      json: changes.map(memberToWire),
+    });
+    return Array.isArray(reply) ? reply.flatMap((m) => memberFromWire(m) ?? []) : [];
+  }
+
+  /** Sends a message into a lobby as the application. */
+  async sendLobbyMessage(
+    lobbyId: string,
+    content: string,
+    metadata?: Record<string, string>,
+  ): Promise<BackendLobbyMessage> {
+    this.#check('sendLobbyMessage', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      if (typeof content !== 'string' || content.length < 1 || content.length > 2000)
+        throw new ValidationError('message content must be 1–2000 characters');
+      if (metadata !== undefined) requireMetadata(metadata);
+    });
+    const reply = await this.#call({
+      method: 'POST',
+      route: `/lobbies/${lobbyId}/messages`,
+      json: metadata === undefined ? { content } : { content, metadata },
+    });
+    const message = lobbyMessageFromWire(reply);
+    if (!message) throw this.#malformed('sendLobbyMessage', 'a message');
+    return message;
+  }
+
+  /** The newest `limit` (1–200) messages of a lobby, newest first. */
+  async getLobbyMessages(lobbyId: string, limit = 50): Promise<BackendLobbyMessage[]> {
+    this.#check('getLobbyMessages', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+        throw new ValidationError('limit must be 1–200');
+    });
+    const reply = await this.#call({
+      method: 'GET',
+      route: `/lobbies/${lobbyId}/messages`,
+      query: { limit: String(limit) },
+    });
+    return Array.isArray(reply) ? reply.flatMap((m) => lobbyMessageFromWire(m) ?? []) : [];
+  }
+
+  /** Sets the moderation metadata of a lobby message (members see the update). */
+  async setLobbyMessageModerationMetadata(
+    lobbyId: string,
+    messageId: string,
+    metadata: Record<string, string>,
+  ): Promise<void> {
+    this.#check('setLobbyMessageModerationMetadata', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      requireSnowflake(messageId, 'message');
+      requireModerationMetadata(metadata);
+    });
+    await this.#call({
+      method: 'PUT',
+      route: `/lobbies/${lobbyId}/messages/${messageId}/moderation-metadata`,
+      json: metadata,
+    });
+  }
+
+  /** Sets the moderation metadata of a direct message between two users (in either order). */
+  async setDirectMessageModerationMetadata(
+    userA: string,
+    userB: string,
+    messageId: string,
+    metadata: Record<string, string>,
+  ): Promise<void> {
+    this.#check('setDirectMessageModerationMetadata', () => {
+      requireSnowflake(userA, 'user');
+      requireSnowflake(userB, 'user');
+      requireSnowflake(messageId, 'message');
+      requireModerationMetadata(metadata);
+    });
+    await this.#call({
+      method: 'PUT',
+      route: `/partner-sdk/dms/${userA}/${userB}/messages/${messageId}/moderation-metadata`,
+      json: metadata,
+    });
+  }
+
+  /** Links a guild text channel to a lobby, or with null removes the link. */
+  async linkChannel(lobbyId: string, channelId: string | null): Promise<BackendLobby> {
+    this.#check('linkChannel', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      if (channelId !== null) requireSnowflake(channelId, 'channel');
+    });
+    return this.#lobby(
+      await this.#call({
+        method: 'PATCH',
+        route: `/lobbies/${lobbyId}/channel-linking`,
+        json: { channel_id: channelId },
+      }),
+    );
+  }
+
+  /** A single-use invite (valid one hour) for a lobby member to the linked channel's guild; resolves with its code. */
+  async createLobbyChannelInvite(lobbyId: string, userId: string): Promise<string> {
+    this.#check('createLobbyChannelInvite', () => {
+      requireSnowflake(lobbyId, 'lobby');
+      requireSnowflake(userId, 'user');
+    });
+    const reply = await this.#call({
+      method: 'POST',
+      route: `/lobbies/${lobbyId}/members/${userId}/invites`,
+    });
+    const code = (reply as { code?: unknown } | undefined)?.code;
+    if (typeof code !== 'string' || code === '')
+      throw this.#malformed('createLobbyChannelInvite', 'an invite code');
+    return code;
+  }
+
+  async #call(request: Omit<RestRequest, 'auth'>): Promise<unknown> {
+    const response = await this.#rest.request<unknown>({
+      ...request,
+      auth: { kind: 'bot', token: this.#token },
+    });
+    return response.body;
+  }
+
+  #lobby(reply: unknown): BackendLobby {
+    const lobby = lobbyFromWire(reply);
+    if (!lobby) throw this.#malformed('lobby call', 'a lobby');
+    return lobby;
+  }
+
+  #malformed(operation: string, what: string): ValidationError {
+    this.#log.warn(`${operation}: the platform replied without ${what}`);
+    return new ValidationError(`the platform returned no ${what}`);
+  }
+
+  #check(operation: string, checks: () => void): void {
+    try {
+      checks();
+    } catch (error) {
+      if (error instanceof ValidationError) this.#log.warn(`${operation}: ${error.message}`);
+      throw error;
+    }
+  }
+}

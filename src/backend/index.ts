@@ -1,0 +1,22 @@
+/**
+ * sdkpp/backend: the game backend's side of the platform (bot token): server-managed lobbies, members,
+ * moderation metadata and channel links. For servers only; never ship the bot token in a game.
+ * @packageDocumentation
+ */
+export {
+  GameBackend,
+  MAX_ADDITIONAL_NAME_LENGTH,
+  MAX_BULK_MEMBER_CHANGES,
+  type GameBackendOptions,
+} from './GameBackend.js';
+export type {
+  BackendLobby,
+  BackendLobbyMember,
+  BackendLobbyMessage,
+  BackendMemberChange,
+  BackendMemberInput,
+  CreateLobbyOptions,
+  UpdateLobbyOptions,
+} from './types.js';
+export * from '../errors/index.js';
+export { LoggingSeverity, type LogCallback } from '../logging/index.js';
