@@ -27,6 +27,8 @@ import { ActivityInvite } from './ActivityInvite.js';
 import { RelationshipHandle } from './RelationshipHandle.js';
 import { ChannelHandle } from './ChannelHandle.js';
 import { MessageHandle, UserMessageSummary, type MessageLookups } from './MessageHandle.js';
+import { GuildChannel, GuildMinimal } from './Guild.js';
+import { LobbyHandle } from './LobbyHandle.js';
 
 /** Options for `new Client(options)`, as the C++ SDK's `ClientCreateOptions`. */
 export class ClientCreateOptions {
@@ -87,6 +89,22 @@ export type UserMessageSummariesCallback = (result: ClientResult, summaries: Use
 export type MessageIdCallback = (messageId: bigint) => void;
 /** `MessageDeletedCallback(messageId, channelId)`. */
 export type MessageDeletedCallback = (messageId: bigint, channelId: bigint) => void;
+/** `CreateOrJoinLobbyCallback(result, lobbyId)`; the id is 0 on failure. */
+export type CreateOrJoinLobbyCallback = (result: ClientResult, lobbyId: bigint) => void;
+/** `LobbyCreatedCallback`, `LobbyUpdatedCallback` and `LobbyDeletedCallback(lobbyId)`. */
+export type LobbyIdCallback = (lobbyId: bigint) => void;
+/** `LobbyMemberAddedCallback`, `…UpdatedCallback` and `…RemovedCallback(lobbyId, memberId)`. */
+export type LobbyMemberCallback = (lobbyId: bigint, memberId: bigint) => void;
+/** `GetLobbyMessagesCallback(result, messages)`, oldest first. */
+export type GetLobbyMessagesCallback = (result: ClientResult, messages: MessageHandle[]) => void;
+/** `GetUserGuildsCallback(result, guilds)`. */
+export type GetUserGuildsCallback = (result: ClientResult, guilds: GuildMinimal[]) => void;
+/** `GetGuildChannelsCallback(result, guildChannels)`, in the order the chat client shows them. */
+export type GetGuildChannelsCallback = (result: ClientResult, guildChannels: GuildChannel[]) => void;
+/** `JoinLinkedLobbyGuildCallback(result, inviteUrl)`. */
+export type JoinLinkedLobbyGuildCallback = (result: ClientResult, inviteUrl: string) => void;
+/** `ProvisionalUserMergeRequiredCallback()`: merge the account, then call `ProvisionalUserMergeCompleted`. */
+export type ProvisionalUserMergeRequiredCallback = () => void;
 /** `AuthorizeRequestCallback()`: the player started linking from the desktop client. */
 export type AuthorizeRequestCallback = () => void;
 /** `ActivityJoinCallback(joinSecret)`. */
@@ -572,13 +590,10 @@ export class Client {
     metadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
     callback: SendUserMessageCallback,
   ): void {
-    this.#sendMessage(() => {
-      const entries: Iterable<readonly [string, string]> =
-        metadata instanceof Map
-          ? (metadata as ReadonlyMap<string, string>).entries()
-          : Object.entries(metadata as Readonly<Record<string, string>>);
-      return this.#core.sendUserMessage(idToString(recipientId), content, Object.fromEntries(entries));
-    }, callback);
+    this.#sendMessage(
+      () => this.#core.sendUserMessage(idToString(recipientId), content, plainMap(metadata)),
+      callback,
+    );
   }
   /** Edits one of the player's direct messages. */
   EditUserMessage(
@@ -664,11 +679,192 @@ export class Client {
     });
   }
 
-  /** How message handles reach users and channels. */
+  // ── Lobbies ──────────────────────────────────────────────────────────────────────────────────────
+
+  /** Creates the lobby for this secret or joins the existing one; the callback gets the lobby id. */
+  CreateOrJoinLobby(secret: string, callback: CreateOrJoinLobbyCallback): void {
+    this.#lobbyId(() => this.#core.createOrJoinLobby(secret), callback);
+  }
+  /** As `CreateOrJoinLobby`, also replacing the lobby's and the player's member metadata. */
+  CreateOrJoinLobbyWithMetadata(
+    secret: string,
+    lobbyMetadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+    memberMetadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+    callback: CreateOrJoinLobbyCallback,
+  ): void {
+    this.#lobbyId(
+      () => this.#core.createOrJoinLobby(secret, plainMap(lobbyMetadata), plainMap(memberMetadata)),
+      callback,
+    );
+  }
+  /** Leaves a lobby the player joined with a secret. */
+  LeaveLobby(lobbyId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.leaveLobby(idToString(lobbyId)), callback);
+  }
+  /** A lobby the player is in. */
+  GetLobbyHandle(lobbyId: Uint64Like): LobbyHandle | undefined {
+    const core = this.#core.getLobbyHandle(idToString(lobbyId));
+    return core ? new LobbyHandle(core) : undefined;
+  }
+  /** The ids of every lobby the player is in. */
+  GetLobbyIds(): bigint[] {
+    return this.#core.getLobbyIds().map((id) => idToBigInt(id));
+  }
+  /** Sets the callback invoked when a lobby becomes available (it may fire more than once per lobby). */
+  SetLobbyCreatedCallback(callback: LobbyIdCallback): void {
+    this.#lobbyCallback('lobbyCreated', callback);
+  }
+  /** Sets the callback invoked when a lobby's metadata or linked channel changes. */
+  SetLobbyUpdatedCallback(callback: LobbyIdCallback): void {
+    this.#lobbyCallback('lobbyUpdated', callback);
+  }
+  /** Sets the callback invoked when a lobby is no longer available. */
+  SetLobbyDeletedCallback(callback: LobbyIdCallback): void {
+    this.#lobbyCallback('lobbyDeleted', callback);
+  }
+  /** Sets the callback invoked when a user joins a lobby the player is in. */
+  SetLobbyMemberAddedCallback(callback: LobbyMemberCallback): void {
+    this.#memberCallback('lobbyMemberAdded', callback);
+  }
+  /** Sets the callback invoked when a member changes. */
+  SetLobbyMemberUpdatedCallback(callback: LobbyMemberCallback): void {
+    this.#memberCallback('lobbyMemberUpdated', callback);
+  }
+  /** Sets the callback invoked when a member leaves or is removed. */
+  SetLobbyMemberRemovedCallback(callback: LobbyMemberCallback): void {
+    this.#memberCallback('lobbyMemberRemoved', callback);
+  }
+  /** Sends a message to every member of a lobby; the callback gets its id. */
+  SendLobbyMessage(lobbyId: Uint64Like, content: string, callback: SendUserMessageCallback): void {
+    this.#sendMessage(() => this.#core.sendLobbyMessage(idToString(lobbyId), content), callback);
+  }
+  /** As `SendLobbyMessage`, with metadata delivered to the game's clients. */
+  SendLobbyMessageWithMetadata(
+    lobbyId: Uint64Like,
+    content: string,
+    metadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+    callback: SendUserMessageCallback,
+  ): void {
+    this.#sendMessage(
+      () => this.#core.sendLobbyMessage(idToString(lobbyId), content, plainMap(metadata)),
+      callback,
+    );
+  }
+  /** The last `limit` (1–200, of 72 hours) messages of a lobby the player is in, oldest first. */
+  GetLobbyMessagesWithLimit(lobbyId: Uint64Like, limit: number, callback: GetLobbyMessagesCallback): void {
+    settle(
+      () => this.#core.getLobbyMessagesWithLimit(idToString(lobbyId), limit),
+      (messages) => {
+        deliver(
+          callback,
+          ClientResult.success(),
+          messages.map((m) => new MessageHandle(m, this.#lookups)),
+        );
+      },
+      (result) => {
+        deliver(callback, result, []);
+      },
+    );
+  }
+
+  // ── Linked channels ──────────────────────────────────────────────────────────────────────────────
+
+  /** The guilds the player is a member of. */
+  GetUserGuilds(callback: GetUserGuildsCallback): void {
+    settle(
+      () => this.#core.getUserGuilds(),
+      (guilds) => {
+        deliver(
+          callback,
+          ClientResult.success(),
+          guilds.map((g) => new GuildMinimal(g)),
+        );
+      },
+      (result) => {
+        deliver(callback, result, []);
+      },
+    );
+  }
+  /** The channels of a guild the player can see, in the chat client's order. */
+  GetGuildChannels(guildId: Uint64Like, callback: GetGuildChannelsCallback): void {
+    settle(
+      () => this.#core.getGuildChannels(idToString(guildId)),
+      (channels) => {
+        deliver(
+          callback,
+          ClientResult.success(),
+          channels.map((c) => new GuildChannel(c)),
+        );
+      },
+      (result) => {
+        deliver(callback, result, []);
+      },
+    );
+  }
+  /** Links a guild channel to a lobby (needs the CanLinkLobby flag and channel permissions). */
+  LinkChannelToLobby(lobbyId: Uint64Like, channelId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.linkChannelToLobby(idToString(lobbyId), idToString(channelId)), callback);
+  }
+  /** Removes a lobby's channel link. */
+  UnlinkChannelFromLobby(lobbyId: Uint64Like, callback: ResultCallback): void {
+    this.#result(() => this.#core.unlinkChannelFromLobby(idToString(lobbyId)), callback);
+  }
+  /** A single-use invite (one hour) to the linked channel's guild; the callback gets its URL. */
+  JoinLinkedLobbyGuild(
+    lobbyId: Uint64Like,
+    provisionalUserMergeRequiredCallback: ProvisionalUserMergeRequiredCallback,
+    callback: JoinLinkedLobbyGuildCallback,
+  ): void {
+    settle(
+      () =>
+        this.#core.joinLinkedLobbyGuild(idToString(lobbyId), {
+          onProvisionalUserMergeRequired: () => {
+            deliver(provisionalUserMergeRequiredCallback);
+          },
+        }),
+      (url) => {
+        deliver(callback, ClientResult.success(), url);
+      },
+      (result) => {
+        deliver(callback, result, '');
+      },
+    );
+  }
+  /** Tells a waiting `JoinLinkedLobbyGuild` that the account merge finished (or failed). */
+  ProvisionalUserMergeCompleted(success: boolean): void {
+    this.#core.provisionalUserMergeCompleted(success);
+  }
+
+  #lobbyId(run: () => Promise<string>, callback: CreateOrJoinLobbyCallback): void {
+    settle(
+      run,
+      (lobbyId) => {
+        deliver(callback, ClientResult.success(), BigInt(lobbyId));
+      },
+      (result) => {
+        deliver(callback, result, 0n);
+      },
+    );
+  }
+
+  #lobbyCallback(event: string, callback: LobbyIdCallback): void {
+    this.#setCallback(event, (lobbyId: string) => {
+      deliver(callback, BigInt(lobbyId));
+    });
+  }
+
+  #memberCallback(event: string, callback: LobbyMemberCallback): void {
+    this.#setCallback(event, (lobbyId: string, memberId: string) => {
+      deliver(callback, BigInt(lobbyId), BigInt(memberId));
+    });
+  }
+
+  /** How message handles reach users, channels and lobbies. */
   get #lookups(): MessageLookups {
     return {
       user: (id) => this.#core.getUser(id),
       channel: (id) => this.#core.getChannelHandle(id),
+      lobby: (id) => this.#core.getLobbyHandle(id),
     };
   }
 
@@ -741,6 +937,17 @@ function settle<T>(
   promise.then(onSuccess, (error: unknown) => {
     onFailure(ClientResult.fromError(error));
   });
+}
+
+/** A plain object of a `Map` or a record, as the core API takes string maps. */
+function plainMap(
+  map: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+): Record<string, string> {
+  const entries: Iterable<readonly [string, string]> =
+    map instanceof Map
+      ? (map as ReadonlyMap<string, string>).entries()
+      : Object.entries(map as Readonly<Record<string, string>>);
+  return Object.fromEntries(entries);
 }
 
 /** A subscription on the desktop client is best effort (the core logs failures); nothing is left unhandled. */

@@ -2,6 +2,8 @@ import type { ChannelHandle as CoreChannelHandle } from '../src/chat/ChannelHand
 import type { MessageHandle as CoreMessageHandle } from '../src/chat/MessageHandle.js';
 import type { UserMessageSummary as CoreUserMessageSummary } from '../src/chat/DirectMessageManager.js';
 import type { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
+import type { LobbyHandle as CoreLobbyHandle } from '../src/lobbies/LobbyHandle.js';
+import { LobbyHandle } from './LobbyHandle.js';
 import { ChannelHandle } from './ChannelHandle.js';
 import { idToBigInt } from './ids.js';
 import { UserHandle } from './UserHandle.js';
@@ -10,6 +12,7 @@ import { UserHandle } from './UserHandle.js';
 export interface MessageLookups {
   user(id: string): CoreUserHandle | undefined;
   channel(id: string): CoreChannelHandle | undefined;
+  lobby(id: string): CoreLobbyHandle | undefined;
 }
 
 /** A message, as the C++ SDK's `MessageHandle`; a live view that reflects edits and moderation. */
@@ -60,6 +63,12 @@ export class MessageHandle {
   Channel(): ChannelHandle | undefined {
     const channel = this.#lookups.channel(this.#core.channelId);
     return channel ? new ChannelHandle(channel) : undefined;
+  }
+  /** The lobby it was sent in, if it was sent in a lobby the player is still in. */
+  Lobby(): LobbyHandle | undefined {
+    const lobbyId = this.#core.lobbyId;
+    const lobby = lobbyId === null ? undefined : this.#lookups.lobby(lobbyId);
+    return lobby ? new LobbyHandle(lobby) : undefined;
   }
   /** When it was sent, ms since the epoch. */
   SentTimestamp(): bigint {

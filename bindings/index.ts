@@ -25,6 +25,14 @@ export {
   type RelationshipCallback,
   type UserIdCallback,
   type MessageDeletedCallback,
+  type CreateOrJoinLobbyCallback,
+  type GetGuildChannelsCallback,
+  type GetLobbyMessagesCallback,
+  type GetUserGuildsCallback,
+  type JoinLinkedLobbyGuildCallback,
+  type LobbyIdCallback,
+  type LobbyMemberCallback,
+  type ProvisionalUserMergeRequiredCallback,
   type MessageIdCallback,
   type SendUserMessageCallback,
   type UserMessageSummariesCallback,
@@ -38,6 +46,8 @@ export { UserHandle } from './UserHandle.js';
 export { RelationshipHandle } from './RelationshipHandle.js';
 export { MessageHandle, UserMessageSummary } from './MessageHandle.js';
 export { ChannelHandle } from './ChannelHandle.js';
+export { LinkedChannel, LobbyHandle, LobbyMemberHandle } from './LobbyHandle.js';
+export { GuildChannel, GuildMinimal, LinkedLobby } from './Guild.js';
 export { ChannelType } from '../src/chat/ChannelHandle.js';
 export { ActivityInvite } from './ActivityInvite.js';
 export {
