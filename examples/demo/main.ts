@@ -2,12 +2,16 @@
  * The one-command tour of sdkpp: starts the embedded platform emulator and plays a sample game session
  * against it. Run with `npm run demo`; add `--keep-alive` to leave the emulator up afterwards.
  */
+import { randomBytes } from 'node:crypto';
+
+import { GameBackend } from 'sdkpp/backend';
 import { startEmulator } from 'sdkpp/emulator';
 
 import { ActivityTypes } from 'sdkpp';
 
 import { linkAndConnect, startGame } from './linkAndConnect.js';
 import { say } from './print.js';
+import { joinLobby, lobbyChat, openLobby } from './lobby.js';
 import { befriend, chat, hostParty, inviteAndJoin, type Player } from './social.js';
 
 const keepAlive = process.argv.includes('--keep-alive');
@@ -43,8 +47,15 @@ say('demo', `${clients.length} players linked their accounts and are connected`)
 const [alice, bob] = clients.map((client, i): Player => ({ name: players[i]?.username ?? '?', client }));
 if (alice && bob) {
   await befriend(alice, bob);
-  await hostParty(alice, bob);
-  await inviteAndJoin(alice, bob);
+  // The party's lobby secret travels as the rich presence join secret: an accepted invite delivers it.
+  const lobbySecret = `party-${randomBytes(12).toString('hex')}`;
+  const lobbyId = await openLobby(alice, lobbySecret);
+  await hostParty(alice, bob, lobbySecret);
+  const joinSecret = await inviteAndJoin(alice, bob);
+  await joinLobby(alice, bob, joinSecret);
+  // The game's own server holds the bot token; here it talks to the same emulator.
+  const backend = new GameBackend({ botToken: emulator.botToken, apiBase: emulator.api });
+  await lobbyChat(alice, bob, lobbyId, backend);
   await chat(alice, bob);
 }
 

@@ -15,14 +15,15 @@ export interface Player {
   client: Client;
 }
 
-function idOf(player: Player): string {
+/** The signed-in player's user id. */
+export function idOf(player: Player): string {
   const id = player.client.getCurrentUser()?.id;
   if (id === undefined) throw new Error(`${player.name} is not signed in`);
   return id;
 }
 
 /** Resolves on the first `event` of `client` whose arguments satisfy `match`. */
-function next<A extends unknown[]>(
+export function next<A extends unknown[]>(
   client: Client,
   event: string,
   match: (...args: A) => boolean = () => true,
@@ -66,8 +67,8 @@ export async function befriend(asker: Player, answerer: Player): Promise<void> {
   }
 }
 
-/** The host sets a joinable rich presence and the friend sees it. */
-export async function hostParty(host: Player, friend: Player): Promise<void> {
+/** The host sets a joinable rich presence (its join secret is the party's lobby secret) and the friend sees it. */
+export async function hostParty(host: Player, friend: Player, joinSecret: string): Promise<void> {
   const hostId = idOf(host);
   const seen = next<[string]>(
     friend.client,
@@ -79,8 +80,8 @@ export async function hostParty(host: Player, friend: Player): Promise<void> {
     details: 'Ranked match',
     state: 'In a party',
     party: { id: `party-${hostId}`, currentSize: 1, maxSize: 4, privacy: ActivityPartyPrivacy.Public },
-    // A game's own join secret: whoever accepts an invite receives it and can join.
-    secrets: { join: `join-${Math.random().toString(36).slice(2)}` },
+    // Whoever accepts an invite receives the join secret: here, the secret of the party's lobby.
+    secrets: { join: joinSecret },
     timestamps: { start: Date.now() },
   });
   say(host.name, 'set rich presence: Ranked match, party 1/4 (through the gateway)');
@@ -89,8 +90,8 @@ export async function hostParty(host: Player, friend: Player): Promise<void> {
   if (user) say(friend.name, `sees ${describeFriend(user)}`);
 }
 
-/** The host invites the friend, who accepts and receives the join secret. */
-export async function inviteAndJoin(host: Player, friend: Player): Promise<void> {
+/** The host invites the friend, who accepts and receives the join secret; resolves with it. */
+export async function inviteAndJoin(host: Player, friend: Player): Promise<string> {
   const arrived = next<[ActivityInvite]>(friend.client, 'activityInviteCreated');
   await host.client.sendActivityInvite(idOf(friend), 'Join my party!');
   say(host.name, `invited ${friend.name} to the party`);
@@ -99,6 +100,7 @@ export async function inviteAndJoin(host: Player, friend: Player): Promise<void>
   const secret = await friend.client.acceptActivityInvite(invite);
   // The secret is the game's to use; the demo only shows that it arrived.
   say(friend.name, `got the join secret (${secret.length} characters): joining the party`);
+  return secret;
 }
 
 /** The players exchange direct messages; the second reads the conversation back. */
