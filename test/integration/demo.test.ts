@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 
 describe('npm run demo', () => {
-  it('links two players (one through the desktop client), befriends, invites, chats, and exits 0 by itself', async () => {
+  it('links two players (one through the desktop client), befriends, invites, meets in a lobby, chats, and exits 0 by itself', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/demo/main.ts'], {
       timeout: 30_000,
     });
@@ -18,6 +18,13 @@ describe('npm run demo', () => {
       /\[bob\]\s+sees Alice \(online\) — playing sdkpp Demo Game: Ranked match \[party 1\/4\]/,
     );
     expect(stdout).toMatch(/\[bob\]\s+got the join secret/);
+    expect(stdout).toMatch(/\[alice\]\s+opened lobby \d+ \(mode ranked, map harbour\)/);
+    expect(stdout).toMatch(/\[bob\]\s+joined lobby \d+ by its secret: 2 members, map harbour/);
+    expect(stdout).toMatch(/\[alice\]\s+sees bob in the lobby as "Sir Robin"/);
+    expect(stdout).toMatch(
+      /\[alice\]\s+lobby message from Bob as "Sir Robin": "ready when you are" \(team blue\)/,
+    );
+    expect(stdout).toMatch(/\[bob\]\s+lobby chat: "ready when you are", "launching the match"/);
     expect(stdout).toMatch(/\[bob\]\s+DM from Alice: "gg! same time tomorrow\?"/);
     expect(stdout).toMatch(/\[alice\]\s+DM from Bob: "sure, send me an invite"/);
     expect(stdout).toMatch(/\[demo\]\s+done/);
