@@ -62,6 +62,8 @@ function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreS
     relationships: {},
     gameRelationships: {},
     messages: {},
+    lobbies: {},
+    lobbyMessages: {},
   };
 }
 

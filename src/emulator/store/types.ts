@@ -162,6 +162,67 @@ export interface DirectMessageRecord {
   activity: MessageActivityRecord | null;
 }
 
+/** Member flag: the member may link a guild channel to the lobby (CanLinkLobby). */
+export const LOBBY_MEMBER_CAN_LINK = 1 << 0;
+
+/** A member of a lobby. */
+export interface LobbyMemberRecord {
+  userId: string;
+  /** Developer metadata of this member (≤25 keys, ≤1000 characters of keys and values). */
+  metadata: Record<string, string>;
+  /** Member flags; 1 << 0 is CanLinkLobby. */
+  flags: number;
+  /** A display name the game backend gives the member (a character name), 1–80 characters, or null. */
+  additionalName: string | null;
+  /** Unix ms. */
+  joinedAt: number;
+}
+
+/** A lobby of the application. */
+export interface LobbyRecord {
+  id: string;
+  /**
+   * Who made it: `sdk` (a player's `PUT /lobbies`; deleted as soon as its last member leaves) or `bot` (the
+   * game backend; players can neither join it by secret unless it has one, nor leave it).
+   */
+  createdBy: 'sdk' | 'bot';
+  /** The create-or-join secret (per application), or null for lobbies made with `POST /lobbies`. */
+  secret: string | null;
+  metadata: Record<string, string>;
+  /** Members in the order they joined. */
+  members: LobbyMemberRecord[];
+  /** Lobby flags (0 or 1; the platform does not document the bit). */
+  flags: number;
+  /** How long the lobby lives once no member has a live gateway session (5–604800). */
+  idleTimeoutSeconds: number;
+  /** The guild text channel linked to the lobby, or null. */
+  linkedChannelId: string | null;
+  /** Unix ms. */
+  createdAt: number;
+  /** Unix ms since when no member had a live gateway session; null while one has. */
+  idleSince: number | null;
+}
+
+/** A message in a lobby, sent from the game (a member or the bot) or relayed from the linked channel. */
+export interface LobbyMessageRecord {
+  id: string;
+  lobbyId: string;
+  authorId: string;
+  content: string;
+  /** Developer metadata set by the sender (never relayed to the linked channel). */
+  metadata: Record<string, string>;
+  /** Set only by the game backend (bot token). */
+  moderationMetadata: Record<string, string>;
+  /** True when sent from the game (SDK or bot); false when relayed from the linked channel. */
+  fromGame: boolean;
+  /** The author's member additional name when the message was sent. */
+  additionalName: string | null;
+  /** Unix ms. */
+  createdAt: number;
+  /** Unix ms of the last edit, or null. */
+  editedAt: number | null;
+}
+
 /** The whole store. */
 export interface StoreState {
   version: 1;
@@ -179,4 +240,8 @@ export interface StoreState {
   gameRelationships: Record<string, RelationshipRecord>;
   /** Direct messages by id. */
   messages: Record<string, DirectMessageRecord>;
+  /** Lobbies by id. */
+  lobbies: Record<string, LobbyRecord>;
+  /** Lobby messages by id. */
+  lobbyMessages: Record<string, LobbyMessageRecord>;
 }
