@@ -64,6 +64,10 @@ function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreS
     messages: {},
     lobbies: {},
     lobbyMessages: {},
+    guilds: {},
+    channels: {},
+    channelMessages: {},
+    channelInvites: {},
   };
 }
 

@@ -223,6 +223,70 @@ export interface LobbyMessageRecord {
   editedAt: number | null;
 }
 
+/** A per-channel permission overwrite: for a role (`type` 0; the guild id is the @everyone role) or a member (1). */
+export interface ChannelOverwriteRecord {
+  /** The role id (the guild id for @everyone) or the user id. */
+  id: string;
+  type: 0 | 1;
+  /** Permission bits granted, as a decimal string. */
+  allow: string;
+  /** Permission bits taken away, as a decimal string. */
+  deny: string;
+}
+
+/** A guild (a server of the chat app) whose channels players may link to lobbies. */
+export interface GuildRecord {
+  id: string;
+  name: string;
+  /** The owner holds every permission everywhere in the guild. */
+  ownerId: string;
+  /** The members: user id → guild-level permissions bitfield (decimal string). Emulator-simple: no roles. */
+  members: Record<string, string>;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+/** A channel of a guild: 0 text, 2 voice, 4 category. */
+export interface GuildChannelRecord {
+  id: string;
+  guildId: string;
+  name: string;
+  type: number;
+  /** Sort position among its siblings. */
+  position: number;
+  /** The category the channel is in, or null at the top level. */
+  parentId: string | null;
+  overwrites: ChannelOverwriteRecord[];
+}
+
+/** A message in a guild channel: written by a chat-app user, or relayed from the linked lobby. */
+export interface ChannelMessageRecord {
+  id: string;
+  channelId: string;
+  authorId: string;
+  content: string;
+  /** The lobby the message was relayed from, or null when a user wrote it in the chat app. */
+  fromLobbyId: string | null;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+/** An invite to the guild of a lobby's linked channel; single use, valid one hour. */
+export interface ChannelInviteRecord {
+  code: string;
+  guildId: string;
+  channelId: string;
+  lobbyId: string;
+  /** Only this user may redeem it (null: anyone). */
+  forUserId: string | null;
+  /** Unix ms. */
+  createdAt: number;
+  /** Unix ms. */
+  expiresAt: number;
+  /** Unix ms of the redemption, or null. */
+  usedAt: number | null;
+}
+
 /** The whole store. */
 export interface StoreState {
   version: 1;
@@ -244,4 +308,12 @@ export interface StoreState {
   lobbies: Record<string, LobbyRecord>;
   /** Lobby messages by id. */
   lobbyMessages: Record<string, LobbyMessageRecord>;
+  /** Guilds by id. */
+  guilds: Record<string, GuildRecord>;
+  /** Guild channels by id. */
+  channels: Record<string, GuildChannelRecord>;
+  /** Guild channel messages by id. */
+  channelMessages: Record<string, ChannelMessageRecord>;
+  /** Lobby channel invites by code. */
+  channelInvites: Record<string, ChannelInviteRecord>;
 }
