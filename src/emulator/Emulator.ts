@@ -17,6 +17,8 @@ import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
 import { DirectMessages } from './social/DirectMessages.js';
 import { Invites } from './social/Invites.js';
+import { Lobbies } from './social/Lobbies.js';
+import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
 import { readLaunchCommands } from '../rpc/launchRegistry.js';
 import { PresenceService } from './social/PresenceService.js';
@@ -30,12 +32,19 @@ import type {
   BrowserOptions,
   Emulator,
   EmulatorInfo,
+  EmulatorLobby,
+  EmulatorLobbyMessage,
   EmulatorOptions,
   EmulatorPresence,
   EmulatorRelationship,
   EmulatorUser,
   GatewaySessionInfo,
 } from './types.js';
+
+/** How far {@link Emulator.advanceTime} has moved the emulator's wall clock ahead of real time. */
+interface WallClock {
+  offsetMs: number;
+}
 
 /** A bot token shaped like the platform's: base64url(bot id) . 6 chars . 27 chars. */
 function makeBotToken(applicationId: string): string {
@@ -107,6 +116,8 @@ class RunningEmulator implements Emulator {
   readonly #router: Router;
   readonly #gatewayServer: GatewayServer;
   readonly #localClient: LocalClientServer | null;
+  readonly #wallClock: WallClock;
+  readonly #stopLobbySweep: () => void;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -115,8 +126,12 @@ class RunningEmulator implements Emulator {
     router: Router,
     gatewayServer: GatewayServer,
     localClient: LocalClientServer | null,
+    wallClock: WallClock,
+    stopLobbySweep: () => void,
   ) {
     this.#ctx = ctx;
+    this.#wallClock = wallClock;
+    this.#stopLobbySweep = stopLobbySweep;
     this.#server = server;
     this.#router = router;
     this.#gatewayServer = gatewayServer;
@@ -152,6 +167,7 @@ class RunningEmulator implements Emulator {
   }
 
   async #shutdown(): Promise<void> {
+    this.#stopLobbySweep();
     await this.#localClient?.close();
     this.#gatewayServer.close();
     await this.#ctx.hub.shutdown();
@@ -266,6 +282,51 @@ class RunningEmulator implements Emulator {
     return readLaunchCommands(this.#ctx.options.launchRegistryDir);
   }
 
+  advanceTime(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advanceTime: ms must be a finite number ≥ 0');
+    this.#wallClock.offsetMs += ms;
+    this.#ctx.log.line('emulator', `clock advanced by ${ms} ms`);
+    this.#ctx.lobbies.sweep();
+  }
+
+  lobbies(): EmulatorLobby[] {
+    return this.#ctx.lobbies.all().map((lobby) => ({
+      id: lobby.id,
+      secret: lobby.secret !== null,
+      createdBy: lobby.createdBy,
+      metadata: { ...lobby.metadata },
+      flags: lobby.flags,
+      idleTimeoutSeconds: lobby.idleTimeoutSeconds,
+      linkedChannelId: lobby.linkedChannelId,
+      members: lobby.members.map((m) => ({
+        id: m.userId,
+        metadata: { ...m.metadata },
+        flags: m.flags,
+        additionalName: m.additionalName,
+        connected: this.#ctx.lobbies.connected(m.userId),
+      })),
+    }));
+  }
+
+  lobbyMessages(lobbyId: string): EmulatorLobbyMessage[] {
+    return this.#ctx.lobbies.messagesOf(lobbyId).map((m) => ({
+      id: m.id,
+      authorId: m.authorId,
+      content: m.content,
+      metadata: { ...m.metadata },
+      moderationMetadata: { ...m.moderationMetadata },
+      fromGame: m.fromGame,
+      additionalName: m.additionalName,
+      timestamp: m.createdAt,
+    }));
+  }
+
+  deleteLobbyMessage(lobbyId: string, messageId: string): void {
+    const message = this.#ctx.lobbies.message(lobbyId, messageId);
+    if (!message) throw new RangeError(`no message ${messageId} in lobby ${lobbyId}`);
+    this.#ctx.lobbies.deleteMessage(message);
+  }
+
   requestCount(method: string, routePattern: string): number {
     return this.#router.count(method, routePattern);
   }
@@ -301,7 +362,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const resolved = resolveOptions(options);
   const log = new EmulatorLog(resolved.log);
   const clock = systemClock;
-  const ids = new SnowflakeGenerator(() => clock.now());
+  // The emulator's wall clock: real time plus what advanceTime() added. Records, ids and expiry read it;
+  // timers (heartbeats, resume windows) keep real time.
+  const wallClock: WallClock = { offsetMs: 0 };
+  const now = (): number => clock.now() + wallClock.offsetMs;
+  const ids = new SnowflakeGenerator(now);
 
   const server = createServer();
   server.on('clientError', (_error, socket) => {
@@ -317,7 +382,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const urls = urlsFor(server.address() as AddressInfo);
 
-  const store = new EmulatorStore(initialState(resolved, ids), ids, () => clock.now());
+  const store = new EmulatorStore(initialState(resolved, ids), ids, now);
   store.createBotUser();
   for (let i = 0; i < resolved.users; i += 1) store.createFullUser();
   const signer = new IdTokenSigner(store.state.signingKey);
@@ -350,12 +415,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     relationships,
     invites: new Invites(presence, relationships, store.state.application.id),
     messages: new DirectMessages(store, hub),
+    lobbies: new Lobbies({
+      store,
+      hub,
+      log,
+      channel: () => undefined,
+    }),
     signer,
     log,
     csrfKey: randomBytes(32),
   };
 
   wireSocialGateway(ctx);
+  const stopLobbySweep = wireLobbyGateway(ctx);
 
   const router = new Router(log);
   router.add(allRoutes(ctx));
@@ -365,9 +437,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const gatewayServer = new GatewayServer(hub, log);
   gatewayServer.attach(server);
   const localClient = await startLocalClient(ctx).catch((error: unknown) => {
+    stopLobbySweep();
     server.close();
     throw error;
   });
   log.line('emulator', `listening on ${urls.http} (application ${store.state.application.id})`);
-  return new RunningEmulator(ctx, server, router, gatewayServer, localClient);
+  return new RunningEmulator(ctx, server, router, gatewayServer, localClient, wallClock, stopLobbySweep);
 }

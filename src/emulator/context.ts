@@ -5,6 +5,7 @@ import type { IdTokenSigner } from './oauth/idToken.js';
 import type { ResolvedOptions } from './options.js';
 import type { DirectMessages } from './social/DirectMessages.js';
 import type { Invites } from './social/Invites.js';
+import type { Lobbies } from './social/Lobbies.js';
 import type { PresenceService } from './social/PresenceService.js';
 import type { Relationships } from './social/Relationships.js';
 import type { EmulatorStore } from './store/Store.js';
@@ -34,6 +35,8 @@ export interface EmulatorContext {
   messages: DirectMessages;
   /** Activity invite rules. */
   invites: Invites;
+  /** The application's lobbies, their members and messages. */
+  lobbies: Lobbies;
   signer: IdTokenSigner;
   log: EmulatorLog;
   /** Key of the consent form's anti-CSRF tokens; random per instance. */

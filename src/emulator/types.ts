@@ -120,6 +120,50 @@ export interface GatewaySessionInfo {
   connected: boolean;
 }
 
+/** A lobby member, as {@link Emulator.lobbies} shows it. */
+export interface EmulatorLobbyMember {
+  /** The member's user id. */
+  id: string;
+  metadata: Record<string, string>;
+  /** Member flags; 1 << 0 is CanLinkLobby. */
+  flags: number;
+  /** The display name the game backend gave the member, or null. */
+  additionalName: string | null;
+  /** Whether the member has a live gateway session. */
+  connected: boolean;
+}
+
+/** A lobby, as {@link Emulator.lobbies} shows it. */
+export interface EmulatorLobby {
+  id: string;
+  /** Whether the lobby has a create-or-join secret (the secret itself is not shown). */
+  secret: boolean;
+  /** `sdk`: made by a player's `PUT /lobbies`; `bot`: made by the game backend. */
+  createdBy: 'sdk' | 'bot';
+  metadata: Record<string, string>;
+  flags: number;
+  idleTimeoutSeconds: number;
+  /** The linked guild channel, or null. */
+  linkedChannelId: string | null;
+  /** Members in the order they joined. */
+  members: EmulatorLobbyMember[];
+}
+
+/** A lobby message, as {@link Emulator.lobbyMessages} shows it. */
+export interface EmulatorLobbyMessage {
+  id: string;
+  authorId: string;
+  content: string;
+  metadata: Record<string, string>;
+  moderationMetadata: Record<string, string>;
+  /** True when sent from the game (SDK or bot), false when relayed from the linked channel. */
+  fromGame: boolean;
+  /** The author's additional name when the message was sent. */
+  additionalName: string | null;
+  /** Unix ms by the emulator's clock. */
+  timestamp: number;
+}
+
 /** A running emulator. */
 export interface Emulator extends EmulatorInfo {
   /** Closes every socket (gateway clients get close code 1001); resolves when the port is free. */
@@ -187,6 +231,20 @@ export interface Emulator extends EmulatorInfo {
   rpcConsent(answer: boolean | null): void;
   /** The launch commands games registered on this machine, by application id, as a desktop client reads them. */
   launchCommands(): Record<string, string>;
+  /**
+   * Moves the emulator's wall clock `ms` forward: what the emulator stamps on records and checks expiry
+   * against (access tokens, codes, invites, lobby history windows, idle lobbies) is real time plus every
+   * advance so far. Real timers (heartbeats, resume windows, rate-limit windows) are not touched. Runs the
+   * lobby idle sweep at once, so a lobby whose members have been offline for its idle timeout is gone
+   * (LOBBY_DELETE `deleted`) when this returns.
+   */
+  advanceTime(ms: number): void;
+  /** Every lobby with its members, oldest first (a snapshot; changing it changes nothing). */
+  lobbies(): EmulatorLobby[];
+  /** Every stored message of a lobby, newest first, whatever its age; empty for an unknown lobby. */
+  lobbyMessages(lobbyId: string): EmulatorLobbyMessage[];
+  /** Deletes a lobby message (as moderation would); members get LOBBY_MESSAGE_DELETE. Throws for an unknown one. */
+  deleteLobbyMessage(lobbyId: string, messageId: string): void;
   /** How many requests matched a route, e.g. `requestCount('POST', '/oauth2/token')`. */
   requestCount(method: string, routePattern: string): number;
   /**
