@@ -17,6 +17,9 @@ import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
 import { DirectMessages } from './social/DirectMessages.js';
 import { Invites } from './social/Invites.js';
+import { GuildAdmin } from './social/guildAdmin.js';
+import { Guilds } from './social/Guilds.js';
+import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
@@ -31,6 +34,8 @@ import { createBrowserOpener } from './testing/browser.js';
 import type {
   BrowserOptions,
   Emulator,
+  EmulatorChannelMessage,
+  EmulatorGuild,
   EmulatorInfo,
   EmulatorLobby,
   EmulatorLobbyMessage,
@@ -331,6 +336,26 @@ class RunningEmulator implements Emulator {
     return this.#router.count(method, routePattern);
   }
 
+  guilds(): EmulatorGuild[] {
+    return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).list();
+  }
+
+  createGuild(options: Parameters<Emulator['createGuild']>[0]): EmulatorGuild {
+    return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).create(options);
+  }
+
+  addGuildMember(guildId: string, userId: string, options: { permissions?: string | bigint } = {}): void {
+    new GuildAdmin(this.#ctx.store, this.#ctx.guilds).addMember(guildId, userId, options);
+  }
+
+  postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage {
+    return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).post(channelId, userIdOrName, content);
+  }
+
+  channelMessages(channelId: string): EmulatorChannelMessage[] {
+    return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).messages(channelId);
+  }
+
   browserAs(user: string, options: BrowserOptions = {}): (url: string) => Promise<void> {
     const record = this.#ctx.store.findUser(user);
     if (!record || record.bot) throw new RangeError(`browserAs: no user "${user}"`);
@@ -415,6 +440,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     relationships,
     invites: new Invites(presence, relationships, store.state.application.id),
     messages: new DirectMessages(store, hub),
+    guilds: new Guilds(store, log),
     lobbies: new Lobbies({
       store,
       hub,
@@ -426,6 +452,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     csrfKey: randomBytes(32),
   };
 
+  // After the seeded users: the guild needs its owner and members.
+  if (resolved.seedGuild) seedGuild(ctx.guilds, store.fullUsers());
   wireSocialGateway(ctx);
   const stopLobbySweep = wireLobbyGateway(ctx);
 

@@ -4,6 +4,7 @@ import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { ResolvedOptions } from './options.js';
 import type { DirectMessages } from './social/DirectMessages.js';
+import type { Guilds } from './social/Guilds.js';
 import type { Invites } from './social/Invites.js';
 import type { Lobbies } from './social/Lobbies.js';
 import type { PresenceService } from './social/PresenceService.js';
@@ -35,6 +36,8 @@ export interface EmulatorContext {
   messages: DirectMessages;
   /** Activity invite rules. */
   invites: Invites;
+  /** Guilds, channels, permissions, channel messages and lobby channel invites. */
+  guilds: Guilds;
   /** The application's lobbies, their members and messages. */
   lobbies: Lobbies;
   signer: IdTokenSigner;

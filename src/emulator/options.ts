@@ -22,6 +22,8 @@ export interface ResolvedOptions {
   rpcUser: string | null;
   rpcSocketDir: string | undefined;
   launchRegistryDir: string | undefined;
+  /** Whether the contract's guild is seeded. */
+  seedGuild: boolean;
 }
 
 /** The most users `users` may seed; more is certainly a typo and would only slow start-up. */
@@ -103,5 +105,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rpcUser: rpcUserOption(options.rpc),
     rpcSocketDir: options.rpcSocketDir,
     launchRegistryDir: options.launchRegistryDir,
+    seedGuild: options.seedGuild ?? true,
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** An opaque, unguessable token: `bytes` random bytes as base64url (32 bytes → 43 characters). */
 export function randomToken(bytes = 32): string {
@@ -23,4 +23,10 @@ export function safeEqual(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a, 'utf8').digest();
   const hb = createHash('sha256').update(b, 'utf8').digest();
   return timingSafeEqual(ha, hb);
+}
+
+/** A guild invite code: 8–10 random url-safe characters, like the platform's. */
+export function inviteCode(): string {
+  const length = 8 + randomInt(3);
+  return randomBytes(8).toString('base64url').slice(0, length);
 }

@@ -52,6 +52,11 @@ export interface EmulatorOptions {
   /** Where the emulated desktop client finds games' launch commands (XDG desktop entries). @defaultValue the platform's */
   launchRegistryDir?: string;
   /**
+   * Seeds the guild "Emulator Guild", owned by the first seeded user with every seeded user a member, whose
+   * channels players may link to lobbies (see {@link Emulator.guilds}). @defaultValue `true`
+   */
+  seedGuild?: boolean;
+  /**
    * Receives one line per request or event, for demos and debugging. Lines never contain tokens, codes,
    * verifiers or secrets.
    */
@@ -164,6 +169,69 @@ export interface EmulatorLobbyMessage {
   timestamp: number;
 }
 
+/** A permission overwrite of a guild channel. */
+export interface EmulatorChannelOverwrite {
+  /** The user's id, or the guild's id for @everyone. */
+  id: string;
+  /** 0 a role (@everyone), 1 a member. */
+  type: 0 | 1;
+  /** Bits granted, as a decimal string. */
+  allow: string;
+  /** Bits taken away, as a decimal string. */
+  deny: string;
+}
+
+/** A channel of a guild. */
+export interface EmulatorGuildChannel {
+  id: string;
+  name: string;
+  /** 0 text, 2 voice, 4 category. */
+  type: number;
+  position: number;
+  /** The category's id, or null at the top level. */
+  parentId: string | null;
+  overwrites: EmulatorChannelOverwrite[];
+}
+
+/** A guild, as {@link Emulator.guilds} and {@link Emulator.createGuild} show it. */
+export interface EmulatorGuild {
+  id: string;
+  name: string;
+  ownerId: string;
+  /** Member id → guild permissions bitfield (decimal string); the owner holds every bit. */
+  members: Record<string, string>;
+  /** The channels, by position. */
+  channels: EmulatorGuildChannel[];
+}
+
+/** A channel of {@link Emulator.createGuild}. */
+export interface EmulatorGuildChannelSpec {
+  name: string;
+  /** 0 text, 2 voice, 4 category. @defaultValue `0` */
+  type?: number;
+  /** @defaultValue its index among the siblings listed before it */
+  position?: number;
+  /** The name of a category listed before it; absent for the top level. */
+  parent?: string;
+  /**
+   * Permission overwrites: `target` is `'@everyone'`, a username or a user id; `allow` and `deny` are
+   * bitfields (decimal strings or bigints; VIEW_CHANNEL 1<<10, SEND_MESSAGES 1<<11, MANAGE_CHANNELS 1<<4).
+   */
+  overwrites?: { target: string; allow?: string | bigint; deny?: string | bigint }[];
+}
+
+/** A message in a guild channel. */
+export interface EmulatorChannelMessage {
+  id: string;
+  channelId: string;
+  authorId: string;
+  content: string;
+  /** The lobby it was relayed from, or null when a chat-app user wrote it. */
+  fromLobbyId: string | null;
+  /** ISO 8601. */
+  timestamp: string;
+}
+
 /** A running emulator. */
 export interface Emulator extends EmulatorInfo {
   /** Closes every socket (gateway clients get close code 1001); resolves when the port is free. */
@@ -252,4 +320,30 @@ export interface Emulator extends EmulatorInfo {
    * the final redirect to the SDK's loopback listener.
    */
   browserAs(user: string, options?: BrowserOptions): (url: string) => Promise<void>;
+  /** Every guild with its members and channels, oldest first (a copy). */
+  guilds(): EmulatorGuild[];
+  /**
+   * Creates a guild owned by `owner` (username or id). `members` (usernames or ids) get VIEW_CHANNEL and
+   * SEND_MESSAGES, or the given `permissions` bitfield. Without `channels` the guild has one text channel,
+   * `general`. Throws a `RangeError` for an unknown user or a bad channel list.
+   */
+  createGuild(options: {
+    name: string;
+    owner: string;
+    members?: (string | { user: string; permissions?: string | bigint })[];
+    channels?: EmulatorGuildChannelSpec[];
+  }): EmulatorGuild;
+  /**
+   * Makes a user (username or id) a member of a guild, or changes a member's guild permissions.
+   * @defaultValue permissions VIEW_CHANNEL | SEND_MESSAGES
+   */
+  addGuildMember(guildId: string, userId: string, options?: { permissions?: string | bigint }): void;
+  /**
+   * A chat-app user (username or id) writes in a guild text channel; the message is relayed to a lobby
+   * linked to the channel. Throws a `RangeError` when the user may not view or write there, or the content is
+   * not 1–2000 characters.
+   */
+  postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage;
+  /** A channel's messages, oldest first: written in the chat app or relayed from a linked lobby. */
+  channelMessages(channelId: string): EmulatorChannelMessage[];
 }
