@@ -4,6 +4,7 @@ import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
 import { directMessageRoutes } from './directMessages.js';
 import { inviteRoutes } from './invites.js';
+import { lobbyRoutes } from './lobbies.js';
 import { relationshipRoutes } from './relationships.js';
 import type { Route } from './router.js';
 import { tokenRoutes } from './token.js';
@@ -20,5 +21,6 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...relationshipRoutes(ctx),
     ...inviteRoutes(ctx),
     ...directMessageRoutes(ctx),
+    ...lobbyRoutes(ctx),
   ];
 }
