@@ -2,7 +2,9 @@ import type { EmulatorContext } from '../context.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
+import { channelInviteRoutes } from './channelInvites.js';
 import { directMessageRoutes } from './directMessages.js';
+import { guildRoutes } from './guilds.js';
 import { inviteRoutes } from './invites.js';
 import { lobbyRoutes } from './lobbies.js';
 import { relationshipRoutes } from './relationships.js';
@@ -22,5 +24,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...inviteRoutes(ctx),
     ...directMessageRoutes(ctx),
     ...lobbyRoutes(ctx),
+    ...guildRoutes(ctx),
+    ...channelInviteRoutes(ctx),
   ];
 }

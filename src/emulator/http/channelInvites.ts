@@ -1,0 +1,141 @@
+import type { EmulatorContext } from '../context.js';
+import type { ChannelInviteRecord, LobbyRecord } from '../store/types.js';
+import { ApiError } from './errors.js';
+import { jsonReply } from './replies.js';
+import { requireBearer, requireBot } from './requestAuth.js';
+import type { Route, RouteRequest } from './router.js';
+import { requireScope } from './scopes.js';
+
+/** What a lobby channel invite code can look like; anything else is unknown without a lookup. */
+const INVITE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+
+function unknownInvite(): ApiError {
+  return new ApiError(404, 10006, 'Unknown Invite');
+}
+
+/**
+ * Lobby channel invites (wire-protocols §4.8) and their redemption: a lobby member gets a single-use invite,
+ * valid one hour, to the guild of the lobby's linked channel; redeeming it makes the user a guild member who
+ * may view and write.
+ */
+export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
+  const { store, guilds, lobbies } = ctx;
+
+  const lobbyOf = (req: RouteRequest): LobbyRecord => {
+    const lobby = lobbies.get(req.params.lobby_id ?? '');
+    if (!lobby) throw new ApiError(404, 10031, 'Unknown Lobby');
+    return lobby;
+  };
+
+  /** Makes an invite for `userId`, who must be a member of a lobby with a linked channel. */
+  const invite = (lobby: LobbyRecord, userId: string, who: string): ChannelInviteRecord => {
+    if (!lobbies.isMember(lobby.id, userId)) {
+      ctx.log.line('invites', `refused a channel invite: ${who} is not a member of lobby ${lobby.id}`);
+      throw new ApiError(403, 50001, 'Missing Access: only lobby members get invites to its linked channel');
+    }
+    const channel = lobby.linkedChannelId === null ? undefined : guilds.channel(lobby.linkedChannelId);
+    if (!channel) {
+      ctx.log.line('invites', `refused a channel invite: lobby ${lobby.id} has no linked channel`);
+      // Code 0 is the platform's general error; the message says what to do.
+      throw new ApiError(
+        400,
+        0,
+        'The lobby has no linked channel: link one (PATCH /lobbies/{lobby.id}/channel-linking) first',
+      );
+    }
+    const record = guilds.invites.create({
+      guildId: channel.guildId,
+      channelId: channel.id,
+      lobbyId: lobby.id,
+      forUserId: userId,
+    });
+    // The code itself stays out of the log: it is as good as a key to the guild for the next hour.
+    ctx.log.line('invites', `channel invite to #${channel.name} made for ${who} (lobby ${lobby.id})`);
+    return record;
+  };
+
+  /** The invite's guild and channel as the redemption and lookup answer them. */
+  const describe = (record: ChannelInviteRecord): Record<string, unknown> | undefined => {
+    const guild = guilds.guild(record.guildId);
+    const channel = guilds.channel(record.channelId);
+    if (!guild || !channel) return undefined;
+    return {
+      code: record.code,
+      guild: { id: guild.id, name: guild.name },
+      channel: { id: channel.id, name: channel.name, type: channel.type },
+    };
+  };
+
+  return [
+    // The @me route comes first: the router takes the first pattern that matches.
+    {
+      method: 'POST',
+      scope: 'api',
+      pattern: '/lobbies/:lobby_id/members/@me/invites',
+      style: 'api',
+      handle: (req) => {
+        const caller = requireBearer(ctx, req);
+        requireScope(caller, 'lobbies.write');
+        const record = invite(lobbyOf(req), caller.user.id, caller.user.username);
+        return jsonReply(200, { code: record.code });
+      },
+    },
+    {
+      method: 'POST',
+      scope: 'api',
+      pattern: '/lobbies/:lobby_id/members/:user_id/invites',
+      style: 'api',
+      handle: (req) => {
+        requireBot(ctx, req);
+        const lobby = lobbyOf(req);
+        const user = store.user(req.params.user_id ?? '');
+        if (!user || user.bot) throw new ApiError(404, 10013, 'Unknown User');
+        const record = invite(lobby, user.id, user.username);
+        return jsonReply(200, { code: record.code });
+      },
+    },
+    {
+      method: 'POST',
+      scope: 'api',
+      pattern: '/invites/:code',
+      style: 'api',
+      handle: (req) => {
+        const caller = requireBearer(ctx, req);
+        const code = req.params.code ?? '';
+        const found = INVITE_CODE.test(code) ? guilds.invites.check(code, caller.user.id) : 'unknown';
+        if (found === 'unknown') {
+          ctx.log.line('invites', `${caller.user.username} tried an unknown, used or expired invite`);
+          throw unknownInvite();
+        }
+        if (found === 'not-yours') {
+          ctx.log.line('invites', `${caller.user.username} tried an invite made for another user`);
+          throw new ApiError(403, 50001, 'Missing Access: this invite was made for another user');
+        }
+        if (caller.user.provisional) {
+          // Provisional accounts cannot join guilds; the SDK asks the game to merge the account first.
+          throw new ApiError(403, 50001, 'Missing Access: provisional accounts cannot join guilds');
+        }
+        const answer = describe(found);
+        if (!answer) throw unknownInvite();
+        guilds.invites.use(found);
+        // An existing member keeps what they hold; only a newcomer gets view and send.
+        if (!guilds.isMember(found.guildId, caller.user.id)) guilds.addMember(found.guildId, caller.user.id);
+        ctx.log.line('invites', `${caller.user.username} joined guild ${found.guildId} by invite`);
+        return jsonReply(200, answer);
+      },
+    },
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/invites/:code',
+      style: 'api',
+      handle: (req) => {
+        const code = req.params.code ?? '';
+        const record = INVITE_CODE.test(code) ? guilds.invites.live(code) : undefined;
+        const answer = record ? describe(record) : undefined;
+        if (!record || !answer) throw unknownInvite();
+        return jsonReply(200, { ...answer, expires_at: new Date(record.expiresAt).toISOString() });
+      },
+    },
+  ];
+}

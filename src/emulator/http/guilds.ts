@@ -1,0 +1,96 @@
+import type { EmulatorContext } from '../context.js';
+import { ChannelKind } from '../social/Guilds.js';
+import type { GuildChannelRecord } from '../store/types.js';
+import { ApiError } from './errors.js';
+import { jsonReply } from './replies.js';
+import { authenticate, requireBearer } from './requestAuth.js';
+import type { Route } from './router.js';
+import { requireScope } from './scopes.js';
+
+/** 404 10004. */
+export function unknownGuild(): ApiError {
+  return new ApiError(404, 10004, 'Unknown Guild');
+}
+
+/** 403 50001, the platform's answer to a caller outside the guild or lobby. */
+export function missingAccess(): ApiError {
+  return new ApiError(403, 50001, 'Missing Access');
+}
+
+/** The guild routes the SDK reads to choose a channel to link: the user's guilds and a guild's channels. */
+export function guildRoutes(ctx: EmulatorContext): Route[] {
+  const { guilds, lobbies } = ctx;
+  const applicationId = ctx.store.state.application.id;
+
+  /**
+   * A channel as the lobby contract has it; `linkable`, `viewable_and_writeable_by_all_members` and
+   * `linked_lobby` are emulator-defined fields for the SDK. `viewerId` null is the bot, which may link any
+   * text channel.
+   */
+  const wireChannel = (channel: GuildChannelRecord, viewerId: string | null): Record<string, unknown> => {
+    const linked = lobbies.linkedTo(channel.id);
+    return {
+      id: channel.id,
+      type: channel.type,
+      name: channel.name,
+      position: channel.position,
+      parent_id: channel.parentId,
+      guild_id: channel.guildId,
+      permission_overwrites: channel.overwrites.map((o) => ({ ...o })),
+      linkable: viewerId === null ? channel.type === ChannelKind.TEXT : guilds.mayLink(viewerId, channel.id),
+      viewable_and_writeable_by_all_members: guilds.openToAllMembers(channel.id),
+      linked_lobby: linked ? { application_id: applicationId, lobby_id: linked.id } : null,
+    };
+  };
+
+  return [
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/users/@me/guilds',
+      style: 'api',
+      handle: (req) => {
+        const caller = requireBearer(ctx, req);
+        requireScope(caller, 'guilds');
+        const me = caller.user.id;
+        const list = guilds.guildsOf(me).map((g) => ({
+          id: g.id,
+          name: g.name,
+          icon: null,
+          banner: null,
+          owner: g.ownerId === me,
+          permissions: guilds.guildPermissions(g.id, me).toString(),
+        }));
+        return jsonReply(200, list);
+      },
+    },
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/guilds/:guild_id/channels',
+      style: 'api',
+      handle: (req) => {
+        const caller = authenticate(ctx, req, { bearer: true, bot: true });
+        requireScope(caller, 'guilds.channels.read');
+        const guild = guilds.guild(req.params.guild_id ?? '');
+        if (!guild) throw unknownGuild();
+        const channels = guilds.channelsOf(guild.id);
+        if (caller.kind === 'bot')
+          return jsonReply(
+            200,
+            channels.map((c) => wireChannel(c, null)),
+          );
+        const me = caller.user.id;
+        if (!guilds.isMember(guild.id, me)) {
+          ctx.log.line('guilds', `${caller.user.username} is not a member of guild ${guild.id}`);
+          throw missingAccess();
+        }
+        const visible = channels.filter((c) => guilds.mayView(me, c.id));
+        return jsonReply(
+          200,
+          visible.map((c) => wireChannel(c, me)),
+        );
+      },
+    },
+  ];
+}
