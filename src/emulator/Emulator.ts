@@ -9,6 +9,7 @@ import type { EmulatorContext, EmulatorUrls } from './context.js';
 import { GatewayHub } from './gateway/GatewayHub.js';
 import { GATEWAY_PATH, GatewayServer } from './gateway/GatewayServer.js';
 import { allRoutes } from './http/routes.js';
+import { HttpRateLimits } from './http/rateLimits.js';
 import { Router } from './http/router.js';
 import { EmulatorLog } from './log.js';
 import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
@@ -459,6 +460,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const router = new Router(log);
   router.add(allRoutes(ctx));
+  try {
+    router.limitWith(new HttpRateLimits(resolved.rateLimits, store));
+  } catch (error) {
+    stopLobbySweep();
+    server.close();
+    throw error;
+  }
   server.on('request', (req, res) => {
     void router.handle(req, res);
   });

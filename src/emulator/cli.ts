@@ -26,6 +26,8 @@ Options:
   --bot-token T     bot token (default: random)
   --no-rpc          do not run the emulated desktop client (IPC socket)
   --rpc-user NAME   the user signed in to the emulated desktop client (default: the first user)
+  --rate-limits P   HTTP rate limits: default (generous), development (the platform's pre-approval
+                    limits) or off
   --json            print one JSON line with the addresses once ready, instead of a summary
   --verbose         print a log line per request and gateway event to stderr
   -h, --help        show this help
@@ -65,6 +67,7 @@ function parseEmulatorArgs(args: string[]): {
         'bot-token': { type: 'string' },
         'no-rpc': { type: 'boolean' },
         'rpc-user': { type: 'string' },
+        'rate-limits': { type: 'string' },
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -85,6 +88,13 @@ function parseEmulatorArgs(args: string[]): {
   if (v['bot-token'] !== undefined) options.botToken = v['bot-token'];
   if (v['no-rpc'] === true) options.rpc = false;
   else if (v['rpc-user'] !== undefined) options.rpc = { user: v['rpc-user'] };
+  const rateLimits = v['rate-limits'];
+  if (rateLimits !== undefined) {
+    if (rateLimits !== 'default' && rateLimits !== 'development' && rateLimits !== 'off') {
+      throw new UsageError('--rate-limits must be default, development or off');
+    }
+    options.rateLimits = rateLimits;
+  }
   return { options, json: v.json === true, verbose: v.verbose === true, help: v.help === true };
 }
 

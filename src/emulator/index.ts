@@ -21,4 +21,7 @@ export type {
   EmulatorOptions,
   EmulatorUser,
   GatewaySessionInfo,
+  RateLimitRule,
+  RateLimitSettings,
+  RateLimitsOption,
 } from './types.js';

@@ -1,3 +1,4 @@
+import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { isSnowflake } from './snowflake.js';
 import type { EmulatorOptions } from './types.js';
 
@@ -17,6 +18,8 @@ export interface ResolvedOptions {
   accessTokenTtlSeconds: number;
   resumeWindowMs: number;
   gatewayRateLimit: { count: number; windowMs: number };
+  /** HTTP rate limits, resolved from {@link EmulatorOptions.rateLimits}. */
+  rateLimits: RateLimitConfig;
   log: ((line: string) => void) | undefined;
   /** The desktop client's user (username or id), or null when it is off. */
   rpcUser: string | null;
@@ -101,6 +104,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       count: positiveInt('gatewayRateLimit.count', rate.count, 120),
       windowMs: positiveInt('gatewayRateLimit.windowMs', rate.windowMs, 60_000),
     },
+    rateLimits: resolveRateLimits(options.rateLimits),
     log: options.log,
     rpcUser: rpcUserOption(options.rpc),
     rpcSocketDir: options.rpcSocketDir,

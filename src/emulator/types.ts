@@ -57,11 +57,52 @@ export interface EmulatorOptions {
    */
   seedGuild?: boolean;
   /**
+   * HTTP rate limits (wire-protocols §4.11): `'default'` limits generously (500 requests/s per token, 250/s per
+   * route, caller and major parameter, 500/s per remote address without credentials; normal use never meets
+   * them), `'development'` adds the platform's pre-approval limits per application (100 per 2 h for lobby
+   * create/join/update, member changes, bulk, invites and lobby messages; 20 per 2 h for channel linking; 100
+   * per 2 h for direct messages), `'off'` sends no rate-limit headers and never answers 429. A
+   * {@link RateLimitSettings} object starts from one of those and overrides the global limit and single
+   * routes, so tests can hit a limit at will. @defaultValue `'default'`
+   */
+  rateLimits?: RateLimitsOption;
+  /**
    * Receives one line per request or event, for demos and debugging. Lines never contain tokens, codes,
    * verifiers or secrets.
    */
   log?: (line: string) => void;
 }
+
+/** One rate limit: at most `limit` requests per fixed window of `windowMs` milliseconds. */
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+  /**
+   * For a route: `'caller'` counts per caller and major parameter (lobby, guild, channel or target user), as
+   * the platform's buckets do; `'application'` keeps one count for every caller (429 scope `shared`).
+   * Ignored for the global limits. @defaultValue `'caller'`
+   */
+  per?: 'caller' | 'application';
+}
+
+/** Explicit HTTP rate limits; see {@link EmulatorOptions.rateLimits}. */
+export interface RateLimitSettings {
+  /** The preset the other fields override. @defaultValue `'default'` */
+  base?: 'off' | 'default' | 'development';
+  /** Requests per window of one token (user or bot) across every route; `null` turns it off. */
+  global?: RateLimitRule | null;
+  /** Requests per window without valid credentials, per remote address; `null` turns it off. */
+  unauthenticated?: RateLimitRule | null;
+  /**
+   * Limits of single routes by `"METHOD /pattern"` as the emulator routes them, e.g.
+   * `{ 'POST /users/:user_id/messages': { limit: 2, windowMs: 1000 } }`; `null` turns a route's limit off.
+   * Starting fails on a route the emulator does not serve.
+   */
+  routes?: Record<string, RateLimitRule | null>;
+}
+
+/** {@link EmulatorOptions.rateLimits}: a preset or explicit settings. */
+export type RateLimitsOption = 'off' | 'default' | 'development' | RateLimitSettings;
 
 /** A user of the emulated platform. */
 export interface EmulatorUser {

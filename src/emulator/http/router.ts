@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorLog } from '../log.js';
 import { decodeUtf8, mediaType, parseUrlEncoded, readBody, type Fields } from './body.js';
 import { ApiError, BodyError, HtmlError, HttpError, OAuthError, invalidFormBody } from './errors.js';
+import type { HttpRateLimits } from './rateLimits.js';
 import { jsonReply, type Reply } from './replies.js';
 
 /** How a route reports errors that happen before its own logic (bad body, too large, …). */
@@ -124,9 +125,19 @@ export class Router {
   readonly #routes: CompiledRoute[] = [];
   readonly #counts = new Map<string, number>();
   readonly #log: EmulatorLog;
+  #limits: HttpRateLimits | undefined;
 
   constructor(log: EmulatorLog) {
     this.#log = log;
+  }
+
+  /**
+   * Applies HTTP rate limits to the API routes from now on. Throws a `RangeError` when the limits name a route
+   * that was not added.
+   */
+  limitWith(limits: HttpRateLimits): void {
+    limits.checkRoutes(this.#routes.map((r) => `${r.method} ${r.pattern}`));
+    this.#limits = limits;
   }
 
   /** Adds routes. */
@@ -134,7 +145,10 @@ export class Router {
     for (const route of routes) this.#routes.push({ ...route, segments: route.pattern.split('/') });
   }
 
-  /** How many requests matched `method` + `pattern` (the pattern without the API prefix). */
+  /**
+   * How many requests matched `method` + `pattern` (the pattern without the API prefix) and were handled by the
+   * route; a request refused with 429 by a rate limit is not counted, since the route never saw it.
+   */
   count(method: string, pattern: string): number {
     return this.#counts.get(`${method.toUpperCase()} ${pattern}`) ?? 0;
   }
@@ -153,8 +167,23 @@ export class Router {
       if (found.kind === 'route') {
         label = found.route.pattern;
         const key = `${found.route.method} ${found.route.pattern}`;
-        this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
-        reply = await this.#run(found.route, found.params, req, search);
+        // Rate limits apply to the API, not to the browser pages at the origin.
+        const verdict =
+          this.#limits && found.route.scope === 'api'
+            ? this.#limits.check({ routeKey: key, params: found.params, raw: req })
+            : undefined;
+        if (verdict?.kind === 'limited') {
+          // A 429'd request is not processed at all, so a client may safely send it again.
+          this.#log.line(
+            'http',
+            `rate limited (${verdict.scope}) ${method} ${label}: retry after ${verdict.retryAfter} s`,
+          );
+          reply = verdict.reply;
+        } else {
+          this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+          reply = await this.#run(found.route, found.params, req, search);
+          if (verdict) reply = { ...reply, headers: { ...reply.headers, ...verdict.headers } };
+        }
       } else if (found.kind === 'method') {
         reply = jsonReply(
           405,
