@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { signIn } from './helpers.js';
+
+type Json = Record<string, unknown> & Record<string, unknown>[];
+
+async function call(
+  emu: Emulator,
+  auth: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Json }> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (auth !== null) headers.Authorization = auth;
+  const response = await fetch(`${emu.api}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: (text ? JSON.parse(text) : null) as Json };
+}
+
+const VIEW = 1n << 10n;
+const SEND = 1n << 11n;
+const MANAGE = 1n << 4n;
+/** Every permission bit: what the owner holds. */
+const ALL = ((1n << 51n) - 1n).toString();
+
+describe('guilds and channels (emulator)', () => {
+  let emu: Emulator;
+  let alice: string;
+  let bob: string;
+  let bot: string;
+  let guildId: string;
+  let ids: Record<string, string>;
+  beforeAll(async () => {
+    emu = await startEmulator({ autoConsent: true, users: 3 });
+    alice = `Bearer ${(await signIn(emu, 'alice')).access_token}`;
+    bob = `Bearer ${(await signIn(emu, 'bob')).access_token}`;
+    bot = `Bot ${emu.botToken}`;
+    const seeded = emu.guilds()[0];
+    guildId = seeded?.id ?? '';
+    ids = Object.fromEntries((seeded?.channels ?? []).map((c) => [c.name, c.id]));
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  it('seeds the contract guild: owned by the first user, every seeded user a member', () => {
+    const guilds = emu.guilds();
+    expect(guilds).toHaveLength(1);
+    const [alice, bob, carol] = emu.users.map((u) => u.id);
+    expect(guilds[0]).toMatchObject({ name: 'Emulator Guild', ownerId: alice });
+    expect(guilds[0]?.members).toEqual({
+      [alice ?? '']: ALL,
+      [bob ?? '']: (VIEW | SEND).toString(),
+      [carol ?? '']: (VIEW | SEND).toString(),
+    });
+    const channels = guilds[0]?.channels ?? [];
+    expect(channels.map((c) => [c.name, c.type, c.position])).toEqual([
+      ['Text Channels', 4, 0],
+      ['general', 0, 0],
+      ['welcome', 0, 0],
+      ['General', 2, 0],
+      ['lfg', 0, 1],
+      ['Voice Channels', 4, 1],
+      ['staff', 0, 2],
+    ]);
+    expect(channels.find((c) => c.name === 'general')?.parentId).toBe(ids['Text Channels']);
+    expect(channels.find((c) => c.name === 'General')?.parentId).toBe(ids['Voice Channels']);
+    expect(channels.find((c) => c.name === 'welcome')?.parentId).toBeNull();
+  });
+
+  it('lists each user their guilds with ownership and permissions', async () => {
+    const mine = await call(emu, alice, 'GET', '/users/@me/guilds');
+    expect(mine.status).toBe(200);
+    expect(mine.json).toEqual([
+      { id: guildId, name: 'Emulator Guild', icon: null, banner: null, owner: true, permissions: ALL },
+    ]);
+    const bobs = await call(emu, bob, 'GET', '/users/@me/guilds');
+    expect(bobs.json).toEqual([
+      {
+        id: guildId,
+        name: 'Emulator Guild',
+        icon: null,
+        banner: null,
+        owner: false,
+        permissions: (VIEW | SEND).toString(),
+      },
+    ]);
+    expect((await call(emu, null, 'GET', '/users/@me/guilds')).status).toBe(401);
+    expect((await call(emu, bot, 'GET', '/users/@me/guilds')).status).toBe(401);
+  });
+
+  it('shows the owner every channel, linkable where text, with who may write', async () => {
+    const list = await call(emu, alice, 'GET', `/guilds/${guildId}/channels`);
+    expect(list.status).toBe(200);
+    expect(list.json.map((c) => c.name)).toEqual([
+      'Text Channels',
+      'general',
+      'welcome',
+      'General',
+      'lfg',
+      'Voice Channels',
+      'staff',
+    ]);
+    const positions = list.json.map((c) => c.position as number);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    const byName = new Map(list.json.map((c) => [c.name, c]));
+    expect(byName.get('general')).toMatchObject({
+      id: ids.general,
+      type: 0,
+      position: 0,
+      parent_id: ids['Text Channels'],
+      guild_id: guildId,
+      linkable: true,
+      viewable_and_writeable_by_all_members: true,
+      linked_lobby: null,
+    });
+    expect(byName.get('welcome')).toMatchObject({ parent_id: null, linkable: true });
+    expect(byName.get('staff')).toMatchObject({
+      linkable: true,
+      viewable_and_writeable_by_all_members: false,
+    });
+    // Only text channels link.
+    expect(byName.get('Text Channels')?.linkable).toBe(false);
+    expect(byName.get('General')).toMatchObject({ type: 2, linkable: false });
+  });
+
+  it('hides #staff from members and lets them link nothing', async () => {
+    const list = await call(emu, bob, 'GET', `/guilds/${guildId}/channels`);
+    expect(list.status).toBe(200);
+    expect(list.json.map((c) => c.name)).not.toContain('staff');
+    expect(list.json).toHaveLength(6);
+    expect(list.json.filter((c) => c.linkable === true)).toEqual([]);
+    expect(list.json.find((c) => c.name === 'general')?.viewable_and_writeable_by_all_members).toBe(true);
+  });
+
+  it('shows the bot every channel', async () => {
+    const list = await call(emu, bot, 'GET', `/guilds/${guildId}/channels`);
+    expect(list.status).toBe(200);
+    expect(list.json).toHaveLength(7);
+    expect(list.json.find((c) => c.name === 'staff')).toMatchObject({ linkable: true });
+  });
+
+  it('refuses unknown guilds, non-members, missing scopes and missing credentials', async () => {
+    const unknown = await call(emu, alice, 'GET', '/guilds/123/channels');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ code: 10004, message: 'Unknown Guild' });
+    expect((await call(emu, bot, 'GET', '/guilds/123/channels')).json).toMatchObject({ code: 10004 });
+
+    const closed = emu.createGuild({ name: 'Closed', owner: 'carol' });
+    const outsider = await call(emu, bob, 'GET', `/guilds/${closed.id}/channels`);
+    expect(outsider.status).toBe(403);
+    expect(outsider.json).toMatchObject({ code: 50001 });
+    expect((await call(emu, bob, 'GET', '/users/@me/guilds')).json).toHaveLength(1);
+
+    const noChannels = `Bearer ${(await signIn(emu, 'alice', 'identify guilds')).access_token}`;
+    const refused = await call(emu, noChannels, 'GET', `/guilds/${guildId}/channels`);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: 50001 });
+    expect((await call(emu, noChannels, 'GET', '/users/@me/guilds')).status).toBe(200);
+    const noGuilds = `Bearer ${(await signIn(emu, 'alice', 'identify guilds.channels.read')).access_token}`;
+    expect((await call(emu, noGuilds, 'GET', '/users/@me/guilds')).json).toMatchObject({ code: 50001 });
+    expect((await call(emu, null, 'GET', `/guilds/${guildId}/channels`)).status).toBe(401);
+  });
+
+  it('creates guilds whose overwrites decide what each member sees, writes and links', async () => {
+    const guild = emu.createGuild({
+      name: 'Overwrites',
+      owner: 'carol',
+      members: ['alice', { user: 'bob', permissions: VIEW | SEND | MANAGE }],
+      channels: [
+        { name: 'Lobby Links', type: 4 },
+        { name: 'open', parent: 'Lobby Links' },
+        // Bob may not write here: linking needs VIEW, SEND and MANAGE_CHANNELS.
+        { name: 'quiet', parent: 'Lobby Links', overwrites: [{ target: 'bob', deny: SEND }] },
+        // Hidden from @everyone, shown to Alice by her own overwrite.
+        {
+          name: 'secret',
+          overwrites: [
+            { target: '@everyone', deny: VIEW },
+            { target: 'alice', allow: VIEW },
+          ],
+        },
+      ],
+    });
+    expect(guild.channels.map((c) => c.name)).toEqual(['Lobby Links', 'open', 'quiet', 'secret']);
+    expect(guild.channels.find((c) => c.name === 'secret')?.overwrites).toEqual([
+      { id: guild.id, type: 0, allow: '0', deny: VIEW.toString() },
+      { id: emu.users[0]?.id, type: 1, allow: VIEW.toString(), deny: '0' },
+    ]);
+
+    const asBob = await call(emu, bob, 'GET', `/guilds/${guild.id}/channels`);
+    const bobSees = new Map(asBob.json.map((c) => [c.name, c]));
+    expect([...bobSees.keys()]).toEqual(['Lobby Links', 'open', 'quiet']);
+    expect(bobSees.get('open')).toMatchObject({
+      linkable: true,
+      viewable_and_writeable_by_all_members: true,
+    });
+    expect(bobSees.get('quiet')).toMatchObject({
+      linkable: false,
+      viewable_and_writeable_by_all_members: false,
+    });
+
+    const asAlice = await call(emu, alice, 'GET', `/guilds/${guild.id}/channels`);
+    expect(asAlice.json.map((c) => c.name)).toEqual(['Lobby Links', 'open', 'quiet', 'secret']);
+    expect(asAlice.json.every((c) => c.linkable === false)).toBe(true);
+
+    // ADMINISTRATOR holds everything, overwrites or not.
+    emu.addGuildMember(guild.id, 'alice', { permissions: (1n << 3n).toString() });
+    const admin = await call(emu, alice, 'GET', '/users/@me/guilds');
+    expect(admin.json.find((g) => g.id === guild.id)).toMatchObject({ owner: false, permissions: ALL });
+    const asAdmin = await call(emu, alice, 'GET', `/guilds/${guild.id}/channels`);
+    expect(asAdmin.json.filter((c) => c.linkable === true).map((c) => c.name)).toEqual([
+      'open',
+      'quiet',
+      'secret',
+    ]);
+  });
+
+  it('refuses bad guild specs without leaving a half-made guild', () => {
+    const before = emu.guilds().length;
+    expect(() =>
+      emu.createGuild({ name: 'Bad', owner: 'alice', channels: [{ name: 'x', parent: 'nope' }] }),
+    ).toThrow(RangeError);
+    expect(() =>
+      emu.createGuild({ name: 'Bad', owner: 'alice', channels: [{ name: 'x', type: 3 }] }),
+    ).toThrow(/type/);
+    expect(() => emu.createGuild({ name: '', owner: 'alice' })).toThrow(RangeError);
+    expect(() => emu.createGuild({ name: 'Bad', owner: 'nobody' })).toThrow(/no user/);
+    expect(() =>
+      emu.createGuild({ name: 'Bad', owner: 'alice', members: [{ user: 'bob', permissions: '-1' }] }),
+    ).toThrow(RangeError);
+    expect(emu.guilds()).toHaveLength(before);
+    expect(() => emu.addGuildMember('123', 'bob')).toThrow(/no guild/);
+  });
+
+  it('posts channel messages for users who may write, and refuses the others', () => {
+    const general = ids.general ?? '';
+    const posted = emu.postChannelMessage(general, 'bob', 'hello from the chat app');
+    expect(posted).toMatchObject({
+      channelId: general,
+      authorId: emu.users[1]?.id,
+      content: 'hello from the chat app',
+      fromLobbyId: null,
+    });
+    expect(Number.isNaN(Date.parse(posted.timestamp))).toBe(false);
+    expect(emu.channelMessages(general).map((m) => m.content)).toEqual(['hello from the chat app']);
+
+    expect(() => emu.postChannelMessage(ids.staff ?? '', 'bob', 'let me in')).toThrow(RangeError);
+    expect(() => emu.postChannelMessage(ids.General ?? '', 'alice', 'voice')).toThrow(/not a text channel/);
+    expect(() => emu.postChannelMessage(general, 'alice', '')).toThrow(RangeError);
+    expect(() => emu.postChannelMessage(general, 'alice', 'x'.repeat(2001))).toThrow(RangeError);
+    expect(() => emu.postChannelMessage('123', 'alice', 'where')).toThrow(/no channel/);
+    // Carol loses SEND_MESSAGES: she can read #general but no longer write there.
+    emu.addGuildMember(guildId, 'carol', { permissions: VIEW });
+    expect(() => emu.postChannelMessage(general, 'carol', 'hi')).toThrow(/may not send/);
+    expect(emu.channelMessages(general)).toHaveLength(1);
+    emu.addGuildMember(guildId, 'carol');
+    expect(emu.postChannelMessage(general, 'carol', 'back').content).toBe('back');
+  });
+
+  it('starts without a guild when seedGuild is false', async () => {
+    const bare = await startEmulator({ autoConsent: true, seedGuild: false, rpc: false });
+    try {
+      expect(bare.guilds()).toEqual([]);
+      const token = `Bearer ${(await signIn(bare, 'alice')).access_token}`;
+      expect((await call(bare, token, 'GET', '/users/@me/guilds')).json).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+  });
+});
