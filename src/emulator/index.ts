@@ -14,6 +14,11 @@ export { startEmulator } from './Emulator.js';
 export type {
   BrowserOptions,
   Emulator,
+  EmulatorChannelMessage,
+  EmulatorChannelOverwrite,
+  EmulatorGuild,
+  EmulatorGuildChannel,
+  EmulatorGuildChannelSpec,
   EmulatorInfo,
   EmulatorLobby,
   EmulatorLobbyMember,
