@@ -1,0 +1,90 @@
+import type { Emulator } from '../../src/emulator/index.js';
+import { signIn, TestGateway, type Payload } from './helpers.js';
+
+/** A JSON reply. */
+export interface Reply {
+  status: number;
+  json: Record<string, unknown> & unknown[];
+}
+
+/** Calls the API with an Authorization header; a string body is sent as is (for malformed JSON). */
+export async function call(
+  emu: Emulator,
+  auth: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Reply> {
+  const response = await fetch(`${emu.api}${path}`, {
+    method,
+    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    json: (text ? JSON.parse(text) : null) as Record<string, unknown> & unknown[],
+  };
+}
+
+/** A signed-in player: Authorization header, user id, and a way to open gateway sessions. */
+export interface Player {
+  auth: string;
+  id: string;
+  /** Opens a gateway session; resolves with it and its READY. */
+  connect(): Promise<{ gw: TestGateway; ready: Record<string, unknown> }>;
+}
+
+/** Signs in a seeded user (full `sdk.social_layer` grant unless a scope is given). */
+export async function player(emu: Emulator, username: string, scope?: string): Promise<Player> {
+  const auth = `Bearer ${(await signIn(emu, username, scope)).access_token}`;
+  const id = emu.users.find((u) => u.username === username)?.id ?? '';
+  return {
+    auth,
+    id,
+    async connect() {
+      const gw = await TestGateway.connect(emu);
+      const ready = (await gw.identify(auth)).d as Record<string, unknown>;
+      return { gw, ready };
+    },
+  };
+}
+
+/** The `d` of a payload as an object. */
+export const data = (p: Payload): Record<string, unknown> => p.d as Record<string, unknown>;
+
+/** The next dispatch `t` whose `d` matches `pick` (other payloads stay queued). */
+export function nextWhere(
+  gw: TestGateway,
+  t: string,
+  pick: (d: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  return gw.next((p) => p.op === 0 && p.t === t && pick(p.d as Record<string, unknown>)).then(data);
+}
+
+/** Names of the dispatches a session has received and not yet taken, in order. */
+export function pendingEvents(gw: TestGateway): string[] {
+  return gw.pending().flatMap((p) => (p.op === 0 && p.t !== null ? [p.t] : []));
+}
+
+/** Closes a gateway socket and waits for the close (the session ends: close code 1000). */
+export async function closeGateway(gw: TestGateway): Promise<void> {
+  gw.ws.close(1000);
+  await gw.closed;
+}
+
+/** Polls `check` until it holds; rejects with `what` after `timeoutMs`. */
+export async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Closes one of a player's gateway sockets and waits until the emulator has ended that session. */
+export async function disconnect(emu: Emulator, gw: TestGateway, userId: string): Promise<void> {
+  const before = emu.gatewaySessions(userId).length;
+  await closeGateway(gw);
+  await until(() => emu.gatewaySessions(userId).length < before, 'the session to end');
+}
