@@ -23,6 +23,7 @@ import { Guilds } from './social/Guilds.js';
 import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
+import { wireLobbyRelay } from './social/lobbyRelay.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
 import { readLaunchCommands } from '../rpc/launchRegistry.js';
 import { PresenceService } from './social/PresenceService.js';
@@ -431,6 +432,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const presence = new PresenceService(() => clock.now());
   const relationships = new Relationships(store);
+  const guilds = new Guilds(store, log);
   const ctx: EmulatorContext = {
     options: resolved,
     urls,
@@ -441,13 +443,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     relationships,
     invites: new Invites(presence, relationships, store.state.application.id),
     messages: new DirectMessages(store, hub),
-    guilds: new Guilds(store, log),
-    lobbies: new Lobbies({
-      store,
-      hub,
-      log,
-      channel: () => undefined,
-    }),
+    guilds,
+    lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     log,
     csrfKey: randomBytes(32),
@@ -457,6 +454,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (resolved.seedGuild) seedGuild(ctx.guilds, store.fullUsers());
   wireSocialGateway(ctx);
   const stopLobbySweep = wireLobbyGateway(ctx);
+  wireLobbyRelay(ctx);
 
   const router = new Router(log);
   router.add(allRoutes(ctx));

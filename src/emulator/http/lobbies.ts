@@ -14,6 +14,7 @@ import {
   secret,
   type MemberInput,
 } from './lobbyBodies.js';
+import { lobbyLinkingRoutes } from './lobbyLinking.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { authenticate, requireBearer, requireBot, type Caller } from './requestAuth.js';
 import type { Route, RouteRequest } from './router.js';
@@ -55,7 +56,7 @@ function who(caller: Caller): string {
   return caller.kind === 'bot' ? 'the bot' : caller.user.username;
 }
 
-/** The lobby routes of the lobby contract (wire-protocols §4.8), except lobby channel invites. */
+/** The lobby routes of the lobby contract (wire-protocols §4.8) with channel linking, except lobby channel invites. */
 export function lobbyRoutes(ctx: EmulatorContext): Route[] {
   const { store, lobbies, log } = ctx;
 
@@ -376,5 +377,6 @@ export function lobbyRoutes(ctx: EmulatorContext): Route[] {
         return noContentReply();
       },
     },
+    ...lobbyLinkingRoutes(ctx),
   ];
 }
