@@ -1,5 +1,7 @@
 import { AbortedError, HttpError, NetworkError, SdkError, ErrorType } from '../errors/index.js';
 import type { LogWriter } from '../logging/index.js';
+import { systemClock, type Clock } from '../util/Clock.js';
+import { RateLimiter, type Attempt, type RateLimitWaitListener } from './RateLimiter.js';
 
 /** How a request authenticates. Credentials never appear in logs or errors. */
 export type RestAuth = { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'bot'; token: string };
@@ -34,7 +36,23 @@ export interface RestClientOptions {
   log: LogWriter;
   /** The fetch implementation; a seam for unit tests. @defaultValue `globalThis.fetch` */
   fetch?: typeof fetch;
+  /** Times rate-limit waits. @defaultValue the system clock */
+  clock?: Clock;
+  /** How rate limits are waited out. */
+  rateLimits?: {
+    /** The longest single wait in ms before a call fails instead. @defaultValue 60000 */
+    maxWaitMs?: number;
+    /** How many times one request is sent again after a 429. @defaultValue 3 */
+    maxRetries?: number;
+    /** Told when a request starts (`waiting`) and stops waiting on a rate limit. */
+    onWait?: RateLimitWaitListener;
+  };
 }
+
+/** The longest single rate-limit wait by default: a minute, after which the game hears about it. */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 60_000;
+/** How many 429s one request sits out by default. */
+export const DEFAULT_MAX_RATE_LIMIT_RETRIES = 3;
 
 /** Largest response body the SDK reads; a larger one is a protocol fault, not data to buffer. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -46,10 +64,18 @@ const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 export class RestClient {
   readonly #options: RestClientOptions;
   readonly #fetch: typeof fetch;
+  readonly #limiter: RateLimiter;
 
   constructor(options: RestClientOptions) {
     this.#options = options;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#limiter = new RateLimiter({
+      clock: options.clock ?? systemClock,
+      log: options.log,
+      maxWaitMs: options.rateLimits?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS,
+      maxRetries: options.rateLimits?.maxRetries ?? DEFAULT_MAX_RATE_LIMIT_RETRIES,
+      onWait: options.rateLimits?.onWait,
+    });
   }
 
   /** The API base this client talks to. */
@@ -57,8 +83,16 @@ export class RestClient {
     return this.#options.apiBase;
   }
 
-  /** Sends a request and returns the parsed JSON body (or `undefined` for an empty body). */
-  async request<T>(req: RestRequest): Promise<RestResponse<T>> {
+  /**
+   * Sends a request and returns the parsed JSON body (or `undefined` for an empty body). Within the platform's
+   * rate limits: it may wait first, and sends again after a 429 (see {@link RateLimiter}); it never sends again
+   * after a timeout or a network error, which could deliver the request twice.
+   */
+  request<T>(req: RestRequest): Promise<RestResponse<T>> {
+    return this.#limiter.run(req.method, req.route, req.signal, () => this.#attempt<T>(req));
+  }
+
+  async #attempt<T>(req: RestRequest): Promise<Attempt<RestResponse<T>>> {
     const timeoutMs = this.#options.timeoutMs();
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
@@ -78,20 +112,27 @@ export class RestClient {
     }
     this.#options.log.verbose(`${req.method} ${req.route} → ${response.status} (${Date.now() - started} ms)`);
 
-    const body = parseBody(text, response.headers);
+    const headers = response.headers;
+    const body = parseBody(text, headers);
     if (response.ok) {
       if (body === MALFORMED) {
-        throw new SdkError(
+        const error = new SdkError(
           ErrorType.HTTPError,
           `${req.method} ${req.route}: the response body is not valid JSON`,
-          {
-            status: response.status,
-          },
+          { status: response.status },
         );
+        return { kind: 'failed', headers, error };
       }
-      return { status: response.status, body: body as T, headers: response.headers };
+      return { kind: 'done', headers, value: { status: response.status, body: body as T, headers } };
     }
-    throw httpErrorFrom(req, response, body === MALFORMED ? undefined : body, text);
+    const error = httpErrorFrom(req, response, body === MALFORMED ? undefined : body, text);
+    if (response.status === 429) {
+      const global =
+        headers.get('x-ratelimit-global')?.toLowerCase() === 'true' ||
+        (body !== null && typeof body === 'object' && (body as { global?: unknown }).global === true);
+      return { kind: 'limited', headers, retryAfterSeconds: error.retryAfter, global, error };
+    }
+    return { kind: 'failed', headers, error };
   }
 
   #url(req: RestRequest): string {
