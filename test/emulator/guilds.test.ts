@@ -275,3 +275,138 @@ describe('guilds and channels (emulator)', () => {
     }
   });
 });
+
+describe('lobby channel invites (emulator)', () => {
+  let emu: Emulator;
+  let alice: string;
+  let bob: string;
+  let dave: string;
+  let daveId: string;
+  let bot: string;
+  let guildId: string;
+  let generalId: string;
+  let lobbyId: string;
+  beforeAll(async () => {
+    emu = await startEmulator({ autoConsent: true, users: 2 });
+    // Dave signs up after the guild was seeded: he is in the lobby but not in the guild.
+    daveId = emu.createUser({ username: 'dave' }).id;
+    alice = `Bearer ${(await signIn(emu, 'alice')).access_token}`;
+    bob = `Bearer ${(await signIn(emu, 'bob')).access_token}`;
+    dave = `Bearer ${(await signIn(emu, 'dave')).access_token}`;
+    bot = `Bot ${emu.botToken}`;
+    const guild = emu.guilds()[0];
+    guildId = guild?.id ?? '';
+    generalId = guild?.channels.find((c) => c.name === 'general')?.id ?? '';
+    const lobby = await call(emu, bot, 'POST', '/lobbies', {
+      members: [{ id: emu.users[0]?.id, flags: 1 }, { id: daveId }],
+    });
+    expect(lobby.status).toBe(201);
+    lobbyId = String(lobby.json.id);
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  const invitePath = (): string => `/lobbies/${lobbyId}/members/@me/invites`;
+  const link = async (channelId: string | null): Promise<void> => {
+    const linked = await call(emu, bot, 'PATCH', `/lobbies/${lobbyId}/channel-linking`, {
+      channel_id: channelId,
+    });
+    expect(linked.status).toBe(200);
+  };
+
+  it('refuses invites while the lobby has no linked channel, to non-members and for unknown lobbies', async () => {
+    const unlinked = await call(emu, dave, 'POST', invitePath());
+    expect(unlinked.status).toBe(400);
+    expect(unlinked.json.code).toBe(0);
+    expect(unlinked.json.message).toMatch(/no linked channel/);
+    expect((await call(emu, bot, 'POST', `/lobbies/${lobbyId}/members/${daveId}/invites`)).status).toBe(400);
+    await link(generalId);
+    const outsider = await call(emu, bob, 'POST', invitePath());
+    expect(outsider.status).toBe(403);
+    expect(outsider.json).toMatchObject({ code: 50001 });
+    const unknown = await call(emu, dave, 'POST', '/lobbies/123/members/@me/invites');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ code: 10031 });
+    expect((await call(emu, null, 'POST', invitePath())).status).toBe(401);
+    // The bot route is the bot's alone, and names a lobby member.
+    expect((await call(emu, alice, 'POST', `/lobbies/${lobbyId}/members/${daveId}/invites`)).status).toBe(
+      401,
+    );
+    const bobId = emu.users[1]?.id ?? '';
+    expect((await call(emu, bot, 'POST', `/lobbies/${lobbyId}/members/${bobId}/invites`)).json).toMatchObject(
+      {
+        code: 50001,
+      },
+    );
+    expect((await call(emu, bot, 'POST', `/lobbies/${lobbyId}/members/123/invites`)).json).toMatchObject({
+      code: 10013,
+    });
+    const narrow = `Bearer ${(await signIn(emu, 'dave', 'identify guilds')).access_token}`;
+    expect((await call(emu, narrow, 'POST', invitePath())).json).toMatchObject({ code: 50001 });
+  });
+
+  it('makes a single-use invite that only its user may redeem, and makes them a guild member', async () => {
+    await link(generalId);
+    const made = await call(emu, dave, 'POST', invitePath());
+    expect(made.status).toBe(200);
+    expect(Object.keys(made.json)).toEqual(['code']);
+    const code = String(made.json.code);
+    expect(code).toMatch(/^[A-Za-z0-9_-]{8,10}$/);
+
+    const shown = await call(emu, null, 'GET', `/invites/${code}`);
+    expect(shown.json).toMatchObject({
+      code,
+      guild: { id: guildId, name: 'Emulator Guild' },
+      channel: { id: generalId, name: 'general', type: 0 },
+    });
+
+    const stolen = await call(emu, alice, 'POST', `/invites/${code}`);
+    expect(stolen.status).toBe(403);
+    expect(stolen.json).toMatchObject({ code: 50001 });
+
+    expect((await call(emu, dave, 'GET', '/users/@me/guilds')).json).toEqual([]);
+    const redeemed = await call(emu, dave, 'POST', `/invites/${code}`);
+    expect(redeemed.status).toBe(200);
+    expect(redeemed.json).toEqual({
+      code,
+      guild: { id: guildId, name: 'Emulator Guild' },
+      channel: { id: generalId, name: 'general', type: 0 },
+    });
+    const guilds = await call(emu, dave, 'GET', '/users/@me/guilds');
+    expect(guilds.json).toMatchObject([{ id: guildId, owner: false, permissions: (VIEW | SEND).toString() }]);
+    const channels = await call(emu, dave, 'GET', `/guilds/${guildId}/channels`);
+    expect(channels.status).toBe(200);
+    expect(channels.json.map((c) => c.name)).not.toContain('staff');
+    expect(channels.json.find((c) => c.id === generalId)).toMatchObject({
+      linkable: false,
+      linked_lobby: { application_id: emu.applicationId, lobby_id: lobbyId },
+    });
+
+    const reused = await call(emu, dave, 'POST', `/invites/${code}`);
+    expect(reused.status).toBe(404);
+    expect(reused.json).toMatchObject({ code: 10006, message: 'Unknown Invite' });
+    expect((await call(emu, null, 'GET', `/invites/${code}`)).json).toMatchObject({ code: 10006 });
+    expect((await call(emu, dave, 'POST', '/invites/not*a*code')).json).toMatchObject({ code: 10006 });
+    expect((await call(emu, dave, 'POST', '/invites/__proto__')).json).toMatchObject({ code: 10006 });
+    expect((await call(emu, null, 'POST', `/invites/${code}`)).status).toBe(401);
+  });
+
+  it('lets the bot invite a member, and expires invites after an hour', async () => {
+    await link(generalId);
+    const made = await call(emu, bot, 'POST', `/lobbies/${lobbyId}/members/${daveId}/invites`);
+    expect(made.status).toBe(200);
+    const code = String(made.json.code);
+    expect(code).toMatch(/^[A-Za-z0-9_-]{8,10}$/);
+    const later = await call(emu, bot, 'POST', `/lobbies/${lobbyId}/members/${daveId}/invites`);
+    expect(later.json.code).not.toBe(code);
+
+    emu.advanceTime(59 * 60_000);
+    expect((await call(emu, null, 'GET', `/invites/${code}`)).status).toBe(200);
+    emu.advanceTime(2 * 60_000);
+    const expired = await call(emu, dave, 'POST', `/invites/${code}`);
+    expect(expired.status).toBe(404);
+    expect(expired.json).toMatchObject({ code: 10006 });
+    expect((await call(emu, dave, 'POST', `/invites/${String(later.json.code)}`)).status).toBe(404);
+  });
+});
