@@ -42,6 +42,7 @@ import { systemClock, type Clock } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
 import { ClientStatus, type ClientError } from './ClientStatus.js';
 import { ConnectionManager } from './ConnectionManager.js';
+import { HttpWaitStatus } from './HttpWaitStatus.js';
 import type { SessionContext, SessionFeature } from './SessionContext.js';
 
 /** Options of a {@link Client}. All are optional. */
@@ -56,6 +57,12 @@ export interface ClientOptions {
   applicationId?: string;
   /** HTTP request timeout in ms. @defaultValue 30000 */
   httpRequestTimeoutMs?: number;
+  /**
+   * The longest the SDK waits out one HTTP rate limit before the call fails with a retryable `HttpError`
+   * carrying `retryAfter`, in ms. Shorter waits happen by themselves, shown as {@link ClientStatus.HttpWait}.
+   * @defaultValue 60000
+   */
+  maxRateLimitWaitMs?: number;
   /** A log callback to add at once, with {@link ClientOptions.logSeverity}. */
   logCallback?: LogCallback;
   /** Minimum severity for {@link ClientOptions.logCallback}. @defaultValue `LoggingSeverity.Info` */
@@ -152,6 +159,12 @@ export interface ClientEvents {
   localClientEvent: [event: string, data: unknown];
   /** Every gateway dispatch, for diagnostics. */
   dispatch: [event: string, data: unknown];
+  /**
+   * An HTTP request started (`waiting`, with the seconds it will wait) or stopped waiting on a rate limit;
+   * `route` is the request, e.g. `POST /users/123/messages`. While any request waits, the status shows
+   * {@link ClientStatus.HttpWait}. Waiting requests are sent again by themselves.
+   */
+  httpWait: [waiting: boolean, retryAfterSeconds: number, route: string];
 }
 
 const DEFAULT_API_BASE = 'https://discord.com/api/v10';
@@ -177,6 +190,8 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #log: LogWriter;
   readonly #auth: AuthManager;
   readonly #connection: ConnectionManager;
+  /** The shown status: the connection's, or HttpWait while a request waits on a rate limit. */
+  readonly #httpWait: HttpWaitStatus;
   readonly #users = new UserStore();
   #applicationId: string | undefined;
   #httpTimeoutMs: number;
@@ -215,6 +230,13 @@ export class Client extends TypedEmitter<ClientEvents> {
       timeoutMs: () => this.#httpTimeoutMs,
       log: this.#logger.writer('http'),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      clock,
+      rateLimits: {
+        ...(options.maxRateLimitWaitMs === undefined ? {} : { maxWaitMs: options.maxRateLimitWaitMs }),
+        onWait: (waiting, seconds, route) => {
+          this.#httpWait.onWait(waiting, seconds, route);
+        },
+      },
     });
     this.#auth = new AuthManager({
       rest,
@@ -244,6 +266,12 @@ export class Client extends TypedEmitter<ClientEvents> {
       gatewayUrl: options.gatewayUrl,
       reconnectDelayMs: options.reconnectDelayMs,
       invalidSessionDelayMs: options.invalidSessionDelayMs,
+    });
+    this.#httpWait = new HttpWaitStatus({
+      connectionStatus: () => this.#connection.status,
+      log: this.#logger.writer('client'),
+      emitStatus: (status, error, detail) => this.emit('statusChanged', status, error, detail),
+      emitWait: (waiting, seconds, route) => this.emit('httpWait', waiting, seconds, route),
     });
     this.#localClient = new LocalClientLink(
       options.localClient ?? {},
@@ -329,7 +357,7 @@ export class Client extends TypedEmitter<ClientEvents> {
         this.#users.clear();
         for (const feature of this.#features) feature.onDisconnected?.();
       }
-      this.emit('statusChanged', status, error, detail);
+      this.#httpWait.onConnectionStatus(status, error, detail);
     });
     this.#connection.on('ready', (data) => {
       this.#onReady(data);
@@ -490,9 +518,12 @@ export class Client extends TypedEmitter<ClientEvents> {
 
   // ── Connection ─────────────────────────────────────────────────────────────────────────────────
 
-  /** The connection status. */
+  /**
+   * The connection status; {@link ClientStatus.HttpWait} while an HTTP request waits on a rate limit (unless
+   * disconnected or disconnecting).
+   */
   getStatus(): ClientStatus {
-    return this.#connection.status;
+    return this.#httpWait.status;
   }
 
   /** Connects and resolves once Ready; see {@link ClientStatus}. */

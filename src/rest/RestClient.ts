@@ -1,4 +1,11 @@
-import { AbortedError, HttpError, NetworkError, SdkError, ErrorType } from '../errors/index.js';
+import {
+  AbortedError,
+  HttpError,
+  NetworkError,
+  SdkError,
+  ErrorType,
+  ValidationError,
+} from '../errors/index.js';
 import type { LogWriter } from '../logging/index.js';
 import { systemClock, type Clock } from '../util/Clock.js';
 import { RateLimiter, type Attempt, type RateLimitWaitListener } from './RateLimiter.js';
@@ -69,11 +76,17 @@ export class RestClient {
   constructor(options: RestClientOptions) {
     this.#options = options;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const maxWaitMs = options.rateLimits?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
+    const maxRetries = options.rateLimits?.maxRetries ?? DEFAULT_MAX_RATE_LIMIT_RETRIES;
+    if (!Number.isFinite(maxWaitMs) || maxWaitMs < 0)
+      throw new ValidationError('the maximum rate-limit wait must be a number of ms ≥ 0');
+    if (!Number.isInteger(maxRetries) || maxRetries < 0)
+      throw new ValidationError('the rate-limit retry count must be an integer ≥ 0');
     this.#limiter = new RateLimiter({
       clock: options.clock ?? systemClock,
       log: options.log,
-      maxWaitMs: options.rateLimits?.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS,
-      maxRetries: options.rateLimits?.maxRetries ?? DEFAULT_MAX_RATE_LIMIT_RETRIES,
+      maxWaitMs,
+      maxRetries,
       onWait: options.rateLimits?.onWait,
     });
   }
