@@ -76,7 +76,7 @@ export class LobbyManager implements SessionFeature {
       case 'LOBBY_CREATE':
       case 'LOBBY_UPDATE': {
         const lobby = parseLobby(data);
-        if (lobby) this.#upsert(lobby, event === 'LOBBY_CREATE');
+        if (lobby) this.#upsert(lobby, false);
         else this.#s.log.warn(`${event} without a usable lobby; ignored`);
         return;
       }
@@ -113,7 +113,7 @@ export class LobbyManager implements SessionFeature {
       this.#s.log.warn('createOrJoinLobby: the platform replied without a lobby');
       throw new ValidationError('the platform returned no lobby');
     }
-    this.#upsert(lobby, true);
+    this.#upsert(lobby, false);
     this.#s.log.info(`in lobby ${lobby.id} (${lobby.members.size} members)`);
     return lobby.id;
   }
@@ -215,8 +215,11 @@ export class LobbyManager implements SessionFeature {
     else if (!sameMember(known, member)) this.#s.emit('lobbyMemberUpdated', lobbyId, member.id);
   }
 
-  /** Takes a lobby's new state; announces it and every member change against what was held. */
-  #upsert(lobby: LobbyData, becameAvailable: boolean): void {
+  /**
+   * Takes a lobby's new state; announces it and every member change against what was held. A lobby already
+   * held is announced as created again only when a new session recovered it (`recovered`).
+   */
+  #upsert(lobby: LobbyData, recovered: boolean): void {
     const known = this.#lobbies.get(lobby.id);
     this.#lobbies.set(lobby.id, lobby);
     this.#noteUsers(lobby);
@@ -224,7 +227,7 @@ export class LobbyManager implements SessionFeature {
       this.#s.emit('lobbyCreated', lobby.id);
       return;
     }
-    if (becameAvailable) this.#s.emit('lobbyCreated', lobby.id);
+    if (recovered) this.#s.emit('lobbyCreated', lobby.id);
     for (const [id, member] of lobby.members) {
       const before = known.members.get(id);
       if (!before) this.#s.emit('lobbyMemberAdded', lobby.id, id);

@@ -249,6 +249,11 @@ describe('lobbies', () => {
     await alice.client.disconnect();
     expect(alice.client.getLobbyIds()).toEqual([]);
     // While nobody is connected, time passes: the lobby with a 5 s idle timeout goes.
+    await eventually(
+      () => emulator.gatewaySessions(alice.user.id).every((s) => !s.connected),
+      5000,
+      'the server to see the socket close',
+    );
     emulator.advanceTime(6_000);
     await alice.client.connect();
     expect(alice.client.getLobbyIds()).toEqual([lobbyId]);
