@@ -26,6 +26,7 @@ Options:
   --bot-token T     bot token (default: random)
   --no-rpc          do not run the emulated desktop client (IPC socket)
   --rpc-user NAME   the user signed in to the emulated desktop client (default: the first user)
+  --no-seed-guild   do not seed the "Emulator Guild" (guilds and channels for lobby linking)
   --rate-limits P   HTTP rate limits: default (generous), development (the platform's pre-approval
                     limits) or off
   --json            print one JSON line with the addresses once ready, instead of a summary
@@ -68,6 +69,7 @@ function parseEmulatorArgs(args: string[]): {
         'no-rpc': { type: 'boolean' },
         'rpc-user': { type: 'string' },
         'rate-limits': { type: 'string' },
+        'no-seed-guild': { type: 'boolean' },
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -88,6 +90,7 @@ function parseEmulatorArgs(args: string[]): {
   if (v['bot-token'] !== undefined) options.botToken = v['bot-token'];
   if (v['no-rpc'] === true) options.rpc = false;
   else if (v['rpc-user'] !== undefined) options.rpc = { user: v['rpc-user'] };
+  if (v['no-seed-guild'] === true) options.seedGuild = false;
   const rateLimits = v['rate-limits'];
   if (rateLimits !== undefined) {
     if (rateLimits !== 'default' && rateLimits !== 'development' && rateLimits !== 'off') {
