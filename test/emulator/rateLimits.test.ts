@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { runEmulatorCommand } from '../../src/emulator/cli.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn } from './helpers.js';
 
@@ -202,5 +203,45 @@ describe('HTTP rate limits (emulator)', () => {
       RangeError,
     );
     await expect(startEmulator({ rateLimits: 'sometimes' as 'off' })).rejects.toThrow(RangeError);
+  });
+
+  it('takes --rate-limits on the command line', async () => {
+    const run = async (
+      args: string[],
+      probe?: (api: string) => Promise<void>,
+    ): Promise<{ code: number; err: string }> => {
+      let out = '';
+      let err = '';
+      let stop!: (signal: string) => void;
+      const stopped = new Promise<string>((resolve) => {
+        stop = resolve;
+      });
+      const done = runEmulatorCommand([...args, '--json', '--port', '0'], {
+        stdout: (text) => {
+          out += text;
+          if (out.includes('\n') && probe) {
+            const { api } = JSON.parse(out) as { api: string };
+            void probe(api).finally(() => {
+              stop('SIGTERM');
+            });
+          }
+        },
+        stderr: (text) => {
+          err += text;
+        },
+        stopRequested: () => stopped,
+      });
+      return { code: await done, err };
+    };
+    const limits: Array<string | null> = [];
+    const probe = async (api: string): Promise<void> => {
+      limits.push((await fetch(`${api}/users/@me`)).headers.get('x-ratelimit-limit'));
+    };
+    expect((await run(['--rate-limits', 'off'], probe)).code).toBe(0);
+    expect((await run(['--rate-limits', 'development'], probe)).code).toBe(0);
+    expect(limits).toEqual([null, '250']);
+    const bad = await run(['--rate-limits', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--rate-limits must be default, development or off');
   });
 });
