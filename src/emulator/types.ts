@@ -175,7 +175,7 @@ export interface EmulatorLobbyMember {
   flags: number;
   /** The display name the game backend gave the member, or null. */
   additionalName: string | null;
-  /** Whether the member has a live gateway session. */
+  /** Whether the member has a gateway session with a socket attached (one waiting for a resume does not count). */
   connected: boolean;
 }
 

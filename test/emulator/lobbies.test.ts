@@ -1,8 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import type { TestGateway } from './helpers.js';
-import { call, data, disconnect, nextWhere, pendingEvents, player, type Player } from './lobbyHelpers.js';
+import { TestGateway } from './helpers.js';
+import {
+  call,
+  data,
+  disconnect,
+  nextWhere,
+  pendingEvents,
+  player,
+  until,
+  type Player,
+} from './lobbyHelpers.js';
 
 const running: Emulator[] = [];
 afterEach(async () => {
@@ -175,6 +184,48 @@ describe('lobbies: create or join by secret (SDK side)', () => {
     }
     expect(updates).toHaveLength(1);
     expect(emu.lobbies()[0]?.members.map((m) => m.connected)).toEqual([true, false]);
+  });
+
+  it('a dropped member is offline until the resume, and an abandoned session keeps no lobby alive', async () => {
+    const { emu, bot, alice, bob } = await world();
+    const lobbyId = String(
+      (
+        await call(emu, bot, 'POST', '/lobbies', {
+          members: [{ id: alice.id }, { id: bob.id }],
+          idle_timeout_seconds: 5,
+        })
+      ).json.id,
+    );
+    const { gw: aliceGw } = await alice.connect();
+    const { gw: bobGw, ready } = await bob.connect();
+    const bobUpdate = (connected: boolean): Promise<Record<string, unknown>> =>
+      nextWhere(aliceGw, 'LOBBY_MEMBER_UPDATE', (d) => {
+        const member = d.member as { id: string; connected: boolean };
+        return member.id === bob.id && member.connected === connected;
+      });
+    await bobUpdate(true);
+
+    emu.dropGatewayConnections(bob.id);
+    await bobGw.closed;
+    expect(await bobUpdate(false)).toMatchObject({ lobby_id: lobbyId });
+    expect(emu.gatewaySessions(bob.id)).toMatchObject([{ connected: false }]);
+
+    // Bob resumes his session: online again, and he gets what he missed.
+    const resumed = await TestGateway.connect(emu);
+    await resumed.next((p) => p.op === 10);
+    resumed.send(6, { token: bob.auth, session_id: ready.session_id, seq: 0 });
+    await resumed.dispatch('RESUMED');
+    expect(await bobUpdate(true)).toMatchObject({ member: { id: bob.id, connected: true } });
+
+    // Alice leaves for good; Bob's socket drops and he never comes back: the lobby expires although his
+    // session could still be resumed.
+    await disconnect(emu, aliceGw, alice.id);
+    emu.dropGatewayConnections(bob.id);
+    await resumed.closed;
+    await until(() => emu.lobbies()[0]?.members.every((m) => !m.connected) === true, 'both offline');
+    expect(emu.gatewaySessions(bob.id)).toHaveLength(1);
+    emu.advanceTime(6_000);
+    expect(emu.lobbies()).toEqual([]);
   });
 
   it('needs a token with lobbies.write and a well-formed body', async () => {

@@ -53,6 +53,7 @@ export class GatewayConnection {
   readonly #limiter: SlidingWindowLimiter;
   #outbox: Promise<void> = Promise.resolve();
   #closing = false;
+  #closeReported = false;
   #serverCloseCode: number | null = null;
   #heartbeatTimer: TimerHandle | undefined;
   #reconnectTimer: TimerHandle | undefined;
@@ -115,11 +116,16 @@ export class GatewayConnection {
     });
   }
 
-  /** Destroys the socket without a close frame, as a network failure would. */
+  /**
+   * Destroys the socket without a close frame, as a network failure would. The session learns of it at once
+   * (1006, resumable) rather than when ws emits its close a few ticks later, so what an admin hook such as
+   * `dropGatewayConnections()` did is visible as soon as it returns (a member's `connected`, idle lobbies).
+   */
   terminate(): void {
     this.#closing = true;
     this.#stopTimers();
     this.#ws.terminate();
+    this.#onClose(1006);
   }
 
   /** Sends op 7 Reconnect, and closes with 4000 (resumable) if the client has not gone by the grace time. */
@@ -146,6 +152,9 @@ export class GatewayConnection {
   }
 
   #onClose(code: number): void {
+    // terminate() reports the close itself; the socket's own close event then has nothing left to say.
+    if (this.#closeReported) return;
+    this.#closeReported = true;
     this.#closing = true;
     this.#stopTimers();
     this.#encoder.close();

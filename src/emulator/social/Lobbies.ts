@@ -132,9 +132,13 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     return this.all().find((l) => l.linkedChannelId === channelId);
   }
 
-  /** Whether the user has a live gateway session (a member's `connected`). */
+  /**
+   * Whether the user has a live gateway session, one with a socket attached (a member's `connected`). A
+   * session that lost its socket and waits for a resume does not count: its player is offline until the
+   * resume, and a game that never comes back must not keep its lobbies alive for the whole resume window.
+   */
   connected(userId: string): boolean {
-    return this.#d.hub.list(userId).length > 0;
+    return this.#d.hub.list(userId).some((s) => s.connected);
   }
 
   /** The lobby as HTTP replies send it. */

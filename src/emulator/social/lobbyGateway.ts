@@ -1,27 +1,32 @@
 import type { EmulatorContext } from '../context.js';
+import type { GatewaySession } from '../gateway/GatewaySession.js';
 
 /** How often idle lobbies are looked for (besides every {@link Emulator.advanceTime}). */
 const SWEEP_INTERVAL_MS = 1000;
 
 /**
- * Connects the lobbies to the gateway: READY lists the user's lobbies, a member's first session starting or
- * last session ending is a LOBBY_MEMBER_UPDATE (`connected`) to the lobby, and idle lobbies are swept once a
- * second. Returns the function that stops the sweep (the emulator calls it on close).
+ * Connects the lobbies to the gateway: READY lists the user's lobbies; a member going online (first socket:
+ * identify or resume) or offline (last socket gone: close, drop or session end) is a LOBBY_MEMBER_UPDATE
+ * (`connected`) to their lobbies and starts or stops their idle clocks; idle lobbies are swept once a second.
+ * Returns the function that stops the sweep (the emulator calls it on close).
  */
 export function wireLobbyGateway(ctx: EmulatorContext): () => void {
   const { hub, lobbies } = ctx;
+  /** Users seen online, so only real changes are announced. */
+  const online = new Set<string>();
 
-  hub.on('sessionStarted', (session) => {
-    // Only the first session changes `connected`; the new session is already counted here.
-    if (session.kind === 'oauth' && hub.list(session.userId).length === 1) {
-      lobbies.connectionChanged(session.userId);
-    }
-  });
-  hub.on('sessionEnded', (session) => {
-    if (session.kind === 'oauth' && hub.list(session.userId).length === 0) {
-      lobbies.connectionChanged(session.userId);
-    }
-  });
+  const recheck = (session: GatewaySession): void => {
+    if (session.kind !== 'oauth') return;
+    const now = lobbies.connected(session.userId);
+    if (now === online.has(session.userId)) return;
+    if (now) online.add(session.userId);
+    else online.delete(session.userId);
+    lobbies.connectionChanged(session.userId);
+  };
+  hub.on('sessionStarted', recheck);
+  hub.on('sessionResumed', recheck);
+  hub.on('sessionDisconnected', recheck);
+  hub.on('sessionEnded', recheck);
 
   hub.addReadyContributor((session) =>
     session.kind === 'oauth'

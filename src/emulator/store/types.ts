@@ -193,13 +193,13 @@ export interface LobbyRecord {
   members: LobbyMemberRecord[];
   /** Lobby flags (0 or 1; the platform does not document the bit). */
   flags: number;
-  /** How long the lobby lives once no member has a live gateway session (5–604800). */
+  /** How long the lobby lives once no member has a connected gateway session (5–604800). */
   idleTimeoutSeconds: number;
   /** The guild text channel linked to the lobby, or null. */
   linkedChannelId: string | null;
   /** Unix ms. */
   createdAt: number;
-  /** Unix ms since when no member had a live gateway session; null while one has. */
+  /** Unix ms since when no member had a connected gateway session (one with a socket attached); null while one has. */
   idleSince: number | null;
 }
 
