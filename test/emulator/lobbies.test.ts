@@ -226,6 +226,12 @@ describe('lobbies: create or join by secret (SDK side)', () => {
     expect(emu.gatewaySessions(bob.id)).toHaveLength(1);
     emu.advanceTime(6_000);
     expect(emu.lobbies()).toEqual([]);
+    // Had he come back, the resume would have told him.
+    const late = await TestGateway.connect(emu);
+    await late.next((p) => p.op === 10);
+    late.send(6, { token: bob.auth, session_id: ready.session_id, seq: 0 });
+    expect(data(await late.dispatch('LOBBY_DELETE'))).toEqual({ id: lobbyId, reason: 'deleted' });
+    await late.dispatch('RESUMED');
   });
 
   it('needs a token with lobbies.write and a well-formed body', async () => {
