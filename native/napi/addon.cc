@@ -5,6 +5,7 @@
 #include "core/crypto/backend_info.h"
 #include "napi/bindings.h"
 #include "napi/errors.h"
+#include "napi/transport_cryptor_wrap.h"
 
 namespace sdkpp::addon {
 namespace {
@@ -24,6 +25,13 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("cryptoSelfTest", Napi::Function::New(env, CryptoSelfTest, "cryptoSelfTest"));
     exports.Set("aeadSeal", Napi::Function::New(env, AeadSeal, "aeadSeal"));
     exports.Set("aeadOpen", Napi::Function::New(env, AeadOpen, "aeadOpen"));
+    exports.Set("rtpResultNames", Napi::Function::New(env, RtpResultNames, "rtpResultNames"));
+    exports.Set("rtpParsePacket", Napi::Function::New(env, RtpParsePacket, "rtpParsePacket"));
+    exports.Set("rtpWriteHeader", Napi::Function::New(env, RtpWriteHeader, "rtpWriteHeader"));
+    exports.Set("ipDiscoveryWrite", Napi::Function::New(env, IpDiscoveryWrite, "ipDiscoveryWrite"));
+    exports.Set("ipDiscoveryParse", Napi::Function::New(env, IpDiscoveryParse, "ipDiscoveryParse"));
+    exports.Set("transportSelfTest", Napi::Function::New(env, TransportSelfTest, "transportSelfTest"));
+    exports.Set("TransportCryptor", TransportCryptorWrap::Define(env));
     return exports;
 }
 

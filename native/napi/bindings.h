@@ -15,4 +15,14 @@ Napi::Value CryptoSelfTest(const Napi::CallbackInfo& info);
 Napi::Value AeadSeal(const Napi::CallbackInfo& info);
 Napi::Value AeadOpen(const Napi::CallbackInfo& info);
 
+// RTP and the voice transport (rtp_bindings.cc; the TransportCryptor class is transport_cryptor_wrap.h).
+// Results are numbers, 0 or a byte count for success and the negated rtp::Result otherwise, so that
+// malformed packets never throw; only wrong argument types do.
+Napi::Value RtpResultNames(const Napi::CallbackInfo& info);
+Napi::Value RtpParsePacket(const Napi::CallbackInfo& info);
+Napi::Value RtpWriteHeader(const Napi::CallbackInfo& info);
+Napi::Value IpDiscoveryWrite(const Napi::CallbackInfo& info);
+Napi::Value IpDiscoveryParse(const Napi::CallbackInfo& info);
+Napi::Value TransportSelfTest(const Napi::CallbackInfo& info);
+
 } // namespace sdkpp::addon

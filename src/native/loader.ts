@@ -12,7 +12,20 @@ export const NATIVE_ADDON_FILE = 'sdkpp_native.node';
 // node-gyp's outputs first, then cmake-js's (`--out build-cmake`); prebuilds/<platform>-<arch>/ comes later.
 const BUILD_DIRS = ['build/Release', 'build/Debug', 'build-cmake/Release', 'build-cmake/Debug'] as const;
 
-const ADDON_FUNCTIONS = ['version', 'engineInfo', 'cryptoSelfTest', 'aeadSeal', 'aeadOpen'] as const;
+const ADDON_FUNCTIONS = [
+  'version',
+  'engineInfo',
+  'cryptoSelfTest',
+  'aeadSeal',
+  'aeadOpen',
+  'rtpResultNames',
+  'rtpParsePacket',
+  'rtpWriteHeader',
+  'ipDiscoveryWrite',
+  'ipDiscoveryParse',
+  'transportSelfTest',
+  'TransportCryptor',
+] as const;
 
 /** The outcome of {@link loadNativeAddon}: the addon, or why not and how to fix it. */
 export type NativeAddonLoadResult =

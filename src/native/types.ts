@@ -7,7 +7,7 @@
  * The revision of the addon's JS shape that this code expects; `kAddonAbi` in native/core/version.h.
  * The loader refuses an addon that reports another value, so a stale build is never called into.
  */
-export const NATIVE_ADDON_ABI = 1;
+export const NATIVE_ADDON_ABI = 2;
 
 /** What `engineInfo()` reports about the build and the libraries it runs on. */
 export interface NativeEngineInfo {
@@ -42,6 +42,89 @@ export interface NativeAeadSelfTestResult {
   readonly roundTrip: boolean;
   /** Tampered ciphertext, tag and AAD were all rejected. */
   readonly rejectsTampering: boolean;
+}
+
+/**
+ * The indices of the `Uint32Array` that `TransportCryptor.open()` and `rtpParsePacket()` fill, so that a
+ * packet costs no JS object on the native side (`RtpInfoIndex` in native/napi/rtp_args.h).
+ */
+export const RTP_INFO = Object.freeze({
+  nonce: 0,
+  bodySize: 1,
+  extensionOffset: 2,
+  extensionSize: 3,
+  payloadOffset: 4,
+  payloadSize: 5,
+  marker: 6,
+  payloadType: 7,
+  sequence: 8,
+  timestamp: 9,
+  ssrc: 10,
+  hasExtension: 11,
+  extensionProfile: 12,
+  extensionWords: 13,
+  paddingSize: 14,
+  csrcCount: 15,
+  csrcs: 16,
+  /** The array's length: 16 fixed fields and 15 CSRCs. */
+  size: 31,
+});
+
+/** A header as the addon reads it; every number is range-checked (`ERR_RTP_INVALID_HEADER`). */
+export interface NativeRtpHeader {
+  readonly marker: boolean;
+  readonly payloadType: number;
+  readonly sequence: number;
+  readonly timestamp: number;
+  readonly ssrc: number;
+  readonly csrcs: readonly number[];
+  /** `null` for no extension; otherwise the body is passed separately and sets the word count. */
+  readonly extensionProfile: number | null;
+  readonly paddingSize: number;
+}
+
+/** `TransportCryptor.stats()`: counters since the cryptor was made. */
+export interface NativeTransportStats {
+  /** Packets sealed. */
+  readonly sealed: number;
+  /** The counter the last `seal()` without an explicit nonce used (0 before the first). */
+  readonly lastNonce: number;
+  /** How many `open()` calls ended with each result, indexed by code (`rtpResultNames()`). */
+  readonly results: readonly number[];
+}
+
+/** One connection's transport encryption (native/napi/transport_cryptor_wrap.h). */
+export interface NativeTransportCryptor {
+  /**
+   * Seals one packet into `out`. Returns the bytes written, or a negated result code. Without `nonce`,
+   * the cryptor's counter is incremented and used.
+   */
+  seal(
+    header: NativeRtpHeader,
+    extensionBody: Uint8Array,
+    payload: Uint8Array,
+    out: Uint8Array,
+    nonce?: number,
+  ): number;
+  /** Opens `packet` into `out`; returns 0 and fills `info` (see {@link RTP_INFO}), or a negated code. */
+  open(packet: Uint8Array, out: Uint8Array, info: Uint32Array): number;
+  /** See {@link NativeTransportStats}. */
+  stats(): NativeTransportStats;
+}
+
+/** An IP discovery packet as `ipDiscoveryParse()` returns it. */
+export interface NativeIpDiscoveryPacket {
+  /** 1 request, 2 response. */
+  readonly type: number;
+  readonly ssrc: number;
+  readonly address: string;
+  readonly port: number;
+}
+
+/** The outcome of `transportSelfTest()`: the C++ unit tests of native/core/rtp. */
+export interface NativeTransportSelfTestResult {
+  readonly ok: boolean;
+  readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
 }
 
 /** The outcome of `cryptoSelfTest()`. */
@@ -79,4 +162,18 @@ export interface NativeAddon {
     aad: Uint8Array,
     ciphertextWithTag: Uint8Array,
   ): Buffer;
+  /** The names of the RTP result codes, indexed by code (`rtp::ResultName`). */
+  rtpResultNames(): string[];
+  /** Parses an unencrypted RTP packet; 0 and `info` filled, or a negated result code. */
+  rtpParsePacket(packet: Uint8Array, info: Uint32Array): number;
+  /** Writes the clear header (with the extension preamble); bytes written or a negated code. */
+  rtpWriteHeader(header: NativeRtpHeader, extensionWords: number, out: Uint8Array): number;
+  /** Writes a 74-byte IP discovery packet; bytes written or a negated code. */
+  ipDiscoveryWrite(type: number, ssrc: number, address: string, port: number, out: Uint8Array): number;
+  /** Reads an IP discovery packet, or returns a negated code. */
+  ipDiscoveryParse(packet: Uint8Array): NativeIpDiscoveryPacket | number;
+  /** Runs the C++ unit tests of native/core/rtp. */
+  transportSelfTest(): NativeTransportSelfTestResult;
+  /** One transport cryptor per connection and key; throws `ERR_RTP_UNSUPPORTED_MODE` or `ERR_RTP_INVALID_KEY_SIZE`. */
+  TransportCryptor: new (mode: string, key: Uint8Array) => NativeTransportCryptor;
 }

@@ -29,10 +29,17 @@ describe('the native addon (raw exports)', () => {
 
   it('exports exactly the functions typed in src/native/types.ts', () => {
     expect(Object.keys(addon).sort()).toEqual([
+      'TransportCryptor',
       'aeadOpen',
       'aeadSeal',
       'cryptoSelfTest',
       'engineInfo',
+      'ipDiscoveryParse',
+      'ipDiscoveryWrite',
+      'rtpParsePacket',
+      'rtpResultNames',
+      'rtpWriteHeader',
+      'transportSelfTest',
       'version',
     ]);
   });

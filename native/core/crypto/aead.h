@@ -76,6 +76,10 @@ public:
 
     virtual AeadAlgorithm Algorithm() const noexcept = 0;
 
+    // Replaces the key without allocating, for constructions that derive a key per message (XChaCha20's
+    // HChaCha20 subkey). kInvalidKeySize leaves the previous key in place.
+    virtual AeadResult SetKey(ByteView key) noexcept = 0;
+
     // Writes plaintext.size() + tag bytes to `sealed`. `bytesWritten` may be null.
     virtual AeadResult Seal(ByteView nonce,
                             ByteView aad,

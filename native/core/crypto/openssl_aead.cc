@@ -55,6 +55,18 @@ public:
 
     AeadAlgorithm Algorithm() const noexcept override { return algorithm_; }
 
+    AeadResult SetKey(ByteView key) noexcept override
+    {
+        if (key.size() != parameters_.keySize) {
+            return AeadResult::kInvalidKeySize;
+        }
+        // -1 keeps the direction; the nonce is set per message by Start().
+        if (EVP_CipherInit_ex(ctx_, nullptr, nullptr, key.data(), nullptr, -1) != 1) {
+            return BackendError();
+        }
+        return AeadResult::kSuccess;
+    }
+
     AeadResult Seal(ByteView nonce,
                     ByteView aad,
                     ByteView plaintext,

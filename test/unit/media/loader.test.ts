@@ -21,7 +21,10 @@ function scratchFile(name: string, contents: string): string {
   return file;
 }
 
-const FAKE_FUNCTIONS = 'aeadOpen(){}, aeadSeal(){}, cryptoSelfTest(){}, version(){ return "0.0.0"; },';
+const FAKE_FUNCTIONS =
+  'aeadOpen(){}, aeadSeal(){}, cryptoSelfTest(){}, version(){ return "0.0.0"; }, rtpResultNames(){}, ' +
+  'rtpParsePacket(){}, rtpWriteHeader(){}, ipDiscoveryWrite(){}, ipDiscoveryParse(){}, transportSelfTest(){}, ' +
+  'TransportCryptor: class {},';
 
 describe('loadNativeAddon', () => {
   it('reports a missing build with a remedy naming the command', () => {
@@ -54,7 +57,8 @@ describe('loadNativeAddon', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.reason).toContain(
-      'not an sdkpp addon (missing engineInfo, cryptoSelfTest, aeadSeal, aeadOpen)',
+      'not an sdkpp addon (missing engineInfo, cryptoSelfTest, aeadSeal, aeadOpen, rtpResultNames, ' +
+        'rtpParsePacket, rtpWriteHeader, ipDiscoveryWrite, ipDiscoveryParse, transportSelfTest, TransportCryptor)',
     );
   });
 
