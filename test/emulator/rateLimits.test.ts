@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { runEmulatorCommand } from '../../src/emulator/cli.js';
+import { developmentRouteKeys } from '../../src/emulator/http/rateLimits.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn } from './helpers.js';
 
@@ -193,6 +194,18 @@ describe('HTTP rate limits (emulator)', () => {
     const routeOff = await emulator({ routes: { 'GET /users/@me': null }, global: null });
     const bob = await bearer(routeOff, 'bob');
     expect((await call(routeOff, bob, 'GET', '/users/@me')).headers.get('x-ratelimit-limit')).toBeNull();
+  });
+
+  it("names only routes the emulator serves in the 'development' preset", async () => {
+    // Naming a route explicitly fails on a typo, so this proves the preset's keys match the real routes.
+    const routes = Object.fromEntries(
+      developmentRouteKeys().map((key) => [
+        key,
+        { limit: 100, windowMs: 7_200_000, per: 'application' as const },
+      ]),
+    );
+    expect(Object.keys(routes)).toContain('PATCH /lobbies/:lobby_id/channel-linking');
+    running.push(await startEmulator({ rateLimits: { base: 'development', routes } }));
   });
 
   it('refuses to start on a route it does not serve or a malformed rule', async () => {

@@ -65,6 +65,11 @@ const DEVELOPMENT_ROUTES: Record<string, ResolvedRule> = {
   'POST /users/:user_id/messages': { limit: 100, windowMs: TWO_HOURS, per: 'application' },
 };
 
+/** The routes the `'development'` preset limits, by `"METHOD /pattern"`. */
+export function developmentRouteKeys(): string[] {
+  return Object.keys(DEVELOPMENT_ROUTES);
+}
+
 const OFF_CONFIG: RateLimitConfig = {
   global: null,
   unauthenticated: null,
@@ -130,7 +135,7 @@ export function resolveRateLimits(option: RateLimitsOption | undefined): RateLim
 }
 
 /** The route parameters that pick a bucket's counter, as the platform's top-level resources do. */
-const MAJOR_PARAMETERS = ['lobby_id', 'guild_id', 'channel_id', 'user_id', 'user_id_1'];
+const MAJOR_PARAMETERS = ['lobby_id', 'guild_id', 'channel_id', 'user_id', 'user_a'];
 
 /** What the limiter needs to know about the request being answered. */
 export interface LimitedRequest {
