@@ -28,7 +28,7 @@ export const MAX_LOBBY_HISTORY = 200;
 /** Why a lobby refused a member. */
 export class LobbyRefusal extends Error {
   constructor(
-    readonly reason: 'user_lobby_limit' | 'lobby_full' | 'not_leavable',
+    readonly reason: 'user_lobby_limit' | 'lobby_full',
     message: string,
   ) {
     super(message);
