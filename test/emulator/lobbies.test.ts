@@ -291,7 +291,7 @@ describe('lobbies: create or join by secret (SDK side)', () => {
   });
 
   it('a user is in at most 200 lobbies of the application', async () => {
-    const { emu, alice, bot } = await world();
+    const { emu, alice, bob, bot } = await world();
     for (let i = 0; i < 200; i += 1) {
       expect((await call(emu, alice.auth, 'PUT', '/lobbies', { secret: `s${i}` })).status).toBe(200);
     }
@@ -300,6 +300,17 @@ describe('lobbies: create or join by secret (SDK side)', () => {
     expect(refused.json).toMatchObject({ code: 30000 });
     // The refused creator leaves no empty lobby behind.
     expect(emu.lobbies()).toHaveLength(200);
+    // Joining Bob's lobby is refused too, and her lobby metadata changes nothing.
+    const bobs = await call(emu, bob.auth, 'PUT', '/lobbies', { secret: 'bobs', lobby_metadata: { a: '1' } });
+    const join = await call(emu, alice.auth, 'PUT', '/lobbies', {
+      secret: 'bobs',
+      lobby_metadata: { a: '2' },
+    });
+    expect(join.json).toMatchObject({ code: 30000 });
+    expect(emu.lobbies().find((l) => l.id === bobs.json.id)).toMatchObject({
+      metadata: { a: '1' },
+      members: [{ id: bob.id }],
+    });
     // The bot adding her is refused too; in bulk the refusal is silent.
     const lobby = await call(emu, bot, 'POST', '/lobbies', {});
     const put = await call(emu, bot, 'PUT', `/lobbies/${String(lobby.json.id)}/members/${alice.id}`, {});

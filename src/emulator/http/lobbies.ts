@@ -123,6 +123,15 @@ export function lobbyRoutes(ctx: EmulatorContext): Route[] {
         const flags = lobbyFlags(body);
         let lobby = lobbies.bySecret(key);
         const created = lobby === undefined;
+        // A player who cannot join changes nothing, not even the lobby's metadata.
+        if (caller.kind === 'bearer') {
+          try {
+            lobbies.checkJoin(lobby, caller.user.id);
+          } catch (error) {
+            if (error instanceof LobbyRefusal) throw refusal(error);
+            throw error;
+          }
+        }
         if (lobby === undefined) {
           lobby = lobbies.create({
             createdBy: caller.kind === 'bot' ? 'bot' : 'sdk',
@@ -140,17 +149,11 @@ export function lobbyRoutes(ctx: EmulatorContext): Route[] {
         }
         // The bot creates or updates without becoming a member; a player joins (or stays) in.
         if (caller.kind === 'bearer') {
-          try {
-            lobbies.upsertMember(
-              lobby,
-              caller.user.id,
-              memberMeta === undefined ? {} : { metadata: memberMeta },
-            );
-          } catch (error) {
-            if (!(error instanceof LobbyRefusal)) throw error;
-            if (created) lobbies.delete(lobby, 'its creator could not join');
-            throw refusal(error);
-          }
+          lobbies.upsertMember(
+            lobby,
+            caller.user.id,
+            memberMeta === undefined ? {} : { metadata: memberMeta },
+          );
         }
         log.line('lobbies', `${who(caller)} ${created ? 'created' : 'joined'} lobby ${lobby.id} by secret`);
         return jsonReply(200, lobbies.wire(lobby));

@@ -270,15 +270,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
       }
       return existing;
     }
-    if (lobby.members.length >= MAX_LOBBY_MEMBERS) {
-      throw new LobbyRefusal('lobby_full', `a lobby holds at most ${MAX_LOBBY_MEMBERS} members`);
-    }
-    if (this.lobbiesOf(userId).length >= MAX_LOBBIES_PER_USER) {
-      throw new LobbyRefusal(
-        'user_lobby_limit',
-        `a user is a member of at most ${MAX_LOBBIES_PER_USER} lobbies of an application`,
-      );
-    }
+    this.checkJoin(lobby, userId);
     const member: LobbyMemberRecord = {
       userId,
       metadata: { ...(change.metadata ?? {}) },
@@ -295,6 +287,24 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     }
     this.#d.log.line('lobbies', `user ${userId} joined lobby ${lobby.id}`);
     return member;
+  }
+
+  /**
+   * Throws unless the user could join: a lobby (or a lobby about to be made, `undefined`) with room, and a
+   * user in fewer than 200 lobbies. A member already in passes.
+   * @throws LobbyRefusal
+   */
+  checkJoin(lobby: LobbyRecord | undefined, userId: string): void {
+    if (lobby?.members.some((m) => m.userId === userId)) return;
+    if (lobby && lobby.members.length >= MAX_LOBBY_MEMBERS) {
+      throw new LobbyRefusal('lobby_full', `a lobby holds at most ${MAX_LOBBY_MEMBERS} members`);
+    }
+    if (this.lobbiesOf(userId).length >= MAX_LOBBIES_PER_USER) {
+      throw new LobbyRefusal(
+        'user_lobby_limit',
+        `a user is a member of at most ${MAX_LOBBIES_PER_USER} lobbies of an application`,
+      );
+    }
   }
 
   /**
