@@ -31,6 +31,11 @@ export interface GameBackendOptions {
   apiBase?: string;
   /** HTTP request timeout in ms. @defaultValue 30000 */
   httpRequestTimeoutMs?: number;
+  /**
+   * The longest single wait for a rate limit before a call fails with a retryable `HttpError` carrying
+   * `retryAfter`. @defaultValue 60000
+   */
+  maxRateLimitWaitMs?: number;
   /** Receives log lines at {@link GameBackendOptions.logSeverity} and above. */
   logCallback?: LogCallback;
   /** @defaultValue `LoggingSeverity.Warning` */
@@ -118,6 +123,9 @@ export class GameBackend {
       apiBase: options.apiBase ?? 'https://discord.com/api/v10',
       timeoutMs: () => timeoutMs,
       log: logger.writer('http'),
+      ...(options.maxRateLimitWaitMs === undefined
+        ? {}
+        : { rateLimits: { maxWaitMs: options.maxRateLimitWaitMs } }),
     });
   }
 
