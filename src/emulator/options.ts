@@ -24,6 +24,8 @@ export interface ResolvedOptions {
   /** The desktop client's user (username or id), or null when it is off. */
   rpcUser: string | null;
   rpcSocketDir: string | undefined;
+  /** How long a desktop-client connection may wait before its handshake. */
+  rpcHandshakeTimeoutMs: number;
   launchRegistryDir: string | undefined;
   /** Whether the contract's guild is seeded. */
   seedGuild: boolean;
@@ -108,6 +110,11 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     log: options.log,
     rpcUser: rpcUserOption(options.rpc),
     rpcSocketDir: options.rpcSocketDir,
+    rpcHandshakeTimeoutMs: positiveInt(
+      'rpc.handshakeTimeoutMs',
+      typeof options.rpc === 'object' ? options.rpc.handshakeTimeoutMs : undefined,
+      10_000,
+    ),
     launchRegistryDir: options.launchRegistryDir,
     seedGuild: options.seedGuild ?? true,
   };

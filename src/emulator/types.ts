@@ -38,9 +38,11 @@ export interface EmulatorOptions {
   /**
    * The emulated desktop client: an IPC socket games reach over RPC (rich presence without sign-in,
    * AUTHORIZE, invites), signed in as `user` (username or id). `false` turns it off.
+   * `handshakeTimeoutMs` (default 10000): a connection that has not completed the handshake by then is closed
+   * with 1003, so a peer that connects and says nothing cannot hold a connection forever.
    * @defaultValue on, signed in as the first seeded user (off when no user is seeded)
    */
-  rpc?: boolean | { user?: string };
+  rpc?: boolean | { user?: string; handshakeTimeoutMs?: number };
   /**
    * Directory of the desktop client's socket. The default is a fresh owner-only directory (0700) holding
    * `discord-ipc-0`, so tests never meet a real desktop client. Given a directory (such as the platform's, to be

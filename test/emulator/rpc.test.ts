@@ -201,6 +201,35 @@ describe('the emulated desktop client: commands, errors and log lines', () => {
   });
 });
 
+describe('the emulated desktop client: silent peers', () => {
+  it('closes a connection that never sends its handshake, and keeps one that did', async () => {
+    const lines: string[] = [];
+    const emu = await startEmulator({
+      users: 1,
+      rpc: { handshakeTimeoutMs: 200 },
+      log: (line) => lines.push(line),
+    });
+    try {
+      const silent = new Peer(emu.rpcSocket ?? '');
+      const greeted = new Peer(emu.rpcSocket ?? '');
+      expect((await greeted.handshake(emu.applicationId)).op).toBe(RpcOpcode.Frame);
+      expect(await closeCode(silent)).toBe(1003);
+      await silent.ended;
+      expect(lines.some((l) => l.includes('no handshake within 200 ms'))).toBe(true);
+      // The connection that completed its handshake outlives the timeout.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(emu.rpcConnectionCount()).toBe(1);
+      greeted.socket.destroy();
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('refuses a handshake timeout that is not a positive integer', async () => {
+    await expect(startEmulator({ rpc: { handshakeTimeoutMs: 0 } })).rejects.toThrow(/handshakeTimeoutMs/);
+  });
+});
+
 describe('the emulated desktop client: consent and socket placement', () => {
   const dirs: string[] = [];
   const servers: Server[] = [];

@@ -27,6 +27,7 @@ export class LocalClientConnection {
   readonly #hooks: ConnectionHooks;
   #handshaken = false;
   #closing = false;
+  readonly #handshakeTimer: NodeJS.Timeout;
 
   constructor(id: string, socket: Socket, ctx: EmulatorContext, user: UserRecord, hooks: ConnectionHooks) {
     this.id = id;
@@ -39,6 +40,18 @@ export class LocalClientConnection {
     });
     socket.on('error', (error) => {
       ctx.log.line('rpc', `connection ${id}: socket error (${error.message})`);
+    });
+    this.#handshakeTimer = setTimeout(() => {
+      if (this.#handshaken) return;
+      ctx.log.line(
+        'rpc',
+        `connection ${id}: no handshake within ${ctx.options.rpcHandshakeTimeoutMs} ms; closing`,
+      );
+      this.close(RpcCloseCode.Unsupported, 'Handshake timed out');
+    }, ctx.options.rpcHandshakeTimeoutMs);
+    this.#handshakeTimer.unref();
+    socket.once('close', () => {
+      clearTimeout(this.#handshakeTimer);
     });
   }
 
@@ -136,6 +149,7 @@ export class LocalClientConnection {
       return;
     }
     this.#handshaken = true;
+    clearTimeout(this.#handshakeTimer);
     this.#ctx.log.line(
       'rpc',
       `connection ${this.id}: a game connected to the local client of ${this.#user.username}`,
