@@ -393,6 +393,30 @@ describe('lobbies: the game backend (bot token)', () => {
     });
   });
 
+  it('a lobby holds at most 1000 members', async () => {
+    const { emu, bot, alice } = await world();
+    const { gw } = await alice.connect();
+    const id = String((await call(emu, bot, 'POST', '/lobbies', { members: [{ id: alice.id }] })).json.id);
+    const others = Array.from({ length: 1000 }, (_, i) => emu.createUser({ username: `member${i}` }).id);
+    for (let i = 0; i < 999; i += 25) {
+      const chunk = others.slice(i, Math.min(i + 25, 999)).map((userId) => ({ id: userId }));
+      expect((await call(emu, bot, 'POST', `/lobbies/${id}/members/bulk`, chunk)).status).toBe(200);
+    }
+    expect(emu.lobbies()[0]?.members).toHaveLength(1000);
+    const last = others[999] ?? '';
+    const refused = await call(emu, bot, 'PUT', `/lobbies/${id}/members/${last}`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ code: 30000 });
+    expect((await call(emu, bot, 'POST', `/lobbies/${id}/members/bulk`, [{ id: last }])).json).toEqual([]);
+    // Members already in may still be changed.
+    expect((await call(emu, bot, 'PUT', `/lobbies/${id}/members/${alice.id}`, { flags: 1 })).status).toBe(
+      200,
+    );
+    expect(
+      await nextWhere(gw, 'LOBBY_MEMBER_UPDATE', (d) => (d.member as { id: string }).id === alice.id),
+    ).toMatchObject({ member: { flags: 1 } });
+  });
+
   it('adds and updates a member with an additional name: set, kept when omitted, cleared with null', async () => {
     const { emu, bot, alice, bob } = await world();
     const { gw: aliceGw } = await alice.connect();

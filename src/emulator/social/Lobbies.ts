@@ -211,7 +211,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     // The idle timeout is not part of the lobby object, so changing it alone tells nobody.
     if (changes.idleTimeoutSeconds !== undefined) lobby.idleTimeoutSeconds = changes.idleTimeoutSeconds;
     if (changed) {
-      this.#toMembers(lobby, 'LOBBY_UPDATE', this.gatewayWire(lobby));
+      this.#toMembers(lobby, 'LOBBY_UPDATE', () => this.gatewayWire(lobby));
       this.#d.log.line('lobbies', `lobby ${lobby.id} updated`);
     }
   }
@@ -234,7 +234,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
   setLinkedChannel(lobby: LobbyRecord, channelId: string | null): void {
     if (lobby.linkedChannelId === channelId) return;
     lobby.linkedChannelId = channelId;
-    this.#toMembers(lobby, 'LOBBY_UPDATE', this.gatewayWire(lobby));
+    this.#toMembers(lobby, 'LOBBY_UPDATE', () => this.gatewayWire(lobby));
     this.#d.log.line(
       'lobbies',
       channelId === null ? `lobby ${lobby.id} unlinked` : `lobby ${lobby.id} linked to channel ${channelId}`,
@@ -265,7 +265,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
         changed = true;
       }
       if (changed) {
-        this.#toMembers(lobby, 'LOBBY_MEMBER_UPDATE', memberEvent(this.#wire, lobby, existing));
+        this.#toMembers(lobby, 'LOBBY_MEMBER_UPDATE', () => memberEvent(this.#wire, lobby, existing));
         this.#d.log.line('lobbies', `member ${userId} of lobby ${lobby.id} updated`);
       }
       return existing;
@@ -280,11 +280,8 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     };
     lobby.members.push(member);
     if (this.connected(userId)) lobby.idleSince = null;
-    this.#d.hub.dispatch(userId, 'LOBBY_CREATE', this.gatewayWire(lobby));
-    const event = memberEvent(this.#wire, lobby, member);
-    for (const other of lobby.members) {
-      if (other.userId !== userId) this.#d.hub.dispatch(other.userId, 'LOBBY_MEMBER_ADD', event);
-    }
+    this.#toUser(userId, 'LOBBY_CREATE', () => this.gatewayWire(lobby));
+    this.#toMembers(lobby, 'LOBBY_MEMBER_ADD', () => memberEvent(this.#wire, lobby, member), userId);
     this.#d.log.line('lobbies', `user ${userId} joined lobby ${lobby.id}`);
     return member;
   }
@@ -317,7 +314,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     const [member] = lobby.members.splice(index, 1);
     if (!member) return;
     this.#d.hub.dispatch(userId, 'LOBBY_DELETE', { id: lobby.id, reason: 'removed' });
-    this.#toMembers(lobby, 'LOBBY_MEMBER_REMOVE', memberEvent(this.#wire, lobby, member));
+    this.#toMembers(lobby, 'LOBBY_MEMBER_REMOVE', () => memberEvent(this.#wire, lobby, member));
     this.#d.log.line('lobbies', `user ${userId} left lobby ${lobby.id}`);
     if (lobby.members.length === 0 && lobby.createdBy === 'sdk') this.delete(lobby, 'its last member left');
     else this.#refreshIdle(lobby);
@@ -329,7 +326,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
       const member = lobby.members.find((m) => m.userId === userId);
       if (!member) continue;
       this.#refreshIdle(lobby);
-      this.#toMembers(lobby, 'LOBBY_MEMBER_UPDATE', memberEvent(this.#wire, lobby, member));
+      this.#toMembers(lobby, 'LOBBY_MEMBER_UPDATE', () => memberEvent(this.#wire, lobby, member));
     }
   }
 
@@ -364,7 +361,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
       editedAt: null,
     };
     store.state.lobbyMessages[record.id] = record;
-    this.#toMembers(lobby, 'LOBBY_MESSAGE_CREATE', this.wireMessage(record));
+    this.#toMembers(lobby, 'LOBBY_MESSAGE_CREATE', () => this.wireMessage(record));
     this.#d.log.line(
       'lobbies',
       `message ${record.id} in lobby ${lobby.id} by ${input.authorId}${input.fromGame ? '' : ' (from the linked channel)'}`,
@@ -377,7 +374,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
   setModerationMetadata(message: LobbyMessageRecord, metadata: Record<string, string>): void {
     message.moderationMetadata = { ...metadata };
     const lobby = this.get(message.lobbyId);
-    if (lobby) this.#toMembers(lobby, 'LOBBY_MESSAGE_UPDATE', this.wireMessage(message));
+    if (lobby) this.#toMembers(lobby, 'LOBBY_MESSAGE_UPDATE', () => this.wireMessage(message));
     this.#d.log.line(
       'lobbies',
       `moderation metadata set on message ${message.id} (${Object.keys(metadata).length} keys)`,
@@ -388,7 +385,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
   deleteMessage(message: LobbyMessageRecord): void {
     Reflect.deleteProperty(this.#d.store.state.lobbyMessages, message.id);
     const lobby = this.get(message.lobbyId);
-    if (lobby) this.#toMembers(lobby, 'LOBBY_MESSAGE_DELETE', { id: message.id, lobby_id: lobby.id });
+    if (lobby) this.#toMembers(lobby, 'LOBBY_MESSAGE_DELETE', () => ({ id: message.id, lobby_id: lobby.id }));
     this.#d.log.line('lobbies', `message ${message.id} deleted`);
   }
 
@@ -426,7 +423,21 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     else lobby.idleSince ??= this.#d.store.now();
   }
 
-  #toMembers(lobby: LobbyRecord, event: string, data: unknown): void {
-    for (const member of lobby.members) this.#d.hub.dispatch(member.userId, event, data);
+  /**
+   * Dispatches to every member (but `except`). The payload is built only when someone has a session to receive it: a
+   * lobby of 1000 offline members filled by the backend must not build 1000 lobby objects per add.
+   */
+  #toMembers(lobby: LobbyRecord, event: string, build: () => unknown, except?: string): void {
+    const listening = lobby.members.filter(
+      (m) => m.userId !== except && this.#d.hub.list(m.userId).length > 0,
+    );
+    if (listening.length === 0) return;
+    const data = build();
+    for (const member of listening) this.#d.hub.dispatch(member.userId, event, data);
+  }
+
+  /** Dispatches to one user, building the payload only when they have a session. */
+  #toUser(userId: string, event: string, build: () => unknown): void {
+    if (this.#d.hub.list(userId).length > 0) this.#d.hub.dispatch(userId, event, build());
   }
 }
