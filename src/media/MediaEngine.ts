@@ -1,4 +1,12 @@
 import type { AeadAlgorithm } from './aead.js';
+import type {
+  IpDiscoveryDecodeResult,
+  IpDiscoveryPacket,
+  RtpHeaderInit,
+  RtpParseResult,
+  TransportCryptor,
+  TransportEncryptionMode,
+} from './rtp/types.js';
 
 /** Which engine runs the media pipeline. */
 export type MediaEngineKind = 'native' | 'js';
@@ -103,4 +111,38 @@ export interface MediaEngine {
     aad: Uint8Array,
     ciphertextWithTag: Uint8Array,
   ): Buffer;
+
+  /**
+   * Creates one voice connection's transport encryption for `mode` and the op 4 `secret_key`.
+   *
+   * @throws MediaEngineError `ERR_RTP_UNSUPPORTED_MODE` for another mode, `ERR_RTP_INVALID_KEY_SIZE`
+   *   unless the key is 32 bytes.
+   */
+  createTransportCryptor(mode: TransportEncryptionMode, key: Uint8Array): TransportCryptor;
+
+  /**
+   * Parses an unencrypted RTP packet (RFC 3550): header, CSRCs, extension, padding. Malformed bytes give
+   * `{ ok: false, code }`, never an exception; offsets are into `packet`.
+   */
+  parseRtpPacket(packet: Uint8Array): RtpParseResult;
+
+  /**
+   * Writes an RTP header (fixed part, CSRCs, and the extension preamble and body) at the start of `out`.
+   *
+   * @returns The bytes written; the payload goes right after them.
+   * @throws MediaEngineError `ERR_RTP_INVALID_HEADER` or `ERR_RTP_OUTPUT_TOO_SMALL`.
+   */
+  writeRtpHeader(header: RtpHeaderInit, out: Uint8Array): number;
+
+  /**
+   * Writes a 74-byte IP discovery request or response at the start of `out`.
+   *
+   * @returns 74.
+   * @throws MediaEngineError `ERR_IP_DISCOVERY_BAD_TYPE`, `ERR_IP_DISCOVERY_BAD_ADDRESS`,
+   *   `ERR_RTP_INVALID_HEADER` (SSRC or port out of range) or `ERR_RTP_OUTPUT_TOO_SMALL`.
+   */
+  encodeIpDiscovery(packet: IpDiscoveryPacket, out: Uint8Array): number;
+
+  /** Reads an IP discovery datagram; anything malformed gives `{ ok: false, code }`. */
+  decodeIpDiscovery(bytes: Uint8Array): IpDiscoveryDecodeResult;
 }

@@ -24,7 +24,23 @@ export type MediaEngineErrorCode =
   /** The crypto library failed unexpectedly. */
   | 'ERR_AEAD_BACKEND'
   /** `prefer: 'native'` was asked for, but the addon is missing, broken or stale. */
-  | 'ERR_NATIVE_ADDON_UNAVAILABLE';
+  | 'ERR_NATIVE_ADDON_UNAVAILABLE'
+  /** An RTP header to send is impossible (a field out of range, more than 15 CSRCs, a ragged extension). */
+  | 'ERR_RTP_INVALID_HEADER'
+  /** The caller's output buffer is too small for the packet. */
+  | 'ERR_RTP_OUTPUT_TOO_SMALL'
+  /** The payload lies inside the output buffer somewhere other than its final place. */
+  | 'ERR_RTP_OVERLAPPING_BUFFERS'
+  /** Not one of the transport encryption modes. */
+  | 'ERR_RTP_UNSUPPORTED_MODE'
+  /** The transport key is not 32 bytes. */
+  | 'ERR_RTP_INVALID_KEY_SIZE'
+  /** The crypto library failed unexpectedly while sealing. */
+  | 'ERR_RTP_BACKEND'
+  /** An IP discovery packet to encode has an unknown type. */
+  | 'ERR_IP_DISCOVERY_BAD_TYPE'
+  /** An IP discovery address to encode is too long, empty in a response, or not an IP address's text. */
+  | 'ERR_IP_DISCOVERY_BAD_ADDRESS';
 
 const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_INVALID_ARG_TYPE',
@@ -38,6 +54,14 @@ const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_AEAD_AUTHENTICATION_FAILED',
   'ERR_AEAD_BACKEND',
   'ERR_NATIVE_ADDON_UNAVAILABLE',
+  'ERR_RTP_INVALID_HEADER',
+  'ERR_RTP_OUTPUT_TOO_SMALL',
+  'ERR_RTP_OVERLAPPING_BUFFERS',
+  'ERR_RTP_UNSUPPORTED_MODE',
+  'ERR_RTP_INVALID_KEY_SIZE',
+  'ERR_RTP_BACKEND',
+  'ERR_IP_DISCOVERY_BAD_TYPE',
+  'ERR_IP_DISCOVERY_BAD_ADDRESS',
 ]);
 
 /** The error every media-engine operation throws; {@link MediaEngineError.code} says why. */

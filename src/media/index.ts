@@ -16,3 +16,29 @@ export type { MediaEngineErrorCode } from './MediaEngineError.js';
 export { NativeMediaEngine } from './native/NativeMediaEngine.js';
 export { loadNativeAddon, nativeAddonRemedy } from '../native/loader.js';
 export type { LoadNativeAddonOptions, NativeAddonLoadResult } from '../native/loader.js';
+export {
+  emptyFailureCounts,
+  IP_DISCOVERY_SIZE,
+  isTransportEncryptionMode,
+  ONE_BYTE_EXTENSION_PROFILE,
+  OPUS_PAYLOAD_TYPE,
+  RTP_RESULTS,
+  TRANSPORT_ENCRYPTION_MODES,
+  TRANSPORT_KEY_SIZE,
+  TRANSPORT_OVERHEAD,
+  TWO_BYTE_EXTENSION_PROFILE,
+} from './rtp/types.js';
+export type {
+  IpDiscoveryDecodeResult,
+  IpDiscoveryPacket,
+  RtpFailure,
+  RtpHeader,
+  RtpHeaderInit,
+  RtpLayout,
+  RtpParseResult,
+  RtpResultCode,
+  TransportCryptor,
+  TransportEncryptionMode,
+  TransportOpenResult,
+  TransportStats,
+} from './rtp/types.js';

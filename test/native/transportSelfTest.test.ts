@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { RTP_RESULTS } from '../../src/media/index.js';
 import type { NativeAddon } from '../../src/native/types.js';
+import vectors from '../vectors/transport.json' with { type: 'json' };
 import { requireNativeAddon } from './requireAddon.js';
 
 // native/core/rtp/transport_selftest.cc holds the C++ unit tests of the RTP and transport code (there is
@@ -26,5 +30,25 @@ describe('native/core/rtp unit tests', () => {
     ]);
     expect(report.checks.filter((check) => !check.ok)).toEqual([]);
     expect(report.ok).toBe(true);
+  });
+});
+
+describe('native/core/rtp and the JS side', () => {
+  it('name the result codes alike, in the same order', () => {
+    expect(requireNativeAddon().rtpResultNames()).toEqual([...RTP_RESULTS]);
+  });
+
+  it('test the same vectors (every packet and key of transport.json is in transport_selftest.cc)', () => {
+    const source = readFileSync(
+      new URL('../../native/core/rtp/transport_selftest.cc', import.meta.url),
+      'utf8',
+    ).replace(/"\s*\n\s*"/g, '');
+    const hexes = [
+      vectors.key,
+      vectors.hchacha20.input,
+      vectors.hchacha20.output,
+      ...vectors.transport.flatMap((vector) => [vector.packet, vector.payload]),
+    ];
+    expect(hexes.filter((hex) => !source.includes(hex))).toEqual([]);
   });
 });

@@ -1,6 +1,17 @@
 import type { AeadAlgorithm } from '../aead.js';
 import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../MediaEngine.js';
+import type {
+  IpDiscoveryDecodeResult,
+  IpDiscoveryPacket,
+  RtpHeaderInit,
+  RtpParseResult,
+  TransportCryptor,
+  TransportEncryptionMode,
+} from '../rtp/types.js';
 import { nodeCryptoAeadAlgorithms, nodeCryptoOpen, nodeCryptoSeal } from './nodeCryptoAead.js';
+import { decodeIpDiscovery, encodeIpDiscovery } from './rtp/ipDiscovery.js';
+import { jsParseRtpPacket, jsWriteRtpHeader } from './rtp/jsRtp.js';
+import { JsTransportCryptor } from './rtp/JsTransportCryptor.js';
 import { runJsCryptoSelfTest } from './selfTest.js';
 
 /**
@@ -16,7 +27,8 @@ export interface JsMediaEngineOptions {
 }
 
 /**
- * The pure-JS media engine: AEAD through node:crypto (the Opus wasm codec arrives later). It needs no
+ * The pure-JS media engine: AEAD and the voice transport through node:crypto (XChaCha20's HChaCha20 in
+ * TS), RTP and IP discovery codecs in TS (the Opus wasm codec arrives later). It needs no
  * build step and runs wherever Node or Electron does, at some cost on the voice hot path.
  */
 export class JsMediaEngine implements MediaEngine {
@@ -60,5 +72,30 @@ export class JsMediaEngine implements MediaEngine {
     ciphertextWithTag: Uint8Array,
   ): Buffer {
     return nodeCryptoOpen(algorithm, key, nonce, aad, ciphertextWithTag);
+  }
+
+  /** {@inheritDoc MediaEngine.createTransportCryptor} */
+  createTransportCryptor(mode: TransportEncryptionMode, key: Uint8Array): TransportCryptor {
+    return new JsTransportCryptor(mode, key);
+  }
+
+  /** {@inheritDoc MediaEngine.parseRtpPacket} */
+  parseRtpPacket(packet: Uint8Array): RtpParseResult {
+    return jsParseRtpPacket(packet);
+  }
+
+  /** {@inheritDoc MediaEngine.writeRtpHeader} */
+  writeRtpHeader(header: RtpHeaderInit, out: Uint8Array): number {
+    return jsWriteRtpHeader(header, out);
+  }
+
+  /** {@inheritDoc MediaEngine.encodeIpDiscovery} */
+  encodeIpDiscovery(packet: IpDiscoveryPacket, out: Uint8Array): number {
+    return encodeIpDiscovery(packet, out);
+  }
+
+  /** {@inheritDoc MediaEngine.decodeIpDiscovery} */
+  decodeIpDiscovery(bytes: Uint8Array): IpDiscoveryDecodeResult {
+    return decodeIpDiscovery(bytes);
   }
 }

@@ -1,7 +1,18 @@
-import type { NativeAddon } from '../../native/types.js';
+import { RTP_INFO, type NativeAddon } from '../../native/types.js';
 import type { AeadAlgorithm } from '../aead.js';
 import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../MediaEngine.js';
 import { MediaEngineError } from '../MediaEngineError.js';
+import { bytesArg, checkIpDiscoveryPacket, checkRtpHeader } from '../rtp/args.js';
+import type {
+  IpDiscoveryDecodeResult,
+  IpDiscoveryPacket,
+  RtpHeaderInit,
+  RtpParseResult,
+  TransportCryptor,
+  TransportEncryptionMode,
+} from '../rtp/types.js';
+import { layoutFromInfo, resultCode, throwResult, toNativeHeader } from './nativeRtp.js';
+import { NativeTransportCryptor } from './NativeTransportCryptor.js';
 
 /**
  * The media engine backed by the C++ addon. It holds no logic of its own: it reshapes the addon's info
@@ -62,5 +73,66 @@ export class NativeMediaEngine implements MediaEngine {
     } catch (error) {
       throw MediaEngineError.from(error);
     }
+  }
+
+  /** {@inheritDoc MediaEngine.createTransportCryptor} */
+  createTransportCryptor(mode: TransportEncryptionMode, key: Uint8Array): TransportCryptor {
+    return new NativeTransportCryptor(this.#addon, mode, key);
+  }
+
+  /** {@inheritDoc MediaEngine.parseRtpPacket} */
+  parseRtpPacket(packet: Uint8Array): RtpParseResult {
+    const info = new Uint32Array(RTP_INFO.size);
+    const result = this.#addon.rtpParsePacket(bytesArg(packet, 'packet'), info);
+    return result === 0 ? { ok: true, ...layoutFromInfo(info) } : { ok: false, code: resultCode(result) };
+  }
+
+  /** {@inheritDoc MediaEngine.writeRtpHeader} */
+  writeRtpHeader(header: RtpHeaderInit, out: Uint8Array): number {
+    const checked = checkRtpHeader(header);
+    const target = bytesArg(out, 'out');
+    const total = this.#addon.rtpWriteHeader(
+      toNativeHeader(checked),
+      checked.extensionBody.length / 4,
+      target,
+    );
+    if (total < 0) throwResult(total, 'Writing the RTP header');
+    if (target.length - total < checked.extensionBody.length) {
+      throw new MediaEngineError(
+        'ERR_RTP_OUTPUT_TOO_SMALL',
+        `The header needs ${total + checked.extensionBody.length} bytes, "out" has ${target.length}`,
+      );
+    }
+    target.set(checked.extensionBody, total);
+    return total + checked.extensionBody.length;
+  }
+
+  /** {@inheritDoc MediaEngine.encodeIpDiscovery} */
+  encodeIpDiscovery(packet: IpDiscoveryPacket, out: Uint8Array): number {
+    const checked = checkIpDiscoveryPacket(packet);
+    const written = this.#addon.ipDiscoveryWrite(
+      checked.type === 'request' ? 1 : 2,
+      checked.ssrc,
+      checked.address,
+      checked.port,
+      bytesArg(out, 'out'),
+    );
+    if (written < 0) throwResult(written, 'Encoding the IP discovery packet');
+    return written;
+  }
+
+  /** {@inheritDoc MediaEngine.decodeIpDiscovery} */
+  decodeIpDiscovery(bytes: Uint8Array): IpDiscoveryDecodeResult {
+    const result = this.#addon.ipDiscoveryParse(bytesArg(bytes, 'packet'));
+    if (typeof result === 'number') return { ok: false, code: resultCode(result) };
+    return {
+      ok: true,
+      packet: {
+        type: result.type === 1 ? 'request' : 'response',
+        ssrc: result.ssrc,
+        address: result.address,
+        port: result.port,
+      },
+    };
   }
 }
