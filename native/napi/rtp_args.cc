@@ -12,10 +12,15 @@ namespace {
 constexpr const char kInvalidHeaderCode[] = "ERR_RTP_INVALID_HEADER";
 
 // Numbers only; NaN, fractions and out-of-range values are refused rather than truncated.
-uint32_t Integer(Napi::Env env, const Napi::Value& value, const std::string& name, uint32_t max, const char* rangeCode)
+uint32_t Integer(Napi::Env env,
+                 const Napi::Value& value,
+                 const std::string& name,
+                 uint32_t max,
+                 const char* rangeCode)
 {
     if (!value.IsNumber()) {
-        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"" + name + "\" field must be a number");
+        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   "The \"" + name + "\" field must be a number");
     }
     const double number = value.As<Napi::Number>().DoubleValue();
     if (!(number >= 0) || number > static_cast<double>(max) || std::floor(number) != number) {
@@ -27,7 +32,11 @@ uint32_t Integer(Napi::Env env, const Napi::Value& value, const std::string& nam
 
 } // namespace
 
-uint32_t IntegerArg(const Napi::CallbackInfo& info, size_t index, const char* name, uint32_t max, const char* rangeCode)
+uint32_t IntegerArg(const Napi::CallbackInfo& info,
+                    size_t index,
+                    const char* name,
+                    uint32_t max,
+                    const char* rangeCode)
 {
     return Integer(info.Env(), info[index], name, max, rangeCode);
 }
@@ -36,16 +45,21 @@ rtp::RtpHeader RtpHeaderArg(const Napi::CallbackInfo& info, size_t index, size_t
 {
     const Napi::Env env = info.Env();
     if (!info[index].IsObject()) {
-        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"header\" argument must be an object");
+        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   "The \"header\" argument must be an object");
     }
     const auto object = info[index].As<Napi::Object>();
     rtp::RtpHeader header;
     header.marker = object.Get("marker").ToBoolean().Value();
-    header.payloadType = static_cast<uint8_t>(Integer(env, object.Get("payloadType"), "payloadType", 127, kInvalidHeaderCode));
-    header.sequence = static_cast<uint16_t>(Integer(env, object.Get("sequence"), "sequence", 0xFFFF, kInvalidHeaderCode));
-    header.timestamp = Integer(env, object.Get("timestamp"), "timestamp", 0xFFFFFFFF, kInvalidHeaderCode);
-    header.ssrc = Integer(env, object.Get("ssrc"), "ssrc", 0xFFFFFFFF, kInvalidHeaderCode);
-    header.paddingSize = static_cast<uint8_t>(Integer(env, object.Get("paddingSize"), "paddingSize", 255, kInvalidHeaderCode));
+    const auto field = [&](const char* name, uint32_t max) {
+        return Integer(env, object.Get(name), name, max, kInvalidHeaderCode);
+    };
+    // Each value was checked against its field's maximum, so the narrowing casts keep every bit.
+    header.payloadType = static_cast<uint8_t>(field("payloadType", 127));
+    header.sequence = static_cast<uint16_t>(field("sequence", 0xFFFF));
+    header.timestamp = field("timestamp", 0xFFFFFFFF);
+    header.ssrc = field("ssrc", 0xFFFFFFFF);
+    header.paddingSize = static_cast<uint8_t>(field("paddingSize", 255));
     const Napi::Value csrcs = object.Get("csrcs");
     if (!csrcs.IsArray()) {
         ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"csrcs\" field must be an array");
@@ -56,7 +70,8 @@ rtp::RtpHeader RtpHeaderArg(const Napi::CallbackInfo& info, size_t index, size_t
     }
     header.csrcCount = static_cast<uint8_t>(list.Length());
     for (uint32_t i = 0; i < list.Length(); ++i) {
-        header.csrcs[i] = Integer(env, list.Get(i), "csrcs[" + std::to_string(i) + "]", 0xFFFFFFFF, kInvalidHeaderCode);
+        header.csrcs[i] =
+          Integer(env, list.Get(i), "csrcs[" + std::to_string(i) + "]", 0xFFFFFFFF, kInvalidHeaderCode);
     }
     const Napi::Value profile = object.Get("extensionProfile");
     if (!profile.IsNull() && !profile.IsUndefined()) {
@@ -65,10 +80,12 @@ rtp::RtpHeader RtpHeaderArg(const Napi::CallbackInfo& info, size_t index, size_t
                        "An extension body must be whole 32-bit words, at most 65535 of them");
         }
         header.hasExtension = true;
-        header.extensionProfile = static_cast<uint16_t>(Integer(env, profile, "extensionProfile", 0xFFFF, kInvalidHeaderCode));
+        header.extensionProfile =
+          static_cast<uint16_t>(Integer(env, profile, "extensionProfile", 0xFFFF, kInvalidHeaderCode));
         header.extensionWords = static_cast<uint16_t>(extensionBodySize / 4);
     } else if (extensionBodySize != 0) {
-        ThrowError(env, ErrorKind::kRangeError, kInvalidHeaderCode, "An extension body needs an extension profile");
+        ThrowError(env, ErrorKind::kRangeError, kInvalidHeaderCode,
+                   "An extension body needs an extension profile");
     }
     return header;
 }
@@ -77,7 +94,8 @@ Napi::Uint32Array InfoArg(const Napi::CallbackInfo& info, size_t index)
 {
     const Napi::Value value = info[index];
     if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
-        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"info\" argument must be a Uint32Array");
+        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   "The \"info\" argument must be a Uint32Array");
     }
     const auto array = value.As<Napi::Uint32Array>();
     if (array.ElementLength() < kInfoSize) {

@@ -53,7 +53,11 @@ void FillInfo(Napi::Uint32Array out,
 
 // An integer in [min, max] from argument `index`; otherwise ERR_INVALID_ARG_TYPE or a RangeError with
 // `rangeCode`.
-uint32_t IntegerArg(const Napi::CallbackInfo& info, size_t index, const char* name, uint32_t max, const char* rangeCode);
+uint32_t IntegerArg(const Napi::CallbackInfo& info,
+                    size_t index,
+                    const char* name,
+                    uint32_t max,
+                    const char* rangeCode);
 
 // A result as the number the JS side expects: 0 for kOk, otherwise the negated code.
 inline int32_t Negated(rtp::Result result)

@@ -37,23 +37,26 @@ Napi::Value RtpParsePacket(const Napi::CallbackInfo& info)
 
 Napi::Value RtpWriteHeader(const Napi::CallbackInfo& info)
 {
-    const rtp::RtpHeader header =
-      RtpHeaderArg(info, 0, 4 * static_cast<size_t>(IntegerArg(info, 1, "extensionWords", 0xFFFF, "ERR_RTP_INVALID_HEADER")));
+    const uint32_t words = IntegerArg(info, 1, "extensionWords", 0xFFFF, "ERR_RTP_INVALID_HEADER");
+    const rtp::RtpHeader header = RtpHeaderArg(info, 0, 4 * static_cast<size_t>(words));
     const ByteView out = BytesArg(info, 2, "out");
     size_t written = 0;
     const rtp::Result result =
       rtp::WriteClearHeader(header, {const_cast<uint8_t*>(out.data()), out.size()}, &written);
-    return Napi::Number::New(info.Env(), result == rtp::Result::kOk ? static_cast<double>(written) : Negated(result));
+    return Napi::Number::New(info.Env(),
+                             result == rtp::Result::kOk ? static_cast<double>(written) : Negated(result));
 }
 
 Napi::Value IpDiscoveryWrite(const Napi::CallbackInfo& info)
 {
     const Napi::Env env = info.Env();
     rtp::IpDiscoveryPacket packet;
-    packet.type = static_cast<rtp::IpDiscoveryType>(IntegerArg(info, 0, "type", 0xFFFF, "ERR_RTP_INVALID_HEADER"));
+    packet.type =
+      static_cast<rtp::IpDiscoveryType>(IntegerArg(info, 0, "type", 0xFFFF, "ERR_RTP_INVALID_HEADER"));
     packet.ssrc = IntegerArg(info, 1, "ssrc", 0xFFFFFFFF, "ERR_RTP_INVALID_HEADER");
     if (!info[2].IsString()) {
-        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"address\" argument must be a string");
+        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   "The \"address\" argument must be a string");
     }
     const std::string address = info[2].As<Napi::String>().Utf8Value();
     packet.port = static_cast<uint16_t>(IntegerArg(info, 3, "port", 0xFFFF, "ERR_RTP_INVALID_HEADER"));
@@ -66,7 +69,8 @@ Napi::Value IpDiscoveryWrite(const Napi::CallbackInfo& info)
     size_t written = 0;
     const rtp::Result result =
       rtp::WriteIpDiscovery(packet, {const_cast<uint8_t*>(out.data()), out.size()}, &written);
-    return Napi::Number::New(env, result == rtp::Result::kOk ? static_cast<double>(written) : Negated(result));
+    return Napi::Number::New(env,
+                             result == rtp::Result::kOk ? static_cast<double>(written) : Negated(result));
 }
 
 Napi::Value IpDiscoveryParse(const Napi::CallbackInfo& info)

@@ -28,7 +28,8 @@ Napi::Function TransportCryptorWrap::Define(Napi::Env env)
                        });
 }
 
-TransportCryptorWrap::TransportCryptorWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<TransportCryptorWrap>(info)
+TransportCryptorWrap::TransportCryptorWrap(const Napi::CallbackInfo& info)
+  : Napi::ObjectWrap<TransportCryptorWrap>(info)
 {
     const Napi::Env env = info.Env();
     if (!info[0].IsString()) {

@@ -36,7 +36,10 @@ std::unique_ptr<XChaCha20Poly1305> XChaCha20Poly1305::Create(ByteView key, AeadR
     return instance;
 }
 
-XChaCha20Poly1305::XChaCha20Poly1305(std::unique_ptr<IAeadCipher> inner) noexcept : inner_(std::move(inner)) {}
+XChaCha20Poly1305::XChaCha20Poly1305(std::unique_ptr<IAeadCipher> inner) noexcept
+  : inner_(std::move(inner))
+{
+}
 
 XChaCha20Poly1305::~XChaCha20Poly1305()
 {

@@ -84,7 +84,8 @@ Result WriteExtensionElements(uint16_t profile,
     size_t size = 0;
     for (const ExtensionElement& element : elements) {
         const size_t length = element.data.size();
-        const bool valid = oneByte ? element.id >= 1 && element.id <= 14 && length >= 1 && length <= kOneByteMaxData
+        const bool valid = oneByte ? element.id >= 1 && element.id <= 14 && length >= 1 &&
+                                       length <= kOneByteMaxData
                                    : element.id >= 1 && length <= kTwoByteMaxData;
         if (!valid) {
             return Result::kInvalidHeader;

@@ -103,7 +103,9 @@ TransportCryptor::TransportCryptor(TransportMode mode,
 {
 }
 
-std::unique_ptr<TransportCryptor> TransportCryptor::Create(TransportMode mode, ByteView key, Result* result) noexcept
+std::unique_ptr<TransportCryptor> TransportCryptor::Create(TransportMode mode,
+                                                           ByteView key,
+                                                           Result* result) noexcept
 {
     if (TransportModeName(mode).empty()) {
         Report(result, Result::kUnsupportedMode);
@@ -153,23 +155,27 @@ size_t TransportCryptor::MaxPlaintextSize(size_t packetSize) noexcept
     return packetSize < minimum ? 0 : packetSize - minimum;
 }
 
-Result TransportCryptor::SealAead(uint32_t nonce, ByteView aad, ByteView plaintext, MutableByteView sealed) noexcept
+Result TransportCryptor::SealAead(uint32_t nonce,
+                                  ByteView aad,
+                                  ByteView plaintext,
+                                  MutableByteView sealed) noexcept
 {
     uint8_t fullNonce[crypto::kXChaCha20Poly1305NonceSize] = {};
     StoreBe32(nonce, fullNonce);
-    const AeadResult result =
-      aes_ ? aes_->Seal({fullNonce, kAesNonceSize}, aad, plaintext, sealed, nullptr)
-           : xchacha_->Seal({fullNonce, crypto::kXChaCha20Poly1305NonceSize}, aad, plaintext, sealed, nullptr);
+    const AeadResult result = aes_ ? aes_->Seal({fullNonce, kAesNonceSize}, aad, plaintext, sealed, nullptr)
+                                   : xchacha_->Seal(fullNonce, aad, plaintext, sealed, nullptr);
     return FromAead(result);
 }
 
-Result TransportCryptor::OpenAead(uint32_t nonce, ByteView aad, ByteView sealed, MutableByteView plaintext) noexcept
+Result TransportCryptor::OpenAead(uint32_t nonce,
+                                  ByteView aad,
+                                  ByteView sealed,
+                                  MutableByteView plaintext) noexcept
 {
     uint8_t fullNonce[crypto::kXChaCha20Poly1305NonceSize] = {};
     StoreBe32(nonce, fullNonce);
-    const AeadResult result =
-      aes_ ? aes_->Open({fullNonce, kAesNonceSize}, aad, sealed, plaintext, nullptr)
-           : xchacha_->Open({fullNonce, crypto::kXChaCha20Poly1305NonceSize}, aad, sealed, plaintext, nullptr);
+    const AeadResult result = aes_ ? aes_->Open({fullNonce, kAesNonceSize}, aad, sealed, plaintext, nullptr)
+                                   : xchacha_->Open(fullNonce, aad, sealed, plaintext, nullptr);
     return FromAead(result);
 }
 
@@ -250,7 +256,9 @@ Result TransportCryptor::Open(ByteView packet, MutableByteView plaintext, Opened
     return result;
 }
 
-Result TransportCryptor::OpenUncounted(ByteView packet, MutableByteView plaintext, OpenedPacket* opened) noexcept
+Result TransportCryptor::OpenUncounted(ByteView packet,
+                                       MutableByteView plaintext,
+                                       OpenedPacket* opened) noexcept
 {
     RtpHeader header;
     size_t clearSize = 0;

@@ -25,7 +25,8 @@ constexpr std::string_view kAesExtensionPacket =
 constexpr std::string_view kExtensionBody = "10ff0000";
 // draft-irtf-cfrg-xchacha §2.2.1.
 constexpr std::string_view kHChaChaInput = "000000090000004a0000000031415927";
-constexpr std::string_view kHChaChaOutput = "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc";
+constexpr std::string_view kHChaChaOutput =
+  "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc";
 
 constexpr size_t kBufferSize = 256;
 
@@ -121,7 +122,7 @@ bool HChaChaVector() noexcept
     return Equal(output, expected.View());
 }
 
-bool CounterWraps() noexcept
+bool NonceCounter() noexcept
 {
     const Bytes key(kKey);
     const auto cryptor = TransportCryptor::Create(TransportMode::kAeadXChaCha20Poly1305RtpSize, key.View());
@@ -130,10 +131,15 @@ bool CounterWraps() noexcept
     OpenedPacket info;
     Bytes opened;
     // An explicit nonce does not move the counter; SealNext does, and only on success.
-    return cryptor && cryptor->Seal(VectorHeader(), {}, {}, 0xFFFFFFFFu, out.Whole(), &written) == Result::kOk &&
-           cryptor->LastNonce() == 0 && cryptor->SealNext(VectorHeader(), {}, {}, {out.data, 10}, &written) ==
-                                          Result::kOutputTooSmall &&
-           cryptor->LastNonce() == 0 && cryptor->SealNext(VectorHeader(), {}, {}, out.Whole(), &written) == Result::kOk &&
+    if (!cryptor) {
+        return false;
+    }
+    const RtpHeader header = VectorHeader();
+    bool ok = cryptor->Seal(header, {}, {}, 0xFFFFFFFFu, out.Whole(), &written) == Result::kOk &&
+              cryptor->LastNonce() == 0;
+    ok = ok && cryptor->SealNext(header, {}, {}, {out.data, 10}, &written) == Result::kOutputTooSmall &&
+         cryptor->LastNonce() == 0;
+    return ok && cryptor->SealNext(header, {}, {}, out.Whole(), &written) == Result::kOk &&
            cryptor->Open({out.data, written}, opened.Whole(), &info) == Result::kOk && info.nonce == 1;
 }
 
@@ -145,8 +151,8 @@ size_t CraftAes(const Bytes& key, ByteView clear, ByteView plaintext, uint32_t n
     StoreBe32(nonce, fullNonce);
     std::memcpy(out, clear.data(), clear.size());
     size_t sealed = 0;
-    if (!aead || aead->Seal(fullNonce, clear, plaintext, {out + clear.size(), kBufferSize - clear.size()}, &sealed) !=
-                   crypto::AeadResult::kSuccess) {
+    const MutableByteView body{out + clear.size(), kBufferSize - clear.size()};
+    if (!aead || aead->Seal(fullNonce, clear, plaintext, body, &sealed) != crypto::AeadResult::kSuccess) {
         return 0;
     }
     StoreBe32(nonce, out + clear.size() + sealed);
@@ -206,11 +212,13 @@ bool MalformedPackets() noexcept
     Bytes opened;
     OpenedPacket info;
     ok = ok && size > 0 && cryptor->Open({crafted.data, size}, opened.Whole(), &info) == Result::kOk &&
-         info.header.paddingSize == 3 && Equal({opened.data + info.payloadOffset, info.payloadSize}, silence.View());
+         info.header.paddingSize == 3 &&
+         Equal({opened.data + info.payloadOffset, info.payloadSize}, silence.View());
     ok = ok && cryptor->Open(good.View(), {opened.data, 2}, &info) == Result::kOutputTooSmall;
     const PacketCounters& counters = cryptor->Counters();
     return ok && counters.Get(Result::kAuthenticationFailed) == 2 && counters.Get(Result::kBadPadding) == 2 &&
-           counters.Get(Result::kExtensionPastEnd) == 2 && counters.Get(Result::kOk) == 1 && counters.Failures() == 11;
+           counters.Get(Result::kExtensionPastEnd) == 2 && counters.Get(Result::kOk) == 1 &&
+           counters.Failures() == 11;
 }
 
 bool CsrcsAndPadding() noexcept
@@ -237,9 +245,10 @@ bool CsrcsAndPadding() noexcept
     }
     Bytes opened;
     OpenedPacket info;
-    return cryptor->Open({sealed.data, written}, opened.Whole(), &info) == Result::kOk && info.header.marker &&
-           info.header.csrcCount == 2 && info.header.csrcs[0] == 0xdeadbeef && info.header.csrcs[1] == 7 &&
-           info.header.paddingSize == 5 && Equal({opened.data + info.payloadOffset, info.payloadSize}, payload.View());
+    return cryptor->Open({sealed.data, written}, opened.Whole(), &info) == Result::kOk &&
+           info.header.marker && info.header.csrcCount == 2 && info.header.csrcs[0] == 0xdeadbeef && info.header.csrcs[1] == 7 &&
+           info.header.paddingSize == 5 &&
+           Equal({opened.data + info.payloadOffset, info.payloadSize}, payload.View());
 }
 
 bool ExtensionElements() noexcept
@@ -262,7 +271,8 @@ bool ExtensionElements() noexcept
          Equal(element.data, speaking.View());
     ok = ok && reader.Next(&element, &done) == Result::kOk && done;
     // Two-byte elements, and one whose length runs past the body.
-    ok = ok && WriteExtensionElements(kTwoByteExtensionProfile, elements, body.Whole(), &written) == Result::kOk &&
+    ok = ok &&
+         WriteExtensionElements(kTwoByteExtensionProfile, elements, body.Whole(), &written) == Result::kOk &&
          Equal({body.data, written}, Bytes("01017f0902010200").View());
     const Bytes truncated("01057f00");
     ExtensionReader bad(kTwoByteExtensionProfile, truncated.View());
@@ -280,7 +290,8 @@ bool IpDiscoveryVectors() noexcept
     size_t written = 0;
     Bytes expected("0001004612345678");
     expected.size = kIpDiscoverySize;
-    if (WriteIpDiscovery(request, out.Whole(), &written) != Result::kOk || !Equal({out.data, written}, expected.View())) {
+    if (WriteIpDiscovery(request, out.Whole(), &written) != Result::kOk ||
+        !Equal({out.data, written}, expected.View())) {
         return false;
     }
     IpDiscoveryPacket response;
@@ -294,11 +305,14 @@ bool IpDiscoveryVectors() noexcept
     expectedResponse.data[72] = 0xc3;
     expectedResponse.data[73] = 0x50;
     IpDiscoveryPacket parsed;
+    const auto text = [](const char* chars, size_t size) {
+        return ByteView{reinterpret_cast<const uint8_t*>(chars), size};
+    };
     bool ok = WriteIpDiscovery(response, out.Whole(), &written) == Result::kOk &&
               Equal({out.data, written}, expectedResponse.View()) &&
               ParseIpDiscovery(expectedResponse.View(), &parsed) == Result::kOk && parsed.port == 50000 &&
-              parsed.ssrc == 0x12345678 && Equal({reinterpret_cast<const uint8_t*>(parsed.address), parsed.addressSize},
-                                                 {reinterpret_cast<const uint8_t*>("203.0.113.7"), 11});
+              parsed.ssrc == 0x12345678 &&
+              Equal(text(parsed.address, parsed.addressSize), text("203.0.113.7", 11));
     Bytes bad = expectedResponse;
     ok = ok && ParseIpDiscovery({bad.data, 73}, &parsed) == Result::kBadDiscoveryLength;
     bad.data[3] = 71;
@@ -342,7 +356,7 @@ TransportSelfTestReport RunTransportSelfTest() noexcept
     add("aead_xchacha20_poly1305_rtpsize-vector",
         SealsAndOpens(TransportMode::kAeadXChaCha20Poly1305RtpSize, kXChaChaPacket));
     add("aead_aes256_gcm_rtpsize-extension-vector", ExtensionVector());
-    add("nonce-counter", CounterWraps());
+    add("nonce-counter", NonceCounter());
     add("csrcs-marker-padding", CsrcsAndPadding());
     add("malformed-packets", MalformedPackets());
     add("extension-elements", ExtensionElements());
