@@ -18,6 +18,7 @@ import {
   type TransportOpenResult,
   type TransportStats,
 } from '../../rtp/types.js';
+import { nodeCryptoAeadAlgorithms } from '../nodeCryptoAead.js';
 import { hchacha20 } from './hchacha20.js';
 import { parseClearHeader, splitBody, writeClearHeader } from './rtpHeader.js';
 
@@ -45,6 +46,14 @@ export class JsTransportCryptor implements TransportCryptor {
    */
   constructor(mode: TransportEncryptionMode, key: Uint8Array) {
     const checked = checkTransportArgs(mode, key);
+    const inner = checked.mode === 'aead_aes256_gcm_rtpsize' ? 'aes-256-gcm' : 'chacha20-poly1305';
+    // Electron's BoringSSL, for one, lacks chacha20-poly1305 in node:crypto.
+    if (!nodeCryptoAeadAlgorithms().includes(inner)) {
+      throw new MediaEngineError(
+        'ERR_RTP_UNSUPPORTED_MODE',
+        `${checked.mode} needs node:crypto's ${inner}, which this process lacks`,
+      );
+    }
     this.mode = checked.mode;
     this.#key = Buffer.from(checked.key);
   }
