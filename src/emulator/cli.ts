@@ -152,9 +152,11 @@ export async function runEmulatorCommand(args: string[], io: CommandIo): Promise
     botToken: emulator.botToken,
     users: emulator.users,
   };
+  // Listen for the stop signal before announcing the addresses: a caller may signal as soon as it reads them.
+  const stopRequested = io.stopRequested();
   io.stdout(parsed.json ? `${JSON.stringify(info)}\n` : summary(emulator));
 
-  const signal = await io.stopRequested();
+  const signal = await stopRequested;
   if (!parsed.json) io.stderr(`\n${signal}: stopping the emulator\n`);
   await Promise.race([
     emulator.close(),
