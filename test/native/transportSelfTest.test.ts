@@ -19,6 +19,7 @@ describe('native/core/rtp unit tests', () => {
     const report = addon.transportSelfTest();
     expect(report.checks.map((check) => check.name)).toEqual([
       'hchacha20-vector',
+      'xchacha20-poly1305-vector',
       'aead_aes256_gcm_rtpsize-vector',
       'aead_xchacha20_poly1305_rtpsize-vector',
       'aead_aes256_gcm_rtpsize-extension-vector',
@@ -47,6 +48,12 @@ describe('native/core/rtp and the JS side', () => {
       vectors.key,
       vectors.hchacha20.input,
       vectors.hchacha20.output,
+      vectors.xchacha20poly1305.key,
+      vectors.xchacha20poly1305.nonce,
+      vectors.xchacha20poly1305.aad,
+      vectors.xchacha20poly1305.plaintext,
+      vectors.xchacha20poly1305.ciphertext,
+      vectors.xchacha20poly1305.tag,
       ...vectors.transport.flatMap((vector) => [vector.packet, vector.payload]),
     ];
     expect(hexes.filter((hex) => !source.includes(hex))).toEqual([]);

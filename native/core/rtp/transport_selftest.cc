@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/crypto/hchacha20.h"
+#include "core/crypto/xchacha20_poly1305.h"
 #include "core/hex.h"
 #include "core/rtp/byte_order.h"
 #include "core/rtp/extension.h"
@@ -27,6 +28,21 @@ constexpr std::string_view kExtensionBody = "10ff0000";
 constexpr std::string_view kHChaChaInput = "000000090000004a0000000031415927";
 constexpr std::string_view kHChaChaOutput =
   "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc";
+
+// draft-irtf-cfrg-xchacha-03 A.3.1: a nonce whose last 8 bytes are not zero, which the platform's nonces
+// never exercise.
+constexpr std::string_view kXChaChaKey = "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f";
+constexpr std::string_view kXChaChaNonce = "404142434445464748494a4b4c4d4e4f5051525354555657";
+constexpr std::string_view kXChaChaAad = "50515253c0c1c2c3c4c5c6c7";
+constexpr std::string_view kXChaChaPlaintext =
+  "4c616469657320616e642047656e746c656d656e206f662074686520636c617373206f66202739393a204966204920636f"
+  "756c64206f6666657220796f75206f6e6c79206f6e652074697020666f7220746865206675747572652c2073756e7363"
+  "7265656e20776f756c642062652069742e";
+constexpr std::string_view kXChaChaSealed =
+  "bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb731c7f1b0b4aa6440bf3a82f4eda7e39ae"
+  "64c6708c54c216cb96b72e1213b4522f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff921f9"
+  "664c97637da9768812f615c68b13b52e"
+  "c0875924c1c7987947deafd8780acf49";
 
 constexpr size_t kBufferSize = 256;
 
@@ -120,6 +136,35 @@ bool HChaChaVector() noexcept
     std::memcpy(inputArray, input.data, sizeof(inputArray));
     crypto::HChaCha20(keyArray, inputArray, output);
     return Equal(output, expected.View());
+}
+
+bool XChaChaVector() noexcept
+{
+    const Bytes key(kXChaChaKey);
+    const Bytes nonce(kXChaChaNonce);
+    const Bytes aad(kXChaChaAad);
+    const Bytes plaintext(kXChaChaPlaintext);
+    const Bytes expected(kXChaChaSealed);
+    const auto cipher = crypto::XChaCha20Poly1305::Create(key.View());
+    Bytes sealed;
+    Bytes opened;
+    size_t sealedSize = 0;
+    size_t openedSize = 0;
+    if (!cipher || plaintext.size != 114 ||
+        cipher->Seal(nonce.View(), aad.View(), plaintext.View(), sealed.Whole(), &sealedSize) !=
+          crypto::AeadResult::kSuccess ||
+        !Equal({sealed.data, sealedSize}, expected.View())) {
+        return false;
+    }
+    Bytes tampered(kXChaChaSealed);
+    tampered.data[0] ^= 1;
+    return cipher->Open(nonce.View(), aad.View(), expected.View(), opened.Whole(), &openedSize) ==
+             crypto::AeadResult::kSuccess &&
+           Equal({opened.data, openedSize}, plaintext.View()) &&
+           cipher->Open(nonce.View(), aad.View(), tampered.View(), opened.Whole(), &openedSize) ==
+             crypto::AeadResult::kAuthenticationFailed &&
+           cipher->Open({nonce.data, 12}, aad.View(), expected.View(), opened.Whole(), &openedSize) ==
+             crypto::AeadResult::kInvalidNonceSize;
 }
 
 bool NonceCounter() noexcept
@@ -246,8 +291,8 @@ bool CsrcsAndPadding() noexcept
     Bytes opened;
     OpenedPacket info;
     return cryptor->Open({sealed.data, written}, opened.Whole(), &info) == Result::kOk &&
-           info.header.marker && info.header.csrcCount == 2 && info.header.csrcs[0] == 0xdeadbeef && info.header.csrcs[1] == 7 &&
-           info.header.paddingSize == 5 &&
+           info.header.marker && info.header.csrcCount == 2 && info.header.csrcs[0] == 0xdeadbeef &&
+           info.header.csrcs[1] == 7 && info.header.paddingSize == 5 &&
            Equal({opened.data + info.payloadOffset, info.payloadSize}, payload.View());
 }
 
@@ -352,6 +397,7 @@ TransportSelfTestReport RunTransportSelfTest() noexcept
         }
     };
     add("hchacha20-vector", HChaChaVector());
+    add("xchacha20-poly1305-vector", XChaChaVector());
     add("aead_aes256_gcm_rtpsize-vector", SealsAndOpens(TransportMode::kAeadAes256GcmRtpSize, kAesPacket));
     add("aead_xchacha20_poly1305_rtpsize-vector",
         SealsAndOpens(TransportMode::kAeadXChaCha20Poly1305RtpSize, kXChaChaPacket));

@@ -19,12 +19,11 @@ import {
   type TransportStats,
 } from '../../rtp/types.js';
 import { nodeCryptoAeadAlgorithms } from '../nodeCryptoAead.js';
-import { hchacha20 } from './hchacha20.js';
+import { createXChaCha20Poly1305Cipher, createXChaCha20Poly1305Decipher } from './xchacha20poly1305.js';
 import { parseClearHeader, splitBody, writeClearHeader } from './rtpHeader.js';
 
 const TAG_SIZE = 16;
 const NONCE_SUFFIX_SIZE = 4;
-const ZERO_NONCE = new Uint8Array(12);
 
 /**
  * The JS engine's transport cryptor: node:crypto's AES-256-GCM, and XChaCha20-Poly1305 built from
@@ -173,27 +172,24 @@ export class JsTransportCryptor implements TransportCryptor {
   }
 
   #cipher(counter: number) {
-    const { key, nonce } = this.#keyAndNonce(counter);
+    const nonce = this.#nonce(counter);
     return this.mode === 'aead_aes256_gcm_rtpsize'
-      ? createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_SIZE })
-      : createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: TAG_SIZE });
+      ? createCipheriv('aes-256-gcm', this.#key, nonce, { authTagLength: TAG_SIZE })
+      : createXChaCha20Poly1305Cipher(this.#key, nonce);
   }
 
   #decipher(counter: number) {
-    const { key, nonce } = this.#keyAndNonce(counter);
+    const nonce = this.#nonce(counter);
     return this.mode === 'aead_aes256_gcm_rtpsize'
-      ? createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_SIZE })
-      : createDecipheriv('chacha20-poly1305', key, nonce, { authTagLength: TAG_SIZE });
+      ? createDecipheriv('aes-256-gcm', this.#key, nonce, { authTagLength: TAG_SIZE })
+      : createXChaCha20Poly1305Decipher(this.#key, nonce);
   }
 
-  // AES-GCM: nonce = counter (BE) ‖ 8 zeros. XChaCha20: the 24-byte nonce counter ‖ 20 zeros becomes
-  // subkey = HChaCha20(key, counter ‖ 12 zeros) and the inner nonce 4 zeros ‖ nonce[16:24] = 12 zeros.
-  #keyAndNonce(counter: number): { key: Buffer; nonce: Uint8Array } {
-    const prefix = Buffer.alloc(this.mode === 'aead_aes256_gcm_rtpsize' ? 12 : 16);
-    prefix.writeUInt32BE(counter, 0);
-    return this.mode === 'aead_aes256_gcm_rtpsize'
-      ? { key: this.#key, nonce: prefix }
-      : { key: hchacha20(this.#key, prefix), nonce: ZERO_NONCE };
+  // The counter, big-endian, in the first 4 bytes of a zeroed 12-byte (AES-GCM) or 24-byte nonce.
+  #nonce(counter: number): Buffer {
+    const nonce = Buffer.alloc(this.mode === 'aead_aes256_gcm_rtpsize' ? 12 : 24);
+    nonce.writeUInt32BE(counter, 0);
+    return nonce;
   }
 }
 
