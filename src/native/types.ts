@@ -72,14 +72,21 @@ export const RTP_INFO = Object.freeze({
 
 /** A header as the addon reads it; every number is range-checked (`ERR_RTP_INVALID_HEADER`). */
 export interface NativeRtpHeader {
+  /** The M bit. */
   readonly marker: boolean;
+  /** 0–127. */
   readonly payloadType: number;
+  /** 0–65535. */
   readonly sequence: number;
+  /** 0–2^32-1. */
   readonly timestamp: number;
+  /** 0–2^32-1. */
   readonly ssrc: number;
+  /** At most 15, each 0–2^32-1. */
   readonly csrcs: readonly number[];
   /** `null` for no extension; otherwise the body is passed separately and sets the word count. */
   readonly extensionProfile: number | null;
+  /** Bytes of padding to append, the count byte included; 0–255. */
   readonly paddingSize: number;
 }
 
@@ -116,14 +123,19 @@ export interface NativeTransportCryptor {
 export interface NativeIpDiscoveryPacket {
   /** 1 request, 2 response. */
   readonly type: number;
+  /** The SSRC field. */
   readonly ssrc: number;
+  /** The address text up to its NUL. */
   readonly address: string;
+  /** The port field. */
   readonly port: number;
 }
 
 /** The outcome of `transportSelfTest()`: the C++ unit tests of native/core/rtp. */
 export interface NativeTransportSelfTestResult {
+  /** True when every check passed. */
   readonly ok: boolean;
+  /** Each check by name, in the order they ran. */
   readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
 }
 

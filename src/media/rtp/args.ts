@@ -16,16 +16,23 @@ import {
 
 /** A header with every default filled in and every field checked. */
 export interface CheckedRtpHeader {
+  /** The M bit. */
   readonly marker: boolean;
+  /** 0–127, 120 when omitted. */
   readonly payloadType: number;
+  /** 0–65535. */
   readonly sequence: number;
+  /** 0–2^32-1. */
   readonly timestamp: number;
+  /** 0–2^32-1. */
   readonly ssrc: number;
+  /** 0–15 entries. */
   readonly csrcs: readonly number[];
   /** `null` without an extension. */
   readonly extensionProfile: number | null;
   /** Empty without an extension. */
   readonly extensionBody: Uint8Array;
+  /** 0–255. */
   readonly paddingSize: number;
 }
 

@@ -127,7 +127,9 @@ export interface RtpLayout {
 
 /** A failure: what was wrong with the input. */
 export interface RtpFailure {
+  /** Always false. */
   readonly ok: false;
+  /** Why the input was refused. */
   readonly code: RtpResultCode;
 }
 

@@ -187,6 +187,17 @@ describe.each(ENGINES)('the $kind engine’s voice transport', ({ kind }) => {
       expect(slice(packet, 20 + opened.payloadOffset, opened.payloadLength)).toEqual(SILENCE);
     });
 
+    it('refuses an output buffer that overlaps the packet anywhere but in place', () => {
+      const cryptor = engine.createTransportCryptor(mode, VECTOR_KEY);
+      const packet = Buffer.alloc(64);
+      const size = cryptor.seal(VECTOR_HEADER, randomBytes(20), packet);
+      expectFailure(
+        cryptor.open(packet.subarray(0, size), packet.subarray(5)),
+        'ERR_RTP_OVERLAPPING_BUFFERS',
+      );
+      expect(cryptor.open(packet.subarray(0, size), packet.subarray(12)).ok).toBe(true);
+    });
+
     it('refuses what the wrong key, nonce, header or tag sealed, and counts it', () => {
       const key = randomBytes(32);
       const sender = engine.createTransportCryptor(mode, key);

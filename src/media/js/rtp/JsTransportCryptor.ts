@@ -80,7 +80,8 @@ export class JsTransportCryptor implements TransportCryptor {
     const payloadTarget = clearLength + extensionLength;
     if (
       !placedOrApart(body, target, payloadTarget) ||
-      !placedOrApart(checked.extensionBody, target, clearLength)
+      !placedOrApart(checked.extensionBody, target, clearLength) ||
+      overlaps(checked.extensionBody, body)
     ) {
       throw new MediaEngineError(
         'ERR_RTP_OVERLAPPING_BUFFERS',
@@ -150,6 +151,10 @@ export class JsTransportCryptor implements TransportCryptor {
     const tagStart = packet.length - NONCE_SUFFIX_SIZE - TAG_SIZE;
     const plaintextLength = tagStart - clearLength;
     if (out.length < plaintextLength) return failure('ERR_RTP_OUTPUT_TOO_SMALL');
+    // As natively: `out` may be the ciphertext's own place (in place), or apart from the packet.
+    if (!placedOrApart(packet.subarray(clearLength, tagStart), out, 0)) {
+      return failure('ERR_RTP_OVERLAPPING_BUFFERS');
+    }
     const counter = new DataView(packet.buffer, packet.byteOffset, packet.byteLength).getUint32(
       packet.length - NONCE_SUFFIX_SIZE,
     );
@@ -199,9 +204,11 @@ function failure(code: RtpResultCode): { ok: false; code: RtpResultCode } {
 
 // True when `input` is not inside `out`, or is exactly at `out[offset]`.
 function placedOrApart(input: Uint8Array, out: Uint8Array, offset: number): boolean {
-  if (input.length === 0 || input.buffer !== out.buffer) return true;
-  const start = input.byteOffset;
-  const outStart = out.byteOffset;
-  if (start === outStart + offset) return true;
-  return start + input.length <= outStart || outStart + out.length <= start;
+  return input.byteOffset === out.byteOffset + offset || !overlaps(input, out);
+}
+
+// True when the two views share at least one byte of memory.
+function overlaps(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length === 0 || b.length === 0 || a.buffer !== b.buffer) return false;
+  return a.byteOffset < b.byteOffset + b.length && b.byteOffset < a.byteOffset + a.length;
 }
