@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError, unknown } from '../http/errors.js';
 import type { EmulatorLog } from '../log.js';
 import { ExternalTokenError, identityKey, readExternalToken } from '../oauth/externalIdentity.js';
 import type { IdTokenSigner } from '../oauth/idToken.js';
@@ -245,7 +245,7 @@ export class Accounts {
     const { store } = this.#d;
     const identity = store.identity(ref.key);
     const user = identity ? store.user(identity.userId) : undefined;
-    if (!identity || !user) throw new ApiError(404, 10013, 'Unknown User');
+    if (!identity || !user) throw unknown('User');
     if (user.provisional) throw new ApiError(400, 50229, 'Invalid user type');
     store.deleteUserTokens(user.id);
     this.#d.sessions.endUserSessions(user.id, AUTHENTICATION_FAILED, 'Authentication failed');

@@ -1,6 +1,6 @@
 import type { EmulatorContext } from '../context.js';
 import type { ChannelInviteRecord, LobbyRecord } from '../store/types.js';
-import { ApiError } from './errors.js';
+import { ApiError, missingAccess, unknown } from './errors.js';
 import { jsonReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';
 import type { Route, RouteRequest } from './router.js';
@@ -8,10 +8,6 @@ import { requireScope } from './scopes.js';
 
 /** What a lobby channel invite code can look like; anything else is unknown without a lookup. */
 const INVITE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
-
-function unknownInvite(): ApiError {
-  return new ApiError(404, 10006, 'Unknown Invite');
-}
 
 /**
  * Lobby channel invites (wire-protocols §4.8) and their redemption: a lobby member gets a single-use invite,
@@ -23,7 +19,7 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
 
   const lobbyOf = (req: RouteRequest): LobbyRecord => {
     const lobby = lobbies.get(req.params.lobby_id ?? '');
-    if (!lobby) throw new ApiError(404, 10031, 'Unknown Lobby');
+    if (!lobby) throw unknown('Lobby');
     return lobby;
   };
 
@@ -31,7 +27,7 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
   const invite = (lobby: LobbyRecord, userId: string, who: string): ChannelInviteRecord => {
     if (!lobbies.isMember(lobby.id, userId)) {
       ctx.log.line('invites', `refused a channel invite: ${who} is not a member of lobby ${lobby.id}`);
-      throw new ApiError(403, 50001, 'Missing Access: only lobby members get invites to its linked channel');
+      throw missingAccess('only lobby members get invites to its linked channel');
     }
     const channel = lobby.linkedChannelId === null ? undefined : guilds.channel(lobby.linkedChannelId);
     if (!channel) {
@@ -89,7 +85,7 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
         requireBot(ctx, req);
         const lobby = lobbyOf(req);
         const user = store.user(req.params.user_id ?? '');
-        if (!user || user.bot) throw new ApiError(404, 10013, 'Unknown User');
+        if (!user || user.bot) throw unknown('User');
         const record = invite(lobby, user.id, user.username);
         return jsonReply(200, { code: record.code });
       },
@@ -105,18 +101,18 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
         const found = INVITE_CODE.test(code) ? guilds.invites.check(code, caller.user.id) : 'unknown';
         if (found === 'unknown') {
           ctx.log.line('invites', `${caller.user.username} tried an unknown, used or expired invite`);
-          throw unknownInvite();
+          throw unknown('Invite');
         }
         if (found === 'not-yours') {
           ctx.log.line('invites', `${caller.user.username} tried an invite made for another user`);
-          throw new ApiError(403, 50001, 'Missing Access: this invite was made for another user');
+          throw missingAccess('this invite was made for another user');
         }
         if (caller.user.provisional) {
           // Provisional accounts cannot join guilds; the SDK asks the game to merge the account first.
-          throw new ApiError(403, 50001, 'Missing Access: provisional accounts cannot join guilds');
+          throw missingAccess('provisional accounts cannot join guilds');
         }
         const answer = describe(found);
-        if (!answer) throw unknownInvite();
+        if (!answer) throw unknown('Invite');
         guilds.invites.use(found);
         // An existing member keeps what they hold; only a newcomer gets view and send.
         if (!guilds.isMember(found.guildId, caller.user.id)) guilds.addMember(found.guildId, caller.user.id);
@@ -133,7 +129,7 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
         const code = req.params.code ?? '';
         const record = INVITE_CODE.test(code) ? guilds.invites.live(code) : undefined;
         const answer = record ? describe(record) : undefined;
-        if (!record || !answer) throw unknownInvite();
+        if (!record || !answer) throw unknown('Invite');
         return jsonReply(200, { ...answer, expires_at: new Date(record.expiresAt).toISOString() });
       },
     },

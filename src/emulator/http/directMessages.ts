@@ -3,7 +3,7 @@ import { InviteRefusal } from '../social/Invites.js';
 import { EPHEMERAL_DM_CHANNEL_TYPE, MAX_HISTORY } from '../social/DirectMessages.js';
 import { wireUser } from '../accounts/userObject.js';
 import type { DirectMessageRecord, UserRecord } from '../store/types.js';
-import { ApiError, invalidFormBody } from './errors.js';
+import { ApiError, invalidFormBody, unknown } from './errors.js';
 import { inviteRefusalError } from './invites.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';
@@ -17,14 +17,6 @@ export const MAX_CONTENT = 2000;
 export const METADATA_LIMITS = { maxKeys: 25, maxChars: 1024 };
 /** Moderation metadata: at most 5 keys, 2000 characters in all. */
 export const MODERATION_LIMITS = { maxKeys: 5, maxChars: 2000 };
-
-function unknownUser(): ApiError {
-  return new ApiError(404, 10013, 'Unknown User');
-}
-
-function unknownMessage(): ApiError {
-  return new ApiError(404, 10008, 'Unknown Message');
-}
 
 function cannotMessage(): ApiError {
   return new ApiError(403, 50007, 'Cannot send messages to this user');
@@ -60,7 +52,7 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
 
   const target = (req: RouteRequest): UserRecord => {
     const user = store.user(req.params.user_id ?? '');
-    if (!user || user.bot || user.banned) throw unknownUser();
+    if (!user || user.bot || user.banned) throw unknown('User');
     return user;
   };
   const conversationMessage = (req: RouteRequest, me: string, other: string): DirectMessageRecord => {
@@ -69,7 +61,7 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
       message &&
       ((message.authorId === me && message.recipientId === other) ||
         (message.authorId === other && message.recipientId === me));
-    if (!message || !inConversation) throw unknownMessage();
+    if (!message || !inConversation) throw unknown('Message');
     return message;
   };
   /** Friends, earlier conversation partners, or two players of this game may message each other. */
@@ -234,7 +226,7 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
           message &&
           ((message.authorId === a && message.recipientId === b) ||
             (message.authorId === b && message.recipientId === a));
-        if (!message || !matches) throw unknownMessage();
+        if (!message || !matches) throw unknown('Message');
         const metadata = readStringMap(await req.json(), 'moderation_metadata', MODERATION_LIMITS);
         messages.setModerationMetadata(message, metadata);
         ctx.log.line(

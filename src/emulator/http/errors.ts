@@ -30,6 +30,27 @@ export function unauthorized(): ApiError {
 }
 
 /** One field error inside a 50035 Invalid Form Body. */
+/** The platform's JSON codes of "Unknown …" errors (404), by what was not found. */
+const UNKNOWN_CODES = {
+  Application: 10002,
+  Channel: 10003,
+  Guild: 10004,
+  Invite: 10006,
+  Message: 10008,
+  User: 10013,
+  Lobby: 10031,
+} as const;
+
+/** A 404 "Unknown …" error with the platform's code, e.g. `unknown('Lobby')` → 10031 Unknown Lobby. */
+export function unknown(entity: keyof typeof UNKNOWN_CODES): ApiError {
+  return new ApiError(404, UNKNOWN_CODES[entity], `Unknown ${entity}`);
+}
+
+/** 403 50001 Missing Access, with an optional reason after the platform's message. */
+export function missingAccess(reason?: string): ApiError {
+  return new ApiError(403, 50001, reason === undefined ? 'Missing Access' : `Missing Access: ${reason}`);
+}
+
 export interface FieldError {
   code: string;
   message: string;

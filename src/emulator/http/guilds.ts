@@ -1,24 +1,16 @@
 import type { EmulatorContext } from '../context.js';
 import { ChannelKind } from '../social/Guilds.js';
 import type { GuildChannelRecord } from '../store/types.js';
-import { ApiError } from './errors.js';
+import { missingAccess, unknown } from './errors.js';
 import { jsonReply } from './replies.js';
 import { authenticate, requireBearer } from './requestAuth.js';
 import type { Route } from './router.js';
 import { requireScope } from './scopes.js';
 
 /** 404 10004. */
-export function unknownGuild(): ApiError {
-  return new ApiError(404, 10004, 'Unknown Guild');
-}
-
-/** 403 50001, the platform's answer to a caller outside the guild or lobby. */
-export function missingAccess(): ApiError {
-  return new ApiError(403, 50001, 'Missing Access');
-}
-
-/** The guild routes the SDK reads to choose a channel to link: the user's guilds and a guild's channels. */
-export function guildRoutes(ctx: EmulatorContext): Route[] {
+export /** 403 50001, the platform's answer to a caller outside the guild or lobby. */
+function /** The guild routes the SDK reads to choose a channel to link: the user's guilds and a guild's channels. */
+guildRoutes(ctx: EmulatorContext): Route[] {
   const { guilds, lobbies } = ctx;
   const applicationId = ctx.store.state.application.id;
 
@@ -73,7 +65,7 @@ export function guildRoutes(ctx: EmulatorContext): Route[] {
         const caller = authenticate(ctx, req, { bearer: true, bot: true });
         requireScope(caller, 'guilds.channels.read');
         const guild = guilds.guild(req.params.guild_id ?? '');
-        if (!guild) throw unknownGuild();
+        if (!guild) throw unknown('Guild');
         const channels = guilds.channelsOf(guild.id);
         if (caller.kind === 'bot')
           return jsonReply(

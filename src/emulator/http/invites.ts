@@ -1,6 +1,6 @@
 import type { EmulatorContext } from '../context.js';
 import { InviteRefusal } from '../social/Invites.js';
-import { ApiError } from './errors.js';
+import { ApiError, unknown } from './errors.js';
 import { jsonReply } from './replies.js';
 import { requireBearer } from './requestAuth.js';
 import type { Route } from './router.js';
@@ -40,7 +40,7 @@ export function inviteRoutes(ctx: EmulatorContext): Route[] {
           ? ctx.store.state.messages[messageId]
           : undefined;
         if (!message || message.authorId !== req.params.user_id) {
-          throw new ApiError(404, 10008, 'Unknown Message');
+          throw unknown('Message');
         }
         try {
           const secret = ctx.invites.accept(message, caller.user.id);

@@ -2,7 +2,7 @@ import type { EmulatorContext } from '../context.js';
 import { MAX_LOBBY_HISTORY, LobbyRefusal } from '../social/Lobbies.js';
 import type { LobbyRecord, UserRecord } from '../store/types.js';
 import { METADATA_LIMITS, MODERATION_LIMITS, MAX_CONTENT } from './directMessages.js';
-import { ApiError } from './errors.js';
+import { ApiError, missingAccess, unknown } from './errors.js';
 import {
   formError,
   idleTimeout,
@@ -29,18 +29,6 @@ const LOBBY_SCOPE = 'lobbies.write';
  */
 export const LOBBY_LIMIT_CODE = 30_000;
 
-function unknownLobby(): ApiError {
-  return new ApiError(404, 10031, 'Unknown Lobby');
-}
-
-function unknownUser(): ApiError {
-  return new ApiError(404, 10013, 'Unknown User');
-}
-
-function missingAccess(): ApiError {
-  return new ApiError(403, 50001, 'Missing Access');
-}
-
 function refusal(error: LobbyRefusal): ApiError {
   return new ApiError(400, LOBBY_LIMIT_CODE, error.message);
 }
@@ -62,13 +50,13 @@ export function lobbyRoutes(ctx: EmulatorContext): Route[] {
 
   const lobbyOf = (req: RouteRequest): LobbyRecord => {
     const lobby = lobbies.get(req.params.lobby_id ?? '');
-    if (!lobby) throw unknownLobby();
+    if (!lobby) throw unknown('Lobby');
     return lobby;
   };
   /** A user who may be a lobby member: exists, is not the bot, is not banned. */
   const memberUser = (id: string): UserRecord => {
     const user = store.user(id);
-    if (!user || user.bot || user.banned) throw unknownUser();
+    if (!user || user.bot || user.banned) throw unknown('User');
     return user;
   };
   /** Adds or changes members; memberships the limits refuse are dropped, as the platform does in bulk. */
@@ -370,7 +358,7 @@ export function lobbyRoutes(ctx: EmulatorContext): Route[] {
         requireBot(ctx, req);
         const lobby = lobbyOf(req);
         const message = lobbies.message(lobby.id, req.params.message_id ?? '');
-        if (!message) throw new ApiError(404, 10008, 'Unknown Message');
+        if (!message) throw unknown('Message');
         const metadata = readStringMap(
           objectBody(await req.json()),
           'moderation_metadata',

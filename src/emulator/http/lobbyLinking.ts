@@ -2,7 +2,7 @@ import type { EmulatorContext } from '../context.js';
 import { isSnowflake } from '../snowflake.js';
 import { ChannelKind } from '../social/Guilds.js';
 import { LOBBY_MEMBER_CAN_LINK } from '../store/types.js';
-import { ApiError } from './errors.js';
+import { ApiError, missingAccess, unknown } from './errors.js';
 import { formError, objectBody } from './lobbyBodies.js';
 import { jsonReply } from './replies.js';
 import { authenticate } from './requestAuth.js';
@@ -31,7 +31,7 @@ export function lobbyLinkingRoutes(ctx: EmulatorContext): Route[] {
         const caller = authenticate(ctx, req, { bearer: true, bot: true });
         requireScope(caller, 'lobbies.write');
         const lobby = lobbies.get(req.params.lobby_id ?? '');
-        if (!lobby) throw new ApiError(404, 10031, 'Unknown Lobby');
+        if (!lobby) throw unknown('Lobby');
         const body = objectBody(await req.json());
         const raw = body.channel_id ?? null;
         if (raw !== null && (typeof raw !== 'string' || !isSnowflake(raw))) {
@@ -42,14 +42,14 @@ export function lobbyLinkingRoutes(ctx: EmulatorContext): Route[] {
         }
         if (caller.kind === 'bearer') {
           const member = lobbies.member(lobby.id, caller.user.id);
-          if (!member) throw new ApiError(403, 50001, 'Missing Access');
+          if (!member) throw missingAccess();
           if ((member.flags & LOBBY_MEMBER_CAN_LINK) === 0) {
             throw missingPermissions('the member lacks the CanLinkLobby flag');
           }
         }
         if (raw !== null) {
           const channel = guilds.channel(raw);
-          if (!channel) throw new ApiError(404, 10003, 'Unknown Channel');
+          if (!channel) throw unknown('Channel');
           if (channel.type !== ChannelKind.TEXT) {
             throw new ApiError(400, 50024, 'Cannot execute action on this channel type');
           }

@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../context.js';
 import { safeEqual } from '../random.js';
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../store/types.js';
-import { ApiError } from './errors.js';
+import { ApiError, unknown } from './errors.js';
 import { noContentReply, noStoreJsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import type { Route, RouteRequest } from './router.js';
@@ -27,7 +27,7 @@ async function readExternalCredentials(
   if (clientId === undefined || type === undefined || token === undefined) {
     throw new Error('unreachable: checked above');
   }
-  if (clientId !== app.id) throw new ApiError(404, 10002, 'Unknown Application');
+  if (clientId !== app.id) throw unknown('Application');
   if (secret !== undefined && !safeEqual(secret, app.clientSecret)) {
     throw new ApiError(400, 530007, 'Invalid client secret');
   }

@@ -2,7 +2,7 @@ import type { EmulatorContext } from '../context.js';
 import { RelationshipRefusal, type RelationshipGraph } from '../social/Relationships.js';
 import { wireAnyRelationship } from '../social/wire.js';
 import type { UserRecord } from '../store/types.js';
-import { ApiError } from './errors.js';
+import { ApiError, unknown } from './errors.js';
 import { jsonReply, noContentReply, type Reply } from './replies.js';
 import { requireBearer } from './requestAuth.js';
 import type { Route, RouteRequest } from './router.js';
@@ -23,15 +23,11 @@ function refusalError(refusal: RelationshipRefusal): ApiError {
   }
 }
 
-function unknownUser(): ApiError {
-  return new ApiError(404, 10013, 'Unknown User');
-}
-
 /** A user another user may befriend or block: it exists, is not the bot and is not banned. */
 function reachableUser(ctx: EmulatorContext, idOrName: string, byName: boolean): UserRecord {
   const user = byName ? ctx.store.findUser(idOrName) : ctx.store.user(idOrName);
   if (!user || user.bot || user.banned || (byName && user.id === idOrName)) {
-    throw byName ? new ApiError(400, 80004, 'No users with that username exist.') : unknownUser();
+    throw byName ? new ApiError(400, 80004, 'No users with that username exist.') : unknown('User');
   }
   return user;
 }

@@ -1,9 +1,9 @@
-import { ApiError } from './errors.js';
+import { missingAccess } from './errors.js';
 import type { Caller } from './requestAuth.js';
 
 /** 403 unless a Bearer caller's token holds `scope` (the bot holds every scope of its application). */
 export function requireScope(caller: Caller, scope: string): void {
   if (caller.kind === 'bearer' && !caller.token.scopes.includes(scope)) {
-    throw new ApiError(403, 50001, `Missing Access: the token lacks the ${scope} scope`);
+    throw missingAccess(`the token lacks the ${scope} scope`);
   }
 }
