@@ -26,6 +26,7 @@ import { Activity } from './Activity.js';
 import { ActivityInvite } from './ActivityInvite.js';
 import { RelationshipHandle } from './RelationshipHandle.js';
 import { ChannelHandle } from './ChannelHandle.js';
+import type { MessageHandle as CoreMessageHandle } from '../src/chat/MessageHandle.js';
 import { MessageHandle, UserMessageSummary, type MessageLookups } from './MessageHandle.js';
 import { GuildChannel, GuildMinimal } from './Guild.js';
 import { LobbyHandle } from './LobbyHandle.js';
@@ -620,19 +621,7 @@ export class Client {
     limit: number,
     callback: UserMessagesWithLimitCallback,
   ): void {
-    settle(
-      () => this.#core.getUserMessagesWithLimit(idToString(recipientId), limit),
-      (messages) => {
-        deliver(
-          callback,
-          ClientResult.success(),
-          messages.map((m) => new MessageHandle(m, this.#lookups)),
-        );
-      },
-      (result) => {
-        deliver(callback, result, []);
-      },
-    );
+    this.#messageList(() => this.#core.getUserMessagesWithLimit(idToString(recipientId), limit), callback);
   }
   /** Every direct-message conversation of the player with its newest message id. */
   GetUserMessageSummaries(callback: UserMessageSummariesCallback): void {
@@ -752,19 +741,7 @@ export class Client {
   }
   /** The last `limit` (1–200, of 72 hours) messages of a lobby the player is in, oldest first. */
   GetLobbyMessagesWithLimit(lobbyId: Uint64Like, limit: number, callback: GetLobbyMessagesCallback): void {
-    settle(
-      () => this.#core.getLobbyMessagesWithLimit(idToString(lobbyId), limit),
-      (messages) => {
-        deliver(
-          callback,
-          ClientResult.success(),
-          messages.map((m) => new MessageHandle(m, this.#lookups)),
-        );
-      },
-      (result) => {
-        deliver(callback, result, []);
-      },
-    );
+    this.#messageList(() => this.#core.getLobbyMessagesWithLimit(idToString(lobbyId), limit), callback);
   }
 
   // ── Linked channels ──────────────────────────────────────────────────────────────────────────────
@@ -833,6 +810,25 @@ export class Client {
   /** Tells a waiting `JoinLinkedLobbyGuild` that the account merge finished (or failed). */
   ProvisionalUserMergeCompleted(success: boolean): void {
     this.#core.provisionalUserMergeCompleted(success);
+  }
+
+  #messageList(
+    run: () => Promise<CoreMessageHandle[]>,
+    callback: (result: ClientResult, messages: MessageHandle[]) => void,
+  ): void {
+    settle(
+      run,
+      (messages) => {
+        deliver(
+          callback,
+          ClientResult.success(),
+          messages.map((m) => new MessageHandle(m, this.#lookups)),
+        );
+      },
+      (result) => {
+        deliver(callback, result, []);
+      },
+    );
   }
 
   #lobbyId(run: () => Promise<string>, callback: CreateOrJoinLobbyCallback): void {

@@ -14,6 +14,7 @@ import type {
   UpdateLobbyOptions,
 } from './types.js';
 import { lobbyFromWire, lobbyMessageFromWire, memberFromWire, memberToWire } from './wire.js';
+import { checkInput } from '../util/checkInput.js';
 
 /** At most this many member changes per bulk request, and members per create or update. */
 export const MAX_BULK_MEMBER_CHANGES = 25;
@@ -131,7 +132,7 @@ export class GameBackend {
 
   /** Creates a server-managed lobby (players can't leave it; the backend manages its members). */
   async createLobby(options: CreateLobbyOptions = {}): Promise<BackendLobby> {
-    this.#check('createLobby', () => {
+    checkInput(this.#log, 'createLobby', () => {
       if (options.metadata !== undefined) requireLobbyMetadata(options.metadata, 'lobby metadata');
       requireMembers(options.members, 'createLobby');
       requireIdleTimeout(options.idleTimeoutSeconds);
@@ -146,7 +147,7 @@ export class GameBackend {
 
   /** A lobby of the application. */
   async getLobby(lobbyId: string): Promise<BackendLobby> {
-    this.#check('getLobby', () => {
+    checkInput(this.#log, 'getLobby', () => {
       requireSnowflake(lobbyId, 'lobby');
     });
     return this.#lobby(await this.#call({ method: 'GET', route: `/lobbies/${lobbyId}` }));
@@ -154,7 +155,7 @@ export class GameBackend {
 
   /** Changes a lobby; `members` replaces the whole member set. */
   async updateLobby(lobbyId: string, changes: UpdateLobbyOptions): Promise<BackendLobby> {
-    this.#check('updateLobby', () => {
+    checkInput(this.#log, 'updateLobby', () => {
       requireSnowflake(lobbyId, 'lobby');
       if (changes.metadata !== undefined) requireLobbyMetadata(changes.metadata, 'lobby metadata');
       requireMembers(changes.members, 'updateLobby');
@@ -170,7 +171,7 @@ export class GameBackend {
 
   /** Deletes a lobby (deleting one that is already gone succeeds). */
   async deleteLobby(lobbyId: string): Promise<void> {
-    this.#check('deleteLobby', () => {
+    checkInput(this.#log, 'deleteLobby', () => {
       requireSnowflake(lobbyId, 'lobby');
     });
     await this.#call({ method: 'DELETE', route: `/lobbies/${lobbyId}` });
@@ -183,7 +184,7 @@ export class GameBackend {
     changes: Omit<BackendMemberInput, 'id'> = {},
   ): Promise<BackendLobbyMember> {
     const input: BackendMemberInput = { ...changes, id: userId };
-    this.#check('updateLobbyMember', () => {
+    checkInput(this.#log, 'updateLobbyMember', () => {
       requireSnowflake(lobbyId, 'lobby');
       requireMember(input);
     });
@@ -200,7 +201,7 @@ export class GameBackend {
 
   /** Removes a user from a lobby (removing a non-member succeeds). */
   async removeLobbyMember(lobbyId: string, userId: string): Promise<void> {
-    this.#check('removeLobbyMember', () => {
+    checkInput(this.#log, 'removeLobbyMember', () => {
       requireSnowflake(lobbyId, 'lobby');
       requireSnowflake(userId, 'user');
     });
@@ -209,7 +210,7 @@ export class GameBackend {
 
   /** Up to 25 member changes in one request; resolves with the members added or updated. */
   async updateLobbyMembers(lobbyId: string, changes: BackendMemberChange[]): Promise<BackendLobbyMember[]> {
-    this.#check('updateLobbyMembers', () => {
+    checkInput(this.#log, 'updateLobbyMembers', () => {
       requireSnowflake(lobbyId, 'lobby');
       if (!Array.isArray(changes) || changes.length === 0 || changes.length > MAX_BULK_MEMBER_CHANGES) {
         throw new ValidationError(`updateLobbyMembers takes 1–${MAX_BULK_MEMBER_CHANGES} changes`);
@@ -230,7 +231,7 @@ export class GameBackend {
     content: string,
     metadata?: Record<string, string>,
   ): Promise<BackendLobbyMessage> {
-    this.#check('sendLobbyMessage', () => {
+    checkInput(this.#log, 'sendLobbyMessage', () => {
       requireSnowflake(lobbyId, 'lobby');
       if (typeof content !== 'string' || content.length < 1 || content.length > 2000)
         throw new ValidationError('message content must be 1–2000 characters');
@@ -248,7 +249,7 @@ export class GameBackend {
 
   /** The newest `limit` (1–200) messages of a lobby, newest first. */
   async getLobbyMessages(lobbyId: string, limit = 50): Promise<BackendLobbyMessage[]> {
-    this.#check('getLobbyMessages', () => {
+    checkInput(this.#log, 'getLobbyMessages', () => {
       requireSnowflake(lobbyId, 'lobby');
       if (!Number.isInteger(limit) || limit < 1 || limit > 200)
         throw new ValidationError('limit must be 1–200');
@@ -267,7 +268,7 @@ export class GameBackend {
     messageId: string,
     metadata: Record<string, string>,
   ): Promise<void> {
-    this.#check('setLobbyMessageModerationMetadata', () => {
+    checkInput(this.#log, 'setLobbyMessageModerationMetadata', () => {
       requireSnowflake(lobbyId, 'lobby');
       requireSnowflake(messageId, 'message');
       requireModerationMetadata(metadata);
@@ -286,7 +287,7 @@ export class GameBackend {
     messageId: string,
     metadata: Record<string, string>,
   ): Promise<void> {
-    this.#check('setDirectMessageModerationMetadata', () => {
+    checkInput(this.#log, 'setDirectMessageModerationMetadata', () => {
       requireSnowflake(userA, 'user');
       requireSnowflake(userB, 'user');
       requireSnowflake(messageId, 'message');
@@ -301,7 +302,7 @@ export class GameBackend {
 
   /** Links a guild text channel to a lobby, or with null removes the link. */
   async linkChannel(lobbyId: string, channelId: string | null): Promise<BackendLobby> {
-    this.#check('linkChannel', () => {
+    checkInput(this.#log, 'linkChannel', () => {
       requireSnowflake(lobbyId, 'lobby');
       if (channelId !== null) requireSnowflake(channelId, 'channel');
     });
@@ -316,7 +317,7 @@ export class GameBackend {
 
   /** A single-use invite (valid one hour) for a lobby member to the linked channel's guild; resolves with its code. */
   async createLobbyChannelInvite(lobbyId: string, userId: string): Promise<string> {
-    this.#check('createLobbyChannelInvite', () => {
+    checkInput(this.#log, 'createLobbyChannelInvite', () => {
       requireSnowflake(lobbyId, 'lobby');
       requireSnowflake(userId, 'user');
     });
@@ -347,14 +348,5 @@ export class GameBackend {
   #malformed(operation: string, what: string): ValidationError {
     this.#log.warn(`${operation}: the platform replied without ${what}`);
     return new ValidationError(`the platform returned no ${what}`);
-  }
-
-  #check(operation: string, checks: () => void): void {
-    try {
-      checks();
-    } catch (error) {
-      if (error instanceof ValidationError) this.#log.warn(`${operation}: ${error.message}`);
-      throw error;
-    }
   }
 }

@@ -5,6 +5,7 @@ import { ChannelHandle, ChannelType, type KnownChannel } from './ChannelHandle.j
 import { HistoryLoader } from './HistoryLoader.js';
 import { MessageHandle } from './MessageHandle.js';
 import { isWireMessage, type MessageStore, type WireMessage } from './MessageStore.js';
+import { checkInput } from '../util/checkInput.js';
 
 /** The platform's content limit, in characters. */
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -110,7 +111,7 @@ export class DirectMessageManager implements SessionFeature {
   /** Sends a direct message; resolves with its id. */
   async send(recipientId: string, content: string, metadata: Record<string, string> = {}): Promise<string> {
     this.#s.requireReady();
-    this.#check('send', () => {
+    checkInput(this.#s.log, 'send', () => {
       requireSnowflake(recipientId, 'user');
       requireContent(content);
       requireMetadata(metadata);
@@ -131,7 +132,7 @@ export class DirectMessageManager implements SessionFeature {
   /** Edits one of the player's messages. */
   async edit(recipientId: string, messageId: string, content: string): Promise<void> {
     this.#s.requireReady();
-    this.#check('edit', () => {
+    checkInput(this.#s.log, 'edit', () => {
       requireSnowflake(recipientId, 'user');
       requireSnowflake(messageId, 'message');
       requireContent(content);
@@ -151,7 +152,7 @@ export class DirectMessageManager implements SessionFeature {
   /** Deletes one of the player's messages. */
   async delete(recipientId: string, messageId: string): Promise<void> {
     this.#s.requireReady();
-    this.#check('delete', () => {
+    checkInput(this.#s.log, 'delete', () => {
       requireSnowflake(recipientId, 'user');
       requireSnowflake(messageId, 'message');
       const known = this.#messages.get(messageId);
@@ -170,7 +171,7 @@ export class DirectMessageManager implements SessionFeature {
    */
   async history(userId: string, limit: number): Promise<MessageHandle[]> {
     this.#s.requireReady();
-    this.#check('history', () => {
+    checkInput(this.#s.log, 'history', () => {
       requireSnowflake(userId, 'user');
       requireLimit(limit);
     });
@@ -220,16 +221,6 @@ export class DirectMessageManager implements SessionFeature {
   channel(channelId: string): ChannelHandle | undefined {
     const channel = this.#channels.get(channelId);
     return channel ? new ChannelHandle(channel, this.#s.users) : undefined;
-  }
-
-  /** Runs local checks; a failure is logged (without the content) and thrown as it is. */
-  #check(operation: string, checks: () => void): void {
-    try {
-      checks();
-    } catch (error) {
-      if (error instanceof ValidationError) this.#s.log.warn(`${operation}: ${error.message}`);
-      throw error;
-    }
   }
 
   #accept(message: WireMessage): void {

@@ -5,6 +5,7 @@ import { requireContent, requireLimit, requireMetadata } from './DirectMessageMa
 import { HistoryLoader } from './HistoryLoader.js';
 import type { MessageHandle } from './MessageHandle.js';
 import { isWireMessage, type MessageStore, type WireMessage } from './MessageStore.js';
+import { checkInput } from '../util/checkInput.js';
 
 /**
  * Lobby chat: send over HTTP, LOBBY_MESSAGE_* events from the gateway, and history (at most 200 messages of
@@ -64,7 +65,7 @@ export class LobbyMessageManager implements SessionFeature {
   /** Sends a message to every member of the lobby; resolves with its id. */
   async send(lobbyId: string, content: string, metadata: Record<string, string> = {}): Promise<string> {
     this.#s.requireReady();
-    this.#check('sendLobbyMessage', () => {
+    checkInput(this.#s.log, 'sendLobbyMessage', () => {
       requireSnowflake(lobbyId, 'lobby');
       requireContent(content);
       requireMetadata(metadata);
@@ -90,7 +91,7 @@ export class LobbyMessageManager implements SessionFeature {
    */
   async history(lobbyId: string, limit: number): Promise<MessageHandle[]> {
     this.#s.requireReady();
-    this.#check('getLobbyMessagesWithLimit', () => {
+    checkInput(this.#s.log, 'getLobbyMessagesWithLimit', () => {
       requireSnowflake(lobbyId, 'lobby');
       requireLimit(limit);
       this.#requireMember(lobbyId);
@@ -135,15 +136,6 @@ export class LobbyMessageManager implements SessionFeature {
   #requireMember(lobbyId: string): void {
     if (!this.#isMember(lobbyId)) {
       throw new ValidationError(`the player is not a member of lobby ${lobbyId}`);
-    }
-  }
-
-  #check(operation: string, checks: () => void): void {
-    try {
-      checks();
-    } catch (error) {
-      if (error instanceof ValidationError) this.#s.log.warn(`${operation}: ${error.message}`);
-      throw error;
     }
   }
 }

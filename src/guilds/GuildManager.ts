@@ -2,6 +2,7 @@ import type { SessionContext } from '../client/SessionContext.js';
 import { ChannelType } from '../chat/ChannelHandle.js';
 import { AbortedError, ValidationError } from '../errors/index.js';
 import { UserHandle } from '../users/UserHandle.js';
+import { checkInput } from '../util/checkInput.js';
 import { enumMember } from '../util/enumMember.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { sortChannelsAsShown } from './channelOrder.js';
@@ -60,12 +61,9 @@ export class GuildManager {
    */
   async joinLinkedLobbyGuild(lobbyId: string, options: JoinLinkedLobbyGuildOptions = {}): Promise<string> {
     this.#s.requireReady();
-    try {
+    checkInput(this.#s.log, 'joinLinkedLobbyGuild', () => {
       requireSnowflake(lobbyId, 'lobby');
-    } catch (error) {
-      if (error instanceof ValidationError) this.#s.log.warn(`joinLinkedLobbyGuild: ${error.message}`);
-      throw error;
-    }
+    });
     const me = this.#s.currentUserId();
     if (me !== undefined && new UserHandle(this.#s.users, me).isProvisional) {
       const onMerge = options.onProvisionalUserMergeRequired;
@@ -133,12 +131,9 @@ export class GuildManager {
   /** The channels of a guild the player can see, in the order the chat client shows them. */
   async guildChannels(guildId: string): Promise<GuildChannel[]> {
     this.#s.requireReady();
-    try {
+    checkInput(this.#s.log, 'getGuildChannels', () => {
       requireSnowflake(guildId, 'guild');
-    } catch (error) {
-      if (error instanceof ValidationError) this.#s.log.warn(`getGuildChannels: ${error.message}`);
-      throw error;
-    }
+    });
     const list = await this.#s.api<unknown>({ method: 'GET', route: `/guilds/${guildId}/channels` });
     const raw: unknown[] = Array.isArray(list) ? list : [];
     const channels = raw.flatMap((c) => parseChannel(c) ?? []);

@@ -10,6 +10,7 @@ import {
   type LobbyData,
   type LobbyMemberData,
 } from './wireLobby.js';
+import { checkInput } from '../util/checkInput.js';
 
 /** Options of {@link LobbyManager.createOrJoin}. */
 export interface CreateOrJoinLobbyOptions {
@@ -98,7 +99,7 @@ export class LobbyManager implements SessionFeature {
   /** Creates the lobby for this secret, or joins the one that has it; resolves with the lobby id. */
   async createOrJoin(secret: string, options: CreateOrJoinLobbyOptions = {}): Promise<string> {
     this.#s.requireReady();
-    this.#check('createOrJoinLobby', () => {
+    checkInput(this.#s.log, 'createOrJoinLobby', () => {
       requireLobbySecret(secret);
       if (options.lobbyMetadata !== undefined) requireLobbyMetadata(options.lobbyMetadata, 'lobby metadata');
       if (options.memberMetadata !== undefined)
@@ -121,7 +122,7 @@ export class LobbyManager implements SessionFeature {
   /** Leaves a lobby the player joined with a secret. */
   async leave(lobbyId: string): Promise<void> {
     this.#s.requireReady();
-    this.#check('leaveLobby', () => {
+    checkInput(this.#s.log, 'leaveLobby', () => {
       requireSnowflake(lobbyId, 'lobby');
     });
     await this.#s.api({ method: 'DELETE', route: `/lobbies/${lobbyId}/members/@me` });
@@ -132,7 +133,7 @@ export class LobbyManager implements SessionFeature {
   /** Links a guild channel to the lobby; the player needs the lobby's CanLinkLobby flag and channel permissions. */
   async linkChannel(lobbyId: string, channelId: string): Promise<void> {
     this.#s.requireReady();
-    this.#check('linkChannelToLobby', () => {
+    checkInput(this.#s.log, 'linkChannelToLobby', () => {
       requireSnowflake(lobbyId, 'lobby');
       requireSnowflake(channelId, 'channel');
       this.#requireCanLink(lobbyId);
@@ -143,7 +144,7 @@ export class LobbyManager implements SessionFeature {
   /** Removes the lobby's channel link. */
   async unlinkChannel(lobbyId: string): Promise<void> {
     this.#s.requireReady();
-    this.#check('unlinkChannelFromLobby', () => {
+    checkInput(this.#s.log, 'unlinkChannelFromLobby', () => {
       requireSnowflake(lobbyId, 'lobby');
       this.#requireCanLink(lobbyId);
     });
@@ -256,14 +257,5 @@ export class LobbyManager implements SessionFeature {
   #noteUser(data: unknown): void {
     const member = (data as { member?: { user?: unknown } }).member;
     if (member?.user) this.#s.users.upsert(member.user);
-  }
-
-  #check(operation: string, checks: () => void): void {
-    try {
-      checks();
-    } catch (error) {
-      if (error instanceof ValidationError) this.#s.log.warn(`${operation}: ${error.message}`);
-      throw error;
-    }
   }
 }
