@@ -429,6 +429,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     issuer: urls.http,
     accessTokenTtlSeconds: resolved.accessTokenTtlSeconds,
     log,
+    // The services below exist by the time a merge can happen (an HTTP request after start-up).
+    migrateMergedUser: (sourceId, destinationId) => {
+      ctx.relationships.migrate(sourceId, destinationId);
+      ctx.messages.migrate(sourceId, destinationId);
+      ctx.lobbies.migrateMember(sourceId, destinationId);
+      log.line('accounts', `friends, lobbies and messages of ${sourceId} moved to ${destinationId}`);
+    },
   });
   const presence = new PresenceService(() => clock.now());
   const relationships = new Relationships(store);

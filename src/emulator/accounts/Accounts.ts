@@ -52,6 +52,11 @@ export interface AccountsDeps {
   issuer: string;
   accessTokenTtlSeconds: number;
   log: EmulatorLog;
+  /**
+   * Moves what a merged provisional account had (friends, game friends, lobby memberships, direct messages)
+   * to the full account, before the provisional account is removed.
+   */
+  migrateMergedUser?: (sourceId: string, destinationId: string) => void;
 }
 
 /**
@@ -223,6 +228,7 @@ export class Accounts {
     if (sourceId !== destination.id) {
       store.deleteUserTokens(sourceId);
       this.#d.sessions.endUserSessions(sourceId, AUTHENTICATION_FAILED, 'Authentication failed');
+      this.#d.migrateMergedUser?.(sourceId, destination.id);
       store.deleteUser(sourceId);
     }
     identity.userId = destination.id;

@@ -80,6 +80,14 @@ export class DirectMessages {
     this.#tell(record, 'MESSAGE_UPDATE');
   }
 
+  /** A merged provisional account's conversations become the full account's (no events: history reads them). */
+  migrate(sourceId: string, destinationId: string): void {
+    for (const message of Object.values(this.#store.state.messages)) {
+      if (message.authorId === sourceId) message.authorId = destinationId;
+      if (message.recipientId === sourceId) message.recipientId = destinationId;
+    }
+  }
+
   /** Deletes a message. */
   delete(record: DirectMessageRecord): void {
     Reflect.deleteProperty(this.#store.state.messages, record.id);

@@ -320,6 +320,35 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     else this.#refreshIdle(lobby);
   }
 
+  /**
+   * A merged provisional account's memberships become the full account's, with their metadata, flags and
+   * additional name: the destination joins (LOBBY_CREATE to it, LOBBY_MEMBER_ADD to the others) before the
+   * source leaves, so no lobby empties on the way. A membership the destination's lobby cap refuses is
+   * dropped with a log line. Lobby messages the source wrote name the destination as author.
+   */
+  migrateMember(sourceId: string, destinationId: string): void {
+    for (const lobby of this.lobbiesOf(sourceId)) {
+      const member = lobby.members.find((m) => m.userId === sourceId);
+      if (!member) continue;
+      if (!lobby.members.some((m) => m.userId === destinationId)) {
+        try {
+          this.upsertMember(lobby, destinationId, {
+            metadata: member.metadata,
+            flags: member.flags,
+            additionalName: member.additionalName,
+          });
+        } catch (error) {
+          if (!(error instanceof LobbyRefusal)) throw error;
+          this.#d.log.line('lobbies', `merge: membership of lobby ${lobby.id} dropped (${error.message})`);
+        }
+      }
+      this.removeMember(lobby, sourceId);
+    }
+    for (const message of Object.values(this.#d.store.state.lobbyMessages)) {
+      if (message.authorId === sourceId) message.authorId = destinationId;
+    }
+  }
+
   /** Tells a user's lobbies that their `connected` changed (their first session began or the last ended). */
   connectionChanged(userId: string): void {
     for (const lobby of this.lobbiesOf(userId)) {

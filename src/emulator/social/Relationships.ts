@@ -152,6 +152,29 @@ export class Relationships extends TypedEmitter<RelationshipEvents> {
     if (this.get(graph, a, b)?.type !== 1) this.#befriend(graph, a, b);
   }
 
+  /**
+   * A merged provisional account's relationships become the full account's, in both graphs and on both
+   * sides: each owner's view of the source now names the destination. Where the destination already has a
+   * record for the same user, that record stays; relationships between the two accounts themselves end.
+   */
+  migrate(sourceId: string, destinationId: string): void {
+    for (const graph of ['discord', 'game'] as const) {
+      for (const record of Object.values(this.#table(graph))) {
+        if (record.ownerId === sourceId) {
+          if (record.targetId !== destinationId && !this.get(graph, destinationId, record.targetId)) {
+            this.#put(graph, destinationId, record.targetId, record.type);
+          }
+          this.#delete(graph, sourceId, record.targetId);
+        } else if (record.targetId === sourceId) {
+          if (record.ownerId !== destinationId && !this.get(graph, record.ownerId, destinationId)) {
+            this.#put(graph, record.ownerId, destinationId, record.type);
+          }
+          this.#delete(graph, record.ownerId, sourceId);
+        }
+      }
+    }
+  }
+
   #refuseSelfOrBlocked(fromId: string, toId: string): void {
     if (fromId === toId)
       throw new RelationshipRefusal('self', 'You cannot send a friend request to yourself.');
