@@ -217,9 +217,15 @@ export class DirectMessageManager implements SessionFeature {
       : undefined;
   }
 
-  /** A known channel (a direct-message conversation the client has seen). */
+  /**
+   * The direct-message channel with a user: one the client has seen, or the channel with any user it knows
+   * (its id is theirs), so a conversation can be shown before its first message.
+   */
   channel(channelId: string): ChannelHandle | undefined {
-    const channel = this.#channels.get(channelId);
+    let channel = this.#channels.get(channelId);
+    if (!channel && channelId !== this.#s.currentUserId() && this.#s.users.get(channelId)) {
+      channel = { id: channelId, type: ChannelType.EphemeralDm, recipients: [channelId], name: null };
+    }
     return channel ? new ChannelHandle(channel, this.#s.users) : undefined;
   }
 

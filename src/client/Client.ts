@@ -17,7 +17,7 @@ import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../lo
 import type { Activity } from '../presence/Activity.js';
 import { PresenceManager } from '../presence/PresenceManager.js';
 import { RestClient, type RestRequest } from '../rest/RestClient.js';
-import type { ChannelHandle } from '../chat/ChannelHandle.js';
+import { ChannelHandle, ChannelType } from '../chat/ChannelHandle.js';
 import { DirectMessageManager } from '../chat/DirectMessageManager.js';
 import { LobbyMessageManager } from '../chat/LobbyMessageManager.js';
 import { MessageStore } from '../chat/MessageStore.js';
@@ -755,8 +755,18 @@ export class Client extends TypedEmitter<ClientEvents> {
     return this.#directMessages.handle(messageId);
   }
 
-  /** A channel the client knows; a direct-message channel's id is the other user's id. */
+  /**
+   * A channel: a lobby the player is in (type Lobby, its members as recipients), or the direct-message channel
+   * with a user the client knows (its id is theirs).
+   */
   getChannelHandle(channelId: string): ChannelHandle | undefined {
+    const lobby = this.#lobbies.handle(channelId);
+    if (lobby) {
+      return new ChannelHandle(
+        { id: lobby.id, type: ChannelType.Lobby, recipients: lobby.lobbyMemberIds, name: '' },
+        this.#users,
+      );
+    }
     return this.#directMessages.channel(channelId);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { GameBackend } from '../../src/backend/index.js';
-import { ClientStatus, HttpError, ValidationError, type Client } from '../../src/index.js';
+import { ChannelType, ClientStatus, HttpError, ValidationError, type Client } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { allLogLines, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
@@ -58,6 +58,19 @@ describe('lobbies', () => {
       expect(guest?.additionalName).toBeNull();
       expect(guest?.user?.displayName).toBe('Bob');
     }
+
+    // The lobby is a channel too; so is the conversation with a member, before any message.
+    expect(alice.client.getChannelHandle(lobbyId)).toMatchObject({ id: lobbyId, type: ChannelType.Lobby });
+    expect(new Set(alice.client.getChannelHandle(lobbyId)?.recipients)).toEqual(
+      new Set([alice.user.id, bob.user.id]),
+    );
+    expect(alice.client.getChannelHandle(bob.user.id)).toMatchObject({
+      id: bob.user.id,
+      type: ChannelType.EphemeralDm,
+      name: 'Bob',
+    });
+    expect(alice.client.getChannelHandle(alice.user.id)).toBeUndefined();
+    expect(alice.client.getChannelHandle('12345')).toBeUndefined();
 
     // A later call with lobby metadata replaces it for everyone.
     await bob.client.createOrJoinLobby('secret-1', { map: 'desert' });
