@@ -97,6 +97,10 @@ describe('direct messages (emulator)', () => {
     const narrow = `Bearer ${(await signIn(emu, 'alice', 'identify gateway.connect')).access_token}`;
     expect((await call(emu, narrow, 'POST', `/users/${bobId}/messages`, { content: 'a' })).status).toBe(403);
     expect((await call(emu, narrow, 'GET', `/users/${bobId}/messages`)).status).toBe(403);
+    // Carol never authorized the application: there is no game conversation history with her.
+    const carolHistory = await call(emu, alice, 'GET', `/users/${emu.users[2]?.id ?? ''}/messages`);
+    expect(carolHistory.status).toBe(403);
+    expect(carolHistory.json).toMatchObject({ code: 50001 });
     // Carol never authorized the application and is nobody's friend: she can't be messaged.
     const carolId = emu.users[2]?.id ?? '';
     expect(

@@ -3,7 +3,7 @@ import { InviteRefusal } from '../social/Invites.js';
 import { EPHEMERAL_DM_CHANNEL_TYPE, MAX_HISTORY } from '../social/DirectMessages.js';
 import { wireUser } from '../accounts/userObject.js';
 import type { DirectMessageRecord, UserRecord } from '../store/types.js';
-import { ApiError, invalidFormBody, unknown } from './errors.js';
+import { ApiError, invalidFormBody, missingAccess, unknown } from './errors.js';
 import { inviteRefusalError } from './invites.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';
@@ -64,12 +64,16 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
     if (!message || !inConversation) throw unknown('Message');
     return message;
   };
+  /** A user holds a live grant of this application (an access or refresh token). */
+  const hasAuthorizedApp = (userId: string): boolean =>
+    Object.values(store.state.accessTokens).some((t) => t.userId === userId) ||
+    Object.values(store.state.refreshTokens).some((t) => t.userId === userId);
   /** Friends, earlier conversation partners, or two players of this game may message each other. */
   const mayMessage = (from: UserRecord, to: UserRecord): boolean =>
     !relationships.blockedEitherWay(from.id, to.id) &&
     (relationships.areFriends(from.id, to.id) ||
       messages.haveTalked(from.id, to.id) ||
-      Object.values(store.state.accessTokens).some((t) => t.userId === to.id));
+      hasAuthorizedApp(to.id));
 
   return [
     {
@@ -171,6 +175,9 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
         const caller = requireBearer(ctx, req);
         requireScope(caller, 'dm_channels.messages.read');
         const other = target(req);
+        // The platform serves game DM history only between two users who both authorized the game.
+        if (!hasAuthorizedApp(other.id))
+          throw missingAccess(`${other.username} has not authorized this application`);
         const raw = req.query().get('limit') ?? '50';
         const limit = /^[0-9]{1,3}$/.test(raw) ? Number(raw) : NaN;
         if (!(limit >= 1 && limit <= MAX_HISTORY)) {
