@@ -286,6 +286,7 @@ export class Client extends TypedEmitter<ClientEvents> {
         this.#connection.status === ClientStatus.Ready ? this.#connection.gateway : undefined,
       applicationId: () => this.#applicationId,
       localClient: () => this.#localClient.get(),
+      localClientRefusal: () => this.#localClient.refusal,
     });
     this.#session = {
       log: this.#logger.writer('social'),

@@ -3,7 +3,7 @@ import { statusToWire, type StatusType } from '../social/enums.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import { GatewayOpcode } from '../gateway/protocol.js';
 import type { LogWriter } from '../logging/index.js';
-import type { IpcTransport } from '../rpc/IpcTransport.js';
+import type { IpcTransport, RpcError } from '../rpc/IpcTransport.js';
 import type { Clock } from '../util/Clock.js';
 import type { Activity } from './Activity.js';
 import { activityToWire } from './activityWire.js';
@@ -18,6 +18,8 @@ export interface PresenceManagerOptions {
   applicationId: () => string | undefined;
   /** A connected transport to the local client, or undefined when none runs (or RPC is off). */
   localClient: () => Promise<IpcTransport | undefined>;
+  /** Why the last desktop client refused the game (e.g. 4000 for an unknown application id), if it did. */
+  localClientRefusal?: () => RpcError | undefined;
 }
 
 type WireActivity = Record<string, unknown>;
@@ -96,6 +98,12 @@ export class PresenceManager {
     }
     const rpc = await this.#o.localClient();
     if (!rpc) {
+      // A desktop client that refused the game says why (its close code); without one, the client isn't ready.
+      const refusal = this.#o.localClientRefusal?.();
+      if (refusal) {
+        this.#o.log.warn(`rich presence: the desktop client refused the game (${refusal.message})`);
+        throw refusal;
+      }
       throw new ClientNotReadyError('rich presence needs a Ready connection or a running local client');
     }
     await rpc.request('SET_ACTIVITY', { pid: process.pid, activity });

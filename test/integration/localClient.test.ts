@@ -95,6 +95,12 @@ describe('the desktop client over RPC', () => {
     });
     await expect(transport.connect()).rejects.toMatchObject({ constructor: RpcError, code: 4000 });
     transport.close();
+    // A game with an application id the desktop client does not know hears why, not "not ready".
+    const unknownApp = localClientFor(emulator, { applicationId: '123456789012345678' });
+    await expect(unknownApp.updateRichPresence({ type: ActivityTypes.Playing })).rejects.toMatchObject({
+      constructor: RpcError,
+      code: 4000,
+    });
 
     const strict = localClientFor(emulator);
     await expect(strict.authorize({}, { via: 'browser' })).rejects.toThrow(/browser must not open/);
