@@ -1,7 +1,8 @@
+import type { Activity } from 'sdkpp';
 import type { GameBackend } from 'sdkpp/backend';
 
 import { say } from './print.js';
-import { idOf, next, type Player } from './social.js';
+import { describeFriend, idOf, next, type Player } from './social.js';
 
 /** The host opens the party's lobby with the secret its rich presence will carry; resolves with the lobby id. */
 export async function openLobby(host: Player, secret: string): Promise<string> {
@@ -10,8 +11,16 @@ export async function openLobby(host: Player, secret: string): Promise<string> {
   return lobbyId;
 }
 
-/** The guest joins with the secret from the invite; the host sees them arrive. */
-export async function joinLobby(host: Player, guest: Player, secret: string): Promise<string> {
+/**
+ * The guest joins with the secret from the invite; the host sees them arrive and shows the new party size in
+ * its rich presence, which the guest sees.
+ */
+export async function joinLobby(
+  host: Player,
+  guest: Player,
+  secret: string,
+  presence: Activity,
+): Promise<string> {
   const guestId = idOf(guest);
   const arrived = next<[string, string]>(
     host.client,
@@ -25,7 +34,20 @@ export async function joinLobby(host: Player, guest: Player, secret: string): Pr
     `joined lobby ${lobbyId} by its secret: ${lobby?.lobbyMembers.length ?? 0} members, map ${lobby?.metadata.map ?? '?'}`,
   );
   await arrived;
-  say(host.name, `${guest.name} joined the lobby`);
+  const size = host.client.getLobbyHandle(lobbyId)?.lobbyMemberIds.length ?? 1;
+  const hostId = idOf(host);
+  const seen = next<[string]>(
+    guest.client,
+    'userUpdated',
+    (id) => id === hostId && guest.client.getUser(id)?.gameActivity?.party?.currentSize === size,
+  );
+  await host.client.updateRichPresence(
+    presence.party ? { ...presence, party: { ...presence.party, currentSize: size } } : presence,
+  );
+  say(host.name, `${guest.name} joined the lobby; party now ${size}/${presence.party?.maxSize ?? '?'}`);
+  await seen;
+  const hostUser = guest.client.getUser(hostId);
+  if (hostUser) say(guest.name, `sees ${describeFriend(hostUser)}`);
   return lobbyId;
 }
 

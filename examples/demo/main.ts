@@ -50,9 +50,9 @@ if (alice && bob) {
   // The party's lobby secret travels as the rich presence join secret: an accepted invite delivers it.
   const lobbySecret = `party-${randomBytes(12).toString('hex')}`;
   const lobbyId = await openLobby(alice, lobbySecret);
-  await hostParty(alice, bob, lobbySecret);
+  const presence = await hostParty(alice, bob, lobbySecret);
   const joinSecret = await inviteAndJoin(alice, bob);
-  await joinLobby(alice, bob, joinSecret);
+  await joinLobby(alice, bob, joinSecret, presence);
   // The game's own server holds the bot token; here it talks to the same emulator.
   const backend = new GameBackend({ botToken: emulator.botToken, apiBase: emulator.api });
   await lobbyChat(alice, bob, lobbyId, backend);

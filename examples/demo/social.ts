@@ -2,6 +2,7 @@ import {
   ActivityPartyPrivacy,
   ActivityTypes,
   RelationshipType,
+  type Activity,
   type ActivityInvite,
   type Client,
   type UserHandle,
@@ -68,14 +69,14 @@ export async function befriend(asker: Player, answerer: Player): Promise<void> {
 }
 
 /** The host sets a joinable rich presence (its join secret is the party's lobby secret) and the friend sees it. */
-export async function hostParty(host: Player, friend: Player, joinSecret: string): Promise<void> {
+export async function hostParty(host: Player, friend: Player, joinSecret: string): Promise<Activity> {
   const hostId = idOf(host);
   const seen = next<[string]>(
     friend.client,
     'userUpdated',
     (id) => id === hostId && friend.client.getUser(id)?.gameActivity !== null,
   );
-  await host.client.updateRichPresence({
+  const activity: Activity = {
     type: ActivityTypes.Playing,
     details: 'Ranked match',
     state: 'In a party',
@@ -83,11 +84,13 @@ export async function hostParty(host: Player, friend: Player, joinSecret: string
     // Whoever accepts an invite receives the join secret: here, the secret of the party's lobby.
     secrets: { join: joinSecret },
     timestamps: { start: Date.now() },
-  });
+  };
+  await host.client.updateRichPresence(activity);
   say(host.name, 'set rich presence: Ranked match, party 1/4 (through the gateway)');
   await seen;
   const user = friend.client.getUser(hostId);
   if (user) say(friend.name, `sees ${describeFriend(user)}`);
+  return activity;
 }
 
 /** The host invites the friend, who accepts and receives the join secret; resolves with it. */

@@ -20,6 +20,10 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/\[bob\]\s+got the join secret/);
     expect(stdout).toMatch(/\[alice\]\s+opened lobby \d+ \(mode ranked, map harbour\)/);
     expect(stdout).toMatch(/\[bob\]\s+joined lobby \d+ by its secret: 2 members, map harbour/);
+    expect(stdout).toMatch(/\[alice\]\s+bob joined the lobby; party now 2\/4/);
+    expect(stdout).toMatch(
+      /\[bob\]\s+sees Alice \(online\) — playing sdkpp Demo Game: Ranked match \[party 2\/4\]/,
+    );
     expect(stdout).toMatch(/\[alice\]\s+sees bob in the lobby as "Sir Robin"/);
     expect(stdout).toMatch(
       /\[alice\]\s+lobby message from Bob as "Sir Robin": "ready when you are" \(team blue\)/,
