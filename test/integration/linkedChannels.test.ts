@@ -145,9 +145,16 @@ describe('linked channels', () => {
     const url = await carol.client.joinLinkedLobbyGuild(lobby.id);
     expect(url).toMatch(new RegExp(`^${emulator.http}/invite/[A-Za-z0-9_-]{8,10}$`));
     const code = url.split('/').pop() ?? '';
+    // The URL opens a page that names the guild and channel; after use it says the invite is gone.
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Emulator Guild');
+    expect(html).toContain('#general');
     const accepted = await redeem(emulator, code, carol.accessToken);
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toMatchObject({ guild: { id: guild?.id }, channel: { id: general?.id } });
+    expect((await fetch(url)).status).toBe(404);
     const reused = await redeem(emulator, code, carol.accessToken);
     expect(reused.status).toBe(404);
     expect(await reused.json()).toMatchObject({ code: 10006 });

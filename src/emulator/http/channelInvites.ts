@@ -1,7 +1,8 @@
 import type { EmulatorContext } from '../context.js';
 import type { ChannelInviteRecord, LobbyRecord } from '../store/types.js';
 import { ApiError, missingAccess, unknown } from './errors.js';
-import { jsonReply } from './replies.js';
+import { escapeHtml, htmlPage } from './html.js';
+import { htmlReply, jsonReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';
 import type { Route, RouteRequest } from './router.js';
 import { requireScope } from './scopes.js';
@@ -118,6 +119,39 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
         if (!guilds.isMember(found.guildId, caller.user.id)) guilds.addMember(found.guildId, caller.user.id);
         ctx.log.line('invites', `${caller.user.username} joined guild ${found.guildId} by invite`);
         return jsonReply(200, answer);
+      },
+    },
+    {
+      // The page behind the invite URL `joinLinkedLobbyGuild` hands out (`{web}/invite/{code}`): what the
+      // invite is for; the chat client accepts it with POST /invites/{code}.
+      method: 'GET',
+      scope: 'root',
+      pattern: '/invite/:code',
+      style: 'html',
+      handle: (req) => {
+        const code = req.params.code ?? '';
+        const record = INVITE_CODE.test(code) ? guilds.invites.live(code) : undefined;
+        const guild = record ? guilds.guild(record.guildId) : undefined;
+        const channel = record ? guilds.channel(record.channelId) : undefined;
+        if (!record || !guild || !channel) {
+          return htmlReply(
+            404,
+            htmlPage(
+              'Invite invalid',
+              '<div class="error"><h1>Invite invalid</h1><p>This invite may be expired or already used.</p></div>',
+            ),
+          );
+        }
+        const expires = new Date(record.expiresAt).toISOString();
+        return htmlReply(
+          200,
+          htmlPage(
+            `Join ${guild.name}`,
+            `<h1>You've been invited to join ${escapeHtml(guild.name)}</h1>
+<p class="sub">#${escapeHtml(channel.name)} — linked to a game lobby</p>
+<p class="muted">Single use; valid until ${escapeHtml(expires)}. Open it in the chat client to accept.</p>`,
+          ),
+        );
       },
     },
     {
