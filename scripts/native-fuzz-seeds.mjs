@@ -1,0 +1,94 @@
+// The seed corpus of every fuzz target (native/fuzz/fuzz_targets.h), made from the test vectors in
+// test/vectors so that a new vector is a new seed without a second copy of its bytes. Written to
+// build/fuzz/seeds/<target>/; the sanitizer test driver replays them and the fuzzers start from them.
+import { Buffer } from 'node:buffer';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { repoRoot } from './native-sanitize.mjs';
+
+const readVectors = (name) => JSON.parse(readFileSync(path.join(repoRoot, 'test', 'vectors', name), 'utf8'));
+const hex = (text) => Buffer.from(text, 'hex');
+
+function u16(value) {
+  const bytes = Buffer.alloc(2);
+  bytes.writeUInt16BE(value);
+  return bytes;
+}
+function u32(value) {
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32BE(value >>> 0);
+  return bytes;
+}
+
+/** An unencrypted RTP packet of a transport vector: its clear header, extension body and payload. */
+function plainRtp(vector, { padding = 0 } = {}) {
+  const extension = vector.extension ? hex(vector.extension.body) : Buffer.alloc(0);
+  const first = 0x80 | (padding > 0 ? 0x20 : 0) | (vector.extension ? 0x10 : 0);
+  const parts = [
+    Buffer.from([first, 120]),
+    u16(vector.header.sequence),
+    u32(vector.header.timestamp),
+    u32(vector.header.ssrc),
+  ];
+  if (vector.extension) parts.push(u16(vector.extension.profile), u16(extension.length / 4), extension);
+  parts.push(hex(vector.payload));
+  if (padding > 0) parts.push(Buffer.alloc(padding - 1), Buffer.from([padding]));
+  return Buffer.concat(parts);
+}
+
+/** The input layout FuzzTransportSeal reads (native/fuzz/transport_fuzz.cc), for one vector. */
+function sealInput(vector) {
+  const extension = vector.extension ? hex(vector.extension.body) : Buffer.alloc(0);
+  return Buffer.concat([
+    Buffer.from([vector.mode === 'aead_aes256_gcm_rtpsize' ? 0 : 1, 0, 120]),
+    u16(vector.header.sequence),
+    u32(vector.header.timestamp),
+    u32(vector.header.ssrc),
+    Buffer.from([0, vector.extension ? 1 : 0]),
+    vector.extension
+      ? Buffer.concat([u16(vector.extension.profile), Buffer.from([extension.length / 4])])
+      : Buffer.alloc(0),
+    Buffer.from([0]),
+    u32(vector.nonce),
+    extension,
+    hex(vector.payload),
+  ]);
+}
+
+/** Seeds per target, as name → bytes. */
+export function seedCorpus() {
+  const transport = readVectors('transport.json');
+  const packets = transport.transport.map((vector) => hex(vector.packet));
+  const discovery = transport.ipDiscovery.map((vector) => hex(vector.hex));
+  const named = (prefix, list) => Object.fromEntries(list.map((bytes, i) => [`${prefix}-${i}`, bytes]));
+  return {
+    rtp_packet: {
+      ...named('sealed', packets),
+      ...named(
+        'plain',
+        transport.transport.map((vector) => plainRtp(vector)),
+      ),
+      ...named(
+        'padded',
+        transport.transport.map((vector) => plainRtp(vector, { padding: 4 })),
+      ),
+    },
+    transport_open: named('vector', packets),
+    transport_seal: named('vector', transport.transport.map(sealInput)),
+    ip_discovery: named('vector', discovery),
+  };
+}
+
+/** Writes the seeds under `root` (replacing what was there) and returns how many per target. */
+export function writeSeedCorpus(root) {
+  const counts = {};
+  for (const [target, seeds] of Object.entries(seedCorpus())) {
+    const dir = path.join(root, target);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    for (const [name, bytes] of Object.entries(seeds)) writeFileSync(path.join(dir, name), bytes);
+    counts[target] = Object.keys(seeds).length;
+  }
+  return counts;
+}
