@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../context.js';
 import type { ChannelInviteRecord, LobbyRecord } from '../store/types.js';
 import { ApiError, missingAccess, unknown } from './errors.js';
-import { escapeHtml, htmlPage } from './html.js';
+import { errorPage, escapeHtml, htmlPage } from './html.js';
 import { htmlReply, jsonReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';
 import type { Route, RouteRequest } from './router.js';
@@ -134,13 +134,7 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
         const guild = record ? guilds.guild(record.guildId) : undefined;
         const channel = record ? guilds.channel(record.channelId) : undefined;
         if (!record || !guild || !channel) {
-          return htmlReply(
-            404,
-            htmlPage(
-              'Invite invalid',
-              '<div class="error"><h1>Invite invalid</h1><p>This invite may be expired or already used.</p></div>',
-            ),
-          );
+          return htmlReply(404, errorPage('Invite invalid', 'This invite may be expired or already used.'));
         }
         const expires = new Date(record.expiresAt).toISOString();
         return htmlReply(
