@@ -8,6 +8,9 @@
     'sdkpp_werror%': 'true',
     # Absolute, because compiler flags (unlike include_dirs) are relative to the build directory.
     'sdkpp_napi_dir': '<!(node -p "require(\'path\').resolve(require(\'node-addon-api\').include_dir)")',
+    # libopus when pkg-config finds it (Debian: libopus-dev), else none: the addon then builds without a
+    # codec and the JS engine's wasm Opus is used. `--sdkpp_opus=false` or SDKPP_OPUS=0 forces that path.
+    'sdkpp_opus%': '<!(node scripts/opus-config.mjs exists)',
   },
   'targets': [
     {
@@ -20,6 +23,14 @@
       'dependencies': ['<!(node -p "require(\'node-addon-api\').targets"):node_addon_api_except'],
       'defines': ['NAPI_VERSION=8'],
       'conditions': [
+        ['sdkpp_opus=="true"', {
+          'defines': ['SDKPP_HAVE_OPUS=1'],
+          'cflags_cc': ['<!@(node scripts/opus-config.mjs cflags)'],
+          'xcode_settings': {'OTHER_CPLUSPLUSFLAGS': ['<!@(node scripts/opus-config.mjs cflags)']},
+          # Linked dynamically: Debian's libopus.a is not position-independent, so the runtime needs
+          # libopus0 (a missing one makes the addon fail to load and the JS engine take over).
+          'libraries': ['<!@(node scripts/opus-config.mjs libs)'],
+        }],
         ['OS!="win" and OS!="mac"', {
           # node-addon-api's inline code trips -Wshadow; -isystem keeps the flag on for our code only.
           'cflags_cc': [
@@ -32,7 +43,14 @@
           # Resolve every libcrypto symbol when the addon is loaded, not on first call: in a host that
           # does not export OpenSSL (Electron has BoringSSL) require() then fails cleanly and the JS engine
           # takes over, instead of the process dying on the first packet.
-          'ldflags': ['-Wl,-z,now'],
+          # --wrap routes the addon's own allocations through core/audio/alloc_counter.cc, which counts
+          # them per thread: the audio self-test proves that a 20 ms tick allocates nothing.
+          'ldflags': [
+            '-Wl,-z,now',
+            '-Wl,--wrap=_Znwm,--wrap=_Znam,--wrap=_ZnwmRKSt9nothrow_t,--wrap=_ZnamRKSt9nothrow_t',
+            '-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc',
+          ],
+          'defines': ['SDKPP_COUNT_ALLOCATIONS=1'],
           'conditions': [
             ['sdkpp_werror=="true"', {'cflags_cc': ['-Werror']}],
           ],

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/crypto/backend_info.h"
+#include "napi/audio_wraps.h"
 #include "napi/bindings.h"
 #include "napi/errors.h"
 #include "napi/transport_cryptor_wrap.h"
@@ -32,6 +33,12 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("ipDiscoveryParse", Napi::Function::New(env, IpDiscoveryParse, "ipDiscoveryParse"));
     exports.Set("transportSelfTest", Napi::Function::New(env, TransportSelfTest, "transportSelfTest"));
     exports.Set("TransportCryptor", TransportCryptorWrap::Define(env));
+    exports.Set("audioResultNames", Napi::Function::New(env, AudioResultNames, "audioResultNames"));
+    exports.Set("audioSelfTest", Napi::Function::New(env, AudioSelfTest, "audioSelfTest"));
+    exports.Set("OpusEncoder", OpusEncoderWrap::Define(env));
+    exports.Set("OpusDecoder", OpusDecoderWrap::Define(env));
+    exports.Set("JitterBuffer", JitterBufferWrap::Define(env));
+    exports.Set("AudioProcessor", AudioProcessorWrap::Define(env));
     return exports;
 }
 

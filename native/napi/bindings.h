@@ -25,4 +25,9 @@ Napi::Value IpDiscoveryWrite(const Napi::CallbackInfo& info);
 Napi::Value IpDiscoveryParse(const Napi::CallbackInfo& info);
 Napi::Value TransportSelfTest(const Napi::CallbackInfo& info);
 
+// Audio (audio_bindings.cc; the OpusEncoder, OpusDecoder, JitterBuffer and AudioProcessor classes are
+// audio_wraps.h).
+Napi::Value AudioResultNames(const Napi::CallbackInfo& info);
+Napi::Value AudioSelfTest(const Napi::CallbackInfo& info);
+
 } // namespace sdkpp::addon

@@ -1,3 +1,4 @@
+#include "core/audio/opus_codec.h"
 #include "core/crypto/aead.h"
 #include "core/crypto/backend_info.h"
 #include "core/selftest.h"
@@ -46,7 +47,15 @@ Napi::Value EngineInfo(const Napi::CallbackInfo& info)
     result.Set("version", kAddonVersion);
     result.Set("abi", kAddonAbi);
     result.Set("crypto", cryptoInfo);
-    result.Set("opus", env.Null()); // libopus is not linked yet
+    // null in a build without libopus: the JS side then supplies the codec.
+    const char* opusVersion = audio::OpusVersionString();
+    if (opusVersion == nullptr) {
+        result.Set("opus", env.Null());
+    } else {
+        auto opus = Napi::Object::New(env);
+        opus.Set("version", opusVersion);
+        result.Set("opus", opus);
+    }
     result.Set("features", features);
     return result;
 }

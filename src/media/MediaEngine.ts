@@ -1,5 +1,14 @@
 import type { AeadAlgorithm } from './aead.js';
 import type {
+  AudioProcessor,
+  AudioProcessorOptions,
+  JitterBuffer,
+  JitterBufferOptions,
+  OpusDecoder,
+  OpusEncoder,
+  OpusEncoderOptions,
+} from './audio/types.js';
+import type {
   IpDiscoveryDecodeResult,
   IpDiscoveryPacket,
   RtpHeaderInit,
@@ -24,9 +33,12 @@ export interface MediaEngineInfo {
     /** The library's version string, e.g. `'OpenSSL 3.0.19 27 Jan 2026'`. */
     readonly version: string;
   };
-  /** The Opus codec in use; both fields are `null` until a codec is wired in. */
+  /**
+   * The Opus codec in use: `'libopus'` when the native addon was built with it; `'opus-wasm'` (libopus
+   * compiled to wasm, from `@evan/opus`) for the JS engine and for a native addon built without libopus.
+   */
   readonly codec: {
-    /** `'libopus'` (native), `'opus-wasm'` (JS), or `null` when there is no codec yet. */
+    /** `'libopus'`, `'opus-wasm'`, or `null` when neither is available (the wasm package is missing). */
     readonly name: 'libopus' | 'opus-wasm' | null;
     /** The codec's version, or `null`. */
     readonly version: string | null;
@@ -145,4 +157,25 @@ export interface MediaEngine {
 
   /** Reads an IP discovery datagram; anything malformed gives `{ ok: false, code }`. */
   decodeIpDiscovery(bytes: Uint8Array): IpDiscoveryDecodeResult;
+
+  /**
+   * Creates an Opus encoder (48 kHz, stereo, 20 ms frames) with the codec {@link MediaEngineInfo.codec}
+   * names. Its per-frame `encode` writes into a caller-owned buffer and returns a size or a negated code.
+   *
+   * @throws MediaEngineError `ERR_AUDIO_BAD_ARGUMENT` for an option out of range, `ERR_OPUS_UNAVAILABLE`
+   *   when there is no codec at all.
+   */
+  createOpusEncoder(options?: OpusEncoderOptions): OpusEncoder;
+
+  /** Creates an Opus decoder with packet-loss concealment and FEC; see {@link OpusDecoder}. */
+  createOpusDecoder(): OpusDecoder;
+
+  /** Creates one speaker's adaptive jitter buffer; see {@link JitterBuffer}. */
+  createJitterBuffer(options?: JitterBufferOptions): JitterBuffer;
+
+  /**
+   * Creates the local user's capture and mix state (gain, VAD, push-to-talk, mute, deafen, per-user
+   * gains); see {@link AudioProcessor}. `options.now` is its clock, a seam for tests.
+   */
+  createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor;
 }

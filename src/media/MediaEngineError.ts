@@ -40,7 +40,15 @@ export type MediaEngineErrorCode =
   /** An IP discovery packet to encode has an unknown type. */
   | 'ERR_IP_DISCOVERY_BAD_TYPE'
   /** An IP discovery address to encode is too long, empty in a response, or not an IP address's text. */
-  | 'ERR_IP_DISCOVERY_BAD_ADDRESS';
+  | 'ERR_IP_DISCOVERY_BAD_ADDRESS'
+  /** An audio setting is out of range (a gain, a bitrate, a VAD threshold, a jitter buffer bound). */
+  | 'ERR_AUDIO_BAD_ARGUMENT'
+  /** The per-user gain table (256 users) is full. */
+  | 'ERR_AUDIO_TOO_MANY_USERS'
+  /** No Opus codec: the wasm codec's package is missing (the native engine falls back to it without libopus). */
+  | 'ERR_OPUS_UNAVAILABLE'
+  /** libopus failed to create its state. */
+  | 'ERR_OPUS_INTERNAL';
 
 const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_INVALID_ARG_TYPE',
@@ -62,6 +70,10 @@ const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_RTP_BACKEND',
   'ERR_IP_DISCOVERY_BAD_TYPE',
   'ERR_IP_DISCOVERY_BAD_ADDRESS',
+  'ERR_AUDIO_BAD_ARGUMENT',
+  'ERR_AUDIO_TOO_MANY_USERS',
+  'ERR_OPUS_UNAVAILABLE',
+  'ERR_OPUS_INTERNAL',
 ]);
 
 /** The error every media-engine operation throws; {@link MediaEngineError.code} says why. */

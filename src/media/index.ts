@@ -17,6 +17,36 @@ export { NativeMediaEngine } from './native/NativeMediaEngine.js';
 export { loadNativeAddon, nativeAddonRemedy } from '../native/loader.js';
 export type { LoadNativeAddonOptions, NativeAddonLoadResult } from '../native/loader.js';
 export {
+  AUDIO_RESULTS,
+  AudioResult,
+  audioResultName,
+  JitterFrameKind,
+  OPUS_CHANNELS,
+  OPUS_FRAME_SAMPLES,
+  OPUS_FRAME_SAMPLES_PER_CHANNEL,
+  OPUS_MAX_PACKET_SAMPLES_PER_CHANNEL,
+  OPUS_MAX_PACKET_SIZE,
+  OPUS_SAMPLE_RATE,
+  OPUS_SILENCE_FRAME,
+  SendAction,
+  SILENCE_FRAMES_ON_STOP,
+} from './audio/types.js';
+export type {
+  AudioProcessor,
+  AudioProcessorOptions,
+  AudioResultName,
+  JitterBuffer,
+  JitterBufferOptions,
+  JitterBufferStatus,
+  JitterFrame,
+  JitterFrameKindValue,
+  OpusDecoder,
+  OpusEncoder,
+  OpusEncoderOptions,
+  SendActionValue,
+  TransmitMode,
+} from './audio/types.js';
+export {
   emptyFailureCounts,
   IP_DISCOVERY_SIZE,
   isTransportEncryptionMode,

@@ -1,3 +1,5 @@
+import type { JitterBufferStatus } from '../media/audio/types.js';
+
 /**
  * The JS shape of `sdkpp_native.node` (native/napi). This file is the only place it is typed: everything
  * else reaches the addon through {@link NativeAddon}.
@@ -7,7 +9,7 @@
  * The revision of the addon's JS shape that this code expects; `kAddonAbi` in native/core/version.h.
  * The loader refuses an addon that reports another value, so a stale build is never called into.
  */
-export const NATIVE_ADDON_ABI = 2;
+export const NATIVE_ADDON_ABI = 3;
 
 /** What `engineInfo()` reports about the build and the libraries it runs on. */
 export interface NativeEngineInfo {
@@ -139,6 +141,80 @@ export interface NativeTransportSelfTestResult {
   readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
 }
 
+/** The outcome of `audioSelfTest()`: the C++ checks of native/core/audio, above all the allocation count. */
+export interface NativeAudioSelfTestResult {
+  /** True when every check passed. */
+  readonly ok: boolean;
+  /** Each check by name, in the order they ran. */
+  readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
+  /** Whether this build counts allocations (Linux: the addon is linked with `--wrap` for the allocator). */
+  readonly countingAvailable: boolean;
+  /** Whether the build has libopus (the measured ticks then include encode and decode). */
+  readonly codecAvailable: boolean;
+  /** Heap allocations counted across the measured ticks; 0 is the pass mark. */
+  readonly allocationsInTicks: number;
+  /** How many 20 ms ticks were measured. */
+  readonly ticks: number;
+}
+
+/** `new OpusEncoder(...)` (native/napi/audio_wraps.h); per-frame calls return a count or a negated code. */
+export interface NativeOpusEncoder {
+  /** One 20 ms frame into `out`: the packet's size or a negated `AudioResult`. */
+  encode(pcm: Int16Array, out: Uint8Array): number;
+  /** 0 or a negated code. */
+  setBitrate(bitrate: number): number;
+  /** 0 or a negated code. */
+  setPacketLossPercent(percent: number): number;
+  /** Calls per result, indexed by code (`audioResultNames()`). */
+  results(): number[];
+}
+
+/** `new OpusDecoder()`. */
+export interface NativeOpusDecoder {
+  /** Samples per channel written, or a negated code. */
+  decode(packet: Uint8Array, out: Int16Array, fec: boolean): number;
+  /** One concealed 20 ms frame: samples per channel, or a negated code. */
+  conceal(out: Int16Array): number;
+  /** Calls per result, indexed by code. */
+  results(): number[];
+}
+
+/** `new JitterBuffer(minDelayFrames, maxDelayFrames)`. */
+export interface NativeJitterBuffer {
+  /** 0 or a negated code. */
+  push(sequence: number, timestamp: number, payload: Uint8Array, nowMs: number): number;
+  /** 0 or a negated code; `info` gets kind, size, sequence, timestamp. */
+  pop(out: Uint8Array, info: Uint32Array): number;
+  /** The adaptive state and counters. */
+  status(): JitterBufferStatus;
+}
+
+/** `new AudioProcessor()`: capture gain, VAD, push-to-talk, mute and deafen, per-user gains, the mix. */
+export interface NativeAudioProcessor {
+  /** Gain in place, level, decision: 0 nothing, 1 voice, 2 silence frame. */
+  processCapture(pcm: Int16Array, nowMs: number): number;
+  /** dBFS of the last captured frame. */
+  lastLevelDb(): number;
+  /** Samples the limiter touched. */
+  mix(frames: Int16Array, keys: Uint32Array, count: number, out: Int16Array): number;
+  /** 0 or a negated code. */
+  setCaptureGain(gain: number): number;
+  /** 0 or a negated code. */
+  setUserGain(key: number, gain: number): number;
+  /** 0 or a negated code. */
+  setVadThresholdDb(thresholdDb: number): number;
+  /** 0 voice activity, 1 push-to-talk. */
+  setMode(mode: number): void;
+  /** 0 or a negated code. */
+  setPushToTalkReleaseDelayMs(delayMs: number): number;
+  /** Key pressed or released at `nowMs`. */
+  setPushToTalk(pressed: boolean, nowMs: number): void;
+  /** Self mute. */
+  setSelfMute(muted: boolean): void;
+  /** Self deafen. */
+  setSelfDeaf(deafened: boolean): void;
+}
+
 /** The outcome of `cryptoSelfTest()`. */
 export interface NativeCryptoSelfTestResult {
   /** True when every supported algorithm passed. */
@@ -188,4 +264,21 @@ export interface NativeAddon {
   transportSelfTest(): NativeTransportSelfTestResult;
   /** One transport cryptor per connection and key; throws `ERR_RTP_UNSUPPORTED_MODE` or `ERR_RTP_INVALID_KEY_SIZE`. */
   TransportCryptor: new (mode: string, key: Uint8Array) => NativeTransportCryptor;
+  /** The names of the audio result codes, indexed by code (`audio::AudioResultName`). */
+  audioResultNames(): string[];
+  /** Runs the C++ checks of native/core/audio (the no-allocation-per-tick test). */
+  audioSelfTest(): NativeAudioSelfTestResult;
+  /** Throws `ERR_OPUS_UNAVAILABLE` in a build without libopus (`engineInfo().opus === null`). */
+  OpusEncoder: new (
+    bitrate: number,
+    inbandFec: boolean,
+    packetLossPercent: number,
+    voip: boolean,
+  ) => NativeOpusEncoder;
+  /** Throws `ERR_OPUS_UNAVAILABLE` in a build without libopus. */
+  OpusDecoder: new () => NativeOpusDecoder;
+  /** One speaker's jitter buffer. */
+  JitterBuffer: new (minDelayFrames: number, maxDelayFrames: number) => NativeJitterBuffer;
+  /** The local user's capture and mix state. */
+  AudioProcessor: new () => NativeAudioProcessor;
 }

@@ -1,4 +1,14 @@
 import type { AeadAlgorithm } from '../aead.js';
+import { AudioObjects } from '../audio/factories.js';
+import type {
+  AudioProcessor,
+  AudioProcessorOptions,
+  JitterBuffer,
+  JitterBufferOptions,
+  OpusDecoder,
+  OpusEncoder,
+  OpusEncoderOptions,
+} from '../audio/types.js';
 import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../MediaEngine.js';
 import type {
   IpDiscoveryDecodeResult,
@@ -9,6 +19,7 @@ import type {
   TransportEncryptionMode,
 } from '../rtp/types.js';
 import { nodeCryptoAeadAlgorithms, nodeCryptoOpen, nodeCryptoSeal } from './nodeCryptoAead.js';
+import { jsAudioCores, wasmCodecInfo } from './audio/jsAudioCores.js';
 import { decodeIpDiscovery, encodeIpDiscovery } from './rtp/ipDiscovery.js';
 import { jsParseRtpPacket, jsWriteRtpHeader } from './rtp/jsRtp.js';
 import { JsTransportCryptor } from './rtp/JsTransportCryptor.js';
@@ -34,6 +45,7 @@ export interface JsMediaEngineOptions {
 export class JsMediaEngine implements MediaEngine {
   /** {@inheritDoc MediaEngine.info} */
   readonly info: MediaEngineInfo;
+  readonly #audio = new AudioObjects(jsAudioCores);
 
   /** @param options - See {@link JsMediaEngineOptions}. */
   constructor(options: JsMediaEngineOptions = {}) {
@@ -41,7 +53,7 @@ export class JsMediaEngine implements MediaEngine {
       engine: 'js',
       version: JS_ENGINE_VERSION,
       crypto: Object.freeze({ backend: 'node:crypto', version: `OpenSSL ${process.versions.openssl}` }),
-      codec: Object.freeze({ name: null, version: null }),
+      codec: wasmCodecInfo(),
       features: Object.freeze([...nodeCryptoAeadAlgorithms()]),
       ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),
     });
@@ -97,5 +109,25 @@ export class JsMediaEngine implements MediaEngine {
   /** {@inheritDoc MediaEngine.decodeIpDiscovery} */
   decodeIpDiscovery(bytes: Uint8Array): IpDiscoveryDecodeResult {
     return decodeIpDiscovery(bytes);
+  }
+
+  /** {@inheritDoc MediaEngine.createOpusEncoder} */
+  createOpusEncoder(options?: OpusEncoderOptions): OpusEncoder {
+    return this.#audio.createOpusEncoder(options);
+  }
+
+  /** {@inheritDoc MediaEngine.createOpusDecoder} */
+  createOpusDecoder(): OpusDecoder {
+    return this.#audio.createOpusDecoder();
+  }
+
+  /** {@inheritDoc MediaEngine.createJitterBuffer} */
+  createJitterBuffer(options?: JitterBufferOptions): JitterBuffer {
+    return this.#audio.createJitterBuffer(options);
+  }
+
+  /** {@inheritDoc MediaEngine.createAudioProcessor} */
+  createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor {
+    return this.#audio.createAudioProcessor(options);
   }
 }

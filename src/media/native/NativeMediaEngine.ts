@@ -1,5 +1,15 @@
 import { RTP_INFO, type NativeAddon } from '../../native/types.js';
 import type { AeadAlgorithm } from '../aead.js';
+import { AudioObjects } from '../audio/factories.js';
+import type {
+  AudioProcessor,
+  AudioProcessorOptions,
+  JitterBuffer,
+  JitterBufferOptions,
+  OpusDecoder,
+  OpusEncoder,
+  OpusEncoderOptions,
+} from '../audio/types.js';
 import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../MediaEngine.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 import { bytesArg, checkIpDiscoveryPacket, checkRtpHeader } from '../rtp/args.js';
@@ -11,6 +21,8 @@ import type {
   TransportCryptor,
   TransportEncryptionMode,
 } from '../rtp/types.js';
+import { wasmCodecInfo } from '../js/audio/jsAudioCores.js';
+import { nativeAudioCores } from './nativeAudioCores.js';
 import { layoutFromInfo, resultCode, throwResult, toNativeHeader } from './nativeRtp.js';
 import { NativeTransportCryptor } from './NativeTransportCryptor.js';
 
@@ -22,6 +34,7 @@ export class NativeMediaEngine implements MediaEngine {
   /** {@inheritDoc MediaEngine.info} */
   readonly info: MediaEngineInfo;
   readonly #addon: NativeAddon;
+  readonly #audio: AudioObjects;
 
   /** @param addon - A loaded addon, from `loadNativeAddon()` (or a test double). */
   constructor(addon: NativeAddon) {
@@ -31,13 +44,14 @@ export class NativeMediaEngine implements MediaEngine {
       engine: 'native',
       version: native.version,
       crypto: Object.freeze({ backend: native.crypto.backend, version: native.crypto.version }),
-      codec: Object.freeze(
+      // Built without libopus, the addon borrows the JS engine's wasm codec, and says so here.
+      codec:
         native.opus === null
-          ? { name: null, version: null }
-          : { name: 'libopus' as const, version: native.opus.version },
-      ),
+          ? wasmCodecInfo()
+          : Object.freeze({ name: 'libopus' as const, version: native.opus.version }),
       features: Object.freeze([...native.features]),
     });
+    this.#audio = new AudioObjects(nativeAudioCores(addon, native.opus !== null));
   }
 
   /** {@inheritDoc MediaEngine.cryptoSelfTest} */
@@ -134,5 +148,25 @@ export class NativeMediaEngine implements MediaEngine {
         port: result.port,
       },
     };
+  }
+
+  /** {@inheritDoc MediaEngine.createOpusEncoder} */
+  createOpusEncoder(options?: OpusEncoderOptions): OpusEncoder {
+    return this.#audio.createOpusEncoder(options);
+  }
+
+  /** {@inheritDoc MediaEngine.createOpusDecoder} */
+  createOpusDecoder(): OpusDecoder {
+    return this.#audio.createOpusDecoder();
+  }
+
+  /** {@inheritDoc MediaEngine.createJitterBuffer} */
+  createJitterBuffer(options?: JitterBufferOptions): JitterBuffer {
+    return this.#audio.createJitterBuffer(options);
+  }
+
+  /** {@inheritDoc MediaEngine.createAudioProcessor} */
+  createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor {
+    return this.#audio.createAudioProcessor(options);
   }
 }

@@ -1,0 +1,179 @@
+#include "core/audio/jitter_buffer.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace sdkpp::audio {
+namespace {
+
+// Signed distance from b to a in sequence space (RFC 3550 wrap-around).
+int32_t SequenceDelta(uint16_t a, uint16_t b) noexcept
+{
+    return static_cast<int16_t>(static_cast<uint16_t>(a - b));
+}
+
+} // namespace
+
+JitterBuffer::JitterBuffer(const JitterConfig& config) noexcept : config_(config)
+{
+    if (config_.minDelayFrames < 1) {
+        config_.minDelayFrames = 1;
+    }
+    if (config_.maxDelayFrames > kCapacity / 2) {
+        config_.maxDelayFrames = kCapacity / 2;
+    }
+    if (config_.maxDelayFrames < config_.minDelayFrames) {
+        config_.maxDelayFrames = config_.minDelayFrames;
+    }
+    target_ = config_.minDelayFrames;
+}
+
+void JitterBuffer::Reset() noexcept
+{
+    for (Slot& slot : slots_) {
+        slot.used = false;
+    }
+    buffered_ = 0;
+    playing_ = false;
+    concealRun_ = 0;
+    stats_.resets++;
+}
+
+JitterBuffer::Slot* JitterBuffer::Find(uint16_t sequence) noexcept
+{
+    Slot& slot = slots_[sequence % kCapacity];
+    return slot.used && slot.sequence == sequence ? &slot : nullptr;
+}
+
+void JitterBuffer::Release(Slot* slot) noexcept
+{
+    slot->used = false;
+    buffered_--;
+}
+
+void JitterBuffer::UpdateJitter(uint32_t timestamp, double nowMs) noexcept
+{
+    if (haveArrival_) {
+        // D(i-1, i) of RFC 3550 §6.4.1, in milliseconds; timestamps run at 48 kHz.
+        const double transit = (nowMs - lastArrivalMs_) -
+                               static_cast<int32_t>(timestamp - lastTimestamp_) / (kSampleRate / 1000.0);
+        jitterMs_ += (std::fabs(transit) - jitterMs_) / 16.0;
+    }
+    haveArrival_ = true;
+    lastArrivalMs_ = nowMs;
+    lastTimestamp_ = timestamp;
+    const double wanted = 1.0 + std::ceil(2.0 * jitterMs_ / kFrameMs);
+    const double low = config_.minDelayFrames;
+    const double high = config_.maxDelayFrames;
+    target_ = static_cast<uint32_t>(wanted < low ? low : (wanted > high ? high : wanted));
+}
+
+AudioResult JitterBuffer::Push(uint16_t sequence, uint32_t timestamp, ByteView payload, double nowMs) noexcept
+{
+    if (payload.empty() || payload.size() > kMaxOpusPacketSize) {
+        stats_.invalid++;
+        return payload.empty() ? AudioResult::kInvalidPacket : AudioResult::kPacketTooLarge;
+    }
+    if (havePlayed_ && SequenceDelta(sequence, lastPlayed_) <= 0) {
+        stats_.late++;
+        return AudioResult::kLatePacket;
+    }
+    if (Find(sequence) != nullptr) {
+        stats_.duplicate++;
+        return AudioResult::kDuplicatePacket;
+    }
+    if (buffered_ == 0 && !playing_) {
+        next_ = sequence;
+    } else if (SequenceDelta(sequence, next_) >= static_cast<int32_t>(kCapacity) ||
+               SequenceDelta(sequence, next_) <= -static_cast<int32_t>(kCapacity)) {
+        // A jump the buffer cannot span (a restarted sender): start over from this packet.
+        Reset();
+        havePlayed_ = false;
+        next_ = sequence;
+    } else if (!playing_ && SequenceDelta(sequence, next_) < 0) {
+        next_ = sequence; // still buffering: an earlier packet arrived after a later one
+    }
+    Slot& slot = slots_[sequence % kCapacity];
+    if (slot.used) {
+        // An old packet that was never played (it was beyond the playout point by a whole lap).
+        Release(&slot);
+        stats_.dropped++;
+    }
+    slot.used = true;
+    slot.sequence = sequence;
+    slot.timestamp = timestamp;
+    slot.size = static_cast<uint16_t>(payload.size());
+    std::memcpy(slot.data, payload.data(), payload.size());
+    buffered_++;
+    stats_.pushed++;
+    UpdateJitter(timestamp, nowMs);
+    return AudioResult::kOk;
+}
+
+void JitterBuffer::Advance() noexcept
+{
+    lastPlayed_ = next_;
+    havePlayed_ = true;
+    next_ = static_cast<uint16_t>(next_ + 1);
+}
+
+AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
+{
+    *frame = JitterFrame{};
+    if (!playing_) {
+        if (buffered_ < target_) {
+            stats_.empty++;
+            return AudioResult::kOk;
+        }
+        playing_ = true;
+        concealRun_ = 0;
+    }
+    // Too much delay built up (a burst after a stall): skip the oldest frame, once per tick.
+    if (buffered_ > target_ + 2) {
+        if (Slot* stale = Find(next_)) {
+            Release(stale);
+        }
+        Advance();
+        stats_.dropped++;
+    }
+    frame->sequence = next_;
+    if (Slot* slot = Find(next_)) {
+        if (out.size() < slot->size) {
+            return AudioResult::kBufferTooSmall;
+        }
+        std::memcpy(out.data(), slot->data, slot->size);
+        frame->kind = JitterFrameKind::kPacket;
+        frame->size = slot->size;
+        frame->timestamp = slot->timestamp;
+        Release(slot);
+        Advance();
+        concealRun_ = 0;
+        stats_.packets++;
+        return AudioResult::kOk;
+    }
+    if (buffered_ == 0 && concealRun_ >= kMaxConcealRun) {
+        // The sender stopped: rebuffer from its next packet instead of concealing forever.
+        playing_ = false;
+        stats_.empty++;
+        return AudioResult::kOk;
+    }
+    if (Slot* following = Find(static_cast<uint16_t>(next_ + 1))) {
+        if (out.size() < following->size) {
+            return AudioResult::kBufferTooSmall;
+        }
+        // The next packet stays buffered: it is played in its own right on the next tick.
+        std::memcpy(out.data(), following->data, following->size);
+        frame->kind = JitterFrameKind::kFec;
+        frame->size = following->size;
+        frame->timestamp = following->timestamp - kFrameTimestampStep;
+        stats_.fec++;
+    } else {
+        frame->kind = JitterFrameKind::kConceal;
+        stats_.concealed++;
+    }
+    Advance();
+    concealRun_++;
+    return AudioResult::kOk;
+}
+
+} // namespace sdkpp::audio

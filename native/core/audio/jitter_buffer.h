@@ -1,0 +1,110 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/audio/audio_format.h"
+#include "core/audio/audio_result.h"
+#include "core/span.h"
+
+namespace sdkpp::audio {
+
+// What the jitter buffer hands out for one 20 ms tick.
+enum class JitterFrameKind : uint8_t {
+    // Nothing to play (not started, or the stream stopped): the caller plays silence.
+    kEmpty = 0,
+    // The frame's own packet: decode it.
+    kPacket = 1,
+    // The frame's packet is lost but the next one is here: decode the next packet with fec = true.
+    kFec = 2,
+    // The frame's packet is lost and so is the next: conceal (Opus PLC).
+    kConceal = 3,
+};
+
+struct JitterFrame {
+    JitterFrameKind kind = JitterFrameKind::kEmpty;
+    size_t size = 0; // payload bytes copied to the caller's buffer (kPacket, kFec)
+    uint16_t sequence = 0;
+    uint32_t timestamp = 0;
+};
+
+struct JitterConfig {
+    // Bounds of the adaptive target delay, in 20 ms frames.
+    uint32_t minDelayFrames = 1;
+    uint32_t maxDelayFrames = 10;
+};
+
+struct JitterStats {
+    uint64_t pushed = 0;    // packets accepted
+    uint64_t late = 0;      // refused: already played or skipped
+    uint64_t duplicate = 0; // refused: already buffered
+    uint64_t invalid = 0;   // refused: empty or larger than a slot
+    uint64_t packets = 0;   // ticks that played their own packet
+    uint64_t fec = 0;       // ticks recovered from the next packet's FEC
+    uint64_t concealed = 0; // ticks concealed
+    uint64_t empty = 0;     // ticks with nothing to play
+    uint64_t dropped = 0;   // frames skipped to bring the delay back to the target
+    uint64_t resets = 0;    // sequence jumps beyond the buffer that restarted it
+};
+
+// An adaptive jitter buffer for one speaker's Opus stream, keyed by RTP sequence number (with wrap-around)
+// and carrying the RTP timestamp. Push() stores a packet in a fixed slot (no allocation: every slot is part
+// of the object); Pop() is called once per 20 ms tick and says what to play. Packets that arrive out of
+// order are played in order; a packet older than what was already played is refused (late); a gap becomes
+// FEC when the following packet is here, concealment otherwise.
+//
+// The target delay adapts to the network: an RFC 3550 interarrival-jitter estimate J (ms, from arrival
+// times against RTP timestamps) gives target = clamp(1 + ceil(2·J / 20 ms)) frames. Playout starts once
+// that many frames are buffered; when more than target + 2 are waiting, one frame is dropped per tick
+// until the delay is back. After kMaxConcealRun ticks with nothing buffered, the stream counts as stopped
+// and the buffer rebuffers from the next packet.
+class JitterBuffer {
+public:
+    static constexpr size_t kCapacity = 64;
+    static constexpr uint32_t kMaxConcealRun = 5;
+
+    explicit JitterBuffer(const JitterConfig& config = {}) noexcept;
+
+    // `nowMs` is the caller's clock (arrival time); tests drive it by hand.
+    AudioResult Push(uint16_t sequence, uint32_t timestamp, ByteView payload, double nowMs) noexcept;
+    // Writes the payload to play (kPacket, kFec) into `out`, which must hold kMaxOpusPacketSize bytes or
+    // the packet (else kBufferTooSmall and nothing is consumed).
+    AudioResult Pop(MutableByteView out, JitterFrame* frame) noexcept;
+
+    uint32_t TargetDelayFrames() const noexcept { return target_; }
+    double JitterMs() const noexcept { return jitterMs_; }
+    size_t Buffered() const noexcept { return buffered_; }
+    const JitterStats& Stats() const noexcept { return stats_; }
+    void Reset() noexcept;
+
+private:
+    struct Slot {
+        bool used = false;
+        uint16_t sequence = 0;
+        uint32_t timestamp = 0;
+        uint16_t size = 0;
+        uint8_t data[kMaxOpusPacketSize] = {};
+    };
+
+    Slot* Find(uint16_t sequence) noexcept;
+    void Release(Slot* slot) noexcept;
+    void UpdateJitter(uint32_t timestamp, double nowMs) noexcept;
+    void Advance() noexcept;
+
+    JitterConfig config_;
+    Slot slots_[kCapacity];
+    size_t buffered_ = 0;
+    bool playing_ = false;
+    uint16_t next_ = 0;          // the sequence number the next tick plays (while playing_ or buffered_)
+    bool havePlayed_ = false;    // whether lastPlayed_ means anything
+    uint16_t lastPlayed_ = 0;    // the last sequence number played or skipped: anything up to it is late
+    uint32_t concealRun_ = 0;
+    bool haveArrival_ = false;
+    double lastArrivalMs_ = 0;
+    uint32_t lastTimestamp_ = 0;
+    double jitterMs_ = 0;
+    uint32_t target_ = 1;
+    JitterStats stats_;
+};
+
+} // namespace sdkpp::audio

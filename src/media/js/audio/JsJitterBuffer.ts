@@ -1,0 +1,216 @@
+import type { JitterBufferCore } from '../../audio/cores.js';
+import {
+  AudioResult,
+  JitterFrameKind,
+  OPUS_MAX_PACKET_SIZE,
+  type JitterBufferStatus,
+} from '../../audio/types.js';
+
+// The TS twin of native/core/audio/jitter_buffer.cc, line for line in behaviour: the same slots, the
+// same RFC 3550 jitter estimate, the same adaptive target, the same counters. Its comments say why.
+
+const CAPACITY = 64;
+const MAX_CONCEAL_RUN = 5;
+const FRAME_MS = 20;
+const FRAME_TIMESTAMP_STEP = 960;
+
+/** Signed distance from b to a in 16-bit sequence space. */
+function sequenceDelta(a: number, b: number): number {
+  return (((a - b) & 0xffff) << 16) >> 16;
+}
+
+interface Slot {
+  used: boolean;
+  sequence: number;
+  timestamp: number;
+  size: number;
+  readonly data: Uint8Array;
+}
+
+/** The JS engine's jitter buffer. */
+export class JsJitterBuffer implements JitterBufferCore {
+  readonly #min: number;
+  readonly #max: number;
+  readonly #slots: Slot[] = [];
+  #buffered = 0;
+  #playing = false;
+  #next = 0;
+  #havePlayed = false;
+  #lastPlayed = 0;
+  #concealRun = 0;
+  #haveArrival = false;
+  #lastArrivalMs = 0;
+  #lastTimestamp = 0;
+  #jitterMs = 0;
+  #target: number;
+  readonly #stats = {
+    pushed: 0,
+    late: 0,
+    duplicate: 0,
+    invalid: 0,
+    packets: 0,
+    fec: 0,
+    concealed: 0,
+    empty: 0,
+    dropped: 0,
+    resets: 0,
+  };
+
+  /** Bounds in frames, already checked (audio/args.ts). */
+  constructor(minDelayFrames: number, maxDelayFrames: number) {
+    this.#min = Math.max(1, minDelayFrames);
+    this.#max = Math.max(this.#min, Math.min(CAPACITY / 2, maxDelayFrames));
+    this.#target = this.#min;
+    for (let i = 0; i < CAPACITY; i++) {
+      this.#slots.push({
+        used: false,
+        sequence: 0,
+        timestamp: 0,
+        size: 0,
+        data: new Uint8Array(OPUS_MAX_PACKET_SIZE),
+      });
+    }
+  }
+
+  #slot(sequence: number): Slot {
+    return this.#slots[sequence % CAPACITY] as Slot;
+  }
+
+  #find(sequence: number): Slot | undefined {
+    const slot = this.#slot(sequence);
+    return slot.used && slot.sequence === sequence ? slot : undefined;
+  }
+
+  #release(slot: Slot): void {
+    slot.used = false;
+    this.#buffered--;
+  }
+
+  #reset(): void {
+    for (const slot of this.#slots) slot.used = false;
+    this.#buffered = 0;
+    this.#playing = false;
+    this.#concealRun = 0;
+    this.#stats.resets++;
+  }
+
+  #updateJitter(timestamp: number, nowMs: number): void {
+    if (this.#haveArrival) {
+      const elapsedTs = ((timestamp - this.#lastTimestamp) | 0) / 48;
+      const transit = nowMs - this.#lastArrivalMs - elapsedTs;
+      this.#jitterMs += (Math.abs(transit) - this.#jitterMs) / 16;
+    }
+    this.#haveArrival = true;
+    this.#lastArrivalMs = nowMs;
+    this.#lastTimestamp = timestamp;
+    const wanted = 1 + Math.ceil((2 * this.#jitterMs) / FRAME_MS);
+    this.#target = Math.min(this.#max, Math.max(this.#min, wanted));
+  }
+
+  push(sequence: number, timestamp: number, payload: Uint8Array, nowMs: number): number {
+    if (payload.length === 0 || payload.length > OPUS_MAX_PACKET_SIZE) {
+      this.#stats.invalid++;
+      return payload.length === 0 ? -AudioResult.InvalidPacket : -AudioResult.PacketTooLarge;
+    }
+    const seq = sequence & 0xffff;
+    if (this.#havePlayed && sequenceDelta(seq, this.#lastPlayed) <= 0) {
+      this.#stats.late++;
+      return -AudioResult.LatePacket;
+    }
+    if (this.#find(seq) !== undefined) {
+      this.#stats.duplicate++;
+      return -AudioResult.DuplicatePacket;
+    }
+    const ahead = sequenceDelta(seq, this.#next);
+    if (this.#buffered === 0 && !this.#playing) {
+      this.#next = seq;
+    } else if (ahead >= CAPACITY || ahead <= -CAPACITY) {
+      this.#reset();
+      this.#havePlayed = false;
+      this.#next = seq;
+    } else if (!this.#playing && ahead < 0) {
+      this.#next = seq;
+    }
+    const slot = this.#slot(seq);
+    if (slot.used) {
+      this.#release(slot);
+      this.#stats.dropped++;
+    }
+    slot.used = true;
+    slot.sequence = seq;
+    slot.timestamp = timestamp >>> 0;
+    slot.size = payload.length;
+    slot.data.set(payload);
+    this.#buffered++;
+    this.#stats.pushed++;
+    this.#updateJitter(timestamp >>> 0, nowMs);
+    return 0;
+  }
+
+  #advance(): void {
+    this.#lastPlayed = this.#next;
+    this.#havePlayed = true;
+    this.#next = (this.#next + 1) & 0xffff;
+  }
+
+  pop(out: Uint8Array, info: Uint32Array): number {
+    info.fill(0);
+    if (!this.#playing) {
+      if (this.#buffered < this.#target) {
+        this.#stats.empty++;
+        return 0;
+      }
+      this.#playing = true;
+      this.#concealRun = 0;
+    }
+    if (this.#buffered > this.#target + 2) {
+      const stale = this.#find(this.#next);
+      if (stale !== undefined) this.#release(stale);
+      this.#advance();
+      this.#stats.dropped++;
+    }
+    info[2] = this.#next;
+    const slot = this.#find(this.#next);
+    if (slot !== undefined) {
+      if (out.length < slot.size) return -AudioResult.BufferTooSmall;
+      out.set(slot.data.subarray(0, slot.size));
+      info[0] = JitterFrameKind.Packet;
+      info[1] = slot.size;
+      info[3] = slot.timestamp;
+      this.#release(slot);
+      this.#advance();
+      this.#concealRun = 0;
+      this.#stats.packets++;
+      return 0;
+    }
+    if (this.#buffered === 0 && this.#concealRun >= MAX_CONCEAL_RUN) {
+      this.#playing = false;
+      this.#stats.empty++;
+      return 0;
+    }
+    const following = this.#find((this.#next + 1) & 0xffff);
+    if (following !== undefined) {
+      if (out.length < following.size) return -AudioResult.BufferTooSmall;
+      out.set(following.data.subarray(0, following.size));
+      info[0] = JitterFrameKind.Fec;
+      info[1] = following.size;
+      info[3] = (following.timestamp - FRAME_TIMESTAMP_STEP) >>> 0;
+      this.#stats.fec++;
+    } else {
+      info[0] = JitterFrameKind.Conceal;
+      this.#stats.concealed++;
+    }
+    this.#advance();
+    this.#concealRun++;
+    return 0;
+  }
+
+  status(): JitterBufferStatus {
+    return {
+      targetDelayFrames: this.#target,
+      jitterMs: this.#jitterMs,
+      buffered: this.#buffered,
+      ...this.#stats,
+    };
+  }
+}
