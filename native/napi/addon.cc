@@ -5,6 +5,8 @@
 #include "core/crypto/backend_info.h"
 #include "napi/audio_wraps.h"
 #include "napi/bindings.h"
+#include "napi/dave_bindings.h"
+#include "napi/dave_wrap.h"
 #include "napi/errors.h"
 #include "napi/transport_cryptor_wrap.h"
 
@@ -33,6 +35,12 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("ipDiscoveryParse", Napi::Function::New(env, IpDiscoveryParse, "ipDiscoveryParse"));
     exports.Set("transportSelfTest", Napi::Function::New(env, TransportSelfTest, "transportSelfTest"));
     exports.Set("TransportCryptor", TransportCryptorWrap::Define(env));
+    exports.Set("daveResultNames", Napi::Function::New(env, DaveResultNames, "daveResultNames"));
+    exports.Set("daveFrameKey", Napi::Function::New(env, DaveFrameKey, "daveFrameKey"));
+    exports.Set("hkdfSha256Extract", Napi::Function::New(env, HkdfSha256Extract, "hkdfSha256Extract"));
+    exports.Set("hkdfSha256Expand", Napi::Function::New(env, HkdfSha256Expand, "hkdfSha256Expand"));
+    exports.Set("DaveEncryptor", DaveEncryptorWrap::Define(env));
+    exports.Set("DaveDecryptor", DaveDecryptorWrap::Define(env));
     exports.Set("audioResultNames", Napi::Function::New(env, AudioResultNames, "audioResultNames"));
     exports.Set("audioSelfTest", Napi::Function::New(env, AudioSelfTest, "audioSelfTest"));
     exports.Set("OpusEncoder", OpusEncoderWrap::Define(env));

@@ -1,4 +1,5 @@
 import type { AeadAlgorithm } from './aead.js';
+import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from './dave/types.js';
 import type {
   AudioProcessor,
   AudioProcessorOptions,
@@ -157,6 +158,24 @@ export interface MediaEngine {
 
   /** Reads an IP discovery datagram; anything malformed gives `{ ok: false, code }`. */
   decodeIpDiscovery(bytes: Uint8Array): IpDiscoveryDecodeResult;
+
+  /**
+   * Creates the local user's DAVE frame encryptor (end-to-end encryption of media frames, dave-e2ee.md
+   * §1.7–1.8). It has no key until `setKeyRatchet`; frames then give `ERR_DAVE_NO_KEY` unless passthrough
+   * mode is on.
+   */
+  createDaveEncryptor(): DaveEncryptor;
+
+  /** Creates one remote sender's DAVE frame decryptor; see {@link DaveDecryptorOptions}. */
+  createDaveDecryptor(options?: DaveDecryptorOptions): DaveDecryptor;
+
+  /**
+   * The DAVE hash ratchet's 16-byte frame key of `generation` (0–65535) for a 16-byte sender key: what
+   * both engines derive internally, exposed to check them against published vectors.
+   *
+   * @throws MediaEngineError `ERR_DAVE_INVALID_KEY_SIZE` or `ERR_OUT_OF_RANGE`.
+   */
+  daveFrameKey(baseSecret: Uint8Array, generation: number): Buffer;
 
   /**
    * Creates an Opus encoder (48 kHz, stereo, 20 ms frames) with the codec {@link MediaEngineInfo.codec}

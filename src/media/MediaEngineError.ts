@@ -41,6 +41,12 @@ export type MediaEngineErrorCode =
   | 'ERR_IP_DISCOVERY_BAD_TYPE'
   /** An IP discovery address to encode is too long, empty in a response, or not an IP address's text. */
   | 'ERR_IP_DISCOVERY_BAD_ADDRESS'
+  /** A DAVE sender key (base secret) is not 16 bytes. */
+  | 'ERR_DAVE_INVALID_KEY_SIZE'
+  /** The crypto library could not make a DAVE encryptor or decryptor. */
+  | 'ERR_DAVE_BACKEND'
+  /** A number argument is outside its range (a DAVE generation, length or time). */
+  | 'ERR_OUT_OF_RANGE'
   /** An audio setting is out of range (a gain, a bitrate, a VAD threshold, a jitter buffer bound). */
   | 'ERR_AUDIO_BAD_ARGUMENT'
   /** The per-user gain table (256 users) is full. */
@@ -70,6 +76,9 @@ const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_RTP_BACKEND',
   'ERR_IP_DISCOVERY_BAD_TYPE',
   'ERR_IP_DISCOVERY_BAD_ADDRESS',
+  'ERR_DAVE_INVALID_KEY_SIZE',
+  'ERR_DAVE_BACKEND',
+  'ERR_OUT_OF_RANGE',
   'ERR_AUDIO_BAD_ARGUMENT',
   'ERR_AUDIO_TOO_MANY_USERS',
   'ERR_OPUS_UNAVAILABLE',

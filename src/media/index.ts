@@ -72,3 +72,21 @@ export type {
   TransportOpenResult,
   TransportStats,
 } from './rtp/types.js';
+export {
+  DAVE_BASE_SECRET_SIZE,
+  DAVE_KEY_RETENTION_MS,
+  DAVE_MAX_GENERATION_GAP,
+  DAVE_MAX_OVERHEAD,
+  DAVE_RESULTS,
+  emptyDaveFailureCounts,
+  opusSilenceFrame,
+} from './dave/types.js';
+export type {
+  DaveDecryptor,
+  DaveDecryptorOptions,
+  DaveEncryptor,
+  DaveFrameResult,
+  DaveRange,
+  DaveResultCode,
+  DaveStats,
+} from './dave/types.js';

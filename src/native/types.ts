@@ -223,6 +223,35 @@ export interface NativeCryptoSelfTestResult {
   readonly results: readonly NativeAeadSelfTestResult[];
 }
 
+/** The addon's `DaveEncryptor` (native/napi/dave_wrap.h). */
+export interface NativeDaveEncryptor {
+  /** Throws `ERR_DAVE_INVALID_KEY_SIZE` unless 16 bytes. */
+  setKeyRatchet(baseSecret: Uint8Array): void;
+  /** Frames copied unchanged while on. */
+  setPassthroughMode(enabled: boolean): void;
+  /** The full nonce of the next frame; a safe integer. */
+  setNextNonce(nonce: number): void;
+  /**
+   * Encrypts `frame` into `out`: bytes written (>= 0), -1 for passthrough (the frame's own length), or
+   * the negated `dave::Result`. `clearRanges` holds offset/size pairs.
+   */
+  encrypt(frame: Uint8Array, out: Uint8Array, clearRanges?: Uint32Array): number;
+  /** Counters indexed by result code (`daveResultNames()`), and the last nonce used. */
+  stats(): { readonly lastNonce: number; readonly results: readonly number[] };
+}
+
+/** The addon's `DaveDecryptor`; `nowMs`, when given, is the injected clock's time for that call. */
+export interface NativeDaveDecryptor {
+  /** Throws `ERR_DAVE_INVALID_KEY_SIZE` unless 16 bytes. */
+  transitionToKeyRatchet(baseSecret: Uint8Array, retentionMs: number, nowMs?: number): void;
+  /** See `DaveDecryptor.transitionToPassthroughMode`. */
+  transitionToPassthroughMode(enabled: boolean, retentionMs: number, nowMs?: number): void;
+  /** As `NativeDaveEncryptor.encrypt`. */
+  decrypt(frame: Uint8Array, out: Uint8Array, nowMs?: number): number;
+  /** Counters indexed by result code. */
+  stats(): { readonly results: readonly number[] };
+}
+
 /**
  * The addon's exports. Every function checks its arguments and throws a `TypeError` or `RangeError` with
  * `code: 'ERR_INVALID_ARG_TYPE'` or `'ERR_AEAD_…'`, never crashing on a bad length.
@@ -264,6 +293,18 @@ export interface NativeAddon {
   transportSelfTest(): NativeTransportSelfTestResult;
   /** One transport cryptor per connection and key; throws `ERR_RTP_UNSUPPORTED_MODE` or `ERR_RTP_INVALID_KEY_SIZE`. */
   TransportCryptor: new (mode: string, key: Uint8Array) => NativeTransportCryptor;
+  /** The names of the DAVE result codes, indexed by code (`dave::ResultName`). */
+  daveResultNames(): string[];
+  /** The DAVE hash ratchet's 16-byte key of `generation` for a 16-byte base secret. */
+  daveFrameKey(baseSecret: Uint8Array, generation: number): Buffer;
+  /** HKDF-Extract with SHA-256 (RFC 5869): the 32-byte PRK. */
+  hkdfSha256Extract(salt: Uint8Array, ikm: Uint8Array): Buffer;
+  /** HKDF-Expand with SHA-256 (RFC 5869); `length` 1–8160, `info` at most 256 bytes. */
+  hkdfSha256Expand(prk: Uint8Array, info: Uint8Array, length: number): Buffer;
+  /** The local user's DAVE frame encryption. */
+  DaveEncryptor: new () => NativeDaveEncryptor;
+  /** One remote sender's DAVE frame decryption; `passthrough` lets plain frames pass at first. */
+  DaveDecryptor: new (passthrough: boolean) => NativeDaveDecryptor;
   /** The names of the audio result codes, indexed by code (`audio::AudioResultName`). */
   audioResultNames(): string[];
   /** Runs the C++ checks of native/core/audio (the no-allocation-per-tick test). */

@@ -30,6 +30,8 @@ describe('the native addon (raw exports)', () => {
   it('exports exactly the functions typed in src/native/types.ts', () => {
     expect(Object.keys(addon).sort()).toEqual([
       'AudioProcessor',
+      'DaveDecryptor',
+      'DaveEncryptor',
       'JitterBuffer',
       'OpusDecoder',
       'OpusEncoder',
@@ -39,7 +41,11 @@ describe('the native addon (raw exports)', () => {
       'audioResultNames',
       'audioSelfTest',
       'cryptoSelfTest',
+      'daveFrameKey',
+      'daveResultNames',
       'engineInfo',
+      'hkdfSha256Expand',
+      'hkdfSha256Extract',
       'ipDiscoveryParse',
       'ipDiscoveryWrite',
       'rtpParsePacket',

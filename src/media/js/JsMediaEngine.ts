@@ -9,6 +9,8 @@ import type {
   OpusEncoder,
   OpusEncoderOptions,
 } from '../audio/types.js';
+import { baseSecretArg, generationArg } from '../dave/args.js';
+import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from '../dave/types.js';
 import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../MediaEngine.js';
 import type {
   IpDiscoveryDecodeResult,
@@ -18,6 +20,9 @@ import type {
   TransportCryptor,
   TransportEncryptionMode,
 } from '../rtp/types.js';
+import { HashRatchet } from './dave/hashRatchet.js';
+import { JsDaveDecryptor } from './dave/JsDaveDecryptor.js';
+import { JsDaveEncryptor } from './dave/JsDaveEncryptor.js';
 import { nodeCryptoAeadAlgorithms, nodeCryptoOpen, nodeCryptoSeal } from './nodeCryptoAead.js';
 import { jsAudioCores, wasmCodecInfo } from './audio/jsAudioCores.js';
 import { decodeIpDiscovery, encodeIpDiscovery } from './rtp/ipDiscovery.js';
@@ -129,5 +134,20 @@ export class JsMediaEngine implements MediaEngine {
   /** {@inheritDoc MediaEngine.createAudioProcessor} */
   createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor {
     return this.#audio.createAudioProcessor(options);
+  }
+
+  /** {@inheritDoc MediaEngine.createDaveEncryptor} */
+  createDaveEncryptor(): DaveEncryptor {
+    return new JsDaveEncryptor();
+  }
+
+  /** {@inheritDoc MediaEngine.createDaveDecryptor} */
+  createDaveDecryptor(options?: DaveDecryptorOptions): DaveDecryptor {
+    return new JsDaveDecryptor(options);
+  }
+
+  /** {@inheritDoc MediaEngine.daveFrameKey} */
+  daveFrameKey(baseSecret: Uint8Array, generation: number): Buffer {
+    return new HashRatchet(baseSecretArg(baseSecret)).advanceTo(generationArg(generation));
   }
 }

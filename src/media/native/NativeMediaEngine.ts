@@ -10,6 +10,8 @@ import type {
   OpusEncoder,
   OpusEncoderOptions,
 } from '../audio/types.js';
+import { baseSecretArg, generationArg } from '../dave/args.js';
+import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from '../dave/types.js';
 import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../MediaEngine.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 import { bytesArg, checkIpDiscoveryPacket, checkRtpHeader } from '../rtp/args.js';
@@ -24,6 +26,7 @@ import type {
 import { wasmCodecInfo } from '../js/audio/jsAudioCores.js';
 import { nativeAudioCores } from './nativeAudioCores.js';
 import { layoutFromInfo, resultCode, throwResult, toNativeHeader } from './nativeRtp.js';
+import { NativeDaveDecryptor, NativeDaveEncryptor } from './NativeDave.js';
 import { NativeTransportCryptor } from './NativeTransportCryptor.js';
 
 /**
@@ -168,5 +171,20 @@ export class NativeMediaEngine implements MediaEngine {
   /** {@inheritDoc MediaEngine.createAudioProcessor} */
   createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor {
     return this.#audio.createAudioProcessor(options);
+  }
+
+  /** {@inheritDoc MediaEngine.createDaveEncryptor} */
+  createDaveEncryptor(): DaveEncryptor {
+    return new NativeDaveEncryptor(this.#addon);
+  }
+
+  /** {@inheritDoc MediaEngine.createDaveDecryptor} */
+  createDaveDecryptor(options?: DaveDecryptorOptions): DaveDecryptor {
+    return new NativeDaveDecryptor(this.#addon, options);
+  }
+
+  /** {@inheritDoc MediaEngine.daveFrameKey} */
+  daveFrameKey(baseSecret: Uint8Array, generation: number): Buffer {
+    return this.#addon.daveFrameKey(baseSecretArg(baseSecret), generationArg(generation));
   }
 }
