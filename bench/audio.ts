@@ -1,5 +1,5 @@
 // Audio costs, one JSON line each: {"name","unit","value","peer","peerValue","ratio"}, ratio = peer cost /
-// our cost measured in the same run (above 1: ours is faster). Run: npx tsx bench/audio.ts
+// our cost measured in the same run (above 1: ours is faster). Run: npx tsx bench/audio.ts, or npm run bench
 //   mix-25            the native engine mixing 25 speakers for one 20 ms tick, vs the JS engine's mixer
 //   opus-encode/-decode  the native engine's libopus per 20 ms frame (64 kbit/s, FEC on), vs
 //                     @discordjs/opus when installed, else opusscript, configured alike
@@ -12,6 +12,7 @@ import {
   OPUS_MAX_PACKET_SIZE,
   type MediaEngine,
 } from '../src/media/index.js';
+import { nsPerCall as time, report, result } from './lib/report.js';
 
 const require = createRequire(import.meta.url);
 const FRAMES = 200;
@@ -32,28 +33,6 @@ function makeFrames(): Int16Array[] {
     }
     return frame;
   });
-}
-
-/** Nanoseconds per call of `step(i)` over `rounds` calls, after a warm-up of a tenth as many. */
-function time(rounds: number, step: (i: number) => void): number {
-  for (let i = 0; i < rounds / 10; i++) step(i);
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < rounds; i++) step(i);
-  return Number(process.hrtime.bigint() - start) / rounds;
-}
-
-function report(name: string, value: number, peer: string, peerValue: number): void {
-  const round = (x: number): number => Math.round(x);
-  console.log(
-    JSON.stringify({
-      name,
-      unit: 'ns',
-      value: round(value),
-      peer,
-      peerValue: round(peerValue),
-      ratio: Number((peerValue / value).toFixed(2)),
-    }),
-  );
 }
 
 function mixCost(engine: MediaEngine, frames: Int16Array[]): number {
@@ -124,7 +103,7 @@ const frames = makeFrames();
 const native = createMediaEngine({ prefer: 'native' });
 const js = createMediaEngine({ prefer: 'js' });
 
-report('mix-25', mixCost(native, frames), 'js engine mixer', mixCost(js, frames));
+report(result('mix-25', 'ns', mixCost(native, frames), 'js engine mixer', mixCost(js, frames)));
 
 const peer = peerCodec();
 const pcmBuffers = frames.map((frame) => Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength));
@@ -137,8 +116,8 @@ for (const [suffix, engine] of [
   ['-wasm', js],
 ] as const) {
   const ours = ourCodec(engine, frames);
-  report(`opus-encode${suffix}`, ours.encode, peer.name, peerEncode);
-  report(`opus-decode${suffix}`, ours.decode, peer.name, peerDecode);
+  report(result(`opus-encode${suffix}`, 'ns', ours.encode, peer.name, peerEncode));
+  report(result(`opus-decode${suffix}`, 'ns', ours.decode, peer.name, peerDecode));
 }
 console.error(
   `codecs: native ${native.info.codec.name} ${native.info.codec.version}; js ${js.info.codec.version}`,
