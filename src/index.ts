@@ -39,6 +39,21 @@ export {
   type MediaEngineInfo,
   type MediaEngineKind,
   type MediaEnginePreference,
+  AUDIO_RESULTS,
+  AudioResult,
+  audioResultName,
+  JitterFrameKind,
+  OPUS_FRAME_SAMPLES,
+  OPUS_MAX_PACKET_SIZE,
+  OPUS_SILENCE_FRAME,
+  SendAction,
+  type AudioProcessor,
+  type JitterBuffer,
+  type JitterFrame,
+  type OpusDecoder,
+  type OpusEncoder,
+  type OpusEncoderOptions,
+  type TransmitMode,
 } from './media/index.js';
 export { LoggingSeverity, type LogCallback } from './logging/index.js';
 export { RpcError, type RpcUser } from './rpc/IpcTransport.js';
