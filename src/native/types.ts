@@ -9,7 +9,7 @@ import type { JitterBufferStatus } from '../media/audio/types.js';
  * The revision of the addon's JS shape that this code expects; `kAddonAbi` in native/core/version.h.
  * The loader refuses an addon that reports another value, so a stale build is never called into.
  */
-export const NATIVE_ADDON_ABI = 3;
+export const NATIVE_ADDON_ABI = 4;
 
 /** What `engineInfo()` reports about the build and the libraries it runs on. */
 export interface NativeEngineInfo {
