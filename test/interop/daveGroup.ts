@@ -3,9 +3,9 @@ import { DAVESession } from '@snazzah/davey';
 
 import { importPatchedTsMls } from './patchedTsMls.js';
 
-// A real two-member DAVE group with no platform (dave-e2ee.md §4): a ts-mls member ("ours", whose MLS
-// exporter gives us the sender keys) creates the group with the voice gateway's external sender, commits
-// an Add of a davey session's key package, and davey joins from the bare Welcome. Both then hold the same
+// A real DAVE group with no platform (dave-e2ee.md §4): a ts-mls member ("ours", whose MLS exporter
+// gives us the sender keys) creates the group with the voice gateway's external sender, commits Adds of
+// two davey sessions' key packages, and both join from the bare Welcome. Both then hold the same
 // epoch; davey derives its frame keys from it internally, and we from the exporter below.
 
 /** The exporter label of DAVE protocol version 1. */
@@ -15,6 +15,10 @@ const SENDER_KEY_LABEL = 'Discord Secure Frames v0';
 export interface DaveTestGroup {
   /** The davey member, ready to encrypt and decrypt. */
   readonly davey: DAVESession;
+  /** A second davey member (user id `peerUserId`), so davey can also be measured against itself. */
+  readonly daveyPeer: DAVESession;
+  /** The second davey member's user id. */
+  readonly peerUserId: bigint;
   /** The ts-mls member's user id (the sender key `ourKey` belongs to). */
   readonly ourUserId: bigint;
   /** The davey member's user id. */
@@ -39,7 +43,7 @@ function le64(value: bigint): Buffer {
   return bytes;
 }
 
-/** Builds the group; about 100 ms (P-256 signatures in JS). */
+/** Builds the group; a few hundred ms (P-256 signatures in JS). */
 export async function createDaveTestGroup(): Promise<DaveTestGroup> {
   const mls = await importPatchedTsMls();
   const cipherSuite = await mls.getCiphersuiteImpl('MLS_128_DHKEMP256_AES128GCM_SHA256_P256');
@@ -47,6 +51,7 @@ export async function createDaveTestGroup(): Promise<DaveTestGroup> {
   const channelId = 927310423890473011n;
   const ourUserId = 158049329150427136n;
   const daveyUserId = 1234567890123456789n;
+  const peerUserId = 987654321098765432n;
 
   // The voice gateway's external sender: an uncompressed P-256 key and a basic credential (op 25).
   const gatewayKey = p256.getPublicKey(p256.utils.randomSecretKey(), false);
@@ -57,10 +62,13 @@ export async function createDaveTestGroup(): Promise<DaveTestGroup> {
     Buffer.from([0, 1, 1, 0]),
   ]);
 
-  const davey = new DAVESession(1, String(daveyUserId), String(channelId));
-  davey.setExternalSender(externalSender);
-  const daveyKeyPackage = mls.decode(mls.keyPackageDecoder, davey.getSerializedKeyPackage());
-  if (daveyKeyPackage === undefined) throw new Error('ts-mls could not decode davey’s key package');
+  const joiners = [daveyUserId, peerUserId].map((userId) => {
+    const session = new DAVESession(1, String(userId), String(channelId));
+    session.setExternalSender(externalSender);
+    const keyPackage = mls.decode(mls.keyPackageDecoder, session.getSerializedKeyPackage());
+    if (keyPackage === undefined) throw new Error('ts-mls could not decode davey’s key package');
+    return { session, keyPackage };
+  });
 
   const signKey = p256.utils.randomSecretKey();
   const ours = await mls.generateKeyPackageWithKey({
@@ -89,17 +97,24 @@ export async function createDaveTestGroup(): Promise<DaveTestGroup> {
     state: created,
     wireAsPublicMessage: true,
     ratchetTreeExtension: true,
-    extraProposals: [{ proposalType: mls.defaultProposalTypes.add, add: { keyPackage: daveyKeyPackage } }],
+    extraProposals: joiners.map(({ keyPackage }) => ({
+      proposalType: mls.defaultProposalTypes.add,
+      add: { keyPackage },
+    })),
   });
-  if (welcome === undefined) throw new Error('ts-mls made no Welcome for the Add');
+  if (welcome === undefined) throw new Error('ts-mls made no Welcome for the Adds');
   // DAVE sends the Welcome bare: without the 4-byte MLSMessage header (version, wire format).
-  davey.processWelcome(Buffer.from(mls.encode(mls.mlsMessageEncoder, welcome).subarray(4)));
+  const bareWelcome = Buffer.from(mls.encode(mls.mlsMessageEncoder, welcome).subarray(4));
+  for (const { session } of joiners) session.processWelcome(bareWelcome);
+  const [davey, daveyPeer] = joiners.map(({ session }) => session) as [DAVESession, DAVESession];
 
   const exporterSecret = newState.keySchedule.exporterSecret;
   const senderKey = async (userId: bigint) =>
     Buffer.from(await mls.mlsExporter(exporterSecret, SENDER_KEY_LABEL, le64(userId), 16, cipherSuite));
   return {
     davey,
+    daveyPeer,
+    peerUserId,
     ourUserId,
     daveyUserId,
     ourKey: await senderKey(ourUserId),

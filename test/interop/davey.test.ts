@@ -30,11 +30,12 @@ beforeAll(async () => {
   group = await createDaveTestGroup();
 });
 
-it('builds a real two-member group: both members hold the same epoch', () => {
+it('builds a real group: every member holds the same epoch', () => {
   expect(group.davey.ready).toBe(true);
   expect(group.davey.epoch).toBe(1n);
   expect(group.epochAuthenticators.ours).toHaveLength(32);
   expect(group.epochAuthenticators.davey).toEqual(group.epochAuthenticators.ours);
+  expect(group.daveyPeer.getEpochAuthenticator()).toEqual(group.epochAuthenticators.ours);
   expect(group.ourKey).not.toEqual(group.daveyKey);
 });
 
