@@ -5,6 +5,7 @@
 // (native/fuzz/regressions/<target>/, the inputs that once crashed) through its target. Non-zero exit
 // on a failed self-test or any sanitizer finding. CXX picks the compiler (default g++, else clang++).
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import console from 'node:console';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,10 +13,12 @@ import process from 'node:process';
 
 import { writeSeedCorpus } from './native-fuzz-seeds.mjs';
 import {
+  ALLOCATION_COUNTING,
   buildExecutable,
   findOpenSsl,
   findOpus,
   findSanitizerCompiler,
+  outputRoot,
   FUZZ_DRIVERS,
   repoRoot,
   SANITIZER_ENV,
@@ -33,6 +36,10 @@ async function main() {
   }
   const openssl = findOpenSsl(compiler);
   const opus = findOpus();
+  // Only once core/audio has its counting allocator (which defines the wrappers the linker asks for).
+  const counting = existsSync(path.join(repoRoot, 'native', 'core', 'audio', 'alloc_counter.cc'))
+    ? ALLOCATION_COUNTING
+    : { defines: [], ldflags: [] };
   console.log(
     `test:asan: ${compiler}; OpenSSL from ${openssl.source}; libopus ${opus.libs.length ? 'yes' : 'no'}`,
   );
@@ -52,13 +59,14 @@ async function main() {
     ...openssl.cflags,
     ...opus.defines,
     ...opus.cflags,
+    ...counting.defines,
   ];
   const { executable, compiled, total } = await buildExecutable({
     name: 'asan',
     compiler,
     sources,
     cflags,
-    ldflags: SANITIZER_FLAGS,
+    ldflags: [...SANITIZER_FLAGS, ...counting.ldflags],
     libs: [...openssl.libs, ...opus.libs],
   });
   const built = performance.now();
@@ -66,7 +74,7 @@ async function main() {
     `test:asan: built (${compiled} of ${total} sources compiled) in ${((built - started) / 1000).toFixed(1)} s`,
   );
 
-  const seeds = path.join(repoRoot, 'build', 'fuzz', 'seeds');
+  const seeds = path.join(outputRoot, 'fuzz', 'seeds');
   writeSeedCorpus(seeds);
   const regressions = path.join(repoRoot, 'native', 'fuzz', 'regressions');
   const run = spawnSync(executable, [seeds, regressions], {

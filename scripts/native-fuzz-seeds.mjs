@@ -1,6 +1,6 @@
 // The seed corpus of every fuzz target (native/fuzz/fuzz_targets.h), made from the test vectors in
 // test/vectors so that a new vector is a new seed without a second copy of its bytes. Written to
-// build/fuzz/seeds/<target>/; the sanitizer test driver replays them and the fuzzers start from them.
+// build-sanitize/fuzz/seeds/<target>/; the sanitizer test driver replays them and the fuzzers start from them.
 import { Buffer } from 'node:buffer';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,6 +56,41 @@ function sealInput(vector) {
   ]);
 }
 
+/** ULEB128, the DAVE footer's varint. */
+function leb128(value) {
+  const bytes = [];
+  do {
+    let byte = value & 0x7f;
+    value = Math.floor(value / 128);
+    if (value > 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (value > 0);
+  return Buffer.from(bytes);
+}
+
+/**
+ * A DAVE frame's shape (dave-e2ee.md §1.8): body ‖ tag (8) ‖ ULEB128 nonce ‖ ULEB128 ranges ‖ size ‖ FA FA.
+ * The tag is not a real one (the parser runs before any crypto; dave_seal covers authenticated frames).
+ */
+function daveFrame(body, nonce, ranges = []) {
+  const footer = Buffer.concat([
+    Buffer.alloc(8, 0xa5),
+    leb128(nonce),
+    ...ranges.flatMap(([offset, size]) => [leb128(offset), leb128(size)]),
+  ]);
+  return Buffer.concat([body, footer, Buffer.from([footer.length + 3, 0xfa, 0xfa])]);
+}
+
+/** The input layout FuzzDaveSeal reads (native/fuzz/dave_fuzz.cc): nonce, ranges, frame. */
+function daveSealInput(nonce, ranges, frame) {
+  return Buffer.concat([
+    u32(nonce),
+    Buffer.from([ranges.length]),
+    ...ranges.flatMap(([offset, size]) => [u16(offset), u16(size)]),
+    frame,
+  ]);
+}
+
 /** Seeds per target, as name → bytes. */
 export function seedCorpus() {
   const transport = readVectors('transport.json');
@@ -77,6 +112,29 @@ export function seedCorpus() {
     transport_open: named('vector', packets),
     transport_seal: named('vector', transport.transport.map(sealInput)),
     ip_discovery: named('vector', discovery),
+    // The transport vectors' Opus payload (the silence frame) and a 120-byte frame, as DAVE carries them.
+    dave_frame: {
+      silence: hex(transport.transport[0].payload),
+      opus: daveFrame(Buffer.alloc(120, 0x3c), 1),
+      'opus-generation-1': daveFrame(Buffer.alloc(120, 0x3c), 0x1000001),
+      ranges: daveFrame(Buffer.alloc(40, 0x42), 300, [
+        [0, 4],
+        [10, 2],
+      ]),
+      plain: Buffer.alloc(40, 0x42),
+    },
+    dave_seal: {
+      silence: daveSealInput(1, [], hex(transport.transport[0].payload)),
+      opus: daveSealInput(1, [], Buffer.alloc(120, 0x3c)),
+      ranges: daveSealInput(
+        0x1000005,
+        [
+          [0, 4],
+          [10, 2],
+        ],
+        Buffer.alloc(40, 0x42),
+      ),
+    },
   };
 }
 

@@ -7,12 +7,10 @@
 // coverage-guided libFuzzer under ASan + UBSan; otherwise a mutation driver built with g++ under the same
 // sanitizers (native/fuzz/random_driver.cc; weaker, no coverage feedback). Both start from the seeds
 // (test/vectors, see native-fuzz-seeds.mjs) and the regression inputs. libFuzzer keeps what it learns in
-// build/fuzz/corpus/<target>/ between runs. SDKPP_FUZZ_DRIVER=random forces the mutation driver.
+// build-sanitize/fuzz/corpus/<target>/ between runs. SDKPP_FUZZ_DRIVER=random forces the mutation driver.
 //
 // A crash leaves its input in native/fuzz/regressions/<target>/crash-<sha1>: commit it with the fix, and
 // `npm run test:asan` replays it from then on. Exit status non-zero when a target crashed.
-//
-// TODO(dave_frame): no DAVE frame target yet; add it to fuzz_targets.h once native/core/dave is committed.
 import { spawnSync } from 'node:child_process';
 import console from 'node:console';
 import { createHash } from 'node:crypto';
@@ -28,6 +26,7 @@ import {
   findOpenSsl,
   findOpus,
   findSanitizerCompiler,
+  outputRoot,
   FUZZ_DRIVERS,
   repoRoot,
   SANITIZER_ENV,
@@ -102,14 +101,14 @@ function fuzzOne({ executable, libFuzzer }, target, seconds, seedRoot) {
   const seeds = path.join(seedRoot, target);
   const regressions = path.join(repoRoot, 'native', 'fuzz', 'regressions', target);
   const inputs = [seeds, regressions].filter((dir) => existsSync(dir));
-  const artifacts = path.join(repoRoot, 'build', 'fuzz', 'artifacts', target);
+  const artifacts = path.join(outputRoot, 'fuzz', 'artifacts', target);
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
   const env = { ...process.env, ...SANITIZER_ENV, SDKPP_FUZZ_TARGET: target };
   const started = performance.now();
   let run;
   if (libFuzzer) {
-    const corpus = path.join(repoRoot, 'build', 'fuzz', 'corpus', target);
+    const corpus = path.join(outputRoot, 'fuzz', 'corpus', target);
     mkdirSync(corpus, { recursive: true });
     run = spawnSync(
       executable,
@@ -166,7 +165,7 @@ async function main() {
   }
   const started = performance.now();
   const fuzzer = await buildFuzzer();
-  const seedRoot = path.join(repoRoot, 'build', 'fuzz', 'seeds');
+  const seedRoot = path.join(outputRoot, 'fuzz', 'seeds');
   writeSeedCorpus(seedRoot);
   let ok = true;
   for (const target of chosen) ok = fuzzOne(fuzzer, target, seconds, seedRoot) && ok;

@@ -1,6 +1,6 @@
 // Builds native/core outside node-gyp, as plain executables with AddressSanitizer and UBSan: the test
 // driver of `npm run test:asan` (scripts/native-asan.mjs) and the fuzzers of `npm run fuzz`
-// (scripts/native-fuzz.mjs). Objects are cached under build/<name>/ and rebuilt when a source, a header it
+// (scripts/native-fuzz.mjs). Objects are cached under build-sanitize/<name>/ and rebuilt when a source, a header it
 // includes (the compiler's -MMD list) or the flags change.
 //
 // OpenSSL: the addon compiles against Node's bundled OpenSSL headers and takes the EVP symbols from the
@@ -21,6 +21,8 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Everything these builds write: not build/, which every `node-gyp rebuild` deletes. */
+export const outputRoot = path.join(repoRoot, 'build-sanitize');
 
 /**
  * The addon's warnings. -Werror only with g++, the compiler the addon is built with (and gated by) on
@@ -43,6 +45,19 @@ export const FUZZ_DRIVERS = ['native/fuzz/libfuzzer_entry.cc', 'native/fuzz/rand
 export const SANITIZER_ENV = {
   ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1',
   UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1',
+};
+
+/**
+ * binding.gyp's allocation counting (core/audio/alloc_counter.cc): the linker routes the program's own
+ * allocations through counting wrappers, so the audio self-test can prove a 20 ms tick allocates nothing.
+ * The same flags here, so that the self-test passes (and is checked) under the sanitizers too.
+ */
+export const ALLOCATION_COUNTING = {
+  defines: ['-DSDKPP_COUNT_ALLOCATIONS=1'],
+  ldflags: [
+    '-Wl,--wrap=_Znwm,--wrap=_Znam,--wrap=_ZnwmRKSt9nothrow_t,--wrap=_ZnamRKSt9nothrow_t',
+    '-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc',
+  ],
 };
 
 function works(command, args, input) {
@@ -188,11 +203,11 @@ function stale(object, depFile) {
 }
 
 /**
- * Compiles `sources` into build/<name>/ (in parallel, JOBS or the number of cores) and links `output`.
+ * Compiles `sources` into build-sanitize/<name>/ (in parallel, JOBS or the number of cores) and links `output`.
  * Returns the executable's path; throws when a compile or the link fails.
  */
 export async function buildExecutable({ name, compiler, sources, cflags, ldflags, libs }) {
-  const outDir = path.join(repoRoot, 'build', name);
+  const outDir = path.join(outputRoot, name);
   const objDir = path.join(outDir, 'obj');
   const stamp = path.join(outDir, 'flags');
   const flagsKey = createHash('sha256')

@@ -27,6 +27,12 @@ void FuzzTransportOpen(const uint8_t* data, size_t size);
 void FuzzTransportSeal(const uint8_t* data, size_t size);
 // ParseIpDiscovery; whatever parses must write back and parse to the same fields.
 void FuzzIpDiscovery(const uint8_t* data, size_t size);
+// dave::ParseFrame and Decryptor::Decrypt (keyed, passthrough off) on raw bytes, into an exact-size
+// buffer and in place, with the same outcome both ways.
+void FuzzDaveFrame(const uint8_t* data, size_t size);
+// A frame and clear ranges from the input, encrypted and decrypted again: equal, then a replay and a
+// flipped bit refused.
+void FuzzDaveSeal(const uint8_t* data, size_t size);
 
 // Adding a target: write its function, add one line here, and give it seeds in scripts/native-fuzz.mjs.
 inline constexpr FuzzTarget kFuzzTargets[] = {
@@ -34,6 +40,8 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"transport_open", FuzzTransportOpen},
     {"transport_seal", FuzzTransportSeal},
     {"ip_discovery", FuzzIpDiscovery},
+    {"dave_frame", FuzzDaveFrame},
+    {"dave_seal", FuzzDaveSeal},
 };
 
 inline const FuzzTarget* FindFuzzTarget(std::string_view name) noexcept

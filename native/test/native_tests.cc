@@ -17,6 +17,7 @@
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
 
+#include "core/audio/audio_selftest.h"
 #include "core/rtp/transport_selftest.h"
 #include "core/selftest.h"
 #include "fuzz/crash_input.h"
@@ -61,6 +62,7 @@ struct SelfTest {
 const SelfTest kSelfTests[] = {
     {"crypto (AEAD backends)", CryptoSelfTest},
     {"rtp (transport, RTP, IP discovery)", [] { return PrintChecks(rtp::RunTransportSelfTest()); }},
+    {"audio (codec, jitter buffer, mixer)", [] { return PrintChecks(audio::RunAudioSelfTest()); }},
 };
 
 std::vector<uint8_t> ReadFile(const std::filesystem::path& path)
