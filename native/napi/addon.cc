@@ -39,6 +39,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("daveFrameKey", Napi::Function::New(env, DaveFrameKey, "daveFrameKey"));
     exports.Set("hkdfSha256Extract", Napi::Function::New(env, HkdfSha256Extract, "hkdfSha256Extract"));
     exports.Set("hkdfSha256Expand", Napi::Function::New(env, HkdfSha256Expand, "hkdfSha256Expand"));
+    exports.Set("daveSelfTest", Napi::Function::New(env, DaveSelfTest, "daveSelfTest"));
     exports.Set("DaveEncryptor", DaveEncryptorWrap::Define(env));
     exports.Set("DaveDecryptor", DaveDecryptorWrap::Define(env));
     exports.Set("audioResultNames", Napi::Function::New(env, AudioResultNames, "audioResultNames"));

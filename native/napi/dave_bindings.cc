@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/crypto/hkdf.h"
+#include "core/dave/dave_selftest.h"
 #include "core/dave/key_ratchet.h"
 #include "core/dave/result.h"
 #include "napi/args.h"
@@ -80,6 +81,27 @@ Napi::Value HkdfSha256Expand(const Napi::CallbackInfo& info)
                    "HKDF-Expand failed (info longer than 256 bytes?)");
     }
     return out;
+}
+
+Napi::Value DaveSelfTest(const Napi::CallbackInfo& info)
+{
+    const Napi::Env env = info.Env();
+    const dave::DaveSelfTestReport report = dave::RunDaveSelfTest();
+    auto checks = Napi::Array::New(env, report.count);
+    for (size_t i = 0; i < report.count; ++i) {
+        auto item = Napi::Object::New(env);
+        const std::string_view name = report.checks[i].name;
+        item.Set("name", Napi::String::New(env, name.data(), name.size()));
+        item.Set("ok", report.checks[i].ok);
+        checks.Set(static_cast<uint32_t>(i), item);
+    }
+    auto result = Napi::Object::New(env);
+    result.Set("ok", report.Ok());
+    result.Set("checks", checks);
+    result.Set("countingAvailable", report.countingAvailable);
+    result.Set("allocationsInFrames", static_cast<double>(report.allocationsInFrames));
+    result.Set("frames", static_cast<double>(report.frames));
+    return result;
 }
 
 } // namespace sdkpp::addon

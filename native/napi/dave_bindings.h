@@ -14,5 +14,7 @@ Napi::Value DaveFrameKey(const Napi::CallbackInfo& info);
 // hkdfSha256Extract(salt, ikm) -> Buffer(32); hkdfSha256Expand(prk, info, length) -> Buffer(length)
 Napi::Value HkdfSha256Extract(const Napi::CallbackInfo& info);
 Napi::Value HkdfSha256Expand(const Napi::CallbackInfo& info);
+// daveSelfTest() -> {ok, checks, countingAvailable, allocationsInFrames, frames}: core/dave/dave_selftest.h
+Napi::Value DaveSelfTest(const Napi::CallbackInfo& info);
 
 } // namespace sdkpp::addon

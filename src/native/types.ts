@@ -9,7 +9,7 @@ import type { JitterBufferStatus } from '../media/audio/types.js';
  * The revision of the addon's JS shape that this code expects; `kAddonAbi` in native/core/version.h.
  * The loader refuses an addon that reports another value, so a stale build is never called into.
  */
-export const NATIVE_ADDON_ABI = 4;
+export const NATIVE_ADDON_ABI = 5;
 
 /** What `engineInfo()` reports about the build and the libraries it runs on. */
 export interface NativeEngineInfo {
@@ -223,6 +223,20 @@ export interface NativeCryptoSelfTestResult {
   readonly results: readonly NativeAeadSelfTestResult[];
 }
 
+/** The outcome of `daveSelfTest()`: the C++ checks of native/core/dave. */
+export interface NativeDaveSelfTestResult {
+  /** True when every check passed. */
+  readonly ok: boolean;
+  /** Each check by name, in the order they ran. */
+  readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
+  /** Whether this build counts allocations (Linux: the addon's allocator is wrapped). */
+  readonly countingAvailable: boolean;
+  /** Heap allocations counted across the measured frames; 0 is the pass mark. */
+  readonly allocationsInFrames: number;
+  /** How many frames were measured (each: encrypt, a forged copy refused, decrypt, a replay refused). */
+  readonly frames: number;
+}
+
 /** The addon's `DaveEncryptor` (native/napi/dave_wrap.h). */
 export interface NativeDaveEncryptor {
   /** Throws `ERR_DAVE_INVALID_KEY_SIZE` unless 16 bytes. */
@@ -301,6 +315,8 @@ export interface NativeAddon {
   hkdfSha256Extract(salt: Uint8Array, ikm: Uint8Array): Buffer;
   /** HKDF-Expand with SHA-256 (RFC 5869); `length` 1–8160, `info` at most 256 bytes. */
   hkdfSha256Expand(prk: Uint8Array, info: Uint8Array, length: number): Buffer;
+  /** Runs the C++ checks of native/core/dave, above all that a steady-state frame allocates nothing. */
+  daveSelfTest(): NativeDaveSelfTestResult;
   /** The local user's DAVE frame encryption. */
   DaveEncryptor: new () => NativeDaveEncryptor;
   /** One remote sender's DAVE frame decryption; `passthrough` lets plain frames pass at first. */

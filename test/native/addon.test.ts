@@ -43,6 +43,7 @@ describe('the native addon (raw exports)', () => {
       'cryptoSelfTest',
       'daveFrameKey',
       'daveResultNames',
+      'daveSelfTest',
       'engineInfo',
       'hkdfSha256Expand',
       'hkdfSha256Extract',

@@ -79,3 +79,21 @@ describe('the native HKDF-SHA256 and DAVE exports', () => {
     );
   });
 });
+
+describe('the native DAVE self-test', () => {
+  it('passes, and a steady-state frame makes no heap allocation', () => {
+    const report = requireNativeAddon().daveSelfTest();
+    expect(report.checks.filter((check) => !check.ok)).toEqual([]);
+    expect(report.checks.map((check) => check.name)).toEqual([
+      'ratchet-vector',
+      'opus-frame-layout',
+      'round-trips',
+      'refusals',
+      'no-allocation-per-frame',
+    ]);
+    expect(report.ok).toBe(true);
+    expect(report.frames).toBe(1000);
+    if (process.platform === 'linux') expect(report.countingAvailable).toBe(true);
+    expect(report.allocationsInFrames).toBe(0);
+  });
+});
