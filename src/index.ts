@@ -54,6 +54,18 @@ export {
   type OpusEncoder,
   type OpusEncoderOptions,
   type TransmitMode,
+  DAVE_BASE_SECRET_SIZE,
+  DAVE_KEY_RETENTION_MS,
+  DAVE_MAX_GENERATION_GAP,
+  DAVE_MAX_OVERHEAD,
+  DAVE_RESULTS,
+  type DaveDecryptor,
+  type DaveDecryptorOptions,
+  type DaveEncryptor,
+  type DaveFrameResult,
+  type DaveRange,
+  type DaveResultCode,
+  type DaveStats,
 } from './media/index.js';
 export { LoggingSeverity, type LogCallback } from './logging/index.js';
 export { RpcError, type RpcUser } from './rpc/IpcTransport.js';

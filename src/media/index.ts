@@ -79,7 +79,6 @@ export {
   DAVE_MAX_OVERHEAD,
   DAVE_RESULTS,
   emptyDaveFailureCounts,
-  opusSilenceFrame,
 } from './dave/types.js';
 export type {
   DaveDecryptor,

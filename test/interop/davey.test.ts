@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Codec, MediaType } from '@snazzah/davey';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { createMediaEngine, opusSilenceFrame, type MediaEngineKind } from '../../src/media/index.js';
+import { createMediaEngine, OPUS_SILENCE_FRAME, type MediaEngineKind } from '../../src/media/index.js';
 import { createDaveTestGroup, type DaveTestGroup } from './daveGroup.js';
 
 // Interop with an independent DAVE implementation (@snazzah/davey: Rust, OpenMLS) over a real MLS group:
@@ -86,7 +86,7 @@ describe.each(ENGINES)('the $kind engine and davey', ({ kind, firstNonce }) => {
   });
 
   it('passes the silence frame through as davey does', () => {
-    const silence = opusSilenceFrame();
+    const silence = Buffer.from(OPUS_SILENCE_FRAME);
     expect(group.davey.encryptOpus(silence)).toEqual(silence);
     const decryptor = createMediaEngine({ prefer: kind }).createDaveDecryptor();
     decryptor.transitionToKeyRatchet(group.daveyKey);

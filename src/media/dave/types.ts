@@ -48,11 +48,6 @@ export const DAVE_KEY_RETENTION_MS = 10_000;
 /** Frames may name a key generation at most this far past the newest one seen. */
 export const DAVE_MAX_GENERATION_GAP = 250;
 
-/** Opus's 3-byte silence frame, which DAVE passes through unencrypted both ways (a fresh copy each call). */
-export function opusSilenceFrame(): Buffer {
-  return Buffer.from([0xf8, 0xff, 0xfe]);
-}
-
 /** The most a DAVE footer can add to a frame (the supplemental size is one byte). */
 export const DAVE_MAX_OVERHEAD = 255;
 

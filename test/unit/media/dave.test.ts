@@ -6,7 +6,7 @@ import {
   createMediaEngine,
   DAVE_RESULTS,
   MediaEngineError,
-  opusSilenceFrame,
+  OPUS_SILENCE_FRAME,
   type DaveDecryptor,
   type DaveEncryptor,
   type DaveRange,
@@ -172,7 +172,7 @@ describe.each(ENGINES)('the $kind engine’s DAVE layer', ({ kind }) => {
   });
 
   it('passes the Opus silence frame through both ways, with or without a key', () => {
-    const silence = opusSilenceFrame();
+    const silence = Buffer.from(OPUS_SILENCE_FRAME);
     for (const { encryptor, decryptor } of [
       pair(),
       { encryptor: media.createDaveEncryptor(), decryptor: media.createDaveDecryptor() },
