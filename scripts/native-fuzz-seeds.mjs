@@ -91,11 +91,26 @@ function daveSealInput(nonce, ranges, frame) {
   ]);
 }
 
+/**
+ * The input layout FuzzJitterBuffer reads (native/fuzz/audio_fuzz.cc): delays, first sequence and
+ * timestamp, then steps: op 1 pushes the next packet (a u16 length, then the payload), op 0 pops.
+ */
+function jitterInput(payload, steps) {
+  const push = Buffer.concat([Buffer.from([1]), u16(payload.length), payload]);
+  return Buffer.concat([
+    Buffer.from([1, 10]),
+    u16(0xfffe), // wraps around after two packets
+    u32(0xffffff00),
+    ...steps.split('').map((step) => (step === 'p' ? push : Buffer.from([0]))),
+  ]);
+}
+
 /** Seeds per target, as name → bytes. */
 export function seedCorpus() {
   const transport = readVectors('transport.json');
   const packets = transport.transport.map((vector) => hex(vector.packet));
   const discovery = transport.ipDiscovery.map((vector) => hex(vector.hex));
+  const silence = hex(transport.transport[0].payload);
   const named = (prefix, list) => Object.fromEntries(list.map((bytes, i) => [`${prefix}-${i}`, bytes]));
   return {
     rtp_packet: {
@@ -134,6 +149,16 @@ export function seedCorpus() {
         ],
         Buffer.alloc(40, 0x42),
       ),
+    },
+    jitter_buffer: {
+      steady: jitterInput(silence, 'pppp......'),
+      burst: jitterInput(silence, '..pppppppppp..............'),
+    },
+    // The silence frame with and without FEC, then a code-3 packet (TOC 0xfb: CELT FB 20 ms, many frames).
+    opus_decode: {
+      silence: Buffer.concat([Buffer.from([0, 0, 0]), silence]),
+      'silence-fec': Buffer.concat([Buffer.from([1, 0, 8]), silence]),
+      'code-3': Buffer.from([0, 0x03, 0xc0, 0xfb, 0x83, 0x01, 0x02, 0x03]),
     },
   };
 }

@@ -28,6 +28,7 @@ public:
         return view;
     }
     ByteView Rest() noexcept { return Take(size_ - offset_); }
+    size_t Remaining() const noexcept { return size_ - offset_; }
 
 private:
     const uint8_t* data_;

@@ -33,6 +33,11 @@ void FuzzDaveFrame(const uint8_t* data, size_t size);
 // A frame and clear ranges from the input, encrypted and decrypted again: equal, then a replay and a
 // flipped bit refused.
 void FuzzDaveSeal(const uint8_t* data, size_t size);
+// A run of jitter buffer pushes (sequence, timestamp and payload from the input, in any order) and pops
+// (into exact-size buffers, some too small): bounded, never past a buffer.
+void FuzzJitterBuffer(const uint8_t* data, size_t size);
+// OpusDecoder::Decode (with and without FEC) and Conceal on any payload, into exact-size PCM buffers.
+void FuzzOpusDecode(const uint8_t* data, size_t size);
 
 // Adding a target: write its function, add one line here, and give it seeds in scripts/native-fuzz.mjs.
 inline constexpr FuzzTarget kFuzzTargets[] = {
@@ -42,6 +47,8 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"ip_discovery", FuzzIpDiscovery},
     {"dave_frame", FuzzDaveFrame},
     {"dave_seal", FuzzDaveSeal},
+    {"jitter_buffer", FuzzJitterBuffer},
+    {"opus_decode", FuzzOpusDecode},
 };
 
 inline const FuzzTarget* FindFuzzTarget(std::string_view name) noexcept
