@@ -18,6 +18,7 @@
 #include <openssl/opensslv.h>
 
 #include "core/audio/audio_selftest.h"
+#include "core/dave/dave_selftest.h"
 #include "core/rtp/transport_selftest.h"
 #include "core/selftest.h"
 #include "fuzz/crash_input.h"
@@ -63,6 +64,7 @@ const SelfTest kSelfTests[] = {
     {"crypto (AEAD backends)", CryptoSelfTest},
     {"rtp (transport, RTP, IP discovery)", [] { return PrintChecks(rtp::RunTransportSelfTest()); }},
     {"audio (codec, jitter buffer, mixer)", [] { return PrintChecks(audio::RunAudioSelfTest()); }},
+    {"dave (key ratchet, frame cryptors)", [] { return PrintChecks(dave::RunDaveSelfTest()); }},
 };
 
 std::vector<uint8_t> ReadFile(const std::filesystem::path& path)
