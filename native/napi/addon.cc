@@ -9,6 +9,7 @@
 #include "napi/dave_wrap.h"
 #include "napi/errors.h"
 #include "napi/transport_cryptor_wrap.h"
+#include "napi/voice_transport_wrap.h"
 
 namespace sdkpp::addon {
 namespace {
@@ -48,6 +49,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("OpusDecoder", OpusDecoderWrap::Define(env));
     exports.Set("JitterBuffer", JitterBufferWrap::Define(env));
     exports.Set("AudioProcessor", AudioProcessorWrap::Define(env));
+    exports.Set("VoiceTransport", VoiceTransportWrap::Define(env));
     return exports;
 }
 

@@ -1,4 +1,5 @@
 import type { JitterBufferStatus } from '../media/audio/types.js';
+import type { NativeVoiceTransport, NativeVoiceTransportOptions } from './transportTypes.js';
 
 /**
  * The JS shape of `sdkpp_native.node` (native/napi). This file is the only place it is typed: everything
@@ -9,7 +10,7 @@ import type { JitterBufferStatus } from '../media/audio/types.js';
  * The revision of the addon's JS shape that this code expects; `kAddonAbi` in native/core/version.h.
  * The loader refuses an addon that reports another value, so a stale build is never called into.
  */
-export const NATIVE_ADDON_ABI = 5;
+export const NATIVE_ADDON_ABI = 6;
 
 /** What `engineInfo()` reports about the build and the libraries it runs on. */
 export interface NativeEngineInfo {
@@ -338,4 +339,6 @@ export interface NativeAddon {
   JitterBuffer: new (minDelayFrames: number, maxDelayFrames: number) => NativeJitterBuffer;
   /** The local user's capture and mix state. */
   AudioProcessor: new () => NativeAudioProcessor;
+  /** The transport thread of one voice connection; throws `ERR_OPUS_UNAVAILABLE` without libopus. */
+  VoiceTransport: new (options: NativeVoiceTransportOptions) => NativeVoiceTransport;
 }

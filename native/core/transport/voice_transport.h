@@ -1,0 +1,136 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/audio/audio_format.h"
+#include "core/rtp/transport_cryptor.h"
+#include "core/span.h"
+
+namespace sdkpp::transport {
+
+// Outcomes of the transport's control calls (the per-packet outcomes are counters, not results).
+// Values are stable: they cross the addon boundary as numbers.
+enum class TransportResult : uint8_t {
+    kOk = 0,
+    kBadArgument,         // an address that is not dotted IPv4, a port of 0, a key of the wrong size
+    kUnsupportedPlatform, // not built on this OS yet (Windows)
+    kCodecUnavailable,    // the addon was built without libopus
+    kSocketError,         // socket(), bind() or the thread could not be created
+    kAlreadyRunning,
+    kNotRunning,
+    kQueueFull,           // the control queue to the thread is full: try again after a tick
+    kInternalError,
+};
+
+// Where the thread is. Read with State(); written by the thread only (after Start).
+enum class TransportState : uint8_t {
+    kIdle = 0,
+    kDiscovering = 1,      // sending the 74-byte IP discovery request and waiting for the answer
+    kRunning = 2,          // ticking every 20 ms
+    kDiscoveryFailed = 3,  // no valid answer after every retry: the thread has ended
+    kStopped = 4,
+};
+
+struct VoiceTransportConfig {
+    // The voice server (the test's peer). Dotted IPv4 only for now.
+    char serverHost[64] = "127.0.0.1";
+    uint16_t serverPort = 0;
+    // The local address to bind (port 0: any free port).
+    char bindHost[64] = "0.0.0.0";
+    uint16_t bindPort = 0;
+    uint32_t ssrc = 0;
+    // IP discovery before ticking; off, the thread starts ticking at once.
+    bool discover = true;
+    uint32_t discoveryTimeoutMs = 1000; // per attempt
+    uint32_t discoveryAttempts = 3;
+    int32_t bitrate = 64000;
+};
+
+// Every counter the thread keeps; each is written by the transport thread only and read by anyone.
+// "dropped*" counts say why a packet or frame went nowhere.
+struct TransportStats {
+    uint64_t ticks = 0;
+    uint64_t packetsSent = 0;
+    uint64_t voiceFramesSent = 0;
+    uint64_t silenceFramesSent = 0;
+    uint64_t packetsReceived = 0; // datagrams read from the socket
+    uint64_t framesMixed = 0;     // 20 ms frames pushed to the outbound ring
+    uint64_t droppedInputOverrun = 0;    // pushPcm found the inbound ring full (counted on the JS side)
+    uint64_t droppedInputPartial = 0;    // pushPcm samples that were not a whole 20 ms frame
+    uint64_t droppedOutputOverrun = 0;   // the mixed frame found the outbound ring full
+    uint64_t droppedForeignSource = 0;   // a datagram not from the server's address
+    uint64_t droppedNotRtp = 0;          // not RTP version 2 with the Opus payload type (RTCP, junk)
+    uint64_t droppedNoKey = 0;           // sent or received before the transport key was set
+    uint64_t droppedOpenFailed = 0;      // transport decryption or parsing failed
+    uint64_t droppedDaveFailed = 0;      // DAVE decryption (or encryption) failed
+    uint64_t droppedJitterRefused = 0;   // late, duplicate or oversized for the jitter buffer
+    uint64_t droppedTooManySsrcs = 0;    // a new SSRC with every receive slot taken
+    uint64_t droppedDecodeFailed = 0;    // Opus refused the payload
+    uint64_t droppedEncodeFailed = 0;
+    uint64_t droppedSendFailed = 0;      // sendto() failed
+    uint64_t lateTicks = 0;              // ticks that started more than 2 ms after their deadline
+    uint64_t maxLatenessUs = 0;
+    uint64_t allocationsInTicks = 0;     // heap allocations made inside ticks after the first (should be 0)
+    uint64_t discoveryAttempts = 0;
+};
+
+// The transport thread of one voice connection (issue 5): its own UDP socket and std::thread. It runs
+// IP discovery, then ticks on its own monotonic clock at absolute 20 ms deadlines. Each tick takes one
+// 20 ms PCM frame from a lock-free ring the JS side fills, runs capture processing, Opus, DAVE (or
+// passthrough) and the transport seal, and sends; with nothing to send after speech it sends the five
+// Opus silence frames once and goes quiet. Between ticks it receives (poll with the deadline as the
+// timeout): transport open, then per SSRC a DAVE decryptor and a jitter buffer; each tick decodes or
+// conceals every speaker, mixes, and pushes 20 ms of PCM to an outbound ring the JS side drains. Nothing
+// on this path waits for the JS thread; the JS side never waits for this one either (keys go through a
+// lock-free control queue). Every public method is for the one owning (JS) thread.
+class VoiceTransport {
+public:
+    static constexpr size_t kMaxSpeakers = 32;
+    static constexpr size_t kInputFrames = 16;  // 320 ms of capture may wait
+    static constexpr size_t kOutputFrames = 32; // 640 ms of mixed audio may wait
+
+    static std::unique_ptr<VoiceTransport> Create(const VoiceTransportConfig& config,
+                                                  TransportResult* result) noexcept;
+    ~VoiceTransport(); // stops and joins the thread
+    VoiceTransport(const VoiceTransport&) = delete;
+    VoiceTransport& operator=(const VoiceTransport&) = delete;
+
+    // Binds the socket and starts the thread. A stopped transport can start again (a new socket).
+    TransportResult Start() noexcept;
+    // Asks the thread to end and joins it (at most one tick plus one poll).
+    void Stop() noexcept;
+
+    // The local port the socket is bound to (0 before Start).
+    uint16_t LocalPort() const noexcept;
+    TransportState State() const noexcept;
+    // After kRunning with discovery: the address and port the server saw. False before.
+    bool DiscoveredAddress(char* out, size_t outSize, uint16_t* port) const noexcept;
+
+    // Control: queued to the thread, applied at its next tick. The transport key creates the cipher here
+    // (on the caller's thread), so the transport thread never allocates for it.
+    TransportResult SetTransportKey(rtp::TransportMode mode, ByteView key) noexcept;
+    TransportResult SetDaveSendKey(ByteView baseSecret) noexcept;
+    TransportResult SetDaveReceiveKey(uint32_t ssrc, ByteView baseSecret) noexcept;
+    TransportResult SetDavePassthrough(bool enabled) noexcept;
+    TransportResult SetSelfMute(bool muted) noexcept;
+
+    // Copies whole 20 ms frames (kFrameSamples interleaved samples each) into the inbound ring; never
+    // blocks. Returns the frames accepted; the rest (ring full, or a partial frame) is counted dropped.
+    size_t PushPcm(Span<const int16_t> pcm) noexcept;
+    // Copies as many whole mixed frames as are waiting and fit in `out`; returns the frame count.
+    size_t PullPcm(Span<int16_t> out) noexcept;
+    size_t PcmAvailable() const noexcept;
+
+    // A snapshot of every counter.
+    TransportStats Stats() const noexcept;
+
+    struct Impl;
+
+private:
+    explicit VoiceTransport(std::unique_ptr<Impl> impl) noexcept;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace sdkpp::transport

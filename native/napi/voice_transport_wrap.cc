@@ -1,0 +1,276 @@
+#include "napi/voice_transport_wrap.h"
+
+#include <cstring>
+#include <string>
+
+#include "napi/args.h"
+#include "napi/errors.h"
+
+namespace sdkpp::addon {
+namespace {
+
+using transport::TransportResult;
+
+const char* ResultCode(TransportResult result) noexcept
+{
+    switch (result) {
+    case TransportResult::kOk: return "OK";
+    case TransportResult::kBadArgument: return "ERR_TRANSPORT_BAD_ARGUMENT";
+    case TransportResult::kUnsupportedPlatform: return "ERR_TRANSPORT_UNSUPPORTED_PLATFORM";
+    case TransportResult::kCodecUnavailable: return "ERR_OPUS_UNAVAILABLE";
+    case TransportResult::kSocketError: return "ERR_TRANSPORT_SOCKET";
+    case TransportResult::kAlreadyRunning: return "ERR_TRANSPORT_ALREADY_RUNNING";
+    case TransportResult::kNotRunning: return "ERR_TRANSPORT_NOT_RUNNING";
+    case TransportResult::kQueueFull: return "ERR_TRANSPORT_QUEUE_FULL";
+    case TransportResult::kInternalError: return "ERR_TRANSPORT_INTERNAL";
+    }
+    return "ERR_TRANSPORT_INTERNAL";
+}
+
+void Check(Napi::Env env, TransportResult result, const char* what)
+{
+    if (result != TransportResult::kOk) {
+        ThrowError(env, result == TransportResult::kBadArgument ? ErrorKind::kRangeError : ErrorKind::kError,
+                   ResultCode(result), std::string(what) + " failed (" + ResultCode(result) + ")");
+    }
+}
+
+double OptionalNumber(Napi::Object options, const char* name, double fallback, double min, double max)
+{
+    const Napi::Value value = options.Get(name);
+    if (value.IsUndefined()) {
+        return fallback;
+    }
+    if (!value.IsNumber()) {
+        ThrowError(options.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   std::string("The \"") + name + "\" option must be a number");
+    }
+    const double number = value.As<Napi::Number>().DoubleValue();
+    if (!(number >= min && number <= max) || number != static_cast<double>(static_cast<int64_t>(number))) {
+        ThrowError(options.Env(), ErrorKind::kRangeError, "ERR_TRANSPORT_BAD_ARGUMENT",
+                   std::string("The \"") + name + "\" option is out of range");
+    }
+    return number;
+}
+
+void CopyHost(Napi::Object options, const char* name, char (&out)[64])
+{
+    const Napi::Value value = options.Get(name);
+    if (value.IsUndefined()) {
+        return;
+    }
+    if (!value.IsString()) {
+        ThrowError(options.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   std::string("The \"") + name + "\" option must be a string");
+    }
+    const std::string text = value.As<Napi::String>().Utf8Value();
+    if (text.size() >= sizeof(out)) {
+        ThrowError(options.Env(), ErrorKind::kRangeError, "ERR_TRANSPORT_BAD_ARGUMENT",
+                   std::string("The \"") + name + "\" option is too long");
+    }
+    std::memcpy(out, text.c_str(), text.size() + 1);
+}
+
+Span<int16_t> Int16Arg(const Napi::CallbackInfo& info, size_t index, const char* name)
+{
+    const Napi::Value value = info[index];
+    if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_int16_array) {
+        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   std::string("The \"") + name + "\" argument must be an Int16Array");
+    }
+    Napi::Int16Array array = value.As<Napi::Int16Array>();
+    return {array.Data(), array.ElementLength()};
+}
+
+bool BoolArg(const Napi::CallbackInfo& info, size_t index, const char* name)
+{
+    if (!info[index].IsBoolean()) {
+        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   std::string("The \"") + name + "\" argument must be a boolean");
+    }
+    return info[index].As<Napi::Boolean>().Value();
+}
+
+} // namespace
+
+Napi::Function VoiceTransportWrap::Define(Napi::Env env)
+{
+    return DefineClass(env, "VoiceTransport",
+                       {
+                         InstanceMethod<&VoiceTransportWrap::Start>("start"),
+                         InstanceMethod<&VoiceTransportWrap::Stop>("stop"),
+                         InstanceMethod<&VoiceTransportWrap::State>("state"),
+                         InstanceMethod<&VoiceTransportWrap::Discovered>("discovered"),
+                         InstanceMethod<&VoiceTransportWrap::SetTransportKey>("setTransportKey"),
+                         InstanceMethod<&VoiceTransportWrap::SetDaveSendKey>("setDaveSendKey"),
+                         InstanceMethod<&VoiceTransportWrap::SetDaveReceiveKey>("setDaveReceiveKey"),
+                         InstanceMethod<&VoiceTransportWrap::SetDavePassthrough>("setDavePassthrough"),
+                         InstanceMethod<&VoiceTransportWrap::SetSelfMute>("setSelfMute"),
+                         InstanceMethod<&VoiceTransportWrap::PushPcm>("pushPcm"),
+                         InstanceMethod<&VoiceTransportWrap::PullPcm>("pullPcm"),
+                         InstanceMethod<&VoiceTransportWrap::PcmAvailable>("pcmAvailable"),
+                         InstanceMethod<&VoiceTransportWrap::Stats>("stats"),
+                       });
+}
+
+VoiceTransportWrap::VoiceTransportWrap(const Napi::CallbackInfo& info)
+  : Napi::ObjectWrap<VoiceTransportWrap>(info)
+{
+    const Napi::Env env = info.Env();
+    if (!info[0].IsObject()) {
+        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"options\" argument must be an object");
+    }
+    const Napi::Object options = info[0].As<Napi::Object>();
+    transport::VoiceTransportConfig config;
+    CopyHost(options, "serverHost", config.serverHost);
+    CopyHost(options, "bindHost", config.bindHost);
+    config.serverPort = static_cast<uint16_t>(OptionalNumber(options, "serverPort", 0, 1, 65535));
+    config.bindPort = static_cast<uint16_t>(OptionalNumber(options, "bindPort", 0, 0, 65535));
+    config.ssrc = static_cast<uint32_t>(OptionalNumber(options, "ssrc", 0, 0, 4294967295.0));
+    config.discoveryTimeoutMs = static_cast<uint32_t>(OptionalNumber(options, "discoveryTimeoutMs", 1000, 1, 60000));
+    config.discoveryAttempts = static_cast<uint32_t>(OptionalNumber(options, "discoveryAttempts", 3, 1, 100));
+    config.bitrate = static_cast<int32_t>(OptionalNumber(options, "bitrate", 64000, 500, 512000));
+    const Napi::Value discover = options.Get("discover");
+    config.discover = discover.IsUndefined() ? true : discover.ToBoolean().Value();
+    TransportResult result = TransportResult::kInternalError;
+    transport_ = transport::VoiceTransport::Create(config, &result);
+    if (!transport_) {
+        Check(env, result == TransportResult::kOk ? TransportResult::kInternalError : result,
+              "Creating the voice transport");
+    }
+    env_ = env;
+    napi_add_env_cleanup_hook(env_, &VoiceTransportWrap::Cleanup, this);
+}
+
+VoiceTransportWrap::~VoiceTransportWrap()
+{
+    if (env_ != nullptr) {
+        napi_remove_env_cleanup_hook(env_, &VoiceTransportWrap::Cleanup, this);
+    }
+    transport_.reset(); // joins the thread: it never calls into JS, so this cannot deadlock
+}
+
+void VoiceTransportWrap::Cleanup(void* self)
+{
+    auto* wrap = static_cast<VoiceTransportWrap*>(self);
+    if (wrap->transport_) {
+        wrap->transport_->Stop();
+    }
+}
+
+Napi::Value VoiceTransportWrap::Start(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->Start(), "Starting the voice transport");
+    return Napi::Number::New(info.Env(), transport_->LocalPort());
+}
+
+Napi::Value VoiceTransportWrap::Stop(const Napi::CallbackInfo& info)
+{
+    transport_->Stop();
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::State(const Napi::CallbackInfo& info)
+{
+    const char* name = "idle";
+    switch (transport_->State()) {
+    case transport::TransportState::kIdle: name = "idle"; break;
+    case transport::TransportState::kDiscovering: name = "discovering"; break;
+    case transport::TransportState::kRunning: name = "running"; break;
+    case transport::TransportState::kDiscoveryFailed: name = "discovery-failed"; break;
+    case transport::TransportState::kStopped: name = "stopped"; break;
+    }
+    return Napi::String::New(info.Env(), name);
+}
+
+Napi::Value VoiceTransportWrap::Discovered(const Napi::CallbackInfo& info)
+{
+    char address[64] = {};
+    uint16_t port = 0;
+    if (!transport_->DiscoveredAddress(address, sizeof(address), &port)) {
+        return info.Env().Null();
+    }
+    Napi::Object result = Napi::Object::New(info.Env());
+    result.Set("address", address);
+    result.Set("port", static_cast<double>(port));
+    return result;
+}
+
+Napi::Value VoiceTransportWrap::SetTransportKey(const Napi::CallbackInfo& info)
+{
+    const Napi::Env env = info.Env();
+    if (!info[0].IsString()) {
+        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"mode\" argument must be a string");
+    }
+    rtp::TransportMode mode{};
+    if (!rtp::ParseTransportMode(info[0].As<Napi::String>().Utf8Value(), &mode)) {
+        ThrowError(env, ErrorKind::kTypeError, "ERR_RTP_UNSUPPORTED_MODE", "Unsupported transport encryption mode");
+    }
+    Check(env, transport_->SetTransportKey(mode, BytesArg(info, 1, "key")), "Setting the transport key");
+    return env.Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetDaveSendKey(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetDaveSendKey(BytesArg(info, 0, "baseSecret")), "Setting the DAVE send key");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetDaveReceiveKey(const Napi::CallbackInfo& info)
+{
+    const Napi::Env env = info.Env();
+    if (!info[0].IsNumber()) {
+        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"ssrc\" argument must be a number");
+    }
+    const uint32_t ssrc = info[0].As<Napi::Number>().Uint32Value();
+    Check(env, transport_->SetDaveReceiveKey(ssrc, BytesArg(info, 1, "baseSecret")),
+          "Setting a DAVE receive key");
+    return env.Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetDavePassthrough(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetDavePassthrough(BoolArg(info, 0, "enabled")), "Setting DAVE passthrough");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetSelfMute(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetSelfMute(BoolArg(info, 0, "muted")), "Setting self mute");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::PushPcm(const Napi::CallbackInfo& info)
+{
+    const Span<int16_t> pcm = Int16Arg(info, 0, "pcm");
+    return Napi::Number::New(info.Env(), static_cast<double>(transport_->PushPcm(pcm)));
+}
+
+Napi::Value VoiceTransportWrap::PullPcm(const Napi::CallbackInfo& info)
+{
+    const Span<int16_t> out = Int16Arg(info, 0, "out");
+    return Napi::Number::New(info.Env(), static_cast<double>(transport_->PullPcm(out)));
+}
+
+Napi::Value VoiceTransportWrap::PcmAvailable(const Napi::CallbackInfo& info)
+{
+    return Napi::Number::New(info.Env(), static_cast<double>(transport_->PcmAvailable()));
+}
+
+Napi::Value VoiceTransportWrap::Stats(const Napi::CallbackInfo& info)
+{
+    const transport::TransportStats stats = transport_->Stats();
+    Napi::Object out = Napi::Object::New(info.Env());
+#define SDKPP_SET(name) out.Set(#name, static_cast<double>(stats.name));
+    SDKPP_SET(ticks) SDKPP_SET(packetsSent) SDKPP_SET(voiceFramesSent) SDKPP_SET(silenceFramesSent)
+    SDKPP_SET(packetsReceived) SDKPP_SET(framesMixed) SDKPP_SET(droppedInputOverrun)
+    SDKPP_SET(droppedInputPartial) SDKPP_SET(droppedOutputOverrun) SDKPP_SET(droppedForeignSource)
+    SDKPP_SET(droppedNotRtp) SDKPP_SET(droppedNoKey) SDKPP_SET(droppedOpenFailed) SDKPP_SET(droppedDaveFailed)
+    SDKPP_SET(droppedJitterRefused) SDKPP_SET(droppedTooManySsrcs) SDKPP_SET(droppedDecodeFailed)
+    SDKPP_SET(droppedEncodeFailed) SDKPP_SET(droppedSendFailed) SDKPP_SET(lateTicks) SDKPP_SET(maxLatenessUs)
+    SDKPP_SET(allocationsInTicks) SDKPP_SET(discoveryAttempts)
+#undef SDKPP_SET
+    return out;
+}
+
+} // namespace sdkpp::addon

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+
+#include "core/transport/voice_transport.h"
+
+namespace sdkpp::addon {
+
+// `new VoiceTransport({serverHost, serverPort, ssrc, bindHost?, discover?, discoveryTimeoutMs?,
+// discoveryAttempts?, bitrate?})`: the native transport thread (core/transport). Every method returns at
+// once: PCM and keys cross through lock-free queues, never a lock the thread could hold.
+//   start() -> local port; stop(); state() -> 'idle'|'discovering'|'running'|'discovery-failed'|'stopped'
+//   discovered() -> {address, port} | null
+//   setTransportKey(mode, key); setDaveSendKey(secret); setDaveReceiveKey(ssrc, secret)
+//   setDavePassthrough(enabled); setSelfMute(muted)
+//   pushPcm(Int16Array) -> frames accepted; pullPcm(Int16Array) -> frames written; pcmAvailable()
+//   stats() -> {counter: number, ...}
+// The thread is joined by stop(), by the finalizer, and by an environment cleanup hook (a worker or the
+// process ending with the transport still running), whichever comes first.
+class VoiceTransportWrap final : public Napi::ObjectWrap<VoiceTransportWrap> {
+public:
+    static Napi::Function Define(Napi::Env env);
+    explicit VoiceTransportWrap(const Napi::CallbackInfo& info);
+    ~VoiceTransportWrap() override;
+
+private:
+    Napi::Value Start(const Napi::CallbackInfo& info);
+    Napi::Value Stop(const Napi::CallbackInfo& info);
+    Napi::Value State(const Napi::CallbackInfo& info);
+    Napi::Value Discovered(const Napi::CallbackInfo& info);
+    Napi::Value SetTransportKey(const Napi::CallbackInfo& info);
+    Napi::Value SetDaveSendKey(const Napi::CallbackInfo& info);
+    Napi::Value SetDaveReceiveKey(const Napi::CallbackInfo& info);
+    Napi::Value SetDavePassthrough(const Napi::CallbackInfo& info);
+    Napi::Value SetSelfMute(const Napi::CallbackInfo& info);
+    Napi::Value PushPcm(const Napi::CallbackInfo& info);
+    Napi::Value PullPcm(const Napi::CallbackInfo& info);
+    Napi::Value PcmAvailable(const Napi::CallbackInfo& info);
+    Napi::Value Stats(const Napi::CallbackInfo& info);
+
+    static void Cleanup(void* self);
+
+    std::unique_ptr<transport::VoiceTransport> transport_;
+    napi_env env_ = nullptr;
+};
+
+} // namespace sdkpp::addon
