@@ -12,28 +12,13 @@ import {
   OPUS_MAX_PACKET_SIZE,
   type MediaEngine,
 } from '../src/media/index.js';
+import { makeFrames } from './lib/frames.js';
 import { nsPerCall as time, report, result } from './lib/report.js';
 
 const require = createRequire(import.meta.url);
 const FRAMES = 200;
 const SPEAKERS = 25;
 const ROUNDS = { mix: 5000, encode: 2000, decode: 5000 };
-
-/** Distinct frames: a tone that glides, with a little noise, as speech-like as a bench needs. */
-function makeFrames(): Int16Array[] {
-  let seed = 7;
-  const noise = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5) * 600;
-  return Array.from({ length: FRAMES }, (_, f) => {
-    const frame = new Int16Array(OPUS_FRAME_SAMPLES);
-    for (let i = 0; i < OPUS_FRAME_SAMPLES / 2; i++) {
-      const t = (f * 960 + i) / 48000;
-      const sample = Math.round(6000 * Math.sin(2 * Math.PI * (200 + f) * t) + noise());
-      frame[2 * i] = sample;
-      frame[2 * i + 1] = sample;
-    }
-    return frame;
-  });
-}
 
 function mixCost(engine: MediaEngine, frames: Int16Array[]): number {
   const processor = engine.createAudioProcessor();
@@ -99,7 +84,7 @@ function peerCodec(): PeerCodec {
   }
 }
 
-const frames = makeFrames();
+const frames = makeFrames(FRAMES);
 const native = createMediaEngine({ prefer: 'native' });
 const js = createMediaEngine({ prefer: 'js' });
 
