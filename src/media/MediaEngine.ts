@@ -17,6 +17,7 @@ import type {
   TransportCryptor,
   TransportEncryptionMode,
 } from './rtp/types.js';
+import type { VoiceTransport, VoiceTransportOptions } from './transport/types.js';
 
 /** Which engine runs the media pipeline. */
 export type MediaEngineKind = 'native' | 'js';
@@ -197,4 +198,11 @@ export interface MediaEngine {
    * gains); see {@link AudioProcessor}. `options.now` is its clock, a seam for tests.
    */
   createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor;
+
+  /**
+   * Creates one voice connection's transport: UDP socket, IP discovery, 20 ms send pacing, receive,
+   * per-SSRC DAVE and jitter buffers, the mix. The native engine runs it on its own thread, so a blocked
+   * event loop does not delay packets; the JS engine runs it on timers (see {@link VoiceTransport}).
+   */
+  createVoiceTransport(options: VoiceTransportOptions): VoiceTransport;
 }

@@ -89,3 +89,10 @@ export type {
   DaveResultCode,
   DaveStats,
 } from './dave/types.js';
+export { VOICE_FRAME_SAMPLES } from './transport/types.js';
+export type {
+  VoiceTransport,
+  VoiceTransportOptions,
+  VoiceTransportState,
+  VoiceTransportStats,
+} from './transport/types.js';

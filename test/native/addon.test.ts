@@ -36,6 +36,7 @@ describe('the native addon (raw exports)', () => {
       'OpusDecoder',
       'OpusEncoder',
       'TransportCryptor',
+      'VoiceTransport',
       'aeadOpen',
       'aeadSeal',
       'audioResultNames',

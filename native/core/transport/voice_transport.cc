@@ -508,6 +508,7 @@ void VoiceTransport::Impl::WaitAndReceive(Clock::time_point deadline) noexcept
 {
     while (!stop.load(std::memory_order_acquire) && Clock::now() < deadline) {
         if (WaitReadable(deadline)) {
+            ApplyCommands(); // a key set just before the first packet must open it
             ReceiveAll();
         }
     }
@@ -523,12 +524,13 @@ void VoiceTransport::Impl::ReceiveAll() noexcept
         if (got < 0) {
             return; // EAGAIN: drained (or an error the next poll will show again)
         }
-        Bump(packetsReceived);
         if (fromSize != sizeof(from) || from.sin_family != AF_INET || !SameAddress(from, server)) {
             Bump(droppedForeignSource);
-            continue;
+        } else {
+            HandleDatagram(static_cast<size_t>(got), MsSince(origin, Clock::now()));
         }
-        HandleDatagram(static_cast<size_t>(got), MsSince(origin, Clock::now()));
+        // Counted after its outcome, so a reader that sees the datagram also sees why it was dropped.
+        Bump(packetsReceived);
     }
 }
 

@@ -29,6 +29,8 @@ import { decodeIpDiscovery, encodeIpDiscovery } from './rtp/ipDiscovery.js';
 import { jsParseRtpPacket, jsWriteRtpHeader } from './rtp/jsRtp.js';
 import { JsTransportCryptor } from './rtp/JsTransportCryptor.js';
 import { runJsCryptoSelfTest } from './selfTest.js';
+import { JsVoiceTransport } from './JsVoiceTransport.js';
+import type { VoiceTransport, VoiceTransportOptions } from '../transport/types.js';
 
 /**
  * The JS engine's version: the package's, since it ships inside it. A test keeps the two equal, as it
@@ -149,5 +151,10 @@ export class JsMediaEngine implements MediaEngine {
   /** {@inheritDoc MediaEngine.daveFrameKey} */
   daveFrameKey(baseSecret: Uint8Array, generation: number): Buffer {
     return new HashRatchet(baseSecretArg(baseSecret)).advanceTo(generationArg(generation));
+  }
+
+  /** {@inheritDoc MediaEngine.createVoiceTransport} */
+  createVoiceTransport(options: VoiceTransportOptions): VoiceTransport {
+    return new JsVoiceTransport(this, options);
   }
 }

@@ -28,6 +28,9 @@ import { nativeAudioCores } from './nativeAudioCores.js';
 import { layoutFromInfo, resultCode, throwResult, toNativeHeader } from './nativeRtp.js';
 import { NativeDaveDecryptor, NativeDaveEncryptor } from './NativeDave.js';
 import { NativeTransportCryptor } from './NativeTransportCryptor.js';
+import { NativeVoiceTransportFacade } from './NativeVoiceTransportFacade.js';
+import { JsVoiceTransport } from '../js/JsVoiceTransport.js';
+import type { VoiceTransport, VoiceTransportOptions } from '../transport/types.js';
 
 /**
  * The media engine backed by the C++ addon. It holds no logic of its own: it reshapes the addon's info
@@ -186,5 +189,16 @@ export class NativeMediaEngine implements MediaEngine {
   /** {@inheritDoc MediaEngine.daveFrameKey} */
   daveFrameKey(baseSecret: Uint8Array, generation: number): Buffer {
     return this.#addon.daveFrameKey(baseSecretArg(baseSecret), generationArg(generation));
+  }
+
+  /**
+   * {@inheritDoc MediaEngine.createVoiceTransport}
+   *
+   * Built without libopus the addon's thread has no codec, so the timer-driven transport runs instead,
+   * over this engine's objects (the wasm codec); `engineInfo().codec` already says which.
+   */
+  createVoiceTransport(options: VoiceTransportOptions): VoiceTransport {
+    if (this.#addon.engineInfo().opus === null) return new JsVoiceTransport(this, options);
+    return new NativeVoiceTransportFacade(this.#addon, options);
   }
 }

@@ -1,0 +1,92 @@
+import type { NativeVoiceTransport } from '../../native/transportTypes.js';
+import type { NativeAddon } from '../../native/types.js';
+import type {
+  VoiceTransport,
+  VoiceTransportOptions,
+  VoiceTransportState,
+  VoiceTransportStats,
+} from '../transport/types.js';
+
+/**
+ * The native engine's {@link VoiceTransport}: the addon's transport thread (native/core/transport) behind
+ * the shared interface. Every call is a copy into or out of a lock-free queue; nothing here waits for
+ * the thread, and the thread never waits for the event loop.
+ */
+export class NativeVoiceTransportFacade implements VoiceTransport {
+  readonly #native: NativeVoiceTransport;
+
+  /** Prefer {@link MediaEngine.createVoiceTransport}. */
+  constructor(addon: NativeAddon, options: VoiceTransportOptions) {
+    this.#native = new addon.VoiceTransport(options);
+  }
+
+  /** {@inheritDoc VoiceTransport.start} */
+  start(): Promise<number> {
+    try {
+      return Promise.resolve(this.#native.start());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** {@inheritDoc VoiceTransport.stop} */
+  stop(): Promise<void> {
+    this.#native.stop(); // joins the thread: at most one tick
+    return Promise.resolve();
+  }
+
+  /** {@inheritDoc VoiceTransport.state} */
+  state(): VoiceTransportState {
+    return this.#native.state();
+  }
+
+  /** {@inheritDoc VoiceTransport.discovered} */
+  discovered(): { address: string; port: number } | null {
+    return this.#native.discovered();
+  }
+
+  /** {@inheritDoc VoiceTransport.setTransportKey} */
+  setTransportKey(mode: string, key: Uint8Array): void {
+    this.#native.setTransportKey(mode, key);
+  }
+
+  /** {@inheritDoc VoiceTransport.setDaveSendKey} */
+  setDaveSendKey(baseSecret: Uint8Array): void {
+    this.#native.setDaveSendKey(baseSecret);
+  }
+
+  /** {@inheritDoc VoiceTransport.setDaveReceiveKey} */
+  setDaveReceiveKey(ssrc: number, baseSecret: Uint8Array): void {
+    this.#native.setDaveReceiveKey(ssrc, baseSecret);
+  }
+
+  /** {@inheritDoc VoiceTransport.setDavePassthrough} */
+  setDavePassthrough(enabled: boolean): void {
+    this.#native.setDavePassthrough(enabled);
+  }
+
+  /** {@inheritDoc VoiceTransport.setSelfMute} */
+  setSelfMute(muted: boolean): void {
+    this.#native.setSelfMute(muted);
+  }
+
+  /** {@inheritDoc VoiceTransport.pushPcm} */
+  pushPcm(pcm: Int16Array): number {
+    return this.#native.pushPcm(pcm);
+  }
+
+  /** {@inheritDoc VoiceTransport.pullPcm} */
+  pullPcm(out: Int16Array): number {
+    return this.#native.pullPcm(out);
+  }
+
+  /** {@inheritDoc VoiceTransport.pcmAvailable} */
+  pcmAvailable(): number {
+    return this.#native.pcmAvailable();
+  }
+
+  /** {@inheritDoc VoiceTransport.stats} */
+  stats(): VoiceTransportStats {
+    return this.#native.stats();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The voice transport of issue 5: one voice connection's UDP socket, IP discovery, 20 ms send pacing,
+ * receiving and per-SSRC state, with PCM in and out in whole 20 ms frames. The native engine runs it on
+ * its own thread (native/core/transport), so a blocked JS event loop does not delay a packet; the JS
+ * engine runs the same interface over node:dgram and timers, which a blocked event loop does delay.
+ */
+
+/** Options of {@link MediaEngine.createVoiceTransport}. */
+export interface VoiceTransportOptions {
+  /** The voice server's dotted IPv4 address. */
+  readonly serverHost: string;
+  /** The voice server's UDP port, 1–65535. */
+  readonly serverPort: number;
+  /** Our SSRC, sent in IP discovery and in every RTP header. */
+  readonly ssrc: number;
+  /** The local address to bind; `0.0.0.0` when absent. */
+  readonly bindHost?: string;
+  /** Whether to run IP discovery before sending (default true). */
+  readonly discover?: boolean;
+  /** How long one discovery attempt waits for the answer (default 1000 ms). */
+  readonly discoveryTimeoutMs?: number;
+  /** Discovery attempts before giving up (default 3). */
+  readonly discoveryAttempts?: number;
+  /** The Opus bitrate in bits per second (default 64000). */
+  readonly bitrate?: number;
+}
+
+/** Where the transport is: discovery, ticking, or ended. */
+export type VoiceTransportState = 'idle' | 'discovering' | 'running' | 'discovery-failed' | 'stopped';
+
+/** The transport's counters; each `dropped*` counts one reason a frame or datagram went nowhere. */
+export interface VoiceTransportStats {
+  readonly ticks: number;
+  readonly packetsSent: number;
+  readonly voiceFramesSent: number;
+  readonly silenceFramesSent: number;
+  /** Datagrams read from the socket. */
+  readonly packetsReceived: number;
+  /** 20 ms mixed frames handed to the receive ring. */
+  readonly framesMixed: number;
+  readonly droppedInputOverrun: number;
+  readonly droppedInputPartial: number;
+  readonly droppedOutputOverrun: number;
+  readonly droppedForeignSource: number;
+  readonly droppedNotRtp: number;
+  readonly droppedNoKey: number;
+  readonly droppedOpenFailed: number;
+  readonly droppedDaveFailed: number;
+  readonly droppedJitterRefused: number;
+  readonly droppedTooManySsrcs: number;
+  readonly droppedDecodeFailed: number;
+  readonly droppedEncodeFailed: number;
+  readonly droppedSendFailed: number;
+  /** Ticks that began more than 2 ms after their deadline. */
+  readonly lateTicks: number;
+  readonly maxLatenessUs: number;
+  /** Native only: heap allocations inside ticks (0 unless the hot path regressed); 0 in the JS engine. */
+  readonly allocationsInTicks: number;
+  readonly discoveryAttempts: number;
+}
+
+/** The interleaved stereo samples of one 20 ms frame: what pushPcm and pullPcm move in whole units. */
+export const VOICE_FRAME_SAMPLES = 1920;
+
+/**
+ * One voice connection's transport. Every call returns at once; PCM crosses in whole 20 ms frames of
+ * {@link VOICE_FRAME_SAMPLES} interleaved 48 kHz stereo samples.
+ */
+export interface VoiceTransport {
+  /** Binds the socket and starts discovery then ticking; resolves with the local port. */
+  start(): Promise<number>;
+  /** Stops ticking and closes the socket. */
+  stop(): Promise<void>;
+  /** See {@link VoiceTransportState}. */
+  state(): VoiceTransportState;
+  /** The address and port the server saw, once discovery succeeded; null before. */
+  discovered(): { address: string; port: number } | null;
+  /** The transport encryption mode and its 32-byte key (from the session description). */
+  setTransportKey(mode: string, key: Uint8Array): void;
+  /** The local user's 16-byte DAVE sender key; turns DAVE passthrough off for sending. */
+  setDaveSendKey(baseSecret: Uint8Array): void;
+  /** A remote sender's 16-byte DAVE key, by its SSRC. */
+  setDaveReceiveKey(ssrc: number, baseSecret: Uint8Array): void;
+  /** Passthrough on: frames are sent and accepted without DAVE (a call that is not end-to-end encrypted). */
+  setDavePassthrough(enabled: boolean): void;
+  /** Muted, nothing is sent (after the five silence frames). */
+  setSelfMute(muted: boolean): void;
+  /** Queues whole frames to send; returns the frames accepted (the rest is counted dropped). */
+  pushPcm(pcm: Int16Array): number;
+  /** Copies waiting mixed frames into `out`; returns how many whole frames it wrote. */
+  pullPcm(out: Int16Array): number;
+  /** Mixed frames waiting. */
+  pcmAvailable(): number;
+  /** See {@link VoiceTransportStats}. */
+  stats(): VoiceTransportStats;
+}

@@ -1,0 +1,264 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  createMediaEngine,
+  VOICE_FRAME_SAMPLES,
+  type MediaEngine,
+  type MediaEngineKind,
+  type VoiceTransport,
+} from '../../../src/media/index.js';
+import { rms, toneFrame } from './audioHelpers.js';
+import { sleep, VoicePeer, waitFor } from './voicePeer.js';
+
+const ENGINES: { kind: MediaEngineKind }[] = [{ kind: 'native' }, { kind: 'js' }];
+const MODE = 'aead_xchacha20_poly1305_rtpsize';
+const KEY = new Uint8Array(32).fill(7);
+const TONE_RMS = 8000 / Math.SQRT2;
+const SSRC_A = 1111;
+const SSRC_B = 2222;
+
+/**
+ * Pushes `frames` tone frames, keeping the send ring (320 ms) topped up so that a slow test runner does
+ * not let it run dry mid-stream (which would, correctly, send the silence tail early).
+ */
+async function feedTone(transport: VoiceTransport, frames: number): Promise<void> {
+  let sent = 0;
+  while (sent < frames) {
+    const batch = Math.min(16, frames - sent);
+    const pcm = new Int16Array(batch * VOICE_FRAME_SAMPLES);
+    for (let i = 0; i < batch; i++) pcm.set(toneFrame(sent + i), i * VOICE_FRAME_SAMPLES);
+    sent += transport.pushPcm(pcm);
+    await sleep(10);
+  }
+}
+
+/** Drains every mixed frame; returns each frame's RMS. */
+function drain(transport: VoiceTransport): number[] {
+  const out = new Int16Array(8 * VOICE_FRAME_SAMPLES);
+  const levels: number[] = [];
+  for (let n = transport.pullPcm(out); n > 0; n = transport.pullPcm(out)) {
+    for (let i = 0; i < n; i++) {
+      levels.push(rms(out.subarray(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES)));
+    }
+  }
+  return levels;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+// One contract, two engines: the native transport thread and the JS engine's timer-driven twin, both over
+// real loopback UDP through a forwarding peer.
+describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
+  let engine: MediaEngine;
+  let peer: VoicePeer;
+  const open: VoiceTransport[] = [];
+
+  beforeAll(() => {
+    engine = createMediaEngine({ prefer: kind });
+  });
+
+  async function connect(ssrc: number): Promise<{ transport: VoiceTransport; port: number }> {
+    const transport = engine.createVoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: peer.port,
+      bindHost: '127.0.0.1',
+      ssrc,
+      discoveryTimeoutMs: 500,
+    });
+    open.push(transport);
+    transport.setTransportKey(MODE, KEY);
+    const port = await transport.start();
+    await waitFor(() => transport.state() === 'running', 'discovery');
+    return { transport, port };
+  }
+
+  afterEach(async () => {
+    for (const transport of open.splice(0)) await transport.stop();
+    await peer?.close();
+  });
+
+  it('discovers its address through the 74-byte exchange', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const { transport, port } = await connect(SSRC_A);
+    expect(transport.discovered()).toEqual({ address: '127.0.0.1', port });
+    expect(transport.stats().discoveryAttempts).toBe(1);
+  });
+
+  it('reports discovery-failed when nobody answers, after every attempt', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    await peer.close(); // the port is now closed: no answer will come
+    const transport = engine.createVoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: peer.port,
+      bindHost: '127.0.0.1',
+      ssrc: SSRC_A,
+      discoveryTimeoutMs: 50,
+      discoveryAttempts: 2,
+    });
+    open.push(transport);
+    await transport.start();
+    await waitFor(() => transport.state() === 'discovery-failed', 'discovery to fail');
+    expect(transport.stats().discoveryAttempts).toBe(2);
+    expect(transport.discovered()).toBeNull();
+    peer = new VoicePeer(); // afterEach closes one
+    await peer.listen();
+  });
+
+  it('carries a tone from A to B, then sends five silence frames once and goes quiet', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const a = await connect(SSRC_A);
+    const b = await connect(SSRC_B);
+    const levels: number[] = [];
+    await feedTone(a.transport, 30);
+    await waitFor(() => a.transport.stats().silenceFramesSent === 5, 'the silence frames');
+    await waitFor(() => {
+      levels.push(...drain(b.transport));
+      return b.transport.stats().framesMixed >= 30;
+    }, 'the mixed frames');
+    const sentA = a.transport.stats();
+    expect(sentA.voiceFramesSent).toBe(30);
+    expect(sentA.packetsSent).toBe(35);
+    // After the tail, nothing more is sent.
+    await sleep(200);
+    expect(a.transport.stats().packetsSent).toBe(35);
+    expect(peer.received.get(a.port)?.length).toBe(35);
+    // B heard A: the loud frames are the tone, at close to its level.
+    const loud = levels.filter((level) => level > TONE_RMS / 4);
+    expect(loud.length).toBeGreaterThanOrEqual(20);
+    expect(median(loud)).toBeGreaterThan(TONE_RMS * 0.8);
+    expect(median(loud)).toBeLessThan(TONE_RMS * 1.2);
+    const statsB = b.transport.stats();
+    expect(statsB.droppedOpenFailed + statsB.droppedDaveFailed + statsB.droppedDecodeFailed).toBe(0);
+    if (kind === 'native') expect(statsB.allocationsInTicks).toBe(0);
+  });
+
+  it('carries DAVE-encrypted frames when the receiver has the sender key, and counts them when not', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const a = await connect(SSRC_A);
+    const b = await connect(SSRC_B);
+    const secret = new Uint8Array(16).fill(3);
+    a.transport.setDaveSendKey(secret);
+    // B has not heard of A's key and passthrough is on: encrypted frames are refused and counted.
+    await feedTone(a.transport, 6);
+    await waitFor(() => b.transport.stats().droppedDaveFailed >= 6, 'refused DAVE frames');
+    expect(b.transport.stats().framesMixed).toBe(0);
+    b.transport.setDaveReceiveKey(SSRC_A, secret);
+    await sleep(60);
+    const levels: number[] = [];
+    await feedTone(a.transport, 20);
+    await waitFor(() => {
+      levels.push(...drain(b.transport));
+      return b.transport.stats().framesMixed >= 20;
+    }, 'decrypted frames');
+    expect(median(levels.filter((level) => level > TONE_RMS / 4))).toBeGreaterThan(TONE_RMS * 0.8);
+  });
+
+  it('counts malformed and foreign datagrams without crashing, and keeps working', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const b = await connect(SSRC_B);
+    await peer.send(Uint8Array.of(1, 2, 3), b.port); // too short for RTP
+    await peer.send(Uint8Array.of(0x81, 0xc8, 0, 6, 0, 0, 0, 1, 0, 0, 0, 0), b.port); // RTCP sender report
+    const forged = new Uint8Array(60);
+    forged.set([0x80, 120, 0, 1, 0, 0, 0, 0, 0, 0, 0x08, 0xae]);
+    await peer.send(forged, b.port); // RTP with Opus's payload type but a wrong tag
+    await peer.send(new Uint8Array(74), b.port); // a stray discovery-sized packet
+    const foreign = new VoicePeer();
+    await foreign.listen();
+    await foreign.send(forged, b.port); // not from the server
+    await foreign.close();
+    await waitFor(() => b.transport.stats().packetsReceived >= 6, 'the datagrams');
+    const stats = b.transport.stats();
+    expect(stats).toMatchObject({ droppedNotRtp: 3, droppedOpenFailed: 1, droppedForeignSource: 1 });
+    expect(stats.framesMixed).toBe(0);
+    expect(b.transport.state()).toBe('running');
+    // Still alive: a real sender gets through.
+    const a = await connect(SSRC_A);
+    await feedTone(a.transport, 8);
+    await waitFor(() => b.transport.stats().framesMixed >= 8, 'frames after the junk');
+  });
+
+  it('refuses partial frames and a full send ring without blocking, counting both', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const transport = engine.createVoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: peer.port,
+      ssrc: SSRC_A,
+      discover: false,
+    });
+    open.push(transport);
+    expect(transport.pushPcm(new Int16Array(VOICE_FRAME_SAMPLES + 10))).toBe(1);
+    expect(transport.pushPcm(new Int16Array(64 * VOICE_FRAME_SAMPLES))).toBeLessThan(64);
+    const stats = transport.stats();
+    expect(stats.droppedInputPartial).toBe(10);
+    expect(stats.droppedInputOverrun).toBeGreaterThan(0);
+  });
+
+  it('stops and starts again, and carries audio after the restart', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const a = await connect(SSRC_A);
+    const b = await connect(SSRC_B);
+    await a.transport.stop();
+    expect(a.transport.state()).toBe('stopped');
+    const port = await a.transport.start();
+    await waitFor(() => a.transport.state() === 'running', 'rediscovery');
+    expect(a.transport.discovered()).toEqual({ address: '127.0.0.1', port });
+    await feedTone(a.transport, 8);
+    await waitFor(() => b.transport.stats().framesMixed >= 8, 'frames after the restart');
+  });
+});
+
+// The addon must survive being dropped or the process ending while its thread runs: the finalizer and
+// the environment cleanup hook both join the thread. Run in a child process so a crash shows as a
+// signal instead of taking the test runner down.
+describe('the native transport thread at teardown', () => {
+  const addonPath = fileURLToPath(new URL('../../../build/Release/sdkpp_native.node', import.meta.url));
+
+  it.runIf(existsSync(addonPath))(
+    'is collected and joined while running, and the process exits cleanly',
+    () => {
+      const script = `
+      const dgram = require('node:dgram');
+      const addon = require(${JSON.stringify(addonPath)});
+      const peer = dgram.createSocket('udp4');
+      peer.bind(0, '127.0.0.1', async () => {
+        const options = { serverHost: '127.0.0.1', serverPort: peer.address().port, ssrc: 5, discover: false };
+        let t = new addon.VoiceTransport(options);
+        t.start();
+        t.setTransportKey('aead_aes256_gcm_rtpsize', Buffer.alloc(32, 1));
+        t.pushPcm(new Int16Array(1920 * 4));
+        t = null;
+        await new Promise((r) => setTimeout(r, 100));
+        globalThis.gc();
+        await new Promise((r) => setTimeout(r, 100));
+        const kept = new addon.VoiceTransport(options);
+        kept.start(); // still running when the process ends: the cleanup hook joins it
+        await new Promise((r) => setTimeout(r, 50));
+        peer.close();
+        console.log('done');
+      });
+    `;
+      const child = spawnSync(process.execPath, ['--expose-gc', '-e', script], {
+        encoding: 'utf8',
+        timeout: 20000,
+      });
+      expect(child.signal).toBeNull();
+      expect(child.stderr).toBe('');
+      expect(child.stdout.trim()).toBe('done');
+      expect(child.status).toBe(0);
+    },
+  );
+});
