@@ -99,7 +99,7 @@ async function measure(kind: MediaEngineKind): Promise<number> {
   const value = p99(deviations);
   process.stderr.write(
     `${kind}: ${arrivals.length} packets, p99 deviation ${value.toFixed(3)} ms, max ${Math.max(...deviations).toFixed(3)} ms, ` +
-      `silence frames ${stats.silenceFramesSent}, late ticks ${stats.lateTicks}\n`,
+      `silence frames ${stats.silenceFramesSent}, late ticks ${stats.lateTicks}, thread priority ${stats.priority}\n`,
   );
   return value;
 }

@@ -132,6 +132,8 @@ VoiceTransportWrap::VoiceTransportWrap(const Napi::CallbackInfo& info)
     config.bitrate = static_cast<int32_t>(OptionalNumber(options, "bitrate", 64000, 500, 512000));
     const Napi::Value discover = options.Get("discover");
     config.discover = discover.IsUndefined() ? true : discover.ToBoolean().Value();
+    const Napi::Value raise = options.Get("raisePriority");
+    config.raisePriority = raise.IsUndefined() ? true : raise.ToBoolean().Value();
     TransportResult result = TransportResult::kInternalError;
     transport_ = transport::VoiceTransport::Create(config, &result);
     if (!transport_) {
@@ -268,7 +270,7 @@ Napi::Value VoiceTransportWrap::Stats(const Napi::CallbackInfo& info)
     SDKPP_SET(droppedNotRtp) SDKPP_SET(droppedNoKey) SDKPP_SET(droppedOpenFailed) SDKPP_SET(droppedDaveFailed)
     SDKPP_SET(droppedJitterRefused) SDKPP_SET(droppedTooManySsrcs) SDKPP_SET(droppedDecodeFailed)
     SDKPP_SET(droppedEncodeFailed) SDKPP_SET(droppedSendFailed) SDKPP_SET(lateTicks) SDKPP_SET(maxLatenessUs)
-    SDKPP_SET(allocationsInTicks) SDKPP_SET(discoveryAttempts)
+    SDKPP_SET(allocationsInTicks) SDKPP_SET(discoveryAttempts) SDKPP_SET(priority)
 #undef SDKPP_SET
     return out;
 }

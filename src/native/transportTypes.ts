@@ -23,6 +23,11 @@ export interface NativeVoiceTransportOptions {
   readonly discoveryAttempts?: number;
   /** The Opus bitrate in bits per second (default 64000). */
   readonly bitrate?: number;
+  /**
+   * Native only: ask for a real-time (SCHED_FIFO) or higher-nice thread, best effort (default true);
+   * `stats().priority` says what was granted.
+   */
+  readonly raisePriority?: boolean;
 }
 
 /** Where the transport thread is. */
@@ -55,6 +60,8 @@ export interface NativeVoiceTransportStats {
   /** Heap allocations inside ticks after the first two: 0 unless the hot path regressed. */
   readonly allocationsInTicks: number;
   readonly discoveryAttempts: number;
+  /** Native only: 0 normal, 1 raised nice, 2 real-time (SCHED_FIFO); always 0 in the JS engine. */
+  readonly priority: number;
 }
 
 /** The native transport thread: every call returns at once; PCM is whole 20 ms frames (1920 samples). */

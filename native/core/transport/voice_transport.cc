@@ -50,8 +50,15 @@ TransportStats VoiceTransport::Stats() const noexcept { return {}; }
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#endif
 
 #include <chrono>
 #include <thread>
@@ -75,6 +82,30 @@ constexpr auto kTick = std::chrono::milliseconds(audio::kFrameMs);
 constexpr auto kResyncAfter = std::chrono::milliseconds(200);
 constexpr auto kLateTick = std::chrono::milliseconds(2);
 constexpr size_t kDatagramSize = 2048;
+// Datagrams read per wake-up before the deadline is looked at again: a flood cannot hold the thread.
+constexpr int kMaxDatagramsPerWake = 64;
+
+// Best effort, in the order a voice client would try: real-time FIFO (permitted to root or with
+// CAP_SYS_NICE / an RLIMIT_RTPRIO), else nice -10 for this thread, else the default.
+ThreadPriority RaiseThreadPriority() noexcept
+{
+#if defined(__linux__)
+    // Timer slack: wake at the deadline, not up to 50 us after it.
+    ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
+    sched_param param{};
+    param.sched_priority = 10; // low among real-time priorities: above every normal thread, below the kernel's
+    if (::pthread_setschedparam(::pthread_self(), SCHED_FIFO, &param) == 0) {
+        return ThreadPriority::kRealtime;
+    }
+#if defined(__linux__)
+    // On Linux a thread is a task with its own nice value.
+    if (::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), -10) == 0) {
+        return ThreadPriority::kRaisedNice;
+    }
+#endif
+    return ThreadPriority::kNormal;
+}
 
 struct PcmFrame {
     int16_t samples[audio::kFrameSamples];
@@ -121,7 +152,7 @@ void Bump(std::atomic<uint64_t>& counter, uint64_t by = 1) noexcept
     X(droppedInputOverrun) X(droppedInputPartial) X(droppedOutputOverrun) X(droppedForeignSource)     \
     X(droppedNotRtp) X(droppedNoKey) X(droppedOpenFailed) X(droppedDaveFailed) X(droppedJitterRefused) \
     X(droppedTooManySsrcs) X(droppedDecodeFailed) X(droppedEncodeFailed) X(droppedSendFailed)         \
-    X(lateTicks) X(maxLatenessUs) X(allocationsInTicks) X(discoveryAttempts)
+    X(lateTicks) X(maxLatenessUs) X(allocationsInTicks) X(discoveryAttempts) X(priority)
 
 struct VoiceTransport::Impl {
     struct Speaker {
@@ -442,6 +473,9 @@ TransportStats VoiceTransport::Stats() const noexcept
 void VoiceTransport::Impl::Run() noexcept
 {
     origin = Clock::now();
+    if (config.raisePriority) {
+        priority.store(static_cast<uint64_t>(RaiseThreadPriority()), std::memory_order_relaxed);
+    }
     if (config.discover) {
         if (!Discover()) {
             state.store(stop.load(std::memory_order_acquire) ? TransportState::kStopped
@@ -516,7 +550,7 @@ void VoiceTransport::Impl::WaitAndReceive(Clock::time_point deadline) noexcept
 
 void VoiceTransport::Impl::ReceiveAll() noexcept
 {
-    for (;;) {
+    for (int read = 0; read < kMaxDatagramsPerWake; ++read) {
         sockaddr_in from{};
         socklen_t fromSize = sizeof(from);
         const ssize_t got = ::recvfrom(fd, datagram, sizeof(datagram), 0, reinterpret_cast<sockaddr*>(&from),

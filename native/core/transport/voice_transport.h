@@ -46,6 +46,17 @@ struct VoiceTransportConfig {
     uint32_t discoveryTimeoutMs = 1000; // per attempt
     uint32_t discoveryAttempts = 3;
     int32_t bitrate = 64000;
+    // Ask for a real-time scheduling class for the thread (best effort, as audio threads do): SCHED_FIFO
+    // when permitted, else a higher nice priority, else nothing. The thread sleeps between ticks and its
+    // receive loop is bounded per wake-up, so it cannot monopolise a core.
+    bool raisePriority = true;
+};
+
+// What the thread got when it asked for a higher priority.
+enum class ThreadPriority : uint8_t {
+    kNormal = 0,   // not asked, or refused
+    kRaisedNice = 1,
+    kRealtime = 2, // SCHED_FIFO
 };
 
 // Every counter the thread keeps; each is written by the transport thread only and read by anyone.
@@ -74,6 +85,7 @@ struct TransportStats {
     uint64_t maxLatenessUs = 0;
     uint64_t allocationsInTicks = 0;     // heap allocations made inside ticks after the first (should be 0)
     uint64_t discoveryAttempts = 0;
+    uint64_t priority = 0; // a ThreadPriority value
 };
 
 // The transport thread of one voice connection (issue 5): its own UDP socket and std::thread. It runs

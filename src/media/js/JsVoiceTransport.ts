@@ -50,6 +50,7 @@ function zeroStats(): Mutable<VoiceTransportStats> {
     maxLatenessUs: 0,
     allocationsInTicks: 0,
     discoveryAttempts: 0,
+    priority: 0,
   };
 }
 

@@ -194,11 +194,13 @@ export class NativeMediaEngine implements MediaEngine {
   /**
    * {@inheritDoc MediaEngine.createVoiceTransport}
    *
-   * Built without libopus the addon's thread has no codec, so the timer-driven transport runs instead,
-   * over this engine's objects (the wasm codec); `engineInfo().codec` already says which.
+   * Built without libopus the addon's thread has no codec, and on Windows it is not built yet (POSIX
+   * sockets): there the timer-driven transport runs instead, over this engine's objects.
    */
   createVoiceTransport(options: VoiceTransportOptions): VoiceTransport {
-    if (this.#addon.engineInfo().opus === null) return new JsVoiceTransport(this, options);
+    if (this.#addon.engineInfo().opus === null || process.platform === 'win32') {
+      return new JsVoiceTransport(this, options);
+    }
     return new NativeVoiceTransportFacade(this.#addon, options);
   }
 }

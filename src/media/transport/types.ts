@@ -23,6 +23,11 @@ export interface VoiceTransportOptions {
   readonly discoveryAttempts?: number;
   /** The Opus bitrate in bits per second (default 64000). */
   readonly bitrate?: number;
+  /**
+   * Native only: ask for a real-time (SCHED_FIFO) or higher-nice thread, best effort (default true);
+   * `stats().priority` says what was granted.
+   */
+  readonly raisePriority?: boolean;
 }
 
 /** Where the transport is: discovery, ticking, or ended. */
@@ -57,6 +62,8 @@ export interface VoiceTransportStats {
   /** Native only: heap allocations inside ticks (0 unless the hot path regressed); 0 in the JS engine. */
   readonly allocationsInTicks: number;
   readonly discoveryAttempts: number;
+  /** Native only: 0 normal, 1 raised nice, 2 real-time (SCHED_FIFO); always 0 in the JS engine. */
+  readonly priority: number;
 }
 
 /** The interleaved stereo samples of one 20 ms frame: what pushPcm and pullPcm move in whole units. */

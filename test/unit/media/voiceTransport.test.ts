@@ -206,6 +206,22 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     expect(stats.droppedInputOverrun).toBeGreaterThan(0);
   });
 
+  it('reports the thread priority it was granted, and asks for none when told not to', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const options = { serverHost: '127.0.0.1', serverPort: peer.port, ssrc: SSRC_A, discover: false };
+    const raised = engine.createVoiceTransport(options);
+    const plain = engine.createVoiceTransport({ ...options, raisePriority: false });
+    open.push(raised, plain);
+    await raised.start();
+    await plain.start();
+    await waitFor(() => raised.stats().ticks > 0 && plain.stats().ticks > 0, 'the first ticks');
+    expect(plain.stats().priority).toBe(0);
+    // 2 (SCHED_FIFO) as root or with CAP_SYS_NICE, 1 (nice) or 0 elsewhere; the JS engine has no thread.
+    expect([0, 1, 2]).toContain(raised.stats().priority);
+    if (kind === 'js') expect(raised.stats().priority).toBe(0);
+  });
+
   it('stops and starts again, and carries audio after the restart', async () => {
     peer = new VoicePeer();
     await peer.listen();
