@@ -21,6 +21,7 @@
 #include "core/dave/dave_selftest.h"
 #include "core/rtp/transport_selftest.h"
 #include "core/selftest.h"
+#include "core/transport/transport_thread_selftest.h"
 #include "fuzz/crash_input.h"
 #include "fuzz/fuzz_targets.h"
 
@@ -65,6 +66,8 @@ const SelfTest kSelfTests[] = {
     {"rtp (transport, RTP, IP discovery)", [] { return PrintChecks(rtp::RunTransportSelfTest()); }},
     {"audio (codec, jitter buffer, mixer)", [] { return PrintChecks(audio::RunAudioSelfTest()); }},
     {"dave (key ratchet, frame cryptors)", [] { return PrintChecks(dave::RunDaveSelfTest()); }},
+    {"transport thread (SPSC ring, loopback UDP)",
+     [] { return PrintChecks(transport::RunTransportThreadSelfTest()); }},
 };
 
 std::vector<uint8_t> ReadFile(const std::filesystem::path& path)
