@@ -82,6 +82,15 @@ Span<int16_t> Int16Arg(const Napi::CallbackInfo& info, size_t index, const char*
     return {array.Data(), array.ElementLength()};
 }
 
+double NumberArgOf(const Napi::CallbackInfo& info, size_t index, const char* name)
+{
+    if (!info[index].IsNumber()) {
+        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   std::string("The \"") + name + "\" argument must be a number");
+    }
+    return info[index].As<Napi::Number>().DoubleValue();
+}
+
 bool BoolArg(const Napi::CallbackInfo& info, size_t index, const char* name)
 {
     if (!info[index].IsBoolean()) {
@@ -106,6 +115,12 @@ Napi::Function VoiceTransportWrap::Define(Napi::Env env)
                          InstanceMethod<&VoiceTransportWrap::SetDaveReceiveKey>("setDaveReceiveKey"),
                          InstanceMethod<&VoiceTransportWrap::SetDavePassthrough>("setDavePassthrough"),
                          InstanceMethod<&VoiceTransportWrap::SetSelfMute>("setSelfMute"),
+                         InstanceMethod<&VoiceTransportWrap::SetSelfDeaf>("setSelfDeaf"),
+                         InstanceMethod<&VoiceTransportWrap::SetPushToTalkMode>("setPushToTalkMode"),
+                         InstanceMethod<&VoiceTransportWrap::SetPushToTalk>("setPushToTalk"),
+                         InstanceMethod<&VoiceTransportWrap::SetVadThresholdDb>("setVadThresholdDb"),
+                         InstanceMethod<&VoiceTransportWrap::SetCaptureGain>("setCaptureGain"),
+                         InstanceMethod<&VoiceTransportWrap::SetUserGain>("setUserGain"),
                          InstanceMethod<&VoiceTransportWrap::PushPcm>("pushPcm"),
                          InstanceMethod<&VoiceTransportWrap::PullPcm>("pullPcm"),
                          InstanceMethod<&VoiceTransportWrap::PcmAvailable>("pcmAvailable"),
@@ -239,6 +254,48 @@ Napi::Value VoiceTransportWrap::SetDavePassthrough(const Napi::CallbackInfo& inf
 Napi::Value VoiceTransportWrap::SetSelfMute(const Napi::CallbackInfo& info)
 {
     Check(info.Env(), transport_->SetSelfMute(BoolArg(info, 0, "muted")), "Setting self mute");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetSelfDeaf(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetSelfDeaf(BoolArg(info, 0, "deafened")), "Setting self deaf");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetPushToTalkMode(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetPushToTalkMode(BoolArg(info, 0, "pushToTalk")), "Setting the transmit mode");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetPushToTalk(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetPushToTalk(BoolArg(info, 0, "pressed")), "Setting push-to-talk");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetVadThresholdDb(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetVadThresholdDb(NumberArgOf(info, 0, "thresholdDb")),
+          "Setting the VAD threshold");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetCaptureGain(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetCaptureGain(NumberArgOf(info, 0, "gain")), "Setting the capture gain");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetUserGain(const Napi::CallbackInfo& info)
+{
+    const double ssrc = NumberArgOf(info, 0, "ssrc");
+    if (!(ssrc >= 0 && ssrc <= 4294967295.0) || ssrc != static_cast<double>(static_cast<uint32_t>(ssrc))) {
+        ThrowError(info.Env(), ErrorKind::kRangeError, "ERR_TRANSPORT_BAD_ARGUMENT", "The \"ssrc\" argument is not a uint32");
+    }
+    Check(info.Env(), transport_->SetUserGain(static_cast<uint32_t>(ssrc), NumberArgOf(info, 1, "gain")),
+          "Setting a speaker's gain");
     return info.Env().Undefined();
 }
 

@@ -14,7 +14,8 @@ namespace sdkpp::addon {
 //   start() -> local port; stop(); state() -> 'idle'|'discovering'|'running'|'discovery-failed'|'stopped'
 //   discovered() -> {address, port} | null
 //   setTransportKey(mode, key); setDaveSendKey(secret); setDaveReceiveKey(ssrc, secret)
-//   setDavePassthrough(enabled); setSelfMute(muted)
+//   setDavePassthrough(enabled); setSelfMute(muted); setSelfDeaf(deafened)
+//   setPushToTalkMode(on); setPushToTalk(pressed); setVadThresholdDb(db); setCaptureGain(g); setUserGain(ssrc, g)
 //   pushPcm(Int16Array) -> frames accepted; pullPcm(Int16Array) -> frames written; pcmAvailable()
 //   stats() -> {counter: number, ...}
 // The thread is joined by stop(), by the finalizer, and by an environment cleanup hook (a worker or the
@@ -35,6 +36,12 @@ private:
     Napi::Value SetDaveReceiveKey(const Napi::CallbackInfo& info);
     Napi::Value SetDavePassthrough(const Napi::CallbackInfo& info);
     Napi::Value SetSelfMute(const Napi::CallbackInfo& info);
+    Napi::Value SetSelfDeaf(const Napi::CallbackInfo& info);
+    Napi::Value SetPushToTalkMode(const Napi::CallbackInfo& info);
+    Napi::Value SetPushToTalk(const Napi::CallbackInfo& info);
+    Napi::Value SetVadThresholdDb(const Napi::CallbackInfo& info);
+    Napi::Value SetCaptureGain(const Napi::CallbackInfo& info);
+    Napi::Value SetUserGain(const Napi::CallbackInfo& info);
     Napi::Value PushPcm(const Napi::CallbackInfo& info);
     Napi::Value PullPcm(const Napi::CallbackInfo& info);
     Napi::Value PcmAvailable(const Napi::CallbackInfo& info);

@@ -78,6 +78,12 @@ export interface NativeVoiceTransport {
   setDaveReceiveKey(ssrc: number, baseSecret: Uint8Array): void;
   setDavePassthrough(enabled: boolean): void;
   setSelfMute(muted: boolean): void;
+  setSelfDeaf(deafened: boolean): void;
+  setPushToTalkMode(pushToTalk: boolean): void;
+  setPushToTalk(pressed: boolean): void;
+  setVadThresholdDb(thresholdDb: number): void;
+  setCaptureGain(gain: number): void;
+  setUserGain(ssrc: number, gain: number): void;
   /** Copies whole frames into the send ring; returns the frames accepted. */
   pushPcm(pcm: Int16Array): number;
   /** Copies waiting mixed frames into `out`; returns the frames written. */

@@ -37,6 +37,15 @@ TransportResult VoiceTransport::SetDaveReceiveKey(uint32_t, ByteView) noexcept
 }
 TransportResult VoiceTransport::SetDavePassthrough(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
 TransportResult VoiceTransport::SetSelfMute(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
+TransportResult VoiceTransport::SetSelfDeaf(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
+TransportResult VoiceTransport::SetPushToTalkMode(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
+TransportResult VoiceTransport::SetPushToTalk(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
+TransportResult VoiceTransport::SetVadThresholdDb(double) noexcept { return TransportResult::kUnsupportedPlatform; }
+TransportResult VoiceTransport::SetCaptureGain(double) noexcept { return TransportResult::kUnsupportedPlatform; }
+TransportResult VoiceTransport::SetUserGain(uint32_t, double) noexcept
+{
+    return TransportResult::kUnsupportedPlatform;
+}
 size_t VoiceTransport::PushPcm(Span<const int16_t>) noexcept { return 0; }
 size_t VoiceTransport::PullPcm(Span<int16_t>) noexcept { return 0; }
 size_t VoiceTransport::PcmAvailable() const noexcept { return 0; }
@@ -111,12 +120,25 @@ struct PcmFrame {
     int16_t samples[audio::kFrameSamples];
 };
 
-enum class CommandKind : uint8_t { kTransportKey, kDaveSendKey, kDaveReceiveKey, kDavePassthrough, kSelfMute };
+enum class CommandKind : uint8_t {
+    kTransportKey,
+    kDaveSendKey,
+    kDaveReceiveKey,
+    kDavePassthrough,
+    kSelfMute,
+    kSelfDeaf,
+    kPushToTalkMode,
+    kPushToTalk,
+    kVadThreshold,
+    kCaptureGain,
+    kUserGain,
+};
 
 struct Command {
     CommandKind kind = CommandKind::kSelfMute;
     uint32_t ssrc = 0;
     bool flag = false;
+    double number = 0;
     uint8_t secret[dave::kBaseSecretSize] = {};
     rtp::TransportCryptor* cryptor = nullptr; // owned by the command until the thread adopts it
 };
@@ -418,6 +440,51 @@ TransportResult VoiceTransport::SetSelfMute(bool muted) noexcept
     return PushFlag(impl_->commands, CommandKind::kSelfMute, muted);
 }
 
+TransportResult VoiceTransport::SetSelfDeaf(bool deafened) noexcept
+{
+    return PushFlag(impl_->commands, CommandKind::kSelfDeaf, deafened);
+}
+
+TransportResult VoiceTransport::SetPushToTalkMode(bool pushToTalk) noexcept
+{
+    return PushFlag(impl_->commands, CommandKind::kPushToTalkMode, pushToTalk);
+}
+
+TransportResult VoiceTransport::SetPushToTalk(bool pressed) noexcept
+{
+    return PushFlag(impl_->commands, CommandKind::kPushToTalk, pressed);
+}
+
+namespace {
+TransportResult PushNumber(SpscRing<Command, 64>& ring, CommandKind kind, uint32_t ssrc, double number,
+                           double min, double max) noexcept
+{
+    if (!(number >= min && number <= max)) { // also refuses NaN
+        return TransportResult::kBadArgument;
+    }
+    Command command;
+    command.kind = kind;
+    command.ssrc = ssrc;
+    command.number = number;
+    return ring.TryPush(command) ? TransportResult::kOk : TransportResult::kQueueFull;
+}
+} // namespace
+
+TransportResult VoiceTransport::SetVadThresholdDb(double thresholdDb) noexcept
+{
+    return PushNumber(impl_->commands, CommandKind::kVadThreshold, 0, thresholdDb, -100.0, 0.0);
+}
+
+TransportResult VoiceTransport::SetCaptureGain(double gain) noexcept
+{
+    return PushNumber(impl_->commands, CommandKind::kCaptureGain, 0, gain, 0.0, audio::AudioProcessor::kMaxGain);
+}
+
+TransportResult VoiceTransport::SetUserGain(uint32_t ssrc, double gain) noexcept
+{
+    return PushNumber(impl_->commands, CommandKind::kUserGain, ssrc, gain, 0.0, audio::AudioProcessor::kMaxGain);
+}
+
 size_t VoiceTransport::PushPcm(Span<const int16_t> pcm) noexcept
 {
     const size_t frames = pcm.size() / audio::kFrameSamples;
@@ -671,6 +738,25 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             break;
         case CommandKind::kSelfMute:
             processor.SetSelfMute(command.flag);
+            break;
+        case CommandKind::kSelfDeaf:
+            processor.SetSelfDeaf(command.flag);
+            break;
+        case CommandKind::kPushToTalkMode:
+            processor.SetMode(command.flag ? audio::TransmitMode::kPushToTalk : audio::TransmitMode::kVoiceActivity);
+            break;
+        case CommandKind::kPushToTalk:
+            processor.SetPushToTalk(command.flag, MsSince(origin, Clock::now()));
+            break;
+        case CommandKind::kVadThreshold:
+            processor.SetVadThresholdDb(command.number);
+            break;
+        case CommandKind::kCaptureGain:
+            processor.SetCaptureGain(static_cast<float>(command.number));
+            break;
+        case CommandKind::kUserGain:
+            // A full gain table (256 speakers) keeps the default gain for the rest.
+            processor.SetUserGain(command.ssrc, static_cast<float>(command.number));
             break;
         }
     }

@@ -127,6 +127,15 @@ public:
     TransportResult SetDaveReceiveKey(uint32_t ssrc, ByteView baseSecret) noexcept;
     TransportResult SetDavePassthrough(bool enabled) noexcept;
     TransportResult SetSelfMute(bool muted) noexcept;
+    TransportResult SetSelfDeaf(bool deafened) noexcept;
+    // Capture processing (core/audio AudioProcessor): push-to-talk instead of voice activity, the key,
+    // the VAD threshold (dBFS, -100..0), capture gain and one speaker's gain (0..10). Out-of-range values
+    // are kBadArgument here, on the caller's thread, so the thread never sees one.
+    TransportResult SetPushToTalkMode(bool pushToTalk) noexcept;
+    TransportResult SetPushToTalk(bool pressed) noexcept;
+    TransportResult SetVadThresholdDb(double thresholdDb) noexcept;
+    TransportResult SetCaptureGain(double gain) noexcept;
+    TransportResult SetUserGain(uint32_t ssrc, double gain) noexcept;
 
     // Copies whole 20 ms frames (kFrameSamples interleaved samples each) into the inbound ring; never
     // blocks. Returns the frames accepted; the rest (ring full, or a partial frame) is counted dropped.

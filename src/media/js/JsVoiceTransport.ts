@@ -7,6 +7,7 @@ import type { AudioProcessor, JitterBuffer, OpusDecoder, OpusEncoder } from '../
 import type { DaveDecryptor, DaveEncryptor } from '../dave/types.js';
 import { isTransportEncryptionMode, type TransportCryptor } from '../rtp/types.js';
 import {
+  checkTransportNumber,
   VOICE_FRAME_SAMPLES,
   type VoiceTransport,
   type VoiceTransportOptions,
@@ -177,6 +178,37 @@ export class JsVoiceTransport implements VoiceTransport {
   /** {@inheritDoc VoiceTransport.setSelfMute} */
   setSelfMute(muted: boolean): void {
     this.#processor.selfMute = muted;
+  }
+
+  /** {@inheritDoc VoiceTransport.setSelfDeaf} */
+  setSelfDeaf(deafened: boolean): void {
+    this.#processor.selfDeaf = deafened;
+  }
+
+  /** {@inheritDoc VoiceTransport.setPushToTalkMode} */
+  setPushToTalkMode(pushToTalk: boolean): void {
+    this.#processor.mode = pushToTalk ? 'push-to-talk' : 'voice-activity';
+  }
+
+  /** {@inheritDoc VoiceTransport.setPushToTalk} */
+  setPushToTalk(pressed: boolean): void {
+    this.#processor.setPushToTalk(pressed);
+  }
+
+  /** {@inheritDoc VoiceTransport.setVadThresholdDb} */
+  setVadThresholdDb(thresholdDb: number): void {
+    this.#processor.vadThresholdDb = checkTransportNumber(thresholdDb, -100, 0, 'thresholdDb');
+  }
+
+  /** {@inheritDoc VoiceTransport.setCaptureGain} */
+  setCaptureGain(gain: number): void {
+    this.#processor.captureGain = checkTransportNumber(gain, 0, 10, 'gain');
+  }
+
+  /** {@inheritDoc VoiceTransport.setUserGain} */
+  setUserGain(ssrc: number, gain: number): void {
+    checkTransportNumber(ssrc, 0, 0xffffffff, 'ssrc');
+    this.#processor.setUserGain(ssrc, checkTransportNumber(gain, 0, 10, 'gain'));
   }
 
   /** {@inheritDoc VoiceTransport.pushPcm} */

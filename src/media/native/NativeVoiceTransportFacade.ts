@@ -70,6 +70,36 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
     this.#native.setSelfMute(muted);
   }
 
+  /** {@inheritDoc VoiceTransport.setSelfDeaf} */
+  setSelfDeaf(deafened: boolean): void {
+    this.#native.setSelfDeaf(deafened);
+  }
+
+  /** {@inheritDoc VoiceTransport.setPushToTalkMode} */
+  setPushToTalkMode(pushToTalk: boolean): void {
+    this.#native.setPushToTalkMode(pushToTalk);
+  }
+
+  /** {@inheritDoc VoiceTransport.setPushToTalk} */
+  setPushToTalk(pressed: boolean): void {
+    this.#native.setPushToTalk(pressed);
+  }
+
+  /** {@inheritDoc VoiceTransport.setVadThresholdDb} */
+  setVadThresholdDb(thresholdDb: number): void {
+    this.#native.setVadThresholdDb(thresholdDb);
+  }
+
+  /** {@inheritDoc VoiceTransport.setCaptureGain} */
+  setCaptureGain(gain: number): void {
+    this.#native.setCaptureGain(gain);
+  }
+
+  /** {@inheritDoc VoiceTransport.setUserGain} */
+  setUserGain(ssrc: number, gain: number): void {
+    this.#native.setUserGain(ssrc, gain);
+  }
+
   /** {@inheritDoc VoiceTransport.pushPcm} */
   pushPcm(pcm: Int16Array): number {
     return this.#native.pushPcm(pcm);

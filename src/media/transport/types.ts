@@ -92,6 +92,27 @@ export interface VoiceTransport {
   setDavePassthrough(enabled: boolean): void;
   /** Muted, nothing is sent (after the five silence frames). */
   setSelfMute(muted: boolean): void;
+  /** Deafened, nothing is mixed for you and, as on the platform, nothing is sent either. */
+  setSelfDeaf(deafened: boolean): void;
+  /** Push-to-talk instead of voice activity: frames are sent only while the key is held (and briefly after). */
+  setPushToTalkMode(pushToTalk: boolean): void;
+  /** The push-to-talk key went down or up. */
+  setPushToTalk(pressed: boolean): void;
+  /**
+   * The voice-activity threshold in dBFS, -100..0 (default -50).
+   * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
+   */
+  setVadThresholdDb(thresholdDb: number): void;
+  /**
+   * Capture gain, 0..10 (linear).
+   * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
+   */
+  setCaptureGain(gain: number): void;
+  /**
+   * One speaker's gain in the mix, 0..10 (linear), by SSRC.
+   * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
+   */
+  setUserGain(ssrc: number, gain: number): void;
   /** Queues whole frames to send; returns the frames accepted (the rest is counted dropped). */
   pushPcm(pcm: Int16Array): number;
   /** Copies waiting mixed frames into `out`; returns how many whole frames it wrote. */
@@ -100,4 +121,17 @@ export interface VoiceTransport {
   pcmAvailable(): number;
   /** See {@link VoiceTransportStats}. */
   stats(): VoiceTransportStats;
+}
+
+/**
+ * The check both engines make before a setting reaches the transport: a finite number in [min, max],
+ * else a RangeError whose `code` is `ERR_TRANSPORT_BAD_ARGUMENT` (what the native addon throws too).
+ */
+export function checkTransportNumber(value: number, min: number, max: number, name: string): number {
+  if (typeof value !== 'number' || !(value >= min && value <= max)) {
+    const error = new RangeError(`The "${name}" argument must be a number in ${min}..${max}`);
+    Object.assign(error, { code: 'ERR_TRANSPORT_BAD_ARGUMENT' });
+    throw error;
+  }
+  return value;
 }

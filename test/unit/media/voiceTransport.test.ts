@@ -57,7 +57,7 @@ function median(values: number[]): number {
 // real loopback UDP through a forwarding peer.
 describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
   let engine: MediaEngine;
-  let peer: VoicePeer;
+  let peer: VoicePeer | undefined;
   const open: VoiceTransport[] = [];
 
   beforeAll(() => {
@@ -65,6 +65,7 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
   });
 
   async function connect(ssrc: number): Promise<{ transport: VoiceTransport; port: number }> {
+    if (!peer) throw new Error('start the peer first');
     const transport = engine.createVoiceTransport({
       serverHost: '127.0.0.1',
       serverPort: peer.port,
@@ -82,6 +83,7 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
   afterEach(async () => {
     for (const transport of open.splice(0)) await transport.stop();
     await peer?.close();
+    peer = undefined;
   });
 
   it('discovers its address through the 74-byte exchange', async () => {
@@ -220,6 +222,64 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     // 2 (SCHED_FIFO) as root or with CAP_SYS_NICE, 1 (nice) or 0 elsewhere; the JS engine has no thread.
     expect([0, 1, 2]).toContain(raised.stats().priority);
     if (kind === 'js') expect(raised.stats().priority).toBe(0);
+  });
+
+  it('in push-to-talk mode sends only while the key is held; deafened, mixes and sends nothing', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const a = await connect(SSRC_A);
+    const b = await connect(SSRC_B);
+    a.transport.setPushToTalkMode(true);
+    await sleep(40);
+    await feedTone(a.transport, 10);
+    await waitFor(() => a.transport.stats().ticks >= 20, 'the frames to be taken');
+    await sleep(60);
+    expect(a.transport.stats().packetsSent).toBe(0);
+    a.transport.setPushToTalk(true);
+    await sleep(40);
+    await feedTone(a.transport, 10);
+    await waitFor(
+      () => a.transport.stats().voiceFramesSent >= 10 && b.transport.stats().framesMixed >= 8,
+      'push-to-talk frames',
+    );
+    expect(a.transport.stats().voiceFramesSent).toBe(10);
+    // Deafened, B mixes nothing more (and sends nothing).
+    b.transport.setSelfDeaf(true);
+    await sleep(60);
+    drain(b.transport);
+    const levels: number[] = [];
+    await feedTone(a.transport, 10);
+    await waitFor(() => {
+      levels.push(...drain(b.transport));
+      return a.transport.stats().voiceFramesSent >= 20;
+    }, 'the second burst');
+    await sleep(100);
+    levels.push(...drain(b.transport));
+    expect(levels.filter((level) => level > 0)).toEqual([]);
+  });
+
+  it('refuses out-of-range settings with ERR_TRANSPORT_BAD_ARGUMENT', () => {
+    const transport = engine.createVoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: 9,
+      ssrc: 1,
+      discover: false,
+    });
+    const code = (call: () => void): unknown => {
+      try {
+        call();
+      } catch (error) {
+        return (error as { code?: unknown }).code;
+      }
+      return 'no error';
+    };
+    expect(code(() => transport.setCaptureGain(11))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
+    expect(code(() => transport.setCaptureGain(Number.NaN))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
+    expect(code(() => transport.setVadThresholdDb(1))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
+    expect(code(() => transport.setUserGain(5, -1))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
+    expect(code(() => transport.setCaptureGain(2))).toBe('no error');
+    expect(code(() => transport.setVadThresholdDb(-40))).toBe('no error');
+    expect(code(() => transport.setUserGain(5, 0.5))).toBe('no error');
   });
 
   it('stops and starts again, and carries audio after the restart', async () => {
