@@ -121,6 +121,7 @@ Napi::Function VoiceTransportWrap::Define(Napi::Env env)
                          InstanceMethod<&VoiceTransportWrap::SetVadThresholdDb>("setVadThresholdDb"),
                          InstanceMethod<&VoiceTransportWrap::SetCaptureGain>("setCaptureGain"),
                          InstanceMethod<&VoiceTransportWrap::SetUserGain>("setUserGain"),
+                         InstanceMethod<&VoiceTransportWrap::RemoveSpeaker>("removeSpeaker"),
                          InstanceMethod<&VoiceTransportWrap::PushPcm>("pushPcm"),
                          InstanceMethod<&VoiceTransportWrap::PullPcm>("pullPcm"),
                          InstanceMethod<&VoiceTransportWrap::PcmAvailable>("pcmAvailable"),
@@ -296,6 +297,16 @@ Napi::Value VoiceTransportWrap::SetUserGain(const Napi::CallbackInfo& info)
     }
     Check(info.Env(), transport_->SetUserGain(static_cast<uint32_t>(ssrc), NumberArgOf(info, 1, "gain")),
           "Setting a speaker's gain");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::RemoveSpeaker(const Napi::CallbackInfo& info)
+{
+    const double ssrc = NumberArgOf(info, 0, "ssrc");
+    if (!(ssrc >= 0 && ssrc <= 4294967295.0) || ssrc != static_cast<double>(static_cast<uint32_t>(ssrc))) {
+        ThrowError(info.Env(), ErrorKind::kRangeError, "ERR_TRANSPORT_BAD_ARGUMENT", "The \"ssrc\" argument is not a uint32");
+    }
+    Check(info.Env(), transport_->RemoveSpeaker(static_cast<uint32_t>(ssrc)), "Removing a speaker");
     return info.Env().Undefined();
 }
 

@@ -16,6 +16,7 @@ namespace sdkpp::addon {
 //   setTransportKey(mode, key); setDaveSendKey(secret); setDaveReceiveKey(ssrc, secret)
 //   setDavePassthrough(enabled); setSelfMute(muted); setSelfDeaf(deafened)
 //   setPushToTalkMode(on); setPushToTalk(pressed); setVadThresholdDb(db); setCaptureGain(g); setUserGain(ssrc, g)
+//   removeSpeaker(ssrc)
 //   pushPcm(Int16Array) -> frames accepted; pullPcm(Int16Array) -> frames written; pcmAvailable()
 //   stats() -> {counter: number, ...}
 // The thread is joined by stop(), by the finalizer, and by an environment cleanup hook (a worker or the
@@ -42,6 +43,7 @@ private:
     Napi::Value SetVadThresholdDb(const Napi::CallbackInfo& info);
     Napi::Value SetCaptureGain(const Napi::CallbackInfo& info);
     Napi::Value SetUserGain(const Napi::CallbackInfo& info);
+    Napi::Value RemoveSpeaker(const Napi::CallbackInfo& info);
     Napi::Value PushPcm(const Napi::CallbackInfo& info);
     Napi::Value PullPcm(const Napi::CallbackInfo& info);
     Napi::Value PcmAvailable(const Napi::CallbackInfo& info);

@@ -84,6 +84,7 @@ export interface NativeVoiceTransport {
   setVadThresholdDb(thresholdDb: number): void;
   setCaptureGain(gain: number): void;
   setUserGain(ssrc: number, gain: number): void;
+  removeSpeaker(ssrc: number): void;
   /** Copies whole frames into the send ring; returns the frames accepted. */
   pushPcm(pcm: Int16Array): number;
   /** Copies waiting mixed frames into `out`; returns the frames written. */

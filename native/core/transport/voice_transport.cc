@@ -46,6 +46,7 @@ TransportResult VoiceTransport::SetUserGain(uint32_t, double) noexcept
 {
     return TransportResult::kUnsupportedPlatform;
 }
+TransportResult VoiceTransport::RemoveSpeaker(uint32_t) noexcept { return TransportResult::kUnsupportedPlatform; }
 size_t VoiceTransport::PushPcm(Span<const int16_t>) noexcept { return 0; }
 size_t VoiceTransport::PullPcm(Span<int16_t>) noexcept { return 0; }
 size_t VoiceTransport::PcmAvailable() const noexcept { return 0; }
@@ -132,6 +133,7 @@ enum class CommandKind : uint8_t {
     kVadThreshold,
     kCaptureGain,
     kUserGain,
+    kRemoveSpeaker,
 };
 
 struct Command {
@@ -140,7 +142,10 @@ struct Command {
     bool flag = false;
     double number = 0;
     uint8_t secret[dave::kBaseSecretSize] = {};
-    rtp::TransportCryptor* cryptor = nullptr; // owned by the command until the thread adopts it
+    // Owned by the command until the thread adopts them (kTransportKey; kRemoveSpeaker's fresh state).
+    rtp::TransportCryptor* cryptor = nullptr;
+    audio::OpusDecoder* decoder = nullptr;
+    dave::Decryptor* decryptor = nullptr;
 };
 
 double MsSince(Clock::time_point origin, Clock::time_point now) noexcept
@@ -217,6 +222,7 @@ struct VoiceTransport::Impl {
     uint16_t sequence = 0;
     uint32_t timestamp = 0;
     int tailLeft = 0; // silence frames still owed after the last voice frame
+    bool davePassthrough = true;
     PcmFrame capture{};
     PcmFrame mixed{};
     int16_t speakerPcm[kMaxSpeakers * audio::kFrameSamples] = {};
@@ -234,6 +240,8 @@ struct VoiceTransport::Impl {
         Command command;
         while (commands.TryPop(&command)) {
             delete command.cryptor;
+            delete command.decoder;
+            delete command.decryptor;
         }
     }
 
@@ -469,6 +477,27 @@ TransportResult PushNumber(SpscRing<Command, 64>& ring, CommandKind kind, uint32
     return ring.TryPush(command) ? TransportResult::kOk : TransportResult::kQueueFull;
 }
 } // namespace
+
+TransportResult VoiceTransport::RemoveSpeaker(uint32_t ssrc) noexcept
+{
+    audio::AudioResult created = audio::AudioResult::kOk;
+    std::unique_ptr<audio::OpusDecoder> decoder = audio::OpusDecoder::Create(&created);
+    std::unique_ptr<dave::Decryptor> decryptor = dave::Decryptor::Create(&impl_->daveClock, true);
+    if (!decoder || !decryptor) {
+        return TransportResult::kInternalError;
+    }
+    Command command;
+    command.kind = CommandKind::kRemoveSpeaker;
+    command.ssrc = ssrc;
+    command.decoder = decoder.get();
+    command.decryptor = decryptor.get();
+    if (!impl_->commands.TryPush(command)) {
+        return TransportResult::kQueueFull;
+    }
+    decoder.release(); // the queue owns them now
+    decryptor.release();
+    return TransportResult::kOk;
+}
 
 TransportResult VoiceTransport::SetVadThresholdDb(double thresholdDb) noexcept
 {
@@ -731,6 +760,7 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             break;
         }
         case CommandKind::kDavePassthrough:
+            davePassthrough = command.flag;
             encryptor->SetPassthroughMode(command.flag);
             for (Speaker& speaker : speakers) {
                 speaker.decryptor->TransitionToPassthroughMode(command.flag);
@@ -754,6 +784,20 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
         case CommandKind::kCaptureGain:
             processor.SetCaptureGain(static_cast<float>(command.number));
             break;
+        case CommandKind::kRemoveSpeaker: {
+            Speaker* speaker = FindSpeaker(command.ssrc, false);
+            std::unique_ptr<audio::OpusDecoder> decoder(command.decoder);
+            std::unique_ptr<dave::Decryptor> decryptor(command.decryptor);
+            if (speaker != nullptr) {
+                speaker->used = false;
+                speaker->jitter.Reset();
+                speaker->decoder.swap(decoder); // the old ones are freed as this case ends
+                speaker->decryptor.swap(decryptor);
+                // A passthrough call stays one for the next speaker in this slot.
+                speaker->decryptor->TransitionToPassthroughMode(davePassthrough);
+            }
+            break;
+        }
         case CommandKind::kUserGain:
             // A full gain table (256 speakers) keeps the default gain for the rest.
             processor.SetUserGain(command.ssrc, static_cast<float>(command.number));

@@ -136,6 +136,9 @@ public:
     TransportResult SetVadThresholdDb(double thresholdDb) noexcept;
     TransportResult SetCaptureGain(double gain) noexcept;
     TransportResult SetUserGain(uint32_t ssrc, double gain) noexcept;
+    // A speaker left (the gateway's client-disconnect): its receive slot is freed for another SSRC, with a
+    // fresh decoder and DAVE decryptor created here, so no state or key of the old speaker is reused.
+    TransportResult RemoveSpeaker(uint32_t ssrc) noexcept;
 
     // Copies whole 20 ms frames (kFrameSamples interleaved samples each) into the inbound ring; never
     // blocks. Returns the frames accepted; the rest (ring full, or a partial frame) is counted dropped.

@@ -211,6 +211,14 @@ export class JsVoiceTransport implements VoiceTransport {
     this.#processor.setUserGain(ssrc, checkTransportNumber(gain, 0, 10, 'gain'));
   }
 
+  /** {@inheritDoc VoiceTransport.removeSpeaker} */
+  removeSpeaker(ssrc: number): void {
+    const speaker = this.#speakers.get(ssrc);
+    if (!speaker) return;
+    speaker.decoder.close();
+    this.#speakers.delete(ssrc);
+  }
+
   /** {@inheritDoc VoiceTransport.pushPcm} */
   pushPcm(pcm: Int16Array): number {
     const frames = Math.floor(pcm.length / VOICE_FRAME_SAMPLES);

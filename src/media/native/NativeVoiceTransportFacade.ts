@@ -100,6 +100,11 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
     this.#native.setUserGain(ssrc, gain);
   }
 
+  /** {@inheritDoc VoiceTransport.removeSpeaker} */
+  removeSpeaker(ssrc: number): void {
+    this.#native.removeSpeaker(ssrc);
+  }
+
   /** {@inheritDoc VoiceTransport.pushPcm} */
   pushPcm(pcm: Int16Array): number {
     return this.#native.pushPcm(pcm);

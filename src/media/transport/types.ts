@@ -113,6 +113,11 @@ export interface VoiceTransport {
    * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
    */
   setUserGain(ssrc: number, gain: number): void;
+  /**
+   * A speaker left (the voice gateway's client-disconnect): its receive state (jitter buffer, decoder,
+   * DAVE keys) is dropped and its slot freed for another SSRC. The transport holds 32 speakers at once.
+   */
+  removeSpeaker(ssrc: number): void;
   /** Queues whole frames to send; returns the frames accepted (the rest is counted dropped). */
   pushPcm(pcm: Int16Array): number;
   /** Copies waiting mixed frames into `out`; returns how many whole frames it wrote. */

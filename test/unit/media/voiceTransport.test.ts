@@ -258,6 +258,32 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     expect(levels.filter((level) => level > 0)).toEqual([]);
   });
 
+  it('holds 32 speakers, counts the 33rd, and frees a slot and its keys with removeSpeaker', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const a = await connect(SSRC_A);
+    const b = await connect(SSRC_B);
+    const secret = new Uint8Array(16).fill(9);
+    // A DAVE key per SSRC takes a slot: 32 other speakers fill them all.
+    for (let ssrc = 1; ssrc <= 32; ssrc++) b.transport.setDaveReceiveKey(ssrc, secret);
+    await sleep(60);
+    await feedTone(a.transport, 4);
+    await waitFor(() => b.transport.stats().droppedTooManySsrcs >= 4, 'the refused speaker');
+    expect(b.transport.stats().framesMixed).toBe(0);
+    b.transport.removeSpeaker(1);
+    a.transport.setDaveSendKey(secret);
+    b.transport.setDaveReceiveKey(SSRC_A, secret);
+    await sleep(60);
+    await feedTone(a.transport, 6);
+    await waitFor(() => b.transport.stats().framesMixed >= 4, "A's frames in the freed slot");
+    // Removing A drops its key: its next encrypted frames are refused, not decrypted with the old key.
+    b.transport.removeSpeaker(SSRC_A);
+    await sleep(60);
+    const refused = b.transport.stats().droppedDaveFailed;
+    await feedTone(a.transport, 4);
+    await waitFor(() => b.transport.stats().droppedDaveFailed >= refused + 4, 'frames without the key');
+  });
+
   it('refuses out-of-range settings with ERR_TRANSPORT_BAD_ARGUMENT', () => {
     const transport = engine.createVoiceTransport({
       serverHost: '127.0.0.1',
