@@ -684,7 +684,9 @@ bool VoiceTransport::Impl::Discover() noexcept
         }
         const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(config.discoveryTimeoutMs);
         while (!stop.load(std::memory_order_acquire) && Clock::now() < deadline) {
-            if (!WaitReadable(deadline)) {
+            // In slices of one tick, so that Stop() never waits out a whole discovery timeout.
+            const Clock::time_point slice = Clock::now() + kTick;
+            if (!WaitReadable(slice < deadline ? slice : deadline)) {
                 continue;
             }
             for (;;) {

@@ -83,6 +83,8 @@ export class JsVoiceTransport implements VoiceTransport {
   #state: VoiceTransportState = 'idle';
   #discovered: { address: string; port: number } | null = null;
   #timer: NodeJS.Timeout | null = null;
+  // Ends a discovery attempt that is waiting for its answer (stop() must not wait out the timeout).
+  #cancelDiscovery: (() => void) | null = null;
   #deadline = 0;
   #sequence = 0;
   #timestamp = 0;
@@ -133,6 +135,7 @@ export class JsVoiceTransport implements VoiceTransport {
   async stop(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    this.#cancelDiscovery?.();
     const socket = this.#socket;
     this.#socket = null;
     if (this.#state !== 'discovery-failed') this.#state = 'stopped';
@@ -281,8 +284,10 @@ export class JsVoiceTransport implements VoiceTransport {
         const done = (value: { address: string; port: number } | null): void => {
           clearTimeout(timer);
           socket.off('message', onMessage);
+          this.#cancelDiscovery = null;
           resolve(value);
         };
+        this.#cancelDiscovery = () => done(null);
         socket.on('message', onMessage);
         socket.send(request, this.#options.serverPort, this.#options.serverHost);
       });

@@ -115,6 +115,27 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     await peer.listen();
   });
 
+  it('stops promptly while discovery is still waiting for an answer', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    await peer.close(); // nobody answers
+    const transport = engine.createVoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: peer.port,
+      bindHost: '127.0.0.1',
+      ssrc: SSRC_A,
+      discoveryTimeoutMs: 60000,
+    });
+    open.push(transport);
+    await transport.start();
+    expect(transport.state()).toBe('discovering');
+    await sleep(30);
+    await transport.stop(); // a stop that waited out the 60 s timeout would time the test out
+    expect(transport.state()).toBe('stopped');
+    peer = new VoicePeer(); // afterEach closes one
+    await peer.listen();
+  });
+
   it('carries a tone from A to B, then sends five silence frames once and goes quiet', async () => {
     peer = new VoicePeer();
     await peer.listen();
