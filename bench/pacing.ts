@@ -17,13 +17,18 @@ const STALL_EVERY_MS = 500;
 const STALL_MS = 100;
 const TICK_MS = 20;
 
+// The receiver asks for nice -10 (best effort; on Linux this applies to its own thread only), so that a
+// busy machine delays the instrument less than it delays the senders under test.
 const RECEIVER = `
 const dgram = require('node:dgram');
+const os = require('node:os');
 const { parentPort } = require('node:worker_threads');
+let niced = true;
+try { os.setPriority(-10); } catch { niced = false; }
 const socket = dgram.createSocket('udp4');
 const arrivals = [];
 socket.on('message', () => arrivals.push(Number(process.hrtime.bigint()) / 1e6));
-socket.bind(0, '127.0.0.1', () => parentPort.postMessage({ port: socket.address().port }));
+socket.bind(0, '127.0.0.1', () => parentPort.postMessage({ port: socket.address().port, niced }));
 parentPort.on('message', () => {
   socket.close();
   parentPort.postMessage({ arrivals });
@@ -55,8 +60,8 @@ function p99(values: number[]): number {
 /** The p99 interval deviation in ms of one engine's transport sending under the stall pattern. */
 async function measure(kind: MediaEngineKind): Promise<number> {
   const receiver = new Worker(RECEIVER, { eval: true });
-  const port = await new Promise<number>((resolve) =>
-    receiver.once('message', (m: { port: number }) => resolve(m.port)),
+  const { port, niced } = await new Promise<{ port: number; niced: boolean }>((resolve) =>
+    receiver.once('message', resolve),
   );
   const engine = createMediaEngine({ prefer: kind });
   const transport = engine.createVoiceTransport({
@@ -99,7 +104,7 @@ async function measure(kind: MediaEngineKind): Promise<number> {
   const value = p99(deviations);
   process.stderr.write(
     `${kind}: ${arrivals.length} packets, p99 deviation ${value.toFixed(3)} ms, max ${Math.max(...deviations).toFixed(3)} ms, ` +
-      `silence frames ${stats.silenceFramesSent}, late ticks ${stats.lateTicks}, thread priority ${stats.priority}\n`,
+      `silence frames ${stats.silenceFramesSent}, late ticks ${stats.lateTicks}, thread priority ${stats.priority}, receiver niced ${niced}\n`,
   );
   return value;
 }
