@@ -7,6 +7,7 @@
 #include "napi/audio_args.h"
 #include "napi/errors.h"
 #include "napi/rtp_args.h"
+#include "napi/reports.h"
 
 namespace sdkpp::addon {
 namespace {
@@ -26,11 +27,7 @@ Napi::Number CountOrResult(Napi::Env env, AudioResult result, size_t count)
 
 Napi::Array Counts(Napi::Env env, const audio::AudioCounters& counters)
 {
-    auto counts = Napi::Array::New(env, audio::kAudioResultCount);
-    for (uint32_t i = 0; i < audio::kAudioResultCount; ++i) {
-        counts.Set(i, static_cast<double>(counters.Get(static_cast<AudioResult>(i))));
-    }
-    return counts;
+    return ResultCountArray<AudioResult>(env, audio::kAudioResultCount, counters);
 }
 
 [[noreturn]] void ThrowCreate(Napi::Env env, AudioResult result, const char* what)

@@ -10,18 +10,14 @@
 #include "napi/args.h"
 #include "napi/dave_bindings.h"
 #include "napi/errors.h"
+#include "napi/reports.h"
 
 namespace sdkpp::addon {
 
 Napi::Value DaveResultNames(const Napi::CallbackInfo& info)
 {
     const Napi::Env env = info.Env();
-    auto names = Napi::Array::New(env, dave::kResultCount);
-    for (uint32_t i = 0; i < dave::kResultCount; ++i) {
-        const std::string_view name = dave::ResultName(static_cast<dave::Result>(i));
-        names.Set(i, Napi::String::New(env, name.data(), name.size()));
-    }
-    return names;
+    return ResultNameArray<dave::Result>(env, dave::kResultCount, dave::ResultName);
 }
 
 Napi::Value DaveFrameKey(const Napi::CallbackInfo& info)
@@ -87,17 +83,7 @@ Napi::Value DaveSelfTest(const Napi::CallbackInfo& info)
 {
     const Napi::Env env = info.Env();
     const dave::DaveSelfTestReport report = dave::RunDaveSelfTest();
-    auto checks = Napi::Array::New(env, report.count);
-    for (size_t i = 0; i < report.count; ++i) {
-        auto item = Napi::Object::New(env);
-        const std::string_view name = report.checks[i].name;
-        item.Set("name", Napi::String::New(env, name.data(), name.size()));
-        item.Set("ok", report.checks[i].ok);
-        checks.Set(static_cast<uint32_t>(i), item);
-    }
-    auto result = Napi::Object::New(env);
-    result.Set("ok", report.Ok());
-    result.Set("checks", checks);
+    auto result = SelfTestObject(env, report);
     result.Set("countingAvailable", report.countingAvailable);
     result.Set("allocationsInFrames", static_cast<double>(report.allocationsInFrames));
     result.Set("frames", static_cast<double>(report.frames));

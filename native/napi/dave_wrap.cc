@@ -4,6 +4,7 @@
 
 #include "napi/args.h"
 #include "napi/errors.h"
+#include "napi/reports.h"
 
 namespace sdkpp::addon {
 namespace {
@@ -57,11 +58,7 @@ Napi::Value FrameResult(Napi::Env env, dave::Result result, size_t written)
 
 Napi::Array ResultCounts(Napi::Env env, const dave::FrameCounters& counters)
 {
-    auto results = Napi::Array::New(env, dave::kResultCount);
-    for (uint32_t i = 0; i < dave::kResultCount; ++i) {
-        results.Set(i, static_cast<double>(counters.Get(static_cast<dave::Result>(i))));
-    }
-    return results;
+    return ResultCountArray<dave::Result>(env, dave::kResultCount, counters);
 }
 
 // At most kMaxRanges offset/size pairs from a Uint32Array; anything else is refused as the frame would be.

@@ -8,18 +8,14 @@
 #include "napi/bindings.h"
 #include "napi/errors.h"
 #include "napi/rtp_args.h"
+#include "napi/reports.h"
 
 namespace sdkpp::addon {
 
 Napi::Value RtpResultNames(const Napi::CallbackInfo& info)
 {
     const Napi::Env env = info.Env();
-    auto names = Napi::Array::New(env, rtp::kResultCount);
-    for (uint32_t i = 0; i < rtp::kResultCount; ++i) {
-        const std::string_view name = rtp::ResultName(static_cast<rtp::Result>(i));
-        names.Set(i, Napi::String::New(env, name.data(), name.size()));
-    }
-    return names;
+    return ResultNameArray<rtp::Result>(env, rtp::kResultCount, rtp::ResultName);
 }
 
 Napi::Value RtpParsePacket(const Napi::CallbackInfo& info)
@@ -94,18 +90,7 @@ Napi::Value TransportSelfTest(const Napi::CallbackInfo& info)
 {
     const Napi::Env env = info.Env();
     const rtp::TransportSelfTestReport report = rtp::RunTransportSelfTest();
-    auto checks = Napi::Array::New(env, report.count);
-    for (size_t i = 0; i < report.count; ++i) {
-        auto item = Napi::Object::New(env);
-        const std::string_view name = report.checks[i].name;
-        item.Set("name", Napi::String::New(env, name.data(), name.size()));
-        item.Set("ok", report.checks[i].ok);
-        checks.Set(static_cast<uint32_t>(i), item);
-    }
-    auto result = Napi::Object::New(env);
-    result.Set("ok", report.Ok());
-    result.Set("checks", checks);
-    return result;
+    return SelfTestObject(env, report);
 }
 
 } // namespace sdkpp::addon

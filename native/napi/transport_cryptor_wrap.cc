@@ -5,6 +5,7 @@
 #include "napi/args.h"
 #include "napi/errors.h"
 #include "napi/rtp_args.h"
+#include "napi/reports.h"
 
 namespace sdkpp::addon {
 namespace {
@@ -95,10 +96,7 @@ Napi::Value TransportCryptorWrap::Stats(const Napi::CallbackInfo& info)
 {
     const Napi::Env env = info.Env();
     const rtp::PacketCounters& counters = cryptor_->Counters();
-    auto results = Napi::Array::New(env, rtp::kResultCount);
-    for (uint32_t i = 0; i < rtp::kResultCount; ++i) {
-        results.Set(i, static_cast<double>(counters.Get(static_cast<rtp::Result>(i))));
-    }
+    const Napi::Array results = ResultCountArray<rtp::Result>(env, rtp::kResultCount, counters);
     auto stats = Napi::Object::New(env);
     stats.Set("sealed", static_cast<double>(cryptor_->SealedCount()));
     stats.Set("lastNonce", static_cast<double>(cryptor_->LastNonce()));

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/result_counters.h"
+
 namespace sdkpp::audio {
 
 // Every outcome of the audio pipeline's per-frame calls. Bad input from the network (a malformed Opus
@@ -46,23 +48,6 @@ inline int32_t NegatedAudioResult(AudioResult result) noexcept
 }
 
 // How many times each result occurred; the owner is single-threaded.
-class AudioCounters {
-public:
-    void Count(AudioResult result) noexcept
-    {
-        const auto index = static_cast<size_t>(result);
-        if (index < kAudioResultCount) {
-            ++counts_[index];
-        }
-    }
-    uint64_t Get(AudioResult result) const noexcept
-    {
-        const auto index = static_cast<size_t>(result);
-        return index < kAudioResultCount ? counts_[index] : 0;
-    }
-
-private:
-    uint64_t counts_[kAudioResultCount] = {};
-};
+using AudioCounters = ResultCounters<AudioResult, kAudioResultCount>;
 
 } // namespace sdkpp::audio

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/result_counters.h"
+
 namespace sdkpp::dave {
 
 // Every outcome of encrypting or decrypting one DAVE media frame. Malformed or hostile frames are never an
@@ -54,24 +56,7 @@ inline bool Succeeded(Result result) noexcept
     return result == Result::kOk || result == Result::kPassthrough;
 }
 
-// How many frames ended with each result. Plain counters: an encryptor or decryptor is single-threaded.
-class FrameCounters {
-public:
-    void Count(Result result) noexcept
-    {
-        const auto index = static_cast<size_t>(result);
-        if (index < kResultCount) {
-            ++counts_[index];
-        }
-    }
-    uint64_t Get(Result result) const noexcept
-    {
-        const auto index = static_cast<size_t>(result);
-        return index < kResultCount ? counts_[index] : 0;
-    }
-
-private:
-    uint64_t counts_[kResultCount] = {};
-};
+// How many times each result occurred; the owner is single-threaded.
+using FrameCounters = ResultCounters<Result, kResultCount>;
 
 } // namespace sdkpp::dave

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/result_counters.h"
+
 namespace sdkpp::rtp {
 
 // Every outcome of parsing, writing, sealing or opening a media packet. Malformed input is never an
@@ -53,33 +55,7 @@ inline constexpr size_t kResultCount = static_cast<size_t>(Result::kBadDiscovery
 // The stable name of a result, e.g. "ERR_RTP_BAD_VERSION" ("OK" for kOk); the JS side uses the same.
 std::string_view ResultName(Result result) noexcept;
 
-// How many times each result occurred. Plain counters: the owner is single-threaded (one per transport).
-class PacketCounters {
-public:
-    void Count(Result result) noexcept
-    {
-        const auto index = static_cast<size_t>(result);
-        if (index < kResultCount) {
-            ++counts_[index];
-        }
-    }
-    uint64_t Get(Result result) const noexcept
-    {
-        const auto index = static_cast<size_t>(result);
-        return index < kResultCount ? counts_[index] : 0;
-    }
-    // Everything except kOk.
-    uint64_t Failures() const noexcept
-    {
-        uint64_t total = 0;
-        for (size_t i = 1; i < kResultCount; ++i) {
-            total += counts_[i];
-        }
-        return total;
-    }
-
-private:
-    uint64_t counts_[kResultCount] = {};
-};
+// How many times each result occurred; the owner is single-threaded.
+using PacketCounters = ResultCounters<Result, kResultCount>;
 
 } // namespace sdkpp::rtp
