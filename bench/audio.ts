@@ -4,8 +4,6 @@
 //   opus-encode/-decode  the native engine's libopus per 20 ms frame (64 kbit/s, FEC on), vs
 //                     @discordjs/opus when installed, else opusscript, configured alike
 //   opus-*-wasm       the same for the JS engine's codec (libopus in wasm, @evan/opus)
-import { createRequire } from 'node:module';
-
 import {
   createMediaEngine,
   OPUS_FRAME_SAMPLES,
@@ -13,9 +11,9 @@ import {
   type MediaEngine,
 } from '../src/media/index.js';
 import { makeFrames } from './lib/frames.js';
+import { peerOpus } from './lib/peerOpus.js';
 import { nsPerCall as time, report, result } from './lib/report.js';
 
-const require = createRequire(import.meta.url);
 const FRAMES = 200;
 const SPEAKERS = 25;
 const ROUNDS = { mix: 5000, encode: 2000, decode: 5000 };
@@ -44,57 +42,20 @@ function ourCodec(
   return { encode, decode, packets };
 }
 
-interface PeerCodec {
-  readonly name: string;
-  encode(pcm: Buffer): Buffer;
-  decode(packet: Buffer): Buffer;
-}
-
-/** @discordjs/opus if it is installed, else opusscript, both at 64 kbit/s VOIP with FEC as ours. */
-function peerCodec(): PeerCodec {
-  try {
-    const { OpusEncoder } = require('@discordjs/opus') as {
-      OpusEncoder: new (
-        rate: number,
-        channels: number,
-      ) => {
-        encode(pcm: Buffer): Buffer;
-        decode(packet: Buffer): Buffer;
-        applyEncoderCTL(ctl: number, value: number): void;
-        setBitrate(bitrate: number): void;
-      };
-    };
-    const codec = new OpusEncoder(48000, 2);
-    codec.setBitrate(64000);
-    codec.applyEncoderCTL(4012, 1);
-    codec.applyEncoderCTL(4014, 10);
-    return { name: '@discordjs/opus', encode: (pcm) => codec.encode(pcm), decode: (p) => codec.decode(p) };
-  } catch {
-    const OpusScript = require('opusscript') as typeof import('opusscript');
-    const encoder = new OpusScript(48000, 2, OpusScript.Application.VOIP);
-    encoder.encoderCTL(4002, 64000);
-    encoder.encoderCTL(4012, 1);
-    encoder.encoderCTL(4014, 10);
-    const decoder = new OpusScript(48000, 2, OpusScript.Application.VOIP);
-    return {
-      name: 'opusscript',
-      encode: (pcm) => encoder.encode(pcm, 960),
-      decode: (p) => decoder.decode(p),
-    };
-  }
-}
-
 const frames = makeFrames(FRAMES);
 const native = createMediaEngine({ prefer: 'native' });
 const js = createMediaEngine({ prefer: 'js' });
 
 report(result('mix-25', 'ns', mixCost(native, frames), 'js engine mixer', mixCost(js, frames)));
 
-const peer = peerCodec();
+// The codec benches compare with a codec of the same build kind as ours: @discordjs/opus, else opusscript.
+const peer = peerOpus('opusscript');
+const peerEncoder = peer.createEncoder();
+const peerDecoder = peer.createDecoder();
 const pcmBuffers = frames.map((frame) => Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength));
-const peerPackets = pcmBuffers.map((pcm) => Buffer.from(peer.encode(pcm)));
-const peerEncode = time(ROUNDS.encode, (i) => peer.encode(pcmBuffers[i % FRAMES] as Buffer));
-const peerDecode = time(ROUNDS.decode, (i) => peer.decode(peerPackets[i % FRAMES] as Buffer));
+const peerPackets = pcmBuffers.map((pcm) => Buffer.from(peerEncoder.encode(pcm)));
+const peerEncode = time(ROUNDS.encode, (i) => peerEncoder.encode(pcmBuffers[i % FRAMES] as Buffer));
+const peerDecode = time(ROUNDS.decode, (i) => peerDecoder.decode(peerPackets[i % FRAMES] as Buffer));
 
 for (const [suffix, engine] of [
   ['', native],

@@ -44,10 +44,11 @@ const SET_PACKET_LOSS_PERC = 4014;
  * when it is installed; otherwise @evan/opus with its native libopus, a stand-in of the same kind (libopus
  * compiled natively, a new buffer per call). @discordjs/opus is not a dependency because its install first
  * downloads a prebuilt from GitHub, which this project's installs must never do.
- * `SDKPP_BENCH_PEER_OPUS=opusscript` picks opusscript (wasm) instead: what prism-media falls back to when
+ * `fallback: 'opusscript'` takes opusscript instead of @evan/opus when @discordjs/opus is missing (the codec
+ * benches compare codec builds of one kind). `SDKPP_BENCH_PEER_OPUS=opusscript` picks opusscript (wasm) instead: what prism-media falls back to when
  * @discordjs/opus is missing, so what a discord.js bot installed like this project would really run.
  */
-export function peerOpus(): PeerOpus {
+export function peerOpus(fallback: 'evan' | 'opusscript' = 'evan'): PeerOpus {
   if (process.env.SDKPP_BENCH_PEER_OPUS === 'opusscript') return opusscript();
   try {
     const { OpusEncoder } = require('@discordjs/opus') as DiscordjsOpus;
@@ -60,6 +61,7 @@ export function peerOpus(): PeerOpus {
     };
     return { name: '@discordjs/opus', createEncoder: make, createDecoder: make };
   } catch {
+    if (fallback === 'opusscript') return opusscript();
     // Loading the native build directly: @evan/opus's index silently falls back to wasm otherwise.
     const { Encoder, Decoder } = require('@evan/opus/node/index.js') as EvanOpus;
     return {
