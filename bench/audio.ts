@@ -2,7 +2,7 @@
 // our cost measured in the same run (above 1: ours is faster). Run: npx tsx bench/audio.ts, or npm run bench
 //   mix-25            the native engine mixing 25 speakers for one 20 ms tick, vs the JS engine's mixer
 //   opus-encode/-decode  the native engine's libopus per 20 ms frame (64 kbit/s, FEC on), vs
-//                     @discordjs/opus when installed, else opusscript, configured alike
+//                     @discordjs/opus (built by scripts/bench-peers.mjs), else opusscript, configured alike
 //   opus-*-wasm       the same for the JS engine's codec (libopus in wasm, @evan/opus)
 import {
   createMediaEngine,

@@ -7,16 +7,18 @@
 //   send-path-js, receive-path-5-js   the same through our JS engine (node:crypto, libopus in wasm)
 //   send-path-no-codec, receive-path-5-no-codec   both paths with the Opus step left out on both sides
 //                       (pre-encoded packets; PCM as if decoded for free): the engine's own cost, because
-//                       libopus is most of each path and ours (the system's) is not the peer's build
+//                       libopus is most of each path
 // The peer is the discord.js stack doing the same work: an Opus binding returning a new Buffer per call,
 // @snazzah/davey's encryptOpus / decrypt, and node:crypto AES-256-GCM the way @discordjs/voice's Networking
 // and VoiceReceiver use it (a cipher object and Buffer.concat per packet, a 12-byte header Buffer per
 // packet). Its send side applies the capture gain and measures the level in one JS loop (as prism-media's
 // VolumeTransformer does the gain); its receive side mixes in a JS loop and has no jitter buffer, because
 // @discordjs/voice has none (ours does that work on top).
-// The Opus binding: @discordjs/opus, which @discordjs/voice uses, is not installable here without its
-// install trying a GitHub download, so unless it is present the peer uses @evan/opus's native libopus (the
-// same kind of binding: libopus compiled natively, a new buffer per call); the `peer` field names which.
+// The Opus binding: @discordjs/opus, which @discordjs/voice uses. Its install would try a GitHub download,
+// so `npm run bench` builds it from its npm tarball (scripts/bench-peers.mjs); where that fails the peer is
+// @evan/opus's native libopus (the same kind of binding); the `peer` field names which. With
+// @discordjs/opus as the peer, send-path-vs-evan and receive-path-5-vs-evan also compare against @evan/opus,
+// whose newer libopus with AVX2 kernels is the fastest Opus binding on npm.
 // DAVE keys come from one real MLS group (test/interop/daveGroup): ours use the ts-mls member's exporter
 // key; davey's peer member encrypts and the davey member decrypts. davey's group has one remote sender, so
 // the peer's 5 "speakers" are 5 consecutive frames of that sender (its per-frame cost is the same).
@@ -35,7 +37,7 @@ import {
 } from '../src/media/index.js';
 import { createDaveTestGroup } from '../test/interop/daveGroup.js';
 import { makeFrames } from './lib/frames.js';
-import { peerOpus } from './lib/peerOpus.js';
+import { evanOpus, peerOpus, type PeerOpus } from './lib/peerOpus.js';
 import { nsPerCall, report, result } from './lib/report.js';
 
 // Frames (send) and ticks (receive) measured; without the codec a frame costs microseconds, so more.
@@ -58,6 +60,8 @@ const calls = (rounds: number): number => Math.ceil(rounds / 10) + rounds;
 const group = await createDaveTestGroup();
 const frames = makeFrames(FRAMES);
 const opus = peerOpus();
+// The fastest native Opus binding on npm, reported too whenever the stack's own binding is the main peer.
+const strongest = opus.name === evanOpus().name ? undefined : evanOpus();
 const native = createMediaEngine({ prefer: 'native' });
 /** Opus packets of the bench frames, as any libopus encoder makes them (ours, natively). */
 const encoded = ((): Uint8Array[] => {
@@ -100,7 +104,7 @@ function oursSend(kind: MediaEngineKind, codec = true): number {
 }
 
 /** ns per frame of the discord.js stack's send path; without `codec`, packets come pre-encoded. */
-function peerSend(codec = true): number {
+function peerSend(opus: PeerOpus, codec = true): number {
   const encoder = opus.createEncoder();
   const pcm = Buffer.alloc(OPUS_FRAME_SAMPLES * 2);
   const samples = new Int16Array(pcm.buffer, pcm.byteOffset, OPUS_FRAME_SAMPLES);
@@ -239,7 +243,7 @@ function oursReceive(kind: MediaEngineKind, codec = true): number {
 }
 
 /** ns per 20 ms tick of the discord.js stack receiving 5 speakers and mixing them in JS (see oursReceive). */
-function peerReceive(codec = true): number {
+function peerReceive(opus: PeerOpus, codec = true): number {
   // Encrypted tick by tick, speaker by speaker: the order they are decrypted in below.
   const input = datagrams(calls(roundsOf(codec).receive), (packet) =>
     group.daveyPeer.encryptOpus(Buffer.from(packet)),
@@ -286,13 +290,19 @@ function peerReceive(codec = true): number {
 const peerName = `${opus.name} + @snazzah/davey + node:crypto`;
 const peerCodecFree = '@snazzah/davey + node:crypto (JS gain, JS mix)';
 const peers = {
-  send: peerSend(),
-  receive: peerReceive(),
-  sendCodecFree: peerSend(false),
-  receiveCodecFree: peerReceive(false),
+  send: peerSend(opus),
+  receive: peerReceive(opus),
+  sendCodecFree: peerSend(opus, false),
+  receiveCodecFree: peerReceive(opus, false),
 };
-report(result('send-path', 'ns', oursSend('native'), peerName, peers.send));
-report(result('receive-path-5', 'ns', oursReceive('native'), peerName, peers.receive));
+const ours = { send: oursSend('native'), receive: oursReceive('native') };
+report(result('send-path', 'ns', ours.send, peerName, peers.send));
+report(result('receive-path-5', 'ns', ours.receive, peerName, peers.receive));
+if (strongest) {
+  const name = `${strongest.name} + @snazzah/davey + node:crypto`;
+  report(result('send-path-vs-evan', 'ns', ours.send, name, peerSend(strongest)));
+  report(result('receive-path-5-vs-evan', 'ns', ours.receive, name, peerReceive(strongest)));
+}
 report(result('send-path-js', 'ns', oursSend('js'), peerName, peers.send));
 report(result('receive-path-5-js', 'ns', oursReceive('js'), peerName, peers.receive));
 // The same paths without the Opus step on either side: what the engine itself costs, codec aside.

@@ -19,6 +19,14 @@ const files = readdirSync(HERE)
   .filter((f) => only.length === 0 || only.includes(f.replace(/\.ts$/, '')))
   .sort();
 
+// The Opus peer of the path and codec benches, built once from its npm tarball (see scripts/bench-peers.mjs).
+if (files.some((f) => f === 'paths.ts' || f === 'audio.ts')) {
+  const peers = spawnSync(process.execPath, [path.join(HERE, '..', 'scripts', 'bench-peers.mjs')], {
+    encoding: 'utf8',
+  });
+  if (peers.status !== 0) process.stderr.write(`${peers.stderr}the benches use their fallback Opus peers\n`);
+}
+
 const results: BenchResult[] = [];
 let failed = false;
 for (const file of files) {

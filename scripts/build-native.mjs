@@ -5,7 +5,7 @@
 //   node scripts/build-native.mjs                 fail (non-zero) when the build fails
 //   node scripts/build-native.mjs --if-possible   the package's install script: a failed build only
 //                                                 means the JS media engine is used, so npm install goes on
-// Other arguments go to node-gyp (e.g. `npm run build:native -- --debug`). JOBS sets the parallelism.
+// libopus is built from source first (scripts/opus-build.mjs). Other arguments go to node-gyp (e.g. `npm run build:native -- --debug`). JOBS sets the parallelism.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -79,6 +79,10 @@ async function main() {
     ...(asDependency ? ['--sdkpp_werror=false'] : []),
     ...extraArgs,
   ];
+
+  // libopus from source first (it says why when it cannot, and never fails): binding.gyp links it.
+  const opus = await run(process.execPath, [path.join(packageRoot, 'scripts', 'opus-build.mjs')]);
+  process.stdout.write(opus.output);
 
   const headers = nodeDir ? path.join(nodeDir, 'include', 'node') : 'node-gyp default (may download)';
   process.stdout.write(`sdkpp: building the native addon (node-gyp --jobs=${jobs}, headers ${headers})\n`);

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -40,42 +43,65 @@ const SET_INBAND_FEC = 4012;
 const SET_PACKET_LOSS_PERC = 4014;
 
 /**
- * The Opus peer for the path benches: @discordjs/opus (what @discordjs/voice uses, through prism-media)
- * when it is installed; otherwise @evan/opus with its native libopus, a stand-in of the same kind (libopus
- * compiled natively, a new buffer per call). @discordjs/opus is not a dependency because its install first
- * downloads a prebuilt from GitHub, which this project's installs must never do.
- * `fallback: 'opusscript'` takes opusscript instead of @evan/opus when @discordjs/opus is missing (the codec
- * benches compare codec builds of one kind). `SDKPP_BENCH_PEER_OPUS=opusscript` picks opusscript (wasm) instead: what prism-media falls back to when
- * @discordjs/opus is missing, so what a discord.js bot installed like this project would really run.
+ * Where scripts/bench-peers.mjs builds @discordjs/opus from its npm tarball (`npm run bench` runs it first):
+ * @discordjs/opus cannot be a dependency, because its install first downloads a prebuilt from GitHub.
+ */
+const DISCORDJS_OPUS_BUILD = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../build-deps/bench-peers/discordjs-opus/module/opus.node',
+);
+
+/**
+ * @discordjs/opus, the binding @discordjs/voice uses (through prism-media): installed, or built from its
+ * npm tarball by scripts/bench-peers.mjs (the same native code its from-source install compiles). Undefined
+ * when neither is there.
+ */
+export function discordjsOpus(): PeerOpus | undefined {
+  let binding: DiscordjsOpus;
+  try {
+    binding = require('@discordjs/opus') as DiscordjsOpus;
+  } catch {
+    if (!existsSync(DISCORDJS_OPUS_BUILD)) return undefined;
+    binding = require(DISCORDJS_OPUS_BUILD) as DiscordjsOpus;
+  }
+  const make = (): InstanceType<DiscordjsOpus['OpusEncoder']> => {
+    const codec = new binding.OpusEncoder(48000, 2);
+    codec.setBitrate(64000);
+    codec.applyEncoderCTL(SET_INBAND_FEC, 1);
+    codec.applyEncoderCTL(SET_PACKET_LOSS_PERC, 10);
+    return codec;
+  };
+  return { name: '@discordjs/opus', createEncoder: make, createDecoder: make };
+}
+
+/**
+ * @evan/opus's native build: a faster libopus than @discordjs/opus's (a newer release with AVX2 kernels),
+ * the strongest Opus binding on npm, so the path benches report against it too.
+ */
+export function evanOpus(): PeerOpus {
+  // Loading the native build directly: @evan/opus's index silently falls back to wasm otherwise.
+  const { Encoder, Decoder } = require('@evan/opus/node/index.js') as EvanOpus;
+  return {
+    name: '@evan/opus (native libopus)',
+    createEncoder: () => {
+      const encoder = new Encoder({ channels: 2, sample_rate: 48000, application: 'voip' });
+      encoder.ctl(SET_BITRATE, 64000);
+      encoder.ctl(SET_INBAND_FEC, 1);
+      encoder.ctl(SET_PACKET_LOSS_PERC, 10);
+      return encoder;
+    },
+    createDecoder: () => new Decoder({ channels: 2, sample_rate: 48000 }),
+  };
+}
+
+/**
+ * The Opus peer of the discord.js stack: @discordjs/opus when installed or built (see discordjsOpus);
+ * otherwise `fallback`: @evan/opus (a native libopus binding of the same kind) or opusscript (wasm, what
+ * prism-media falls back to without @discordjs/opus). `SDKPP_BENCH_PEER_OPUS=opusscript` forces opusscript.
  */
 export function peerOpus(fallback: 'evan' | 'opusscript' = 'evan'): PeerOpus {
   if (process.env.SDKPP_BENCH_PEER_OPUS === 'opusscript') return opusscript();
-  try {
-    const { OpusEncoder } = require('@discordjs/opus') as DiscordjsOpus;
-    const make = (): InstanceType<DiscordjsOpus['OpusEncoder']> => {
-      const codec = new OpusEncoder(48000, 2);
-      codec.setBitrate(64000);
-      codec.applyEncoderCTL(SET_INBAND_FEC, 1);
-      codec.applyEncoderCTL(SET_PACKET_LOSS_PERC, 10);
-      return codec;
-    };
-    return { name: '@discordjs/opus', createEncoder: make, createDecoder: make };
-  } catch {
-    if (fallback === 'opusscript') return opusscript();
-    // Loading the native build directly: @evan/opus's index silently falls back to wasm otherwise.
-    const { Encoder, Decoder } = require('@evan/opus/node/index.js') as EvanOpus;
-    return {
-      name: '@evan/opus (native libopus)',
-      createEncoder: () => {
-        const encoder = new Encoder({ channels: 2, sample_rate: 48000, application: 'voip' });
-        encoder.ctl(SET_BITRATE, 64000);
-        encoder.ctl(SET_INBAND_FEC, 1);
-        encoder.ctl(SET_PACKET_LOSS_PERC, 10);
-        return encoder;
-      },
-      createDecoder: () => new Decoder({ channels: 2, sample_rate: 48000 }),
-    };
-  }
+  return discordjsOpus() ?? (fallback === 'opusscript' ? opusscript() : evanOpus());
 }
 
 /** opusscript configured as the others; its encode takes the frame size (960 per channel). */
