@@ -11,6 +11,14 @@
  * ```
  */
 export { startEmulator } from './Emulator.js';
+export {
+  synthesizeSpeech,
+  SpeechSynthesisError,
+  type SpeechAudio,
+  type SpeechOptions,
+} from './testing/speech.js';
+export { matchAudio, type AudioMatch, type AudioMatchOptions } from './testing/audioMatch.js';
+export { resampleMono, monoToStereo, stereoToMono } from './testing/resample.js';
 export type {
   BrowserOptions,
   Emulator,

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+
+import { matchAudio } from '../../../src/emulator/testing/audioMatch.js';
+import { monoToStereo, resampleMono, stereoToMono } from '../../../src/emulator/testing/resample.js';
+import { SpeechSynthesisError, synthesizeSpeech } from '../../../src/emulator/testing/speech.js';
+
+function sine(frequency: number, rate: number, seconds: number, amplitude = 10000): Int16Array {
+  return Int16Array.from({ length: Math.round(rate * seconds) }, (_, i) =>
+    Math.round(amplitude * Math.sin((2 * Math.PI * frequency * i) / rate)),
+  );
+}
+
+/** Zero crossings per second: the frequency of a clean tone. */
+function zeroCrossingRate(samples: Int16Array, rate: number): number {
+  let crossings = 0;
+  for (let i = 1; i < samples.length; i++) {
+    if ((samples[i - 1] as number) < 0 !== (samples[i] as number) < 0) crossings++;
+  }
+  return crossings / 2 / (samples.length / rate);
+}
+
+function rms(samples: Int16Array): number {
+  let sum = 0;
+  for (const value of samples) sum += value * value;
+  return Math.sqrt(sum / samples.length);
+}
+
+/** White noise from a xorshift32 generator (independent streams for different seeds). */
+function noise(length: number, seed: number): Int16Array {
+  let state = seed >>> 0 || 1;
+  return Int16Array.from({ length }, () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return (state >>> 16) - 32768;
+  });
+}
+
+describe('resampleMono', () => {
+  it('keeps a tone’s frequency and level from 22 050 Hz to 48 kHz and back', () => {
+    const tone = sine(440, 22050, 1);
+    const up = resampleMono(tone, 22050, 48000);
+    expect(up.length).toBe(48000);
+    expect(zeroCrossingRate(up, 48000)).toBeCloseTo(440, -1);
+    expect(rms(up) / rms(tone)).toBeCloseTo(1, 1);
+    const down = resampleMono(up, 48000, 22050);
+    expect(zeroCrossingRate(down, 22050)).toBeCloseTo(440, -1);
+  });
+
+  it('removes what the lower rate cannot carry when downsampling', () => {
+    const high = sine(15000, 48000, 0.5); // above 8 kHz's Nyquist of 4 kHz
+    expect(rms(resampleMono(high, 48000, 8000))).toBeLessThan(rms(high) * 0.05);
+  });
+
+  it('refuses rates that are not positive integers', () => {
+    expect(() => resampleMono(new Int16Array(4), 0, 48000)).toThrow(RangeError);
+    expect(() => resampleMono(new Int16Array(4), 48000, 44100.5)).toThrow(RangeError);
+  });
+
+  it('converts between mono and interleaved stereo', () => {
+    const mono = Int16Array.of(1, -2, 300);
+    expect([...monoToStereo(mono)]).toEqual([1, 1, -2, -2, 300, 300]);
+    expect([...stereoToMono(Int16Array.of(2, 4, -6, -2))]).toEqual([3, -4]);
+  });
+});
+
+describe('matchAudio', () => {
+  const reference = monoToStereo(noise(48000, 7)); // 1 s
+
+  it('finds the delay of an exact copy and a correlation of 1', () => {
+    const received = new Int16Array(reference.length + 2 * 4800 * 2);
+    received.set(reference, 2 * 4800); // 100 ms late
+    const match = matchAudio(reference, received);
+    expect(match.delayMs).toBeCloseTo(100, 1);
+    expect(match.correlation).toBeGreaterThan(0.999);
+    expect(match.gain).toBeCloseTo(1, 2);
+  });
+
+  it('reports no likeness for unrelated audio', () => {
+    const match = matchAudio(reference, monoToStereo(noise(96000, 99)));
+    expect(Math.abs(match.correlation)).toBeLessThan(0.1);
+  });
+
+  it('reports the level of a quieter copy', () => {
+    const quiet = reference.map((value) => value >> 2);
+    expect(matchAudio(reference, quiet).gain).toBeCloseTo(0.25, 2);
+  });
+});
+
+describe('synthesizeSpeech (espeak-ng, which CI installs)', () => {
+  it('speaks a sentence as 48 kHz stereo with voice in it', async () => {
+    const speech = await synthesizeSpeech('The castle is over the hill.');
+    expect(speech.durationMs).toBeGreaterThan(800);
+    expect(speech.durationMs).toBeLessThan(5000);
+    expect(speech.pcm.length % 2).toBe(0);
+    expect(speech.pcm.length / 2 / 48).toBeCloseTo(speech.durationMs, -1);
+    expect(rms(speech.pcm)).toBeGreaterThan(500);
+    // Deterministic: the same text gives the same samples.
+    const again = await synthesizeSpeech('The castle is over the hill.');
+    expect(matchAudio(speech.pcm, again.pcm, { maxDelayMs: 10 }).correlation).toBeGreaterThan(0.999);
+  });
+
+  it('says clearly when the synthesiser is missing', async () => {
+    await expect(synthesizeSpeech('x', { binary: 'no-such-espeak-binary' })).rejects.toThrow(
+      SpeechSynthesisError,
+    );
+    await expect(synthesizeSpeech('x', { binary: 'no-such-espeak-binary' })).rejects.toThrow(/not installed/);
+  });
+});
