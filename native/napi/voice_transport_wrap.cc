@@ -82,6 +82,17 @@ Span<int16_t> Int16Arg(const Napi::CallbackInfo& info, size_t index, const char*
     return {array.Data(), array.ElementLength()};
 }
 
+Span<uint32_t> Uint32Arg(const Napi::CallbackInfo& info, size_t index, const char* name)
+{
+    const Napi::Value value = info[index];
+    if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
+        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
+                   std::string("The \"") + name + "\" argument must be a Uint32Array");
+    }
+    Napi::Uint32Array array = value.As<Napi::Uint32Array>();
+    return {array.Data(), array.ElementLength()};
+}
+
 double NumberArgOf(const Napi::CallbackInfo& info, size_t index, const char* name)
 {
     if (!info[index].IsNumber()) {
@@ -118,6 +129,10 @@ Napi::Function VoiceTransportWrap::Define(Napi::Env env)
                          InstanceMethod<&VoiceTransportWrap::SetSelfDeaf>("setSelfDeaf"),
                          InstanceMethod<&VoiceTransportWrap::SetPushToTalkMode>("setPushToTalkMode"),
                          InstanceMethod<&VoiceTransportWrap::SetPushToTalk>("setPushToTalk"),
+                         InstanceMethod<&VoiceTransportWrap::SetPushToTalkReleaseDelayMs>(
+                           "setPushToTalkReleaseDelayMs"),
+                         InstanceMethod<&VoiceTransportWrap::SetSpeakerOutput>("setSpeakerOutput"),
+                         InstanceMethod<&VoiceTransportWrap::PullSpeakerPcm>("pullSpeakerPcm"),
                          InstanceMethod<&VoiceTransportWrap::SetVadThresholdDb>("setVadThresholdDb"),
                          InstanceMethod<&VoiceTransportWrap::SetCaptureGain>("setCaptureGain"),
                          InstanceMethod<&VoiceTransportWrap::SetUserGain>("setUserGain"),
@@ -274,6 +289,27 @@ Napi::Value VoiceTransportWrap::SetPushToTalk(const Napi::CallbackInfo& info)
 {
     Check(info.Env(), transport_->SetPushToTalk(BoolArg(info, 0, "pressed")), "Setting push-to-talk");
     return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetPushToTalkReleaseDelayMs(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetPushToTalkReleaseDelayMs(NumberArgOf(info, 0, "delayMs")),
+          "Setting the push-to-talk release delay");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::SetSpeakerOutput(const Napi::CallbackInfo& info)
+{
+    Check(info.Env(), transport_->SetSpeakerOutput(BoolArg(info, 0, "enabled")), "Setting speaker output");
+    return info.Env().Undefined();
+}
+
+Napi::Value VoiceTransportWrap::PullSpeakerPcm(const Napi::CallbackInfo& info)
+{
+    const Span<int16_t> out = Int16Arg(info, 0, "out");
+    const Span<uint32_t> ssrcs = Uint32Arg(info, 1, "ssrcs");
+    const Span<uint32_t> ticks = Uint32Arg(info, 2, "ticks");
+    return Napi::Number::New(info.Env(), static_cast<double>(transport_->PullSpeakerPcm(out, ssrcs, ticks)));
 }
 
 Napi::Value VoiceTransportWrap::SetVadThresholdDb(const Napi::CallbackInfo& info)

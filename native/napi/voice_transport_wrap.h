@@ -15,9 +15,10 @@ namespace sdkpp::addon {
 //   discovered() -> {address, port} | null
 //   setTransportKey(mode, key); setDaveSendKey(secret); setDaveReceiveKey(ssrc, secret)
 //   setDavePassthrough(enabled); setSelfMute(muted); setSelfDeaf(deafened)
-//   setPushToTalkMode(on); setPushToTalk(pressed); setVadThresholdDb(db); setCaptureGain(g); setUserGain(ssrc, g)
+//   setPushToTalkMode(on); setPushToTalk(pressed); setPushToTalkReleaseDelayMs(ms); setVadThresholdDb(db); setCaptureGain(g); setUserGain(ssrc, g)
 //   removeSpeaker(ssrc)
 //   pushPcm(Int16Array) -> frames accepted; pullPcm(Int16Array) -> frames written; pcmAvailable()
+//   setSpeakerOutput(enabled); pullSpeakerPcm(Int16Array, ssrcs: Uint32Array, ticks: Uint32Array) -> frames
 //   stats() -> {counter: number, ...}
 // The thread is joined by stop(), by the finalizer, and by an environment cleanup hook (a worker or the
 // process ending with the transport still running), whichever comes first.
@@ -40,6 +41,9 @@ private:
     Napi::Value SetSelfDeaf(const Napi::CallbackInfo& info);
     Napi::Value SetPushToTalkMode(const Napi::CallbackInfo& info);
     Napi::Value SetPushToTalk(const Napi::CallbackInfo& info);
+    Napi::Value SetPushToTalkReleaseDelayMs(const Napi::CallbackInfo& info);
+    Napi::Value SetSpeakerOutput(const Napi::CallbackInfo& info);
+    Napi::Value PullSpeakerPcm(const Napi::CallbackInfo& info);
     Napi::Value SetVadThresholdDb(const Napi::CallbackInfo& info);
     Napi::Value SetCaptureGain(const Napi::CallbackInfo& info);
     Napi::Value SetUserGain(const Napi::CallbackInfo& info);

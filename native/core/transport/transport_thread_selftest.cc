@@ -198,9 +198,62 @@ struct LoopbackOutcome {
     bool toneBack = false;
     bool silenceTail = false;
     bool junkCounted = false;
+    bool speakerOutput = false;
     bool restarted = false;
     bool destroyedRunning = false;
 };
+
+double FrameRms(const int16_t* frame) noexcept
+{
+    double sum = 0;
+    for (size_t i = 0; i < audio::kFrameSamples; ++i) {
+        const double s = frame[i];
+        sum += s * s;
+    }
+    return std::sqrt(sum / audio::kFrameSamples);
+}
+
+// Speaker-output mode: the reflected tone arrives as the transport's own SSRC's unmixed frames with
+// rising tick numbers, the mixed ring stays empty meanwhile, and the hot path still allocates nothing.
+// A pull never writes past the smallest of its three buffers.
+bool SpeakerOutput(VoiceTransport& transport, const int16_t* tone) noexcept
+{
+    static int16_t drain[4 * audio::kFrameSamples];
+    while (transport.PullPcm(Span<int16_t>(drain, sizeof(drain) / sizeof(drain[0]))) > 0) {
+    }
+    if (transport.SetSpeakerOutput(true) != TransportResult::kOk) {
+        return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const bool pushed = transport.PushPcm(Span<const int16_t>(tone, 10 * audio::kFrameSamples)) == 10;
+    static int16_t heard[3 * audio::kFrameSamples];
+    uint32_t ssrcs[3] = {};
+    uint32_t ticks[2] = {};
+    bool ok = pushed;
+    size_t frames = 0;
+    double loudest = 0;
+    uint32_t lastTick = 0;
+    WaitUntil(
+      [&] {
+          heard[2 * audio::kFrameSamples] = 12345; // the third slot: past what `ticks` allows
+          const size_t n = transport.PullSpeakerPcm(Span<int16_t>(heard, sizeof(heard) / sizeof(heard[0])),
+                                                    Span<uint32_t>(ssrcs, 3), Span<uint32_t>(ticks, 2));
+          ok = ok && n <= 2 && heard[2 * audio::kFrameSamples] == 12345;
+          for (size_t f = 0; f < n && f < 2; ++f) {
+              ok = ok && ssrcs[f] == 77 && ticks[f] > lastTick;
+              lastTick = ticks[f];
+              const double level = FrameRms(heard + f * audio::kFrameSamples);
+              loudest = level > loudest ? level : loudest;
+          }
+          frames += n;
+          return frames >= 10 && transport.Stats().silenceFramesSent >= 10;
+      },
+      5000);
+    const bool mixedEmpty = transport.PcmAvailable() == 0;
+    ok = ok && frames >= 10 && loudest > 4500 && loudest < 7000 && mixedEmpty &&
+         transport.Stats().allocationsInTicks == 0;
+    return transport.SetSpeakerOutput(false) == TransportResult::kOk && ok;
+}
 
 LoopbackOutcome Loopback() noexcept
 {
@@ -278,6 +331,8 @@ LoopbackOutcome Loopback() noexcept
       },
       3000);
 
+    outcome.speakerOutput = SpeakerOutput(*transport, tone);
+
     transport->Stop();
     const bool stopped = transport->State() == TransportState::kStopped;
     outcome.restarted = stopped && transport->Start() == TransportResult::kOk &&
@@ -310,6 +365,7 @@ TransportThreadSelfTestReport RunTransportThreadSelfTest() noexcept
     add("loopback-discovery", skip || (loop.created && loop.discovered));
     add("loopback-tone-and-silence-tail", skip || (loop.toneBack && loop.silenceTail));
     add("loopback-junk-counted", skip || loop.junkCounted);
+    add("loopback-speaker-output", skip || loop.speakerOutput);
     add("loopback-stop-start-destroy", skip || (loop.restarted && loop.destroyedRunning));
 #endif
     return report;

@@ -40,6 +40,12 @@ TransportResult VoiceTransport::SetSelfMute(bool) noexcept { return TransportRes
 TransportResult VoiceTransport::SetSelfDeaf(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
 TransportResult VoiceTransport::SetPushToTalkMode(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
 TransportResult VoiceTransport::SetPushToTalk(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
+TransportResult VoiceTransport::SetPushToTalkReleaseDelayMs(double) noexcept
+{
+    return TransportResult::kUnsupportedPlatform;
+}
+TransportResult VoiceTransport::SetSpeakerOutput(bool) noexcept { return TransportResult::kUnsupportedPlatform; }
+size_t VoiceTransport::PullSpeakerPcm(Span<int16_t>, Span<uint32_t>, Span<uint32_t>) noexcept { return 0; }
 TransportResult VoiceTransport::SetVadThresholdDb(double) noexcept { return TransportResult::kUnsupportedPlatform; }
 TransportResult VoiceTransport::SetCaptureGain(double) noexcept { return TransportResult::kUnsupportedPlatform; }
 TransportResult VoiceTransport::SetUserGain(uint32_t, double) noexcept
@@ -121,6 +127,13 @@ struct PcmFrame {
     int16_t samples[audio::kFrameSamples];
 };
 
+// One speaker's decoded frame in speaker-output mode, with who and when.
+struct SpeakerFrame {
+    uint32_t ssrc;
+    uint32_t tick;
+    int16_t samples[audio::kFrameSamples];
+};
+
 enum class CommandKind : uint8_t {
     kTransportKey,
     kDaveSendKey,
@@ -134,6 +147,8 @@ enum class CommandKind : uint8_t {
     kCaptureGain,
     kUserGain,
     kRemoveSpeaker,
+    kPushToTalkReleaseDelay,
+    kSpeakerOutput,
 };
 
 struct Command {
@@ -210,6 +225,7 @@ struct VoiceTransport::Impl {
     SpscRing<Command, 64> commands;
     SpscRing<PcmFrame, kInputFrames> input;
     SpscRing<PcmFrame, kOutputFrames> output;
+    SpscRing<SpeakerFrame, kSpeakerFrames> speakerOutput;
 
     // Everything below belongs to the transport thread while it runs.
     dave::SteadyClock daveClock;
@@ -223,6 +239,9 @@ struct VoiceTransport::Impl {
     uint32_t timestamp = 0;
     int tailLeft = 0; // silence frames still owed after the last voice frame
     bool davePassthrough = true;
+    bool selfDeaf = false;
+    bool speakerMode = false;
+    uint32_t tickNumber = 0;
     PcmFrame capture{};
     PcmFrame mixed{};
     int16_t speakerPcm[kMaxSpeakers * audio::kFrameSamples] = {};
@@ -499,6 +518,16 @@ TransportResult VoiceTransport::RemoveSpeaker(uint32_t ssrc) noexcept
     return TransportResult::kOk;
 }
 
+TransportResult VoiceTransport::SetPushToTalkReleaseDelayMs(double delayMs) noexcept
+{
+    return PushNumber(impl_->commands, CommandKind::kPushToTalkReleaseDelay, 0, delayMs, 0.0, 60000.0);
+}
+
+TransportResult VoiceTransport::SetSpeakerOutput(bool enabled) noexcept
+{
+    return PushFlag(impl_->commands, CommandKind::kSpeakerOutput, enabled);
+}
+
 TransportResult VoiceTransport::SetVadThresholdDb(double thresholdDb) noexcept
 {
     return PushNumber(impl_->commands, CommandKind::kVadThreshold, 0, thresholdDb, -100.0, 0.0);
@@ -553,6 +582,26 @@ size_t VoiceTransport::PullPcm(Span<int16_t> out) noexcept
 size_t VoiceTransport::PcmAvailable() const noexcept
 {
     return impl_->output.Size();
+}
+
+size_t VoiceTransport::PullSpeakerPcm(Span<int16_t> out, Span<uint32_t> ssrcs, Span<uint32_t> ticks) noexcept
+{
+    size_t room = out.size() / audio::kFrameSamples;
+    room = ssrcs.size() < room ? ssrcs.size() : room;
+    room = ticks.size() < room ? ticks.size() : room;
+    size_t taken = 0;
+    while (taken < room) {
+        int16_t* target = out.data() + taken * audio::kFrameSamples;
+        if (!impl_->speakerOutput.TryPopWith([&](SpeakerFrame& slot) {
+                std::memcpy(target, slot.samples, sizeof(slot.samples));
+                ssrcs[taken] = slot.ssrc;
+                ticks[taken] = slot.tick;
+            })) {
+            break;
+        }
+        ++taken;
+    }
+    return taken;
 }
 
 TransportStats VoiceTransport::Stats() const noexcept
@@ -772,7 +821,14 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             processor.SetSelfMute(command.flag);
             break;
         case CommandKind::kSelfDeaf:
+            selfDeaf = command.flag;
             processor.SetSelfDeaf(command.flag);
+            break;
+        case CommandKind::kPushToTalkReleaseDelay:
+            processor.SetPushToTalkReleaseDelayMs(command.number);
+            break;
+        case CommandKind::kSpeakerOutput:
+            speakerMode = command.flag;
             break;
         case CommandKind::kPushToTalkMode:
             processor.SetMode(command.flag ? audio::TransmitMode::kPushToTalk : audio::TransmitMode::kVoiceActivity);
@@ -915,6 +971,7 @@ void VoiceTransport::Impl::HandleDatagram(size_t size, double nowMs) noexcept
 
 void VoiceTransport::Impl::MixTick() noexcept
 {
+    ++tickNumber;
     size_t count = 0;
     for (Speaker& speaker : speakers) {
         if (!speaker.used) {
@@ -943,6 +1000,25 @@ void VoiceTransport::Impl::MixTick() noexcept
     }
     if (count == 0) {
         return; // nobody spoke: the JS side reads the absence of frames as silence
+    }
+    if (speakerMode) {
+        if (selfDeaf) {
+            return; // deafened: nothing to hear, as the mix would be silence
+        }
+        for (size_t i = 0; i < count; ++i) {
+            const int16_t* source = speakerPcm + i * audio::kFrameSamples;
+            const uint32_t ssrc = speakerKeys[i];
+            if (speakerOutput.TryPushWith([&](SpeakerFrame& slot) {
+                    slot.ssrc = ssrc;
+                    slot.tick = tickNumber;
+                    std::memcpy(slot.samples, source, sizeof(slot.samples));
+                })) {
+                Bump(framesMixed);
+            } else {
+                Bump(droppedOutputOverrun);
+            }
+        }
+        return;
     }
     processor.Mix(Span<const int16_t>(speakerPcm, count * audio::kFrameSamples),
                   Span<const uint32_t>(speakerKeys, count), count,

@@ -102,6 +102,8 @@ public:
     static constexpr size_t kMaxSpeakers = 32;
     static constexpr size_t kInputFrames = 16;  // 320 ms of capture may wait
     static constexpr size_t kOutputFrames = 32; // 640 ms of mixed audio may wait
+    // Per-speaker frames waiting in speaker-output mode: 4 ticks of 32 speakers, 64 ticks of 2.
+    static constexpr size_t kSpeakerFrames = 128;
 
     static std::unique_ptr<VoiceTransport> Create(const VoiceTransportConfig& config,
                                                   TransportResult* result) noexcept;
@@ -133,6 +135,8 @@ public:
     // are kBadArgument here, on the caller's thread, so the thread never sees one.
     TransportResult SetPushToTalkMode(bool pushToTalk) noexcept;
     TransportResult SetPushToTalk(bool pressed) noexcept;
+    // How long sending goes on after the push-to-talk key is released (0..60000 ms; 20 by default).
+    TransportResult SetPushToTalkReleaseDelayMs(double delayMs) noexcept;
     TransportResult SetVadThresholdDb(double thresholdDb) noexcept;
     TransportResult SetCaptureGain(double gain) noexcept;
     TransportResult SetUserGain(uint32_t ssrc, double gain) noexcept;
@@ -146,6 +150,15 @@ public:
     // Copies as many whole mixed frames as are waiting and fit in `out`; returns the frame count.
     size_t PullPcm(Span<int16_t> out) noexcept;
     size_t PcmAvailable() const noexcept;
+
+    // Speaker-output mode (for audio callbacks that see each user before mixing): while on, each tick
+    // hands every speaker's decoded 20 ms frame (no gain applied, nothing mixed) to a per-speaker ring
+    // instead of the mixed ring; deafened, nothing. Off (the default), the mixed ring is fed as before.
+    TransportResult SetSpeakerOutput(bool enabled) noexcept;
+    // Copies waiting per-speaker frames: frame i into out[i * kFrameSamples ...], its SSRC into ssrcs[i]
+    // and the number of the tick that produced it into ticks[i] (frames of one tick share a number and
+    // arrive together). At most min(out frames, ssrcs.size(), ticks.size()) frames; returns the count.
+    size_t PullSpeakerPcm(Span<int16_t> out, Span<uint32_t> ssrcs, Span<uint32_t> ticks) noexcept;
 
     // A snapshot of every counter.
     TransportStats Stats() const noexcept;

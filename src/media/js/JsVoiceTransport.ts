@@ -18,6 +18,7 @@ import {
 const TICK_MS = 20;
 const INPUT_FRAMES = 16;
 const OUTPUT_FRAMES = 32;
+const SPEAKER_FRAMES = 128;
 const MAX_SPEAKERS = 32;
 const OPUS_PAYLOAD_TYPE = 120;
 const LATE_TICK_MS = 2;
@@ -55,6 +56,12 @@ function zeroStats(): Mutable<VoiceTransportStats> {
   };
 }
 
+interface SpeakerFrame {
+  readonly ssrc: number;
+  readonly tick: number;
+  readonly samples: Int16Array;
+}
+
 interface Speaker {
   readonly jitter: JitterBuffer;
   readonly decoder: OpusDecoder;
@@ -77,6 +84,9 @@ export class JsVoiceTransport implements VoiceTransport {
   readonly #speakers = new Map<number, Speaker>();
   readonly #input: Int16Array[] = [];
   readonly #output: Int16Array[] = [];
+  readonly #speakerOutput: SpeakerFrame[] = [];
+  #speakerMode = false;
+  #tickNumber = 0;
   #cryptor: TransportCryptor | null = null;
   #davePassthrough = true;
   #socket: dgram.Socket | null = null;
@@ -198,6 +208,11 @@ export class JsVoiceTransport implements VoiceTransport {
     this.#processor.setPushToTalk(pressed);
   }
 
+  /** {@inheritDoc VoiceTransport.setPushToTalkReleaseDelayMs} */
+  setPushToTalkReleaseDelayMs(delayMs: number): void {
+    this.#processor.pushToTalkReleaseDelayMs = checkTransportNumber(delayMs, 0, 60000, 'delayMs');
+  }
+
   /** {@inheritDoc VoiceTransport.setVadThresholdDb} */
   setVadThresholdDb(thresholdDb: number): void {
     this.#processor.vadThresholdDb = checkTransportNumber(thresholdDb, -100, 0, 'thresholdDb');
@@ -249,6 +264,25 @@ export class JsVoiceTransport implements VoiceTransport {
   /** {@inheritDoc VoiceTransport.pcmAvailable} */
   pcmAvailable(): number {
     return this.#output.length;
+  }
+
+  /** {@inheritDoc VoiceTransport.setSpeakerOutput} */
+  setSpeakerOutput(enabled: boolean): void {
+    this.#speakerMode = enabled;
+  }
+
+  /** {@inheritDoc VoiceTransport.pullSpeakerPcm} */
+  pullSpeakerPcm(out: Int16Array, ssrcs: Uint32Array, ticks: Uint32Array): number {
+    const room = Math.min(Math.floor(out.length / VOICE_FRAME_SAMPLES), ssrcs.length, ticks.length);
+    let taken = 0;
+    for (; taken < room; taken++) {
+      const frame = this.#speakerOutput.shift();
+      if (!frame) break;
+      out.set(frame.samples, taken * VOICE_FRAME_SAMPLES);
+      ssrcs[taken] = frame.ssrc;
+      ticks[taken] = frame.tick;
+    }
+    return taken;
   }
 
   /** {@inheritDoc VoiceTransport.stats} */
@@ -429,6 +463,7 @@ export class JsVoiceTransport implements VoiceTransport {
   }
 
   #mix(): void {
+    this.#tickNumber = (this.#tickNumber + 1) >>> 0;
     let count = 0;
     for (const [ssrc, speaker] of this.#speakers) {
       const frame = speaker.jitter.pop(this.#opus);
@@ -450,6 +485,19 @@ export class JsVoiceTransport implements VoiceTransport {
       count++;
     }
     if (count === 0) return;
+    if (this.#speakerMode) {
+      if (this.#processor.selfDeaf) return;
+      for (let i = 0; i < count; i++) {
+        if (this.#speakerOutput.length >= SPEAKER_FRAMES) {
+          this.#stats.droppedOutputOverrun++;
+          continue;
+        }
+        const samples = this.#speakerPcm.slice(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES);
+        this.#speakerOutput.push({ ssrc: this.#keys[i] ?? 0, tick: this.#tickNumber, samples });
+        this.#stats.framesMixed++;
+      }
+      return;
+    }
     if (this.#output.length >= OUTPUT_FRAMES) {
       this.#stats.droppedOutputOverrun++;
       return;

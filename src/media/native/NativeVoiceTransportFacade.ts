@@ -85,6 +85,11 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
     this.#native.setPushToTalk(pressed);
   }
 
+  /** {@inheritDoc VoiceTransport.setPushToTalkReleaseDelayMs} */
+  setPushToTalkReleaseDelayMs(delayMs: number): void {
+    this.#native.setPushToTalkReleaseDelayMs(delayMs);
+  }
+
   /** {@inheritDoc VoiceTransport.setVadThresholdDb} */
   setVadThresholdDb(thresholdDb: number): void {
     this.#native.setVadThresholdDb(thresholdDb);
@@ -118,6 +123,16 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
   /** {@inheritDoc VoiceTransport.pcmAvailable} */
   pcmAvailable(): number {
     return this.#native.pcmAvailable();
+  }
+
+  /** {@inheritDoc VoiceTransport.setSpeakerOutput} */
+  setSpeakerOutput(enabled: boolean): void {
+    this.#native.setSpeakerOutput(enabled);
+  }
+
+  /** {@inheritDoc VoiceTransport.pullSpeakerPcm} */
+  pullSpeakerPcm(out: Int16Array, ssrcs: Uint32Array, ticks: Uint32Array): number {
+    return this.#native.pullSpeakerPcm(out, ssrcs, ticks);
   }
 
   /** {@inheritDoc VoiceTransport.stats} */

@@ -41,7 +41,7 @@ export interface VoiceTransportStats {
   readonly silenceFramesSent: number;
   /** Datagrams read from the socket. */
   readonly packetsReceived: number;
-  /** 20 ms mixed frames handed to the receive ring. */
+  /** 20 ms mixed frames handed to the receive ring (per-speaker frames in speaker-output mode). */
   readonly framesMixed: number;
   readonly droppedInputOverrun: number;
   readonly droppedInputPartial: number;
@@ -99,6 +99,11 @@ export interface VoiceTransport {
   /** The push-to-talk key went down or up. */
   setPushToTalk(pressed: boolean): void;
   /**
+   * How long sending goes on after the push-to-talk key is released, 0..60000 ms (default 20).
+   * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
+   */
+  setPushToTalkReleaseDelayMs(delayMs: number): void;
+  /**
    * The voice-activity threshold in dBFS, -100..0 (default -50).
    * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
    */
@@ -124,6 +129,20 @@ export interface VoiceTransport {
   pullPcm(out: Int16Array): number;
   /** Mixed frames waiting. */
   pcmAvailable(): number;
+  /**
+   * Speaker-output mode, for audio callbacks that see each user before mixing: while on, every tick hands
+   * each speaker's decoded 20 ms frame (no gain applied, nothing mixed) to a per-speaker queue read with
+   * {@link VoiceTransport.pullSpeakerPcm}, and the mixed queue gets nothing; deafened, nothing at all.
+   * Off by default.
+   */
+  setSpeakerOutput(enabled: boolean): void;
+  /**
+   * Copies waiting per-speaker frames (speaker-output mode): frame i into
+   * `out[i × VOICE_FRAME_SAMPLES …]`, its SSRC into `ssrcs[i]` and the number of the tick that produced it
+   * into `ticks[i]` (the frames of one tick share a number and arrive together, so they mix together).
+   * Writes at most as many frames as the smallest of the three buffers holds; returns that count.
+   */
+  pullSpeakerPcm(out: Int16Array, ssrcs: Uint32Array, ticks: Uint32Array): number;
   /** See {@link VoiceTransportStats}. */
   stats(): VoiceTransportStats;
 }

@@ -20,6 +20,7 @@ const KEY = new Uint8Array(32).fill(7);
 const TONE_RMS = 8000 / Math.SQRT2;
 const SSRC_A = 1111;
 const SSRC_B = 2222;
+const SSRC_C = 3333;
 
 /**
  * Pushes `frames` tone frames, keeping the send ring (320 ms) topped up so that a slow test runner does
@@ -279,6 +280,70 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     expect(levels.filter((level) => level > 0)).toEqual([]);
   });
 
+  it('in speaker-output mode hands each speaker its own unmixed frames, tagged by SSRC and tick', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const a = await connect(SSRC_A);
+    const c = await connect(SSRC_C);
+    const b = await connect(SSRC_B);
+    b.transport.setSpeakerOutput(true);
+    await sleep(40);
+    // A speaks loud, C quietly (a tenth of A's level after capture gain): unmixed, each keeps its level.
+    c.transport.setCaptureGain(0.1);
+    await sleep(40);
+    await Promise.all([feedTone(a.transport, 20), feedTone(c.transport, 20)]);
+    const out = new Int16Array(4 * VOICE_FRAME_SAMPLES);
+    const ssrcs = new Uint32Array(4);
+    const ticks = new Uint32Array(3); // the smallest buffer bounds the pull
+    const levels = new Map<number, number[]>();
+    const tickSsrcs = new Map<number, Set<number>>();
+    let lastTick = 0;
+    await waitFor(() => {
+      out[3 * VOICE_FRAME_SAMPLES] = 4321; // a fourth frame slot that `ticks` has no room for
+      const n = b.transport.pullSpeakerPcm(out, ssrcs, ticks);
+      expect(n).toBeLessThanOrEqual(3);
+      expect(out[3 * VOICE_FRAME_SAMPLES]).toBe(4321);
+      for (let i = 0; i < n; i++) {
+        const ssrc = ssrcs[i] ?? 0;
+        const tick = ticks[i] ?? 0;
+        expect(tick).toBeGreaterThanOrEqual(lastTick);
+        lastTick = tick;
+        const list = levels.get(ssrc) ?? [];
+        list.push(rms(out.subarray(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES)));
+        levels.set(ssrc, list);
+        const set = tickSsrcs.get(tick) ?? new Set<number>();
+        expect(set.has(ssrc)).toBe(false); // one frame per speaker per tick
+        set.add(ssrc);
+        tickSsrcs.set(tick, set);
+      }
+      return (levels.get(SSRC_A)?.length ?? 0) >= 20 && (levels.get(SSRC_C)?.length ?? 0) >= 20;
+    }, 'per-speaker frames');
+    expect([...levels.keys()].sort()).toEqual([SSRC_A, SSRC_C].sort());
+    // Unmixed, each keeps its own level (medians are loose: the JS engine conceals late frames under load).
+    const peakA = Math.max(...(levels.get(SSRC_A) ?? []));
+    const peakC = Math.max(...(levels.get(SSRC_C) ?? []));
+    expect(peakA).toBeGreaterThan(TONE_RMS * 0.8);
+    expect(peakA).toBeLessThan(TONE_RMS * 1.2);
+    expect(peakC).toBeGreaterThan(TONE_RMS * 0.07);
+    expect(peakC).toBeLessThan(TONE_RMS * 0.13);
+    expect(median((levels.get(SSRC_A) ?? []).filter((level) => level > TONE_RMS / 4))).toBeGreaterThan(
+      TONE_RMS * 0.5,
+    );
+    // Both spoke in most of the same ticks, and nothing went to the mixed queue.
+    expect([...tickSsrcs.values()].filter((set) => set.size === 2).length).toBeGreaterThan(5);
+    expect(b.transport.pcmAvailable()).toBe(0);
+    if (kind === 'native') expect(b.transport.stats().allocationsInTicks).toBe(0);
+    // Off again: the mixed queue is fed once more.
+    b.transport.setSpeakerOutput(false);
+    await sleep(40);
+    const mixedBefore = b.transport.stats().framesMixed;
+    await feedTone(a.transport, 6);
+    await waitFor(
+      () => b.transport.pcmAvailable() > 0 && b.transport.stats().framesMixed > mixedBefore,
+      'mixed frames after speaker mode',
+    );
+  });
+
   it('holds 32 speakers, counts the 33rd, and frees a slot and its keys with removeSpeaker', async () => {
     peer = new VoicePeer();
     await peer.listen();
@@ -324,6 +389,9 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     expect(code(() => transport.setCaptureGain(Number.NaN))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
     expect(code(() => transport.setVadThresholdDb(1))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
     expect(code(() => transport.setUserGain(5, -1))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
+    expect(code(() => transport.setPushToTalkReleaseDelayMs(60001))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
+    expect(code(() => transport.setPushToTalkReleaseDelayMs(-1))).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
+    expect(code(() => transport.setPushToTalkReleaseDelayMs(250))).toBe('no error');
     expect(code(() => transport.setCaptureGain(2))).toBe('no error');
     expect(code(() => transport.setVadThresholdDb(-40))).toBe('no error');
     expect(code(() => transport.setUserGain(5, 0.5))).toBe('no error');
