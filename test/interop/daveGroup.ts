@@ -1,7 +1,7 @@
 import { p256 } from '@noble/curves/nist.js';
 import { DAVESession } from '@snazzah/davey';
 
-import { importPatchedTsMls } from './patchedTsMls.js';
+import { loadTsMls } from '../../src/dave/tsMls.js';
 
 // A real DAVE group with no platform (dave-e2ee.md §4): a ts-mls member ("ours", whose MLS exporter
 // gives us the sender keys) creates the group with the voice gateway's external sender, commits Adds of
@@ -45,7 +45,7 @@ function le64(value: bigint): Buffer {
 
 /** Builds the group; a few hundred ms (P-256 signatures in JS). */
 export async function createDaveTestGroup(): Promise<DaveTestGroup> {
-  const mls = await importPatchedTsMls();
+  const mls = await loadTsMls();
   const cipherSuite = await mls.getCiphersuiteImpl('MLS_128_DHKEMP256_AES128GCM_SHA256_P256');
   const context = { cipherSuite, authService: mls.unsafeTestingAuthenticationService };
   const channelId = 927310423890473011n;

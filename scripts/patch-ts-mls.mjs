@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// Writes sdkpp's patched copy of ts-mls 2.0.0-rc.10 (the newest ts-mls on the registry we use) into
+// node_modules/.sdkpp-ts-mls/<version>-<patch set>/ inside the sdkpp package, and nothing else. ts-mls
+// itself stays untouched; src/dave/tsMls.ts imports the copy at run time (and calls this file's
+// `ensurePatchedTsMls` to build it on first use when the install script did not run, e.g. under
+// `npm install --ignore-scripts`).
+//
+// Why a copy: rc.10 has two interop bugs that stop DAVE groups with libdave/davey members from working
+// (docs: ../shared/reference/dave-e2ee.md §3.2), both fixed upstream in releases not on the registry:
+//   1. the external_senders group-context extension is encoded as one ExternalSender instead of RFC 9420's
+//      vector `ExternalSender external_senders<V>` (upstream rc.12): davey cannot read our GroupInfo and
+//      ts-mls cannot read theirs;
+//   2. `needsUpdatePath` needs more than one Remove/Update before it adds an UpdatePath (upstream rc.11),
+//      so a commit removing one member carries no path and openmls refuses it.
+// Each text replacement below must match exactly once; the ts-mls version must be the one it was written
+// for. The copy lives under node_modules so that ts-mls's own dependencies (@hpke/core, @noble/*) resolve
+// from it by Node's normal lookup, and so that git, eslint and prettier never see it.
+//
+// Failure policy:
+//   - In the sdkpp repository (no `node_modules` segment in its path): a patch that no longer applies is an
+//     error with a clear message and exit code 1, so `npm install` fails loudly and the developer fixes the
+//     patch before anything is committed on top of a broken MLS layer.
+//   - As a dependency of an application: the same message as a warning, exit code 0. Failing the app's
+//     whole install for a feature it may never use (voice E2EE) would be worse; DAVE then fails at its
+//     first use with the same explanation (src/dave/tsMls.ts), never silently.
+//
+//   node scripts/patch-ts-mls.mjs           the install script (policy above)
+//   node scripts/patch-ts-mls.mjs --force   rebuild the copy even if it exists
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+/** The ts-mls version the patches are written for. */
+export const TS_MLS_VERSION = '2.0.0-rc.10';
+
+/** Bumped whenever the patch set changes, so an old copy is rebuilt. */
+const PATCH_SET = 'p3';
+
+/**
+ * Each entry: a file under ts-mls's `dist/src`, and the exact rc.10 text with our replacement.
+ * @type {readonly { file: string; why: string; from: string; to: string }[]}
+ */
+const PATCHES = [
+  {
+    file: 'extension.js',
+    why: 'external_senders is a vector (RFC 9420 §12.1.8.1)',
+    from: 'import { varLenDataDecoder, varLenDataEncoder } from "./codec/variableLength.js";',
+    to: 'import { varLenDataDecoder, varLenDataEncoder, varLenTypeDecoder, varLenTypeEncoder } from "./codec/variableLength.js";',
+  },
+  {
+    file: 'extension.js',
+    why: 'external_senders is a vector (encoder)',
+    from: 'return [e.extensionType, encode(externalSenderEncoder, e.extensionData)];',
+    to: 'return [e.extensionType, encode(varLenTypeEncoder(externalSenderEncoder), [e.extensionData])];',
+  },
+  {
+    file: 'extension.js',
+    // ts-mls keeps one sender per extension; this copy only serves DAVE, whose groups must hold exactly one
+    // (dave-e2ee.md §1.6), so any other count is a decoding failure rather than a silently dropped sender.
+    why: 'external_senders is a vector (decoder; exactly one sender, as DAVE requires)',
+    from: 'const res = decode(externalSenderDecoder, extensionData);',
+    to: 'const all = decode(varLenTypeDecoder(externalSenderDecoder), extensionData);\n            const res = all?.length === 1 ? all[0] : undefined;',
+  },
+  {
+    file: 'clientState.js',
+    why: 'one Update or Remove already needs an UpdatePath (RFC 9420 §12.4)',
+    from:
+      'Object.values(grouped[defaultProposalTypes.update]).length > 1 ||\n' +
+      '            Object.values(grouped[defaultProposalTypes.remove]).length > 1;',
+    to:
+      'Object.values(grouped[defaultProposalTypes.update]).length > 0 ||\n' +
+      '            Object.values(grouped[defaultProposalTypes.remove]).length > 0;',
+  },
+];
+
+/** The error thrown when ts-mls is not the version or text the patches were written for. */
+export class TsMlsPatchError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'TsMlsPatchError';
+  }
+}
+
+/**
+ * The installed ts-mls package folder, resolved from `packageRoot` as the package's own imports resolve it.
+ * @param {string} packageRoot
+ */
+function findTsMls(packageRoot) {
+  const require = createRequire(path.join(packageRoot, 'package.json'));
+  // ts-mls exports only its entry (dist/src/index.js): its root is three levels up.
+  return path.resolve(path.dirname(require.resolve('ts-mls')), '..', '..');
+}
+
+/**
+ * Builds the patched copy if it is missing (or `force`) and returns the path of its entry module.
+ * Safe against concurrent callers: the copy is staged under a temporary name and renamed into place.
+ * @param {{ packageRoot: string; force?: boolean }} options
+ * @returns {string} the absolute path of the patched `dist/src/index.js`
+ */
+export function ensurePatchedTsMls({ packageRoot, force = false }) {
+  const tsMlsRoot = findTsMls(packageRoot);
+  const { version } = JSON.parse(readFileSync(path.join(tsMlsRoot, 'package.json'), 'utf8'));
+  if (version !== TS_MLS_VERSION) {
+    throw new TsMlsPatchError(
+      `sdkpp: ts-mls ${version} is installed, but sdkpp's DAVE patches are written for ts-mls ` +
+        `${TS_MLS_VERSION}; reinstall sdkpp's pinned ts-mls (and check for an npm override).`,
+    );
+  }
+  const target = path.join(packageRoot, 'node_modules', '.sdkpp-ts-mls', `${version}-${PATCH_SET}`);
+  const entry = path.join(target, 'dist', 'src', 'index.js');
+  if (existsSync(entry) && !force) return entry;
+
+  const staging = `${target}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    cpSync(path.join(tsMlsRoot, 'dist', 'src'), path.join(staging, 'dist', 'src'), { recursive: true });
+    writeFileSync(
+      path.join(staging, 'package.json'),
+      `${JSON.stringify({ name: 'sdkpp-ts-mls-patched', version, type: 'module', private: true }, null, 2)}\n`,
+    );
+    const texts = new Map();
+    for (const patch of PATCHES) {
+      const file = path.join(staging, 'dist', 'src', patch.file);
+      const text = texts.get(file) ?? readFileSync(file, 'utf8');
+      const first = text.indexOf(patch.from);
+      if (first < 0 || text.indexOf(patch.from, first + 1) >= 0) {
+        throw new TsMlsPatchError(
+          `sdkpp: the ts-mls patch "${patch.why}" no longer applies: dist/src/${patch.file} of ts-mls ` +
+            `${version} ${first < 0 ? 'does not contain' : 'contains more than once'} the expected text.`,
+        );
+      }
+      texts.set(file, text.replace(patch.from, patch.to));
+    }
+    for (const [file, text] of texts) writeFileSync(file, text);
+    writeFileSync(
+      path.join(staging, 'SDKPP-PATCHES.txt'),
+      `ts-mls ${version} (MIT, https://github.com/LukaJCB/ts-mls) with sdkpp's interop patches:\n` +
+        PATCHES.map((p) => `- dist/src/${p.file}: ${p.why}\n`).join(''),
+    );
+    if (force) rmSync(target, { recursive: true, force: true });
+    try {
+      renameSync(staging, target);
+    } catch (error) {
+      // Another process built it at the same time: theirs is as good as ours.
+      if (!existsSync(entry)) throw error;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return entry;
+}
+
+/** True when `packageRoot` is a checkout of the sdkpp repository rather than an installed dependency. */
+function isRepository(packageRoot) {
+  return !packageRoot.split(path.sep).includes('node_modules');
+}
+
+const isMain =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  try {
+    const entry = ensurePatchedTsMls({ packageRoot, force: process.argv.includes('--force') });
+    process.stdout.write(`sdkpp: patched ts-mls ready at ${path.relative(packageRoot, entry)}\n`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (isRepository(packageRoot)) {
+      process.stderr.write(`${message}\nsdkpp: fix scripts/patch-ts-mls.mjs before going on.\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(
+        `${message}\nsdkpp: installing anyway; voice calls with DAVE end-to-end encryption will fail ` +
+          'with this message until ts-mls matches.\n',
+      );
+    }
+  }
+}

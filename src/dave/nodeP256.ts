@@ -1,0 +1,96 @@
+import {
+  createECDH,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
+
+import type { Signature } from 'ts-mls';
+
+// ts-mls keeps P-256 keys as raw bytes: a 32-byte scalar and a 65-byte uncompressed point (SEC1). node:crypto
+// wants KeyObjects, so they are converted through JWK and cached (a session signs with one key and verifies
+// a few dozen member keys per commit; parsing a key costs more than verifying with it).
+
+const CACHE_LIMIT = 256;
+const privateKeys = new Map<string, KeyObject>();
+const publicKeys = new Map<string, KeyObject>();
+
+function remember(cache: Map<string, KeyObject>, id: string, key: KeyObject): KeyObject {
+  if (cache.size >= CACHE_LIMIT) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(id, key);
+  return key;
+}
+
+function b64url(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
+}
+
+/** The uncompressed public point of a raw P-256 scalar. */
+export function p256PublicKey(signKey: Uint8Array): Uint8Array {
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(signKey);
+  return new Uint8Array(ecdh.getPublicKey(null, 'uncompressed'));
+}
+
+function privateKeyObject(signKey: Uint8Array): KeyObject {
+  const id = b64url(signKey);
+  const cached = privateKeys.get(id);
+  if (cached) return cached;
+  const point = p256PublicKey(signKey);
+  const key = createPrivateKey({
+    key: { kty: 'EC', crv: 'P-256', d: id, x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33)) },
+    format: 'jwk',
+  });
+  return remember(privateKeys, id, key);
+}
+
+function publicKeyObject(publicKey: Uint8Array): KeyObject {
+  const id = b64url(publicKey);
+  const cached = publicKeys.get(id);
+  if (cached) return cached;
+  // createPublicKey takes SEC1 points (compressed or not) wrapped in SPKI; the prefix is P-256's fixed header.
+  const spki = Buffer.concat([P256_SPKI_PREFIX, publicKey]);
+  const key = createPublicKey({ key: spki, format: 'der', type: 'spki' });
+  return remember(publicKeys, id, key);
+}
+
+/** DER SubjectPublicKeyInfo header of an uncompressed P-256 point (id-ecPublicKey, prime256v1). */
+const P256_SPKI_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
+
+/** Generates a P-256 key pair in ts-mls's raw form (32-byte scalar, 65-byte uncompressed point). */
+export function generateP256KeyPair(): { signKey: Uint8Array; publicKey: Uint8Array } {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = privateKey.export({ format: 'jwk' });
+  const d = Buffer.from(jwk.d ?? '', 'base64url');
+  const x = Buffer.from(jwk.x ?? '', 'base64url');
+  const y = Buffer.from(jwk.y ?? '', 'base64url');
+  const signKey = new Uint8Array(d);
+  privateKeys.set(b64url(signKey), privateKey);
+  return { signKey, publicKey: new Uint8Array(Buffer.concat([Buffer.of(4), x, y])) };
+}
+
+/**
+ * ts-mls's {@link Signature} for P-256 ECDSA with SHA-256 and DER signatures (what cipher suite 2 and every
+ * DAVE implementation use), on node:crypto. Verification of a malformed key or signature returns false.
+ */
+export const nodeP256Signature: Signature = {
+  sign(signKey, message) {
+    return Promise.resolve(new Uint8Array(sign('sha256', message, privateKeyObject(signKey))));
+  },
+  verify(publicKey, message, signature) {
+    try {
+      return Promise.resolve(verify('sha256', message, publicKeyObject(publicKey), signature));
+    } catch {
+      return Promise.resolve(false);
+    }
+  },
+  keygen() {
+    return Promise.resolve(generateP256KeyPair());
+  },
+};

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import type { CiphersuiteImpl } from 'ts-mls';
+
+import { findPackageRoot } from '../native/packageRoot.js';
+import { nodeP256Signature } from './nodeP256.js';
+
+/** The ts-mls module namespace (sdkpp's patched copy of ts-mls 2.0.0-rc.10). */
+export type TsMls = typeof import('ts-mls');
+
+/** What scripts/patch-ts-mls.mjs exports (it is plain JS, so its shape is written down here). */
+interface PatchScript {
+  ensurePatchedTsMls: (options: { packageRoot: string; force?: boolean }) => string;
+}
+
+let loading: Promise<TsMls> | undefined;
+
+/**
+ * Imports sdkpp's patched copy of ts-mls, which the install script writes into
+ * `node_modules/.sdkpp-ts-mls/` of the sdkpp package (see scripts/patch-ts-mls.mjs for the two interop
+ * patches and why). When the copy is missing (installed with `--ignore-scripts`, or a fresh checkout), it is
+ * built here on first use by the same script. Rejects with the script's explanation when ts-mls is not the
+ * version the patches were written for; never falls back to the unpatched ts-mls, which cannot share a
+ * group with libdave or davey.
+ */
+export function loadTsMls(): Promise<TsMls> {
+  loading ??= (async () => {
+    const packageRoot = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+    if (packageRoot === undefined) throw new Error('sdkpp: cannot find the sdkpp package folder for ts-mls');
+    const script = path.join(packageRoot, 'scripts', 'patch-ts-mls.mjs');
+    if (!existsSync(script)) throw new Error(`sdkpp: ${script} is missing; reinstall sdkpp`);
+    const { ensurePatchedTsMls } = (await import(pathToFileURL(script).href)) as PatchScript;
+    const entry = ensurePatchedTsMls({ packageRoot });
+    return (await import(pathToFileURL(entry).href)) as TsMls;
+  })();
+  loading.catch(() => {
+    loading = undefined; // let a later call retry (e.g. after the user fixed the install)
+  });
+  return loading;
+}
+
+let suite: Promise<CiphersuiteImpl> | undefined;
+
+/**
+ * DAVE's MLS cipher suite 2 (`MLS_128_DHKEMP256_AES128GCM_SHA256_P256`) from ts-mls, with its P-256 ECDSA
+ * done by node:crypto (OpenSSL) instead of ts-mls's default, @noble/curves in JS: the same DER signatures,
+ * about a hundred times faster (bench/mls.ts). HPKE, hashing and AEAD stay ts-mls's (WebCrypto).
+ */
+export function daveCipherSuite(): Promise<CiphersuiteImpl> {
+  suite ??= (async () => {
+    const mls = await loadTsMls();
+    const base = await mls.getCiphersuiteImpl('MLS_128_DHKEMP256_AES128GCM_SHA256_P256');
+    return { ...base, signature: nodeP256Signature };
+  })();
+  suite.catch(() => {
+    suite = undefined;
+  });
+  return suite;
+}
