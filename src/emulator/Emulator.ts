@@ -33,6 +33,10 @@ import { EmulatorStore, type UserPatch } from './store/Store.js';
 import { wirePresence } from './social/wire.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
+import { createMediaEngine } from '../media/createMediaEngine.js';
+import { wireVoiceStates } from './social/voiceStates.js';
+import { VoiceCalls } from './voice/VoiceCalls.js';
+import { VoiceServer } from './voice/VoiceServer.js';
 import type {
   BrowserOptions,
   Emulator,
@@ -45,6 +49,7 @@ import type {
   EmulatorPresence,
   EmulatorRelationship,
   EmulatorUser,
+  EmulatorVoice,
   GatewaySessionInfo,
 } from './types.js';
 
@@ -125,6 +130,8 @@ class RunningEmulator implements Emulator {
   readonly #localClient: LocalClientServer | null;
   readonly #wallClock: WallClock;
   readonly #stopLobbySweep: () => void;
+  readonly #voiceServer: VoiceServer;
+  readonly voice: EmulatorVoice;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -135,8 +142,11 @@ class RunningEmulator implements Emulator {
     localClient: LocalClientServer | null,
     wallClock: WallClock,
     stopLobbySweep: () => void,
+    voice: { server: VoiceServer; calls: VoiceCalls },
   ) {
     this.#ctx = ctx;
+    this.#voiceServer = voice.server;
+    this.voice = voiceApi(voice.server, voice.calls);
     this.#wallClock = wallClock;
     this.#stopLobbySweep = stopLobbySweep;
     this.#server = server;
@@ -175,6 +185,7 @@ class RunningEmulator implements Emulator {
 
   async #shutdown(): Promise<void> {
     this.#stopLobbySweep();
+    await this.#voiceServer.close();
     await this.#localClient?.close();
     this.#gatewayServer.close();
     await this.#ctx.hub.shutdown();
@@ -369,6 +380,25 @@ class RunningEmulator implements Emulator {
   }
 }
 
+/** The {@link EmulatorVoice} face of the voice server. */
+function voiceApi(server: VoiceServer, calls: VoiceCalls): EmulatorVoice {
+  return {
+    get endpoint() {
+      return server.endpoint;
+    },
+    get udpPort() {
+      return server.udpPort;
+    },
+    calls: () => server.callsInfo(),
+    kick: (lobbyId, userId) => calls.leave(lobbyId, userId, 'kicked'),
+    dropConnections: (userId, lobbyId) => server.dropConnections(userId, lobbyId),
+    setImpairment: (impairment) => {
+      server.setImpairment(impairment);
+    },
+    impairmentStats: () => server.impairmentStats(),
+  };
+}
+
 /** The emulated desktop client, signed in as the chosen user (the first seeded one by default). */
 async function startLocalClient(ctx: EmulatorContext): Promise<LocalClientServer | null> {
   const choice = ctx.options.rpcUser;
@@ -462,6 +492,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   wireSocialGateway(ctx);
   const stopLobbySweep = wireLobbyGateway(ctx);
   wireLobbyRelay(ctx);
+  const calls = new VoiceCalls(() => clock.now());
+  const voiceServer = await VoiceServer.start({
+    calls,
+    log,
+    clock,
+    engine: createMediaEngine({ prefer: 'auto' }),
+    settings: { ...resolved.voice, host: resolved.host },
+  }).catch((error: unknown) => {
+    stopLobbySweep();
+    server.close();
+    throw error;
+  });
+  wireVoiceStates({ hub, lobbies: ctx.lobbies, calls, log, endpoint: () => voiceServer.endpoint });
 
   const router = new Router(log);
   router.add(allRoutes(ctx));
@@ -469,6 +512,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     router.limitWith(new HttpRateLimits(resolved.rateLimits, store));
   } catch (error) {
     stopLobbySweep();
+    await voiceServer.close();
     server.close();
     throw error;
   }
@@ -477,11 +521,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const gatewayServer = new GatewayServer(hub, log);
   gatewayServer.attach(server);
-  const localClient = await startLocalClient(ctx).catch((error: unknown) => {
+  const localClient = await startLocalClient(ctx).catch(async (error: unknown) => {
     stopLobbySweep();
+    await voiceServer.close();
     server.close();
     throw error;
   });
   log.line('emulator', `listening on ${urls.http} (application ${store.state.application.id})`);
-  return new RunningEmulator(ctx, server, router, gatewayServer, localClient, wallClock, stopLobbySweep);
+  return new RunningEmulator(ctx, server, router, gatewayServer, localClient, wallClock, stopLobbySweep, {
+    server: voiceServer,
+    calls,
+  });
 }

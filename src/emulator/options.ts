@@ -1,6 +1,8 @@
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { isSnowflake } from './snowflake.js';
 import type { EmulatorOptions } from './types.js';
+import { Impairment } from './voice/impairment.js';
+import type { VoiceServerSettings } from './voice/VoiceServer.js';
 
 /** {@link EmulatorOptions} with every default applied and every value checked. */
 export interface ResolvedOptions {
@@ -29,6 +31,8 @@ export interface ResolvedOptions {
   launchRegistryDir: string | undefined;
   /** Whether the contract's guild is seeded. */
   seedGuild: boolean;
+  /** The voice server's settings (host is the emulator's). */
+  voice: Omit<VoiceServerSettings, 'host'>;
 }
 
 /** The most users `users` may seed; more is certainly a typo and would only slow start-up. */
@@ -117,5 +121,25 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     ),
     launchRegistryDir: options.launchRegistryDir,
     seedGuild: options.seedGuild ?? true,
+    voice: resolveVoiceOptions(options.voice),
+  };
+}
+
+function resolveVoiceOptions(voice: EmulatorOptions['voice']): Omit<VoiceServerSettings, 'host'> {
+  const v = voice ?? {};
+  for (const name of ['port', 'udpPort'] as const) {
+    const port = v[name];
+    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
+      throw new RangeError(`EmulatorOptions.voice.${name} must be 0–65535, got ${String(port)}`);
+    }
+  }
+  if (v.impairment !== undefined) new Impairment(v.impairment); // throws a RangeError for a bad value
+  return {
+    port: v.port ?? 0,
+    udpPort: v.udpPort ?? 0,
+    allowNonDave: v.allowNonDave ?? false,
+    heartbeatIntervalMs: positiveInt('voice.heartbeatIntervalMs', v.heartbeatIntervalMs, 13_750),
+    resumeWindowMs: positiveInt('voice.resumeWindowMs', v.resumeWindowMs, 30_000),
+    impairment: v.impairment ? { ...v.impairment } : null,
   };
 }

@@ -73,6 +73,137 @@ export interface EmulatorOptions {
    * verifiers or secrets.
    */
   log?: (line: string) => void;
+  /** The voice server (lobby calls): ports, DAVE policy, timings and impairment; see {@link EmulatorVoiceOptions}. */
+  voice?: EmulatorVoiceOptions;
+}
+
+/**
+ * Options of the emulator's voice server: a voice gateway v8 on its own TCP port (any path, `?v=4`…`8`;
+ * VOICE_SERVER_UPDATE's `endpoint` is `127.0.0.1:<port>`) and a UDP forwarding unit on its own UDP port.
+ */
+export interface EmulatorVoiceOptions {
+  /** TCP port of the voice gateway. @defaultValue `0` (an ephemeral port) */
+  port?: number;
+  /** UDP port of the forwarding unit (Ready's `port`). @defaultValue `0` (an ephemeral port) */
+  udpPort?: number;
+  /**
+   * Calls are end-to-end encrypted only: a client whose Identify says `max_dave_protocol_version: 0` is
+   * closed with 4017. `true` lets it in, and the whole call then runs DAVE version 0 (transport encryption
+   * only) until it empties: members already on DAVE get op 21 `{protocol_version: 0, transition_id: 0}`.
+   * For tests of the downgrade path. @defaultValue `false`
+   */
+  allowNonDave?: boolean;
+  /** Heartbeat interval in the voice Hello. @defaultValue `13750` */
+  heartbeatIntervalMs?: number;
+  /** How long a voice session whose socket went away can be resumed (op 7). @defaultValue `30_000` */
+  resumeWindowMs?: number;
+  /** Impairment of forwarded packets from the start; see {@link EmulatorVoice.setImpairment}. */
+  impairment?: VoiceImpairment;
+}
+
+/** Network impairment of the forwarding unit, applied to each packet copy it forwards. */
+export interface VoiceImpairment {
+  /** Percent (0–100) of forwarded packets dropped. */
+  lossPercent?: number;
+  /** Milliseconds every forwarded packet is held (0–10000). */
+  delayMs?: number;
+  /** Up to this many extra milliseconds per packet, uniformly drawn (0–10000). */
+  jitterMs?: number;
+  /** Percent (0–100) of packets held back about 30 ms so the next one overtakes them. */
+  reorderPercent?: number;
+  /** Seed of the PRNG behind every draw, for reproducible runs. @defaultValue `1` */
+  seed?: number;
+}
+
+/** The forwarding unit's counters of one call. */
+export interface EmulatorVoiceCounters {
+  /** RTP packets received and opened with the sender's transport key. */
+  packetsIn: number;
+  bytesIn: number;
+  /** Packet copies sent to receivers (one per receiver). */
+  packetsForwarded: number;
+  bytesForwarded: number;
+  /** Packets from an address other than the one pinned for their SSRC. */
+  droppedForeignSource: number;
+  /** Packets the sender's key did not open. */
+  droppedDecrypt: number;
+  /** Copies the impairment dropped. */
+  droppedImpairment: number;
+  /** IP discovery requests answered. */
+  discoveries: number;
+}
+
+/** A call participant, as {@link EmulatorVoice.calls} shows it. */
+export interface EmulatorVoiceParticipant {
+  userId: string;
+  /** The main gateway session in the voice state. */
+  sessionId: string;
+  selfMute: boolean;
+  selfDeaf: boolean;
+  /** The voice connection, or null until the client identifies on the voice gateway. */
+  voice: {
+    /** Whether a voice socket is attached (false while the session waits for a resume). */
+    connected: boolean;
+    ssrc: number;
+    /** The transport encryption mode, or null before Select Protocol. */
+    mode: string | null;
+    /** The DAVE version of the Session Description, or null before it. */
+    daveProtocolVersion: number | null;
+    /** The last speaking flags the client sent (0 silent). */
+    speaking: number;
+    packetsFromClient: number;
+    packetsToClient: number;
+  } | null;
+}
+
+/** A lobby call, as {@link EmulatorVoice.calls} shows it. */
+export interface EmulatorVoiceCall {
+  lobbyId: string;
+  /** Participants in join order. */
+  participants: EmulatorVoiceParticipant[];
+  /** 1 with DAVE, 0 without, null before anyone's Session Description. */
+  daveProtocolVersion: number | null;
+  /** The MLS epoch of the call's DAVE group, or null without one. */
+  daveEpoch: bigint | null;
+  counters: EmulatorVoiceCounters;
+}
+
+/** The impairment's counters since it was set. */
+export interface EmulatorImpairmentStats {
+  /** Packet copies that went through it. */
+  seen: number;
+  dropped: number;
+  reordered: number;
+  /** Copies sent later than at once (delay, jitter or reordering). */
+  delayed: number;
+}
+
+/** The voice server of a running emulator: lobby calls, for tests and the dashboard. */
+export interface EmulatorVoice {
+  /** `host:port` of the voice gateway, as VOICE_SERVER_UPDATE's `endpoint` carries it. */
+  readonly endpoint: string;
+  /** The forwarding unit's UDP port. */
+  readonly udpPort: number;
+  /** Every lobby call with its participants, SSRCs, speaking flags, DAVE epoch and counters (a snapshot). */
+  calls(): EmulatorVoiceCall[];
+  /**
+   * Removes a participant from a call, as a moderator would: voice close 4014 on their voice socket and a
+   * voice state with `channel_id: null` to the lobby. Returns false when they were not in the call.
+   */
+  kick(lobbyId: string, userId: string): boolean;
+  /**
+   * Destroys voice sockets without a close frame (a network drop), all or one user's (in one lobby); their
+   * sessions stay resumable (op 7) for the resume window. Returns how many.
+   */
+  dropConnections(userId?: string, lobbyId?: string): number;
+  /**
+   * Impairs every packet the forwarding unit forwards from now on (null: none); the PRNG starts again from
+   * the seed and the counters from zero.
+   * @throws RangeError for a value out of range
+   */
+  setImpairment(impairment: VoiceImpairment | null): void;
+  /** The impairment's counters, or null when none is set. */
+  impairmentStats(): EmulatorImpairmentStats | null;
 }
 
 /** One rate limit: at most `limit` requests per fixed window of `windowMs` milliseconds. */
@@ -277,6 +408,8 @@ export interface EmulatorChannelMessage {
 
 /** A running emulator. */
 export interface Emulator extends EmulatorInfo {
+  /** The voice server: lobby calls, kicks, drops and impairment. */
+  readonly voice: EmulatorVoice;
   /** Closes every socket (gateway clients get close code 1001); resolves when the port is free. */
   close(): Promise<void>;
   /** Adds a full user; the username defaults to the next unused seed name. */

@@ -57,6 +57,10 @@ export interface NewLobbyMessage {
 export type LobbiesEvents = {
   /** A message was stored and dispatched. */
   messageCreated: [lobby: LobbyRecord, message: LobbyMessageRecord];
+  /** A member left or was removed (the lobby's call drops them). */
+  memberRemoved: [lobby: LobbyRecord, userId: string];
+  /** A lobby was deleted (its call ends). */
+  deleted: [lobby: LobbyRecord];
 };
 
 /** Dependencies of {@link Lobbies}. */
@@ -146,6 +150,14 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     return wireLobby(this.#wire, lobby);
   }
 
+  /**
+   * Where `voice_states` of READY and LOBBY_CREATE/_UPDATE come from (the voice service sets it); without
+   * it a lobby carries an empty list.
+   */
+  setVoiceStateSource(source: (lobbyId: string) => Record<string, unknown>[]): void {
+    this.#wire.voiceStates = source;
+  }
+
   /** The lobby as READY and LOBBY_CREATE/_UPDATE carry it. */
   gatewayWire(lobby: LobbyRecord): Record<string, unknown> {
     return gatewayLobby(this.#wire, lobby);
@@ -228,6 +240,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
       this.#d.hub.dispatch(member.userId, 'LOBBY_DELETE', { id: lobby.id, reason: 'deleted' });
     }
     this.#d.log.line('lobbies', `lobby ${lobby.id} deleted (${why})`);
+    this.emit('deleted', lobby);
   }
 
   /** Links the lobby to a guild channel, or unlinks it (null); members get LOBBY_UPDATE on a change. */
@@ -316,6 +329,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     this.#d.hub.dispatch(userId, 'LOBBY_DELETE', { id: lobby.id, reason: 'removed' });
     this.#toMembers(lobby, 'LOBBY_MEMBER_REMOVE', () => memberEvent(this.#wire, lobby, member));
     this.#d.log.line('lobbies', `user ${userId} left lobby ${lobby.id}`);
+    this.emit('memberRemoved', lobby, userId);
     if (lobby.members.length === 0 && lobby.createdBy === 'sdk') this.delete(lobby, 'its last member left');
     else this.#refreshIdle(lobby);
   }

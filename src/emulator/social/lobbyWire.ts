@@ -11,6 +11,8 @@ export interface LobbyWireContext {
   connected(userId: string): boolean;
   /** The linked channel's name and guild, or undefined when the channel is gone. */
   channel(id: string): { id: string; name: string; guildId: string } | undefined;
+  /** The voice states of the lobby's call (`voice_states`); absent means none. */
+  voiceStates?: (lobbyId: string) => Record<string, unknown>[];
 }
 
 /** A user as a lobby shows it; an account deleted since (a merged provisional one) keeps its id. */
@@ -49,7 +51,7 @@ export function wireLobby(wire: LobbyWireContext, lobby: LobbyRecord): Record<st
 
 /** A lobby as LOBBY_CREATE, LOBBY_UPDATE and READY carry it: the HTTP shape plus `voice_states`. */
 export function gatewayLobby(wire: LobbyWireContext, lobby: LobbyRecord): Record<string, unknown> {
-  return { ...wireLobby(wire, lobby), voice_states: [] };
+  return { ...wireLobby(wire, lobby), voice_states: wire.voiceStates?.(lobby.id) ?? [] };
 }
 
 /** The `d` of LOBBY_MEMBER_ADD, _UPDATE and _REMOVE. */

@@ -1,0 +1,481 @@
+import type { KeyPackage, MlsMessage } from 'ts-mls';
+
+import { loadTsMls, type TsMls } from '../../../dave/tsMls.js';
+import {
+  bytesEqual,
+  concatBytes,
+  DAVE_PROTOCOL_VERSION,
+  DaveOp,
+  identityToUserId,
+  proposalRef,
+  refKey,
+  snowflakeBE64,
+  u16,
+  withLength,
+} from '../../../dave/wire.js';
+import { systemClock, type Clock, type TimerHandle } from '../../../util/Clock.js';
+import { TypedEmitter } from '../../../util/TypedEmitter.js';
+import { ExternalSender } from './externalSender.js';
+
+/** What the coordinator asks the voice gateway to send: JSON (`{op, d}`) or a binary DAVE message. */
+export type DaveMessageBody = { json: unknown } | { binary: Uint8Array };
+
+/** Events of a {@link DaveCoordinator}. */
+export type DaveCoordinatorEvents = {
+  /** Send `body` as opcode `op` to each user in `to` (binary: the gateway frames u16 seq ‖ op ‖ payload). */
+  send: [to: string[], op: number, body: DaveMessageBody];
+};
+
+/** Options of a {@link DaveCoordinator}. */
+export interface DaveCoordinatorOptions {
+  /** The call's channel (the lobby id): the MLS group id is its 8-byte big-endian form. */
+  channelId: string;
+  /** Time source for the transition timeout. */
+  clock?: Clock;
+  /** Log sink; lines never hold key material. */
+  log?: (line: string) => void;
+  /**
+   * How long to wait for every member's op 23 before executing a transition anyway (a member that never
+   * answers must not stall the call).
+   * @defaultValue 10000
+   */
+  transitionTimeoutMs?: number;
+}
+
+/** A leaf of the group as the gateway sees it. */
+interface Leaf {
+  userId: string;
+  /** The signature key from the member's key package (undefined right after a sole-member reset). */
+  signatureKey: Uint8Array | undefined;
+}
+
+/** A proposal the gateway sent for the current epoch. */
+interface SentProposal {
+  ref: string;
+  kind: 'add' | 'remove';
+  userId: string;
+  /** Add: the KeyPackage's leaf signature key. Remove: the leaf index. */
+  signatureKey?: Uint8Array;
+  leafIndex?: number;
+  revoked: boolean;
+}
+
+interface Transition {
+  id: number;
+  waiting: Set<string>;
+  participants: Set<string>;
+  timer: TimerHandle;
+}
+
+/**
+ * The voice server's DAVE role for one call (dave-e2ee.md §1.5, §4.1): it owns the call's MLS external
+ * sender, proposes Adds for members' key packages and Removes for leavers, picks the first valid commit of
+ * each epoch and announces it (op 29 to the group, op 30 Welcome to joiners), and runs the transitions
+ * (op 23 from everyone → op 22). It never holds MLS secrets: it sees only public messages.
+ *
+ * Driving it (the voice gateway, B):
+ * - {@link DaveCoordinator.memberJoined} once the member got op 4 with `dave_protocol_version` 1;
+ *   {@link DaveCoordinator.memberLeft} when it disconnects;
+ * - ops 26, 28, 23 and 31 from members go to {@link DaveCoordinator.onKeyPackage},
+ *   {@link DaveCoordinator.onCommitWelcome}, {@link DaveCoordinator.onTransitionReady} and
+ *   {@link DaveCoordinator.onInvalidCommitWelcome};
+ * - every `send` event is framed and sent to the listed users, in event order (ops 21, 22, 24 as JSON
+ *   `{op, d}`; ops 25, 27, 29, 30 binary).
+ *
+ * Inputs are processed one at a time in arrival order (MLS decoding is asynchronous); bad input is
+ * logged and ignored, never thrown.
+ */
+export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
+  readonly #channelId: string;
+  readonly #groupId: Uint8Array;
+  readonly #clock: Clock;
+  readonly #log: (line: string) => void;
+  readonly #transitionTimeoutMs: number;
+  readonly #sender = new ExternalSender();
+  readonly #mls: Promise<TsMls>;
+  #queue: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  /** DAVE members connected to the call. */
+  readonly #connected = new Set<string>();
+  /** The group's leaves (null: blank), the gateway's view after the last accepted commit. */
+  #leaves: (Leaf | null)[] = [];
+  #epoch = 0n;
+  /** Key packages waiting for an Add, by user. */
+  readonly #keyPackages = new Map<string, { bytes: Uint8Array; signatureKey: Uint8Array }>();
+  /** Proposals sent for the current epoch, in order. */
+  #proposals: SentProposal[] = [];
+  /** Members that reported an invalid commit/welcome (op 31): removed, then re-added with a new key package. */
+  readonly #toReAdd = new Set<string>();
+  #transition: Transition | undefined;
+  #nextTransitionId = 1;
+
+  constructor(options: DaveCoordinatorOptions) {
+    super();
+    this.#channelId = options.channelId;
+    this.#groupId = snowflakeBE64(options.channelId);
+    this.#clock = options.clock ?? systemClock;
+    this.#log = options.log ?? (() => undefined);
+    this.#transitionTimeoutMs = options.transitionTimeoutMs ?? 10_000;
+    this.#mls = loadTsMls();
+    this.#mls.catch((error: unknown) => {
+      this.#log(`dave: ts-mls unavailable: ${errorText(error)}`);
+    });
+  }
+
+  /** The op 25 payload for members (RFC 9420 ExternalSender). */
+  get externalSenderPackage(): Uint8Array {
+    return this.#sender.package;
+  }
+
+  /** The MLS epoch the gateway's proposals currently target (0 until the first commit). */
+  get epoch(): bigint {
+    return this.#epoch;
+  }
+
+  /** The user ids in the group (gateway view, leaf order). */
+  get memberIds(): readonly string[] {
+    return this.#leaves.filter((l): l is Leaf => l !== null).map((l) => l.userId);
+  }
+
+  /** Resolves when every input received so far has been handled (for tests and orderly shutdown). */
+  whenIdle(): Promise<void> {
+    return this.#queue;
+  }
+
+  /** A member connected with DAVE (after op 4 was sent to it): it gets op 25. */
+  memberJoined(userId: string): void {
+    this.#enqueue('member joined', () => {
+      this.#connected.add(userId);
+      this.#send([userId], DaveOp.ExternalSender, { binary: this.#sender.package });
+    });
+  }
+
+  /** A member left the call (or its voice connection closed for good). */
+  memberLeft(userId: string): void {
+    this.#enqueue('member left', () => {
+      if (!this.#connected.delete(userId)) return;
+      this.#keyPackages.delete(userId);
+      this.#toReAdd.delete(userId);
+      this.#dropFromTransition(userId);
+      const remaining = this.#activeMembers();
+      if (this.#indexOf(userId) >= 0 && remaining.length === 1 && remaining[0] !== undefined) {
+        this.#soleMemberReset(remaining[0]);
+        return;
+      }
+      if (remaining.length === 0) {
+        this.#resetGroup();
+        return;
+      }
+      this.#reconcile();
+    });
+  }
+
+  /** Op 26: a member's bare KeyPackage. */
+  onKeyPackage(userId: string, payload: Uint8Array): void {
+    this.#enqueue('key package', async () => {
+      if (!this.#connected.has(userId)) return this.#log(`dave: key package from ${userId}, not a member`);
+      const mls = await this.#mls;
+      const keyPackage = mls.decode(mls.keyPackageDecoder, payload);
+      const problem = keyPackage ? this.#checkKeyPackage(userId, keyPackage) : 'undecodable';
+      if (keyPackage === undefined || problem !== undefined) {
+        return this.#log(`dave: refused key package of ${userId}: ${problem ?? 'undecodable'}`);
+      }
+      const signatureKey = keyPackage.leafNode.signaturePublicKey;
+      const index = this.#indexOf(userId);
+      const leaf = index >= 0 ? this.#leaves[index] : null;
+      if (leaf && leaf.signatureKey === undefined) {
+        // The sole member after a reset: its new pending group uses this key.
+        leaf.signatureKey = signatureKey;
+        return this.#reconcile();
+      }
+      if (this.#leaves.every((l) => l === null)) {
+        // No group yet: this member's own pending group (epoch 0) becomes the call's group.
+        this.#leaves = [{ userId, signatureKey }];
+        this.#epoch = 0n;
+        this.#proposals = [];
+        this.#toReAdd.delete(userId);
+        this.#log(`dave: ${userId} starts the group of channel ${this.#channelId}`);
+        return this.#reconcile();
+      }
+      this.#keyPackages.set(userId, { bytes: payload.slice(), signatureKey });
+      this.#reconcile();
+    });
+  }
+
+  /** Op 28: a member's commit, followed by a bare Welcome when it adds members. */
+  onCommitWelcome(userId: string, payload: Uint8Array): void {
+    this.#enqueue('commit', async () => {
+      const mls = await this.#mls;
+      const decoded = mls.mlsMessageDecoder(payload, 0);
+      if (decoded === undefined) return this.#log(`dave: refused commit of ${userId}: undecodable`);
+      const [message, length] = decoded;
+      const commitBytes = payload.slice(0, length);
+      const welcomeBytes = payload.slice(length);
+      const checked = this.#checkCommit(mls, userId, message);
+      if (typeof checked === 'string') return this.#log(`dave: refused commit of ${userId}: ${checked}`);
+      if (checked.adds.length > 0) {
+        const welcome = mls.decode(mls.mlsMessageDecoder, concatBytes(Uint8Array.of(0, 1, 0, 3), welcomeBytes));
+        if (welcome?.wireformat !== mls.wireformats.mls_welcome) {
+          return this.#log(`dave: refused commit of ${userId}: adds members without a valid Welcome`);
+        }
+      }
+      this.#accept(commitBytes, welcomeBytes, checked.removes, checked.adds);
+    });
+  }
+
+  /** Op 23: a member is ready for transition `transitionId`. */
+  onTransitionReady(userId: string, transitionId: number): void {
+    this.#enqueue('transition ready', () => {
+      const transition = this.#transition;
+      if (transition?.id !== transitionId) return;
+      transition.waiting.delete(userId);
+      if (transition.waiting.size === 0) this.#execute(transition);
+    });
+  }
+
+  /** Op 31: a member could not process a commit or welcome; it is removed and re-added. */
+  onInvalidCommitWelcome(userId: string, transitionId: number): void {
+    this.#enqueue('invalid commit/welcome', () => {
+      if (!this.#connected.has(userId)) return;
+      this.#log(`dave: ${userId} reported transition ${transitionId} invalid; removing and re-adding it`);
+      this.#keyPackages.delete(userId);
+      this.#dropFromTransition(userId);
+      if (this.#indexOf(userId) < 0) return this.#reconcile();
+      const others = this.#activeMembers().filter((id) => id !== userId);
+      if (others.length === 0) {
+        // It was alone: its own new pending group (after its reset) becomes the group again.
+        this.#resetGroup();
+        return;
+      }
+      this.#toReAdd.add(userId);
+      this.#reconcile();
+    });
+  }
+
+  /** Stops timers and drops every later input. */
+  close(): void {
+    this.#closed = true;
+    if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
+    this.#transition = undefined;
+  }
+
+  // --- internals ---------------------------------------------------------------------------------------
+
+  #enqueue(what: string, step: () => void | Promise<void>): void {
+    this.#queue = this.#queue.then(async () => {
+      if (this.#closed) return;
+      try {
+        await step();
+      } catch (error) {
+        this.#log(`dave: ${what} failed: ${errorText(error)}`);
+      }
+    });
+  }
+
+  #send(to: string[], op: number, body: DaveMessageBody): void {
+    if (to.length > 0) this.emit('send', to, op, body);
+  }
+
+  #indexOf(userId: string): number {
+    return this.#leaves.findIndex((l) => l?.userId === userId);
+  }
+
+  /** Group members still connected and not awaiting removal (the ones proposals go to). */
+  #activeMembers(): string[] {
+    return this.#leaves
+      .filter((l): l is Leaf => l !== null && this.#connected.has(l.userId) && !this.#toReAdd.has(l.userId))
+      .map((l) => l.userId);
+  }
+
+  #checkKeyPackage(userId: string, keyPackage: KeyPackage): string | undefined {
+    if (keyPackage.cipherSuite !== 2) return `cipher suite ${keyPackage.cipherSuite}`;
+    const { credential } = keyPackage.leafNode;
+    if (credential.credentialType !== 1) return 'not a basic credential';
+    if (identityToUserId(credential.identity) !== userId) return 'credential is another user';
+    return undefined;
+  }
+
+  /** Proposes whatever the roster needs: Removes for leavers and failed members, Adds for waiting joiners. */
+  #reconcile(): void {
+    const active = this.#activeMembers();
+    if (active.length === 0) return;
+    const fresh: Uint8Array[] = [];
+    const pending = (kind: 'add' | 'remove', userId: string): boolean =>
+      this.#proposals.some((p) => !p.revoked && p.kind === kind && p.userId === userId);
+    this.#leaves.forEach((leaf, leafIndex) => {
+      if (leaf === null) return;
+      const leaving = !this.#connected.has(leaf.userId) || this.#toReAdd.has(leaf.userId);
+      if (!leaving || pending('remove', leaf.userId)) return;
+      fresh.push(this.#propose({ remove: leafIndex }, { kind: 'remove', userId: leaf.userId, leafIndex }));
+    });
+    for (const [userId, keyPackage] of this.#keyPackages) {
+      if (!this.#connected.has(userId) || this.#indexOf(userId) >= 0 || pending('add', userId)) continue;
+      fresh.push(
+        this.#propose(
+          { add: keyPackage.bytes },
+          { kind: 'add', userId, signatureKey: keyPackage.signatureKey },
+        ),
+      );
+    }
+    // A joiner that left before being committed: revoke its Add.
+    const revoked = this.#proposals.filter(
+      (p) => !p.revoked && p.kind === 'add' && !this.#keyPackages.has(p.userId),
+    );
+    for (const p of revoked) p.revoked = true;
+    if (revoked.length > 0) {
+      const refs = revoked.map((p) => withLength(Buffer.from(p.ref, 'base64')));
+      this.#send(active, DaveOp.Proposals, {
+        binary: concatBytes(Uint8Array.of(1), withLength(concatBytes(...refs))),
+      });
+    }
+    if (fresh.length > 0) {
+      this.#send(active, DaveOp.Proposals, {
+        binary: concatBytes(Uint8Array.of(0), withLength(concatBytes(...fresh))),
+      });
+    }
+  }
+
+  #propose(
+    proposal: { add: Uint8Array } | { remove: number },
+    record: Omit<SentProposal, 'ref' | 'revoked'>,
+  ): Uint8Array {
+    const message = this.#sender.propose(this.#groupId, this.#epoch, proposal);
+    this.#proposals.push({ ...record, ref: refKey(proposalRef(message)), revoked: false });
+    return message;
+  }
+
+  /** Gateway-side commit validity (dave-e2ee.md §1.5): the refs of the Removes and Adds, or why not. */
+  #checkCommit(
+    mls: TsMls,
+    userId: string,
+    message: MlsMessage,
+  ): string | { removes: SentProposal[]; adds: SentProposal[] } {
+    if (message.wireformat !== mls.wireformats.mls_public_message) return 'not a PublicMessage';
+    const { content } = message.publicMessage;
+    if (content.contentType !== mls.contentTypes.commit) return 'not a commit';
+    if (!bytesEqual(content.groupId, this.#groupId)) return 'another group';
+    if (content.epoch !== this.#epoch) return `epoch ${content.epoch}, expected ${this.#epoch}`;
+    if (content.sender.senderType !== mls.senderTypes.member) return 'not from a member';
+    const committer = this.#leaves[content.sender.leafIndex];
+    if (committer?.userId !== userId) return 'sender leaf is not the sending user';
+    const refs: string[] = [];
+    for (const item of content.commit.proposals) {
+      if (item.proposalOrRefType !== mls.proposalOrRefTypes.reference) return 'a proposal by value';
+      refs.push(refKey(item.reference));
+    }
+    if (refs.length === 0) return 'no proposals';
+    const open = this.#proposals.filter((p) => !p.revoked);
+    if (new Set(refs).size !== refs.length) return 'a proposal referenced twice';
+    const referenced = refs.map((ref) => open.find((p) => p.ref === ref));
+    if (referenced.some((p) => p === undefined)) return 'an unknown or revoked proposal';
+    if (referenced.length !== open.length) return 'does not commit every proposal';
+    const path = content.commit.path;
+    if (path !== undefined) {
+      const leaf = path.leafNode;
+      if (identityToUserId(leaf.credential.identity) !== userId) return 'committer changed its credential';
+      if (committer.signatureKey && !bytesEqual(leaf.signaturePublicKey, committer.signatureKey)) {
+        return 'committer changed its signature key';
+      }
+    }
+    const chosen = referenced.filter((p): p is SentProposal => p !== undefined);
+    return { removes: chosen.filter((p) => p.kind === 'remove'), adds: chosen.filter((p) => p.kind === 'add') };
+  }
+
+  #accept(commit: Uint8Array, welcome: Uint8Array, removes: SentProposal[], adds: SentProposal[]): void {
+    const before = this.#activeMembers();
+    // RFC 9420 §12.3: Removes first, then Adds in commit order, each into the leftmost blank leaf.
+    for (const p of removes) if (p.leafIndex !== undefined) this.#leaves[p.leafIndex] = null;
+    while (this.#leaves.length > 0 && this.#leaves[this.#leaves.length - 1] === null) this.#leaves.pop();
+    for (const p of adds) {
+      const leaf = { userId: p.userId, signatureKey: p.signatureKey };
+      const blank = this.#leaves.indexOf(null);
+      if (blank >= 0) this.#leaves[blank] = leaf;
+      else this.#leaves.push(leaf);
+      this.#keyPackages.delete(p.userId);
+    }
+    for (const p of removes) this.#toReAdd.delete(p.userId);
+    this.#epoch += 1n;
+    this.#proposals = [];
+
+    const transitionId = this.#newTransitionId();
+    const removed = new Set(removes.map((p) => p.userId));
+    const existing = before.filter((id) => !removed.has(id));
+    const joiners = adds.map((p) => p.userId).filter((id) => this.#connected.has(id));
+    this.#log(
+      `dave: epoch ${this.#epoch} of channel ${this.#channelId} (transition ${transitionId}): ` +
+        `+${adds.length} -${removes.length}, ${this.memberIds.length} members`,
+    );
+    if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
+    const participants = new Set([...existing, ...joiners]);
+    const transition: Transition = {
+      id: transitionId,
+      waiting: new Set(participants),
+      participants,
+      timer: this.#clock.setTimeout(() => {
+        this.#enqueue('transition timeout', () => {
+          if (this.#transition !== transition) return;
+          this.#log(`dave: transition ${transitionId} timed out; executing it anyway`);
+          this.#execute(transition);
+        });
+      }, this.#transitionTimeoutMs),
+    };
+    this.#transition = transition;
+    this.#send(existing, DaveOp.AnnounceCommit, { binary: concatBytes(u16(transitionId), commit) });
+    if (joiners.length > 0) {
+      this.#send(joiners, DaveOp.Welcome, { binary: concatBytes(u16(transitionId), welcome) });
+    }
+    this.#reconcile();
+  }
+
+  #execute(transition: Transition): void {
+    this.#clock.clearTimeout(transition.timer);
+    if (this.#transition === transition) this.#transition = undefined;
+    const to = [...transition.participants].filter((id) => this.#connected.has(id));
+    this.#send(to, DaveOp.ExecuteTransition, { json: { transition_id: transition.id } });
+  }
+
+  #dropFromTransition(userId: string): void {
+    const transition = this.#transition;
+    if (!transition) return;
+    transition.participants.delete(userId);
+    if (transition.waiting.delete(userId) && transition.waiting.size === 0) this.#execute(transition);
+  }
+
+  #newTransitionId(): number {
+    const id = this.#nextTransitionId;
+    this.#nextTransitionId = id >= 0xffff ? 1 : id + 1; // 0 is reserved for (re)initialisation
+    return id;
+  }
+
+  /** The last member of the group: it recreates the group alone (op 24 epoch 1, then op 21 tid 0). */
+  #soleMemberReset(userId: string): void {
+    this.#log(`dave: ${userId} is alone in channel ${this.#channelId}; resetting its group`);
+    if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
+    this.#transition = undefined;
+    this.#leaves = [{ userId, signatureKey: undefined }];
+    this.#epoch = 0n;
+    this.#proposals = [];
+    this.#toReAdd.clear();
+    this.#send([userId], DaveOp.PrepareEpoch, {
+      json: { protocol_version: DAVE_PROTOCOL_VERSION, epoch: 1 },
+    });
+    this.#send([userId], DaveOp.PrepareTransition, {
+      json: { protocol_version: DAVE_PROTOCOL_VERSION, transition_id: 0 },
+    });
+  }
+
+  /** No group left: the next key package starts a new one. */
+  #resetGroup(): void {
+    if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
+    this.#transition = undefined;
+    this.#leaves = [];
+    this.#epoch = 0n;
+    this.#proposals = [];
+    this.#toReAdd.clear();
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

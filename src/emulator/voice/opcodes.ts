@@ -1,0 +1,73 @@
+/** Voice gateway v8 opcodes (wire-protocols.md §2.2, dave-e2ee.md §1.2). */
+export const VoiceOp = {
+  Identify: 0,
+  SelectProtocol: 1,
+  Ready: 2,
+  Heartbeat: 3,
+  SessionDescription: 4,
+  Speaking: 5,
+  HeartbeatAck: 6,
+  Resume: 7,
+  Hello: 8,
+  Resumed: 9,
+  ClientsConnect: 11,
+  ClientDisconnect: 13,
+  DavePrepareTransition: 21,
+  DaveExecuteTransition: 22,
+  DaveTransitionReady: 23,
+  DavePrepareEpoch: 24,
+  DaveMlsExternalSender: 25,
+  DaveMlsKeyPackage: 26,
+  DaveMlsProposals: 27,
+  DaveMlsCommitWelcome: 28,
+  DaveMlsAnnounceCommitTransition: 29,
+  DaveMlsWelcome: 30,
+  DaveMlsInvalidCommitWelcome: 31,
+} as const;
+
+/**
+ * Client ops the platform's own clients send that the emulator has no use for (video, session flags,
+ * platform, …; userdoccers): accepted and ignored after Identify rather than refused with 4001.
+ */
+export const IGNORED_CLIENT_OPS: ReadonlySet<number> = new Set([12, 14, 15, 16, 18, 19, 20, 32]);
+
+/** Client ops that arrive as binary frames (`u8 op ‖ payload`). */
+export const BINARY_CLIENT_OPS: ReadonlySet<number> = new Set([
+  VoiceOp.DaveMlsKeyPackage,
+  VoiceOp.DaveMlsCommitWelcome,
+]);
+
+/** Client ops that arrive as JSON text. */
+export const JSON_CLIENT_OPS: ReadonlySet<number> = new Set([
+  VoiceOp.Identify,
+  VoiceOp.SelectProtocol,
+  VoiceOp.Heartbeat,
+  VoiceOp.Speaking,
+  VoiceOp.Resume,
+  VoiceOp.DaveTransitionReady,
+  VoiceOp.DaveMlsInvalidCommitWelcome,
+]);
+
+/** Voice gateway close codes (wire-protocols.md §2.3). */
+export const VoiceClose = {
+  UnknownOpcode: 4001,
+  DecodeError: 4002,
+  NotAuthenticated: 4003,
+  AuthenticationFailed: 4004,
+  AlreadyAuthenticated: 4005,
+  SessionInvalid: 4006,
+  SessionTimeout: 4009,
+  ServerNotFound: 4011,
+  UnknownProtocol: 4012,
+  Disconnected: 4014,
+  UnknownEncryptionMode: 4016,
+  DaveRequired: 4017,
+  BadRequest: 4020,
+  CallTerminated: 4022,
+} as const;
+
+/** The voice gateway versions served: 4 to 8 (v8 features are always on). */
+export const VOICE_GATEWAY_VERSIONS = { min: 4, max: 8 } as const;
+
+/** The DAVE protocol version the emulator speaks. */
+export const DAVE_PROTOCOL_VERSION = 1;

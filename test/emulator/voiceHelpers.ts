@@ -1,0 +1,314 @@
+import { createSocket, type Socket } from 'node:dgram';
+
+import WebSocket from 'ws';
+
+import { createMediaEngine } from '../../src/media/createMediaEngine.js';
+import type { MediaEngine } from '../../src/media/MediaEngine.js';
+import type { TransportCryptor, TransportEncryptionMode } from '../../src/media/rtp/types.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import type { TestGateway } from './helpers.js';
+import { call, nextWhere, player, type Player } from './lobbyHelpers.js';
+
+/** A message from the voice gateway: JSON (`seq` when sequenced) or binary (`seq ‖ op ‖ payload`). */
+export interface VoiceMessage {
+  op: number;
+  d?: unknown;
+  seq?: number;
+  /** Binary messages only. */
+  payload?: Buffer;
+  binary: boolean;
+}
+
+/** The JS engine, for sealing and opening test packets. */
+export const engine: MediaEngine = createMediaEngine({ prefer: 'js' });
+
+/**
+ * A minimal raw voice gateway client over ws: it queues every message (text and binary) and records the
+ * close, with no protocol logic of its own beyond what each test asks for.
+ */
+export class RawVoiceClient {
+  readonly ws: WebSocket;
+  readonly closed: Promise<{ code: number; reason: string }>;
+  readonly opened: Promise<void>;
+  readonly #queue: VoiceMessage[] = [];
+  readonly #waiters: (() => void)[] = [];
+  #isClosed = false;
+  /** The last seq seen (JSON `seq` or binary header), -1 before any. */
+  lastSeq = -1;
+
+  constructor(url: string) {
+    this.ws = new WebSocket(url);
+    this.ws.on('error', () => {
+      // Close codes are what tests look at.
+    });
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => {
+        resolve();
+      });
+      this.ws.once('unexpected-response', (_req, res) => {
+        reject(new Error(`unexpected response ${res.statusCode}`));
+      });
+    });
+    this.ws.on('message', (data: Buffer, isBinary) => {
+      if (isBinary) {
+        const message: VoiceMessage = {
+          seq: data.readUInt16BE(0),
+          op: data[2] ?? -1,
+          payload: data.subarray(3),
+          binary: true,
+        };
+        this.lastSeq = message.seq ?? this.lastSeq;
+        this.#queue.push(message);
+      } else {
+        const message = JSON.parse(data.toString('utf8')) as VoiceMessage;
+        message.binary = false;
+        if (typeof message.seq === 'number') this.lastSeq = message.seq;
+        this.#queue.push(message);
+      }
+      this.#wake();
+    });
+    this.closed = new Promise((resolve) => {
+      this.ws.once('close', (code, reason) => {
+        this.#isClosed = true;
+        this.#wake();
+        resolve({ code, reason: reason.toString('utf8') });
+      });
+    });
+  }
+
+  /** Opens `ws://{endpoint}/?{query}`. */
+  static async connect(endpoint: string, query = 'v=8'): Promise<RawVoiceClient> {
+    const client = new RawVoiceClient(`ws://${endpoint}/?${query}`);
+    await client.opened;
+    return client;
+  }
+
+  /** Sends a JSON message. */
+  send(op: number, d: unknown): void {
+    this.ws.send(JSON.stringify({ op, d }));
+  }
+
+  /** Sends a client binary message: `u8 op ‖ payload`. */
+  sendBinary(op: number, payload: Uint8Array): void {
+    this.ws.send(Buffer.concat([Buffer.from([op]), payload]));
+  }
+
+  /** The next message matching `match` (others stay queued). */
+  async next(match: (m: VoiceMessage) => boolean = () => true, timeoutMs = 5000): Promise<VoiceMessage> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.#queue.findIndex(match);
+      if (index >= 0) return this.#queue.splice(index, 1)[0] as VoiceMessage;
+      if (this.#isClosed) throw new Error('voice socket closed while waiting for a message');
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('timed out waiting for a voice message');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The next message with `op`. */
+  op(op: number, timeoutMs?: number): Promise<VoiceMessage> {
+    return this.next((m) => m.op === op, timeoutMs);
+  }
+
+  /** Messages received and not yet taken. */
+  pending(): VoiceMessage[] {
+    return [...this.#queue];
+  }
+
+  #wake(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter();
+  }
+}
+
+/** A UDP socket bound to loopback that queues datagrams. */
+export class TestUdp {
+  readonly socket: Socket;
+  readonly received: Buffer[] = [];
+  readonly #waiters: (() => void)[] = [];
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.on('message', (msg) => {
+      this.received.push(msg);
+      for (const waiter of this.#waiters.splice(0)) waiter();
+    });
+  }
+
+  /** Binds a socket on 127.0.0.1. */
+  static async open(): Promise<TestUdp> {
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    return new TestUdp(socket);
+  }
+
+  /** The local port. */
+  get port(): number {
+    return this.socket.address().port;
+  }
+
+  /** Sends a datagram to the emulator's UDP port. */
+  send(data: Uint8Array, port: number): void {
+    this.socket.send(data, port, '127.0.0.1');
+  }
+
+  /** Waits until `count` datagrams have arrived. */
+  async waitFor(count: number, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out: ${this.received.length} of ${count} datagrams`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Takes (and removes) the datagrams received so far. */
+  take(): Buffer[] {
+    return this.received.splice(0);
+  }
+
+  /** IP discovery for `ssrc`; resolves with what the server saw. */
+  async discover(ssrc: number, port: number): Promise<{ address: string; port: number }> {
+    const request = Buffer.alloc(74);
+    engine.encodeIpDiscovery({ type: 'request', ssrc, address: '', port: 0 }, request);
+    const before = this.received.length;
+    this.send(request, port);
+    await this.waitFor(before + 1);
+    const reply = this.received.splice(before, 1)[0] as Buffer;
+    const decoded = engine.decodeIpDiscovery(reply);
+    if (!decoded.ok || decoded.packet.type !== 'response') throw new Error('bad IP discovery reply');
+    return { address: decoded.packet.address, port: decoded.packet.port };
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** What a main gateway join yields: the voice state's session id and the server update. */
+export interface JoinedCall {
+  lobbyId: string;
+  userId: string;
+  sessionId: string;
+  token: string;
+  endpoint: string;
+}
+
+/** Joins a lobby call with op 17; resolves with the own voice state and the server update. */
+export async function joinCall(
+  gw: TestGateway,
+  userId: string,
+  lobbyId: string,
+  flags: { selfMute?: boolean; selfDeaf?: boolean } = {},
+): Promise<JoinedCall> {
+  gw.send(17, [
+    { lobby_id: lobbyId, self_mute: flags.selfMute ?? false, self_deaf: flags.selfDeaf ?? false },
+  ]);
+  const state = await nextWhere(
+    gw,
+    'LOBBY_VOICE_STATE_UPDATE',
+    (d) => d.user_id === userId && d.channel_id === lobbyId,
+  );
+  const server = await nextWhere(gw, 'LOBBY_VOICE_SERVER_UPDATE', (d) => d.lobby_id === lobbyId);
+  return {
+    lobbyId,
+    userId,
+    sessionId: String(state.session_id),
+    token: String(server.token),
+    endpoint: String(server.endpoint),
+  };
+}
+
+/** A voice connection after the whole handshake: SSRC, mode, key, UDP socket and a sealing cryptor. */
+export interface VoiceConnection {
+  client: RawVoiceClient;
+  udp: TestUdp;
+  ssrc: number;
+  udpPort: number;
+  mode: TransportEncryptionMode;
+  key: Uint8Array;
+  cryptor: TransportCryptor;
+  ready: Record<string, unknown>;
+  description: Record<string, unknown>;
+}
+
+/** Hello → Identify → Ready → IP discovery → Select Protocol → Session Description, over real sockets. */
+export async function connectVoice(
+  joined: JoinedCall,
+  options: { mode?: TransportEncryptionMode; maxDave?: number } = {},
+): Promise<VoiceConnection> {
+  const client = await RawVoiceClient.connect(joined.endpoint);
+  await client.op(8);
+  client.send(0, {
+    server_id: joined.lobbyId,
+    user_id: joined.userId,
+    session_id: joined.sessionId,
+    token: joined.token,
+    max_dave_protocol_version: options.maxDave ?? 1,
+  });
+  const ready = (await client.op(2)).d as Record<string, unknown>;
+  const ssrc = Number(ready.ssrc);
+  const udpPort = Number(ready.port);
+  const udp = await TestUdp.open();
+  const seen = await udp.discover(ssrc, udpPort);
+  const mode = options.mode ?? 'aead_aes256_gcm_rtpsize';
+  client.send(1, { protocol: 'udp', data: { address: seen.address, port: seen.port, mode } });
+  const description = (await client.op(4)).d as Record<string, unknown>;
+  const key = Uint8Array.from(description.secret_key as number[]);
+  return {
+    client,
+    udp,
+    ssrc,
+    udpPort,
+    mode,
+    key,
+    cryptor: engine.createTransportCryptor(mode, key),
+    ready,
+    description,
+  };
+}
+
+/** Seals one RTP packet (Opus payload type) with the connection's key and sends it. */
+export function sendRtp(
+  conn: VoiceConnection,
+  payload: Uint8Array,
+  sequence: number,
+  extension?: { profile: number; body: Uint8Array },
+): Buffer {
+  const header = {
+    sequence,
+    timestamp: sequence * 960,
+    ssrc: conn.ssrc,
+    ...(extension ? { extension } : {}),
+  };
+  const out = Buffer.alloc(conn.cryptor.sealedLength(header, payload.length));
+  const length = conn.cryptor.seal(header, payload, out);
+  const packet = out.subarray(0, length);
+  conn.udp.send(packet, conn.udpPort);
+  return packet;
+}
+
+/** A lobby with the given players as members (created by the first); returns its id. */
+export async function lobbyWith(emu: Emulator, players: Player[], secret = 'voice-lobby'): Promise<string> {
+  let id = '';
+  for (const p of players) {
+    const reply = await call(emu, p.auth, 'PUT', '/lobbies', { secret });
+    if (reply.status !== 200) throw new Error(`lobby join failed: ${reply.status}`);
+    id = String(reply.json.id);
+  }
+  return id;
+}
+
+export { player };
