@@ -6,7 +6,7 @@ import {
   concatBytes,
   DAVE_PROTOCOL_VERSION,
   DaveOp,
-  identityToUserId,
+  credentialUserId,
   proposalRef,
   refKey,
   snowflakeBE64,
@@ -174,12 +174,16 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** Op 26: a member's bare KeyPackage. */
   onKeyPackage(userId: string, payload: Uint8Array): void {
     this.#enqueue('key package', async () => {
-      if (!this.#connected.has(userId)) return this.#log(`dave: key package from ${userId}, not a member`);
+      if (!this.#connected.has(userId)) {
+        this.#log(`dave: key package from ${userId}, not a member`);
+        return;
+      }
       const mls = await this.#mls;
       const keyPackage = mls.decode(mls.keyPackageDecoder, payload);
       const problem = keyPackage ? this.#checkKeyPackage(userId, keyPackage) : 'undecodable';
       if (keyPackage === undefined || problem !== undefined) {
-        return this.#log(`dave: refused key package of ${userId}: ${problem ?? 'undecodable'}`);
+        this.#log(`dave: refused key package of ${userId}: ${problem ?? 'undecodable'}`);
+        return;
       }
       const signatureKey = keyPackage.leafNode.signaturePublicKey;
       const index = this.#indexOf(userId);
@@ -187,19 +191,13 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       if (leaf && leaf.signatureKey === undefined) {
         // The sole member after a reset: its new pending group uses this key.
         leaf.signatureKey = signatureKey;
-        return this.#reconcile();
-      }
-      if (this.#leaves.every((l) => l === null)) {
-        // No group yet: this member's own pending group (epoch 0) becomes the call's group.
-        this.#leaves = [{ userId, signatureKey }];
-        this.#epoch = 0n;
-        this.#proposals = [];
-        this.#toReAdd.delete(userId);
-        this.#log(`dave: ${userId} starts the group of channel ${this.#channelId}`);
-        return this.#reconcile();
+        this.#reconcile();
+        return;
       }
       this.#keyPackages.set(userId, { bytes: payload.slice(), signatureKey });
-      this.#reconcile();
+      // No group yet: this member's own pending group (epoch 0) becomes the call's group.
+      if (this.#leaves.every((l) => l === null)) this.#resetGroup();
+      else this.#reconcile();
     });
   }
 
@@ -208,16 +206,26 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     this.#enqueue('commit', async () => {
       const mls = await this.#mls;
       const decoded = mls.mlsMessageDecoder(payload, 0);
-      if (decoded === undefined) return this.#log(`dave: refused commit of ${userId}: undecodable`);
+      if (decoded === undefined) {
+        this.#log(`dave: refused commit of ${userId}: undecodable`);
+        return;
+      }
       const [message, length] = decoded;
       const commitBytes = payload.slice(0, length);
       const welcomeBytes = payload.slice(length);
       const checked = this.#checkCommit(mls, userId, message);
-      if (typeof checked === 'string') return this.#log(`dave: refused commit of ${userId}: ${checked}`);
+      if (typeof checked === 'string') {
+        this.#log(`dave: refused commit of ${userId}: ${checked}`);
+        return;
+      }
       if (checked.adds.length > 0) {
-        const welcome = mls.decode(mls.mlsMessageDecoder, concatBytes(Uint8Array.of(0, 1, 0, 3), welcomeBytes));
+        const welcome = mls.decode(
+          mls.mlsMessageDecoder,
+          concatBytes(Uint8Array.of(0, 1, 0, 3), welcomeBytes),
+        );
         if (welcome?.wireformat !== mls.wireformats.mls_welcome) {
-          return this.#log(`dave: refused commit of ${userId}: adds members without a valid Welcome`);
+          this.#log(`dave: refused commit of ${userId}: adds members without a valid Welcome`);
+          return;
         }
       }
       this.#accept(commitBytes, welcomeBytes, checked.removes, checked.adds);
@@ -241,7 +249,10 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       this.#log(`dave: ${userId} reported transition ${transitionId} invalid; removing and re-adding it`);
       this.#keyPackages.delete(userId);
       this.#dropFromTransition(userId);
-      if (this.#indexOf(userId) < 0) return this.#reconcile();
+      if (this.#indexOf(userId) < 0) {
+        this.#reconcile();
+        return;
+      }
       const others = this.#activeMembers().filter((id) => id !== userId);
       if (others.length === 0) {
         // It was alone: its own new pending group (after its reset) becomes the group again.
@@ -292,7 +303,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     if (keyPackage.cipherSuite !== 2) return `cipher suite ${keyPackage.cipherSuite}`;
     const { credential } = keyPackage.leafNode;
     if (credential.credentialType !== 1) return 'not a basic credential';
-    if (identityToUserId(credential.identity) !== userId) return 'credential is another user';
+    if (credentialUserId(credential) !== userId) return 'credential is another user';
     return undefined;
   }
 
@@ -373,13 +384,16 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     const path = content.commit.path;
     if (path !== undefined) {
       const leaf = path.leafNode;
-      if (identityToUserId(leaf.credential.identity) !== userId) return 'committer changed its credential';
+      if (credentialUserId(leaf.credential) !== userId) return 'committer changed its credential';
       if (committer.signatureKey && !bytesEqual(leaf.signaturePublicKey, committer.signatureKey)) {
         return 'committer changed its signature key';
       }
     }
     const chosen = referenced.filter((p): p is SentProposal => p !== undefined);
-    return { removes: chosen.filter((p) => p.kind === 'remove'), adds: chosen.filter((p) => p.kind === 'add') };
+    return {
+      removes: chosen.filter((p) => p.kind === 'remove'),
+      adds: chosen.filter((p) => p.kind === 'add'),
+    };
   }
 
   #accept(commit: Uint8Array, welcome: Uint8Array, removes: SentProposal[], adds: SentProposal[]): void {
@@ -465,7 +479,10 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     });
   }
 
-  /** No group left: the next key package starts a new one. */
+  /**
+   * No group left. A joiner still waiting with a key package holds its own pending epoch-0 group: that one
+   * becomes the call's group; otherwise the next key package starts one.
+   */
   #resetGroup(): void {
     if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
     this.#transition = undefined;
@@ -473,6 +490,13 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     this.#epoch = 0n;
     this.#proposals = [];
     this.#toReAdd.clear();
+    const [next] = [...this.#keyPackages].filter(([userId]) => this.#connected.has(userId));
+    if (next === undefined) return;
+    const [userId, { signatureKey }] = next;
+    this.#keyPackages.delete(userId);
+    this.#leaves = [{ userId, signatureKey }];
+    this.#log(`dave: ${userId} starts the group of channel ${this.#channelId}`);
+    this.#reconcile();
   }
 }
 
