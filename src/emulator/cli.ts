@@ -29,6 +29,14 @@ Options:
   --no-seed-guild   do not seed the "Emulator Guild" (guilds and channels for lobby linking)
   --rate-limits P   HTTP rate limits: default (generous), development (the platform's pre-approval
                     limits) or off
+  --voice-port N    TCP port of the voice gateway (default 0: any free port)
+  --voice-udp-port N
+                    UDP port of the voice forwarding unit (default 0: any free port)
+  --allow-non-dave  let voice clients without DAVE in (the call then runs without E2EE);
+                    by default they are refused with 4017
+  --voice-impairment SPEC
+                    impair forwarded voice packets, e.g. loss=5,delay=40,jitter=10,reorder=2,seed=7
+                    (percent, ms, ms, percent, PRNG seed)
   --json            print one JSON line with the addresses once ready, instead of a summary
   --verbose         print a log line per request and gateway event to stderr
   -h, --help        show this help
@@ -70,6 +78,10 @@ function parseEmulatorArgs(args: string[]): {
         'rpc-user': { type: 'string' },
         'rate-limits': { type: 'string' },
         'no-seed-guild': { type: 'boolean' },
+        'voice-port': { type: 'string' },
+        'voice-udp-port': { type: 'string' },
+        'allow-non-dave': { type: 'boolean' },
+        'voice-impairment': { type: 'string' },
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -98,7 +110,46 @@ function parseEmulatorArgs(args: string[]): {
     }
     options.rateLimits = rateLimits;
   }
+  const voice = voiceOptions(v);
+  if (voice) options.voice = voice;
   return { options, json: v.json === true, verbose: v.verbose === true, help: v.help === true };
+}
+
+/** `--voice-*` and `--allow-non-dave` as {@link EmulatorOptions.voice}, or undefined when none is given. */
+function voiceOptions(v: {
+  'voice-port'?: string;
+  'voice-udp-port'?: string;
+  'allow-non-dave'?: boolean;
+  'voice-impairment'?: string;
+}): EmulatorOptions['voice'] {
+  const voice: NonNullable<EmulatorOptions['voice']> = {};
+  const port = intOption('voice-port', v['voice-port'], 0, 65_535);
+  if (port !== undefined) voice.port = port;
+  const udpPort = intOption('voice-udp-port', v['voice-udp-port'], 0, 65_535);
+  if (udpPort !== undefined) voice.udpPort = udpPort;
+  if (v['allow-non-dave'] === true) voice.allowNonDave = true;
+  const spec = v['voice-impairment'];
+  if (spec !== undefined) {
+    const names = {
+      loss: 'lossPercent',
+      delay: 'delayMs',
+      jitter: 'jitterMs',
+      reorder: 'reorderPercent',
+      seed: 'seed',
+    } as const;
+    const impairment: Record<string, number> = {};
+    for (const part of spec.split(',')) {
+      const [name, value] = part.split('=');
+      const key =
+        name !== undefined && Object.hasOwn(names, name) ? names[name as keyof typeof names] : undefined;
+      if (key === undefined || value === undefined || !/^[0-9]+(\.[0-9]+)?$/.test(value)) {
+        throw new UsageError('--voice-impairment takes loss=N,delay=N,jitter=N,reorder=N,seed=N');
+      }
+      impairment[key] = Number(value);
+    }
+    voice.impairment = impairment;
+  }
+  return Object.keys(voice).length > 0 ? voice : undefined;
 }
 
 function summary(emulator: Emulator): string {
@@ -108,6 +159,7 @@ function summary(emulator: Emulator): string {
     `  HTTP       ${emulator.http}`,
     `  API        ${emulator.api}`,
     `  Gateway    ${emulator.gateway}`,
+    `  Voice      ws://${emulator.voice.endpoint}/?v=8, UDP port ${emulator.voice.udpPort}`,
     `  App id     ${emulator.applicationId}`,
     `  Bot token  ${emulator.botToken}`,
     `  Users      ${users}`,
