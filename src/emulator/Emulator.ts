@@ -37,6 +37,7 @@ import { createMediaEngine } from '../media/createMediaEngine.js';
 import { wireVoiceStates } from './social/voiceStates.js';
 import { VoiceCalls } from './voice/VoiceCalls.js';
 import { VoiceServer } from './voice/VoiceServer.js';
+import { DaveCoordinator } from './voice/dave/DaveCoordinator.js';
 import type {
   BrowserOptions,
   Emulator,
@@ -499,6 +500,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clock,
     engine: createMediaEngine({ prefer: 'auto' }),
     settings: { ...resolved.voice, host: resolved.host },
+    daveFactory: ({ channelId, log: daveLog }) => new DaveCoordinator({ channelId, clock, log: daveLog }),
   }).catch((error: unknown) => {
     stopLobbySweep();
     server.close();

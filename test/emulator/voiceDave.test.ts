@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { player } from './lobbyHelpers.js';
+import { connectVoice, joinCall, lobbyWith, RawVoiceClient, type VoiceConnection } from './voiceHelpers.js';
+
+const running: Emulator[] = [];
+const open: VoiceConnection[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) {
+    c.udp.close();
+    c.client.ws.close();
+  }
+  await Promise.all(running.splice(0).map((e) => e.close()));
+});
+
+async function world(options: EmulatorOptions = {}) {
+  const logs: string[] = [];
+  const emu = await startEmulator({
+    autoConsent: true,
+    users: 2,
+    log: (line) => logs.push(line),
+    ...options,
+  });
+  running.push(emu);
+  const alice = await player(emu, 'alice');
+  const bob = await player(emu, 'bob');
+  const lobbyId = await lobbyWith(emu, [alice, bob]);
+  const { gw: aliceGw } = await alice.connect();
+  const { gw: bobGw } = await bob.connect();
+  return { emu, alice, bob, lobbyId, aliceGw, bobGw, logs };
+}
+
+describe('voice gateway: DAVE wiring', () => {
+  it('a DAVE client gets version 1 and the external sender (op 25) as a binary message on the shared seq counter', async () => {
+    const { emu, alice, lobbyId, aliceGw } = await world();
+    const a = await connectVoice(await joinCall(aliceGw, alice.id, lobbyId));
+    open.push(a);
+    expect(a.description.dave_protocol_version).toBe(1);
+    const clients = await a.client.op(11);
+    const external = await a.client.op(25);
+    expect(external.binary).toBe(true);
+    // One counter for JSON and binary: op 11 then op 25.
+    expect(external.seq).toBe((clients.seq ?? 0) + 1);
+    // ExternalSender: signature_key<V> (a 65-byte P-256 point), then credential type 1 (basic).
+    const payload = external.payload ?? Buffer.alloc(0);
+    expect([...payload.subarray(0, 3)]).toEqual([0x40, 0x41, 0x04]);
+    expect(payload.readUInt16BE(2 + 65)).toBe(1);
+    expect(emu.voice.calls()[0]).toMatchObject({ daveProtocolVersion: 1, daveEpoch: 0n });
+  });
+
+  it('garbage key packages and commits are logged and ignored; the connection keeps working', async () => {
+    const { emu, alice, lobbyId, aliceGw, logs } = await world();
+    const a = await connectVoice(await joinCall(aliceGw, alice.id, lobbyId));
+    open.push(a);
+    await a.client.op(25);
+    a.client.sendBinary(26, Buffer.from('not a key package'));
+    a.client.sendBinary(28, Buffer.from([0, 1, 0, 1, 9, 9, 9]));
+    a.client.send(23, { transition_id: 77 });
+    a.client.send(31, { transition_id: 78 });
+    a.client.send(3, { t: 5, seq_ack: a.client.lastSeq });
+    expect((await a.client.op(6)).d).toEqual({ t: 5 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(logs.some((l) => l.startsWith('[dave]'))).toBe(true);
+    expect(emu.voice.calls()[0]?.participants[0]?.voice?.connected).toBe(true);
+    // A transition id that is no u16 is a bad request.
+    a.client.send(23, { transition_id: -1 });
+    expect((await a.client.closed).code).toBe(4020);
+  });
+
+  it('a resume replays binary DAVE messages with their seq', async () => {
+    const { emu, alice, lobbyId, aliceGw } = await world();
+    const joined = await joinCall(aliceGw, alice.id, lobbyId);
+    const a = await connectVoice(joined);
+    open.push(a);
+    const clients = await a.client.op(11);
+    // Drop before reading op 25: acknowledge only op 11.
+    emu.voice.dropConnections(alice.id);
+    await a.client.closed;
+    const again = await RawVoiceClient.connect(joined.endpoint);
+    again.send(7, {
+      server_id: lobbyId,
+      session_id: joined.sessionId,
+      token: joined.token,
+      seq_ack: clients.seq,
+    });
+    await again.op(9);
+    const replayed = await again.op(25);
+    expect(replayed.binary).toBe(true);
+    expect(replayed.seq).toBe((clients.seq ?? 0) + 1);
+    again.ws.close();
+  });
+
+  it('with voice.allowNonDave a client without DAVE downgrades the call: DAVE members get op 21 to version 0', async () => {
+    const { emu, alice, bob, lobbyId, aliceGw, bobGw } = await world({ voice: { allowNonDave: true } });
+    const a = await connectVoice(await joinCall(aliceGw, alice.id, lobbyId));
+    open.push(a);
+    expect(a.description.dave_protocol_version).toBe(1);
+    const b = await connectVoice(await joinCall(bobGw, bob.id, lobbyId), { maxDave: 0 });
+    open.push(b);
+    expect(b.description.dave_protocol_version).toBe(0);
+    expect((await a.client.op(21)).d).toEqual({ protocol_version: 0, transition_id: 0 });
+    expect(emu.voice.calls()[0]).toMatchObject({ daveProtocolVersion: 0, daveEpoch: null });
+  });
+});
