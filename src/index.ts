@@ -92,6 +92,24 @@ export {
 export { LobbyHandle, type LobbySnapshot } from './lobbies/LobbyHandle.js';
 export { LobbyMemberHandle, type LobbyMemberSnapshot } from './lobbies/LobbyMemberHandle.js';
 export type { LinkedChannel } from './lobbies/wireLobby.js';
+export { Call, type CallEvents, type VADThresholdSettings } from './calls/Call.js';
+export { CallInfoHandle } from './calls/CallInfoHandle.js';
+export {
+  AudioModeType,
+  CallError,
+  CallStatus,
+  callErrorToString,
+  callStatusToString,
+} from './calls/enums.js';
+export { VoiceStateHandle } from './calls/VoiceStateHandle.js';
+export {
+  NULL_AUDIO_DEVICE_ID,
+  WAV_INPUT_PREFIX,
+  WAV_OUTPUT_PREFIX,
+  type AudioDevice,
+} from './calls/audioDevices.js';
+export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './calls/CallManager.js';
+export type { DaveSessionFactory, DaveSessionLike } from './voice/daveSession.js';
 export {
   MAX_LOBBY_METADATA_CHARS,
   MAX_LOBBY_METADATA_KEYS,

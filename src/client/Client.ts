@@ -40,6 +40,16 @@ import { UserHandle } from '../users/UserHandle.js';
 import { UserStore } from '../users/UserStore.js';
 import { systemClock, type Clock } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
+import type { AudioDevice } from '../calls/audioDevices.js';
+import { NULL_AUDIO_DEVICE_ID } from '../calls/audioDevices.js';
+import type { Call } from '../calls/Call.js';
+import {
+  CallManager,
+  type UserAudioCapturedCallback,
+  type UserAudioReceivedCallback,
+} from '../calls/CallManager.js';
+import type { DaveSessionFactory } from '../voice/daveSession.js';
+import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
 import { ClientStatus, type ClientError } from './ClientStatus.js';
 import { ConnectionManager } from './ConnectionManager.js';
 import { HttpWaitStatus } from './HttpWaitStatus.js';
@@ -89,6 +99,14 @@ export interface ClientOptions {
    * @defaultValue `'auto'`
    */
   mediaEngine?: MediaEnginePreference | MediaEngine;
+  /**
+   * Creates the DAVE (end-to-end encryption) session of each voice connection. Without one, calls offer DAVE
+   * version 0, which voice servers that require end-to-end encryption refuse (close 4017).
+   * @defaultValue the SDK's DAVE implementation when it is built in
+   */
+  daveSessionFactory?: DaveSessionFactory;
+  /** Test seam: opens voice gateway sockets. @defaultValue a `ws` WebSocket */
+  voiceSocketFactory?: VoiceSocketFactory;
   /**
    * The local desktop client over RPC, used for rich presence without a connection; `false` turns it off.
    * @defaultValue the platform's standard socket paths
@@ -160,6 +178,11 @@ export interface ClientEvents {
   /** Every gateway dispatch, for diagnostics. */
   dispatch: [event: string, data: unknown];
   /**
+   * Someone joined (`added`) or left the voice call of a lobby the player is in, whether or not the player is
+   * in the call.
+   */
+  voiceParticipantChanged: [lobbyId: string, memberId: string, added: boolean];
+  /**
    * An HTTP request started (`waiting`, with the seconds it will wait) or stopped waiting on a rate limit;
    * `route` is the request, e.g. `POST /users/123/messages`. While any request waits, the status shows
    * {@link ClientStatus.HttpWait}. Waiting requests are sent again by themselves.
@@ -208,6 +231,8 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #directMessages: DirectMessageManager;
   readonly #lobbies: LobbyManager;
   readonly #lobbyMessages: LobbyMessageManager;
+  readonly #calls: CallManager;
+  #voiceParticipantCallback: ((lobbyId: string, memberId: string, added: boolean) => void) | undefined;
   readonly #guilds: GuildManager;
   readonly #localEvents: LocalClientEvents;
   readonly #localCallbacks: LocalClientCallbacks;
@@ -340,8 +365,34 @@ export class Client extends TypedEmitter<ClientEvents> {
       }),
     );
     this.#lobbies = this.#feature(
-      new LobbyManager(this.#session, (lobbyId) => {
-        this.#lobbyMessages.forgetLobby(lobbyId);
+      new LobbyManager(
+        this.#session,
+        (lobbyId) => {
+          this.#lobbyMessages.forgetLobby(lobbyId);
+        },
+        (lobbyId) => this.#calls.callInfo(lobbyId),
+      ),
+    );
+    this.#calls = this.#feature(
+      new CallManager({
+        session: this.#session,
+        gateway: () =>
+          this.#connection.status === ClientStatus.Ready ? this.#connection.gateway : undefined,
+        engine: () => this.#media(),
+        isLobbyMember: (lobbyId) => this.#lobbies.isMember(lobbyId),
+        log: this.#logger.writer('voice'),
+        redact: (line) => this.#logger.redact(line),
+        secureVoice: !apiBase.startsWith('http:'),
+        ...(options.daveSessionFactory ? { dave: options.daveSessionFactory } : {}),
+        ...(options.voiceSocketFactory ? { socketFactory: options.voiceSocketFactory } : {}),
+        participantChanged: (lobbyId, memberId, added) => {
+          this.emit('voiceParticipantChanged', lobbyId, memberId, added);
+          try {
+            this.#voiceParticipantCallback?.(lobbyId, memberId, added);
+          } catch (error) {
+            this.onListenerError(error, 'voiceParticipantChanged');
+          }
+        },
       }),
     );
     const webBase = (options.webBase ?? new URL(apiBase).origin).replace(/\/$/, '');
@@ -976,8 +1027,167 @@ export class Client extends TypedEmitter<ClientEvents> {
     this.#guilds.provisionalUserMergeCompleted(success);
   }
 
+  // ── Voice calls ──────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Starts or joins the voice call of a lobby the player is in and returns it at once, in status Joining;
+   * follow it with `call.on('statusChanged', …)` until Connected. A `ValidationError` (before any I/O) for a
+   * lobby the player is not in or a call the player is already in; `ClientNotReadyError` unless Ready.
+   */
+  startCall(lobbyId: string): Call {
+    return this.#calls.start(lobbyId);
+  }
+
+  /**
+   * {@link Client.startCall} with raw audio: `received` sees each other user's 20 ms of PCM before mixing
+   * (it may change the samples, or return true to leave that user out of the SDK's playout and play them
+   * through the game's own engine); `captured` sees the microphone's audio before it is sent.
+   */
+  startCallWithAudioCallbacks(
+    lobbyId: string,
+    received: UserAudioReceivedCallback,
+    captured: UserAudioCapturedCallback,
+  ): Call {
+    return this.#calls.start(lobbyId, received, captured);
+  }
+
+  /** The player's call in a lobby, or undefined. */
+  getCall(lobbyId: string): Call | undefined {
+    return this.#calls.get(lobbyId);
+  }
+
+  /** Every call the player is in. */
+  getCalls(): Call[] {
+    return this.#calls.all();
+  }
+
+  /** Leaves the call of a lobby (nothing happens when the player is not in it); resolves once it ended. */
+  endCall(lobbyId: string): Promise<void> {
+    return this.#calls.end(lobbyId);
+  }
+
+  /** Leaves every call. */
+  endCalls(): Promise<void> {
+    return this.#calls.endAll();
+  }
+
+  /**
+   * One callback for {@link ClientEvents.voiceParticipantChanged} (C++ `SetVoiceParticipantChangedCallback`);
+   * replaces the previous one, `undefined` removes it.
+   */
+  setVoiceParticipantChangedCallback(
+    callback: ((lobbyId: string, memberId: string, added: boolean) => void) | undefined,
+  ): void {
+    this.#voiceParticipantCallback = callback;
+  }
+
+  /** Mutes the player's microphone in every call, and in calls started later. */
+  setSelfMuteAll(mute: boolean): void {
+    this.#calls.setSelfMuteAll(mute);
+  }
+
+  /** Whether the player is muted in all calls. */
+  getSelfMuteAll(): boolean {
+    return this.#calls.getSelfMuteAll();
+  }
+
+  /** Deafens the player in every call, and in calls started later. */
+  setSelfDeafAll(deaf: boolean): void {
+    this.#calls.setSelfDeafAll(deaf);
+  }
+
+  /** Whether the player is deafened in all calls. */
+  getSelfDeafAll(): boolean {
+    return this.#calls.getSelfDeafAll();
+  }
+
+  /** The microphone volume, 0–100 (default 100); a `ValidationError` outside that range. */
+  setInputVolume(inputVolume: number): void {
+    this.#calls.setInputVolume(inputVolume);
+  }
+
+  /** The microphone volume. */
+  getInputVolume(): number {
+    return this.#calls.getInputVolume();
+  }
+
+  /** The playback volume, 0–200 (default 100); a `ValidationError` outside that range. */
+  setOutputVolume(outputVolume: number): void {
+    this.#calls.setOutputVolume(outputVolume);
+  }
+
+  /** The playback volume. */
+  getOutputVolume(): number {
+    return this.#calls.getOutputVolume();
+  }
+
+  /**
+   * The audio input devices. Virtual devices are always there: `null` (silence, the default) and
+   * `wav-in:<path>` (a 16-bit PCM WAV file as the microphone, resampled to 48 kHz when needed).
+   */
+  getInputDevices(): Promise<AudioDevice[]> {
+    return Promise.resolve(this.#calls.inputDevices());
+  }
+
+  /**
+   * The audio output devices: `null` (discard, the default) and `wav-out:<path>` (what the player hears,
+   * written to a 48 kHz stereo WAV file whose header is complete whenever no call runs).
+   */
+  getOutputDevices(): Promise<AudioDevice[]> {
+    return Promise.resolve(this.#calls.outputDevices());
+  }
+
+  /** The input device in use. */
+  getCurrentInputDevice(): Promise<AudioDevice> {
+    return Promise.resolve(this.#calls.currentInputDevice());
+  }
+
+  /** The output device in use. */
+  getCurrentOutputDevice(): Promise<AudioDevice> {
+    return Promise.resolve(this.#calls.currentOutputDevice());
+  }
+
+  /** Switches the input device; rejects with a `ValidationError` for an unknown id or an unusable WAV file. */
+  async setInputDevice(deviceId: string): Promise<void> {
+    await Promise.resolve();
+    this.#calls.setInputDevice(deviceId);
+  }
+
+  /** Switches the output device; rejects with a `ValidationError` for an unknown id or a path it cannot write. */
+  async setOutputDevice(deviceId: string): Promise<void> {
+    await Promise.resolve();
+    this.#calls.setOutputDevice(deviceId);
+  }
+
+  /** The default audio device's id (`null`: the SDK has no system devices of its own). */
+  static getDefaultAudioDeviceId(): string {
+    return NULL_AUDIO_DEVICE_ID;
+  }
+
+  /** Mobile only in the platform SDK: kept, with no effect on desktop. */
+  setEngineManagedAudioSession(isEngineManaged: boolean): void {
+    this.#calls.setEngineManagedAudioSession(isEngineManaged);
+  }
+
+  /**
+   * AEC diagnostic recording: while on, with a voice log dir set, the microphone and playout are recorded as
+   * WAV files in that directory.
+   */
+  setAecDump(on: boolean): void {
+    this.#calls.setAecDump(on);
+  }
+
+  /**
+   * Writes the voice connections' log lines (redacted like every log line) to `voice.log` in `path`, from the
+   * next line on; creates the directory. `undefined` stops it.
+   */
+  setVoiceLogDir(path: string | undefined): void {
+    this.#calls.setVoiceLogDir(path);
+  }
+
   /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */
   async destroy(): Promise<void> {
+    await this.#calls.destroy();
     this.#auth.dispose();
     this.#localEvents.close();
     this.#localClient.close();

@@ -1,3 +1,4 @@
+import type { CallInfoHandle } from '../calls/CallInfoHandle.js';
 import type { UserStore } from '../users/UserStore.js';
 import { LobbyMemberHandle, type LobbyMemberSnapshot } from './LobbyMemberHandle.js';
 import type { LinkedChannel, LobbyData } from './wireLobby.js';
@@ -9,14 +10,29 @@ import type { LinkedChannel, LobbyData } from './wireLobby.js';
 export class LobbyHandle {
   readonly #lobby: () => LobbyData | undefined;
   readonly #users: UserStore;
+  readonly #callInfo: (lobbyId: string) => CallInfoHandle | undefined;
   /** The lobby id. */
   readonly id: string;
 
   /** @internal Handles are created by the client. */
-  constructor(lobby: () => LobbyData | undefined, users: UserStore, id: string) {
+  constructor(
+    lobby: () => LobbyData | undefined,
+    users: UserStore,
+    id: string,
+    callInfo: (lobbyId: string) => CallInfoHandle | undefined = () => undefined,
+  ) {
     this.#lobby = lobby;
     this.#users = users;
     this.id = id;
+    this.#callInfo = callInfo;
+  }
+
+  /**
+   * The lobby's voice call as members see it (who is in it, their mute and deafen), whether or not the
+   * player is in it; undefined while nobody is in a call here.
+   */
+  getCallInfoHandle(): CallInfoHandle | undefined {
+    return this.isAvailable ? this.#callInfo(this.id) : undefined;
   }
 
   /** Developer metadata of the lobby. */

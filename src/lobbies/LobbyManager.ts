@@ -11,6 +11,7 @@ import {
   type LobbyMemberData,
 } from './wireLobby.js';
 import { checkInput } from '../util/checkInput.js';
+import type { CallInfoHandle } from '../calls/CallInfoHandle.js';
 
 /** Options of {@link LobbyManager.createOrJoin}. */
 export interface CreateOrJoinLobbyOptions {
@@ -48,10 +49,16 @@ export class LobbyManager implements SessionFeature {
   readonly #lobbies = new Map<string, LobbyData>();
   /** Told when the player stops being a member, so held lobby history is no longer trusted. */
   readonly #onLeft: (lobbyId: string) => void;
+  readonly #callInfo: (lobbyId: string) => CallInfoHandle | undefined;
 
-  constructor(session: SessionContext, onLeft: (lobbyId: string) => void = () => undefined) {
+  constructor(
+    session: SessionContext,
+    onLeft: (lobbyId: string) => void = () => undefined,
+    callInfo: (lobbyId: string) => CallInfoHandle | undefined = () => undefined,
+  ) {
     this.#s = session;
     this.#onLeft = onLeft;
+    this.#callInfo = callInfo;
   }
 
   /** READY lists every lobby of the player: lobbies not listed any more are gone. */
@@ -154,7 +161,7 @@ export class LobbyManager implements SessionFeature {
   /** A live handle of a lobby the player is in, or undefined. */
   handle(lobbyId: string): LobbyHandle | undefined {
     return this.#lobbies.has(lobbyId)
-      ? new LobbyHandle(() => this.#lobbies.get(lobbyId), this.#s.users, lobbyId)
+      ? new LobbyHandle(() => this.#lobbies.get(lobbyId), this.#s.users, lobbyId, this.#callInfo)
       : undefined;
   }
 

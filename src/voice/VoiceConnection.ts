@@ -1,0 +1,497 @@
+import type { LogWriter } from '../logging/index.js';
+import type { MediaEngine } from '../media/MediaEngine.js';
+import type { VoiceTransport } from '../media/transport/types.js';
+import { systemClock, type Clock, type TimerHandle } from '../util/Clock.js';
+import { TypedEmitter } from '../util/TypedEmitter.js';
+import type { DaveSessionFactory, DaveSessionLike } from './daveSession.js';
+import {
+  chooseTransportMode,
+  parseClientDisconnect,
+  parseClientsConnect,
+  parseSpeaking,
+  SPEAKING_MICROPHONE,
+  VoiceOpcode,
+  type SessionDescription,
+  type VoiceReady,
+} from './protocol.js';
+import {
+  VoiceGatewayClient,
+  type VoiceGatewayEnd,
+  type VoiceGatewayState,
+  type VoiceIdentity,
+  type VoiceSocketFactory,
+} from './VoiceGatewayClient.js';
+
+/** Where a voice connection is, as the Call statuses need it. */
+export type VoiceConnectionState =
+  /** The voice socket is opening (or identifying). */
+  | 'connecting'
+  /** Ready arrived: UDP discovery and the session description are under way. */
+  | 'signaling'
+  /** The transport has its key: audio flows. */
+  | 'connected'
+  /** The socket dropped; resuming or reconnecting. */
+  | 'reconnecting'
+  /** Ended for good. */
+  | 'closed';
+
+/** The local audio settings a voice connection keeps and applies to every transport it creates. */
+export interface VoiceAudioSettings {
+  selfMute: boolean;
+  selfDeaf: boolean;
+  pushToTalk: boolean;
+  pushToTalkActive: boolean;
+  pushToTalkReleaseDelayMs: number;
+  /** dBFS, -100..0. */
+  vadThresholdDb: number;
+  /** Linear, 0..10. */
+  captureGain: number;
+}
+
+/** Options of a {@link VoiceConnection}. */
+export interface VoiceConnectionOptions extends VoiceIdentity {
+  /** The voice server's `host:port` from the server update. */
+  endpoint: string;
+  /** `wss` (true) or `ws` (false). */
+  secure: boolean;
+  engine: MediaEngine;
+  log: LogWriter;
+  clock?: Clock;
+  socketFactory?: VoiceSocketFactory;
+  /** Creates the DAVE session; without one the connection offers DAVE version 0 (no E2EE). */
+  dave?: DaveSessionFactory;
+  settings: VoiceAudioSettings;
+  /** Speaker-output mode (audio callbacks see each user before mixing). */
+  speakerOutput?: boolean;
+  /** Reconnect attempts of the voice gateway. */
+  maxReconnectAttempts?: number;
+}
+
+/** Events of a {@link VoiceConnection}. */
+export interface VoiceConnectionEvents {
+  [event: string]: unknown[];
+  state: [state: VoiceConnectionState];
+  /** A user is in the call on the voice server (op 11), or left it (op 13). */
+  clientConnected: [userId: string];
+  clientDisconnected: [userId: string];
+  /** A user started or stopped speaking (op 5 from the server; our own from what the transport sends). */
+  speaking: [userId: string, speaking: boolean];
+  /** A DAVE epoch began (privacy code changed). */
+  epoch: [privacyCode: string];
+  /** Ended for good: `end` and the last close code. */
+  closed: [end: VoiceGatewayEnd | 'transport', code: number, reason: string];
+}
+
+/** How long after the last sent voice frame we still count as speaking. */
+const SPEAKING_HOLD_MS = 200;
+
+/**
+ * One voice connection: the voice gateway session, the UDP transport it sets up (IP discovery, Select
+ * Protocol, the transport key), the DAVE session (its opcodes in, its media keys out to the transport), the
+ * SSRC ↔ user map from op 5 (DAVE receive keys wait for their user's SSRC), and speaking in both directions.
+ * The owner drives {@link VoiceConnection.poll} from its 20 ms audio pump.
+ */
+export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
+  readonly #o: VoiceConnectionOptions;
+  readonly #clock: Clock;
+  readonly #log: LogWriter;
+  readonly #gateway: VoiceGatewayClient;
+  #transport: VoiceTransport | undefined;
+  #dave: DaveSessionLike | undefined;
+  #state: VoiceConnectionState = 'connecting';
+  #ready: VoiceReady | undefined;
+  #mode: string | undefined;
+  #discoveryTimer: TimerHandle | undefined;
+  readonly #ssrcByUser = new Map<string, number>();
+  readonly #userBySsrc = new Map<number, string>();
+  /** DAVE receive keys whose user has no known SSRC yet. */
+  readonly #heldKeys = new Map<string, Uint8Array>();
+  /** Per-user playback gain (linear), applied by SSRC once known. */
+  readonly #userGains = new Map<string, number>();
+  readonly #connected = new Set<string>();
+  readonly #remoteSpeaking = new Set<string>();
+  #selfSpeaking = false;
+  #lastVoiceFrames = 0;
+  #lastVoiceAt = 0;
+  #lastDaveFailures = 0;
+  #privacyCode: string | null = null;
+
+  constructor(options: VoiceConnectionOptions) {
+    super();
+    this.#o = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#log = options.log;
+    const url = `${options.secure ? 'wss' : 'ws'}://${options.endpoint.replace(/^wss?:\/\//, '').replace(/\/.*$/, '')}/?v=8`;
+    this.#gateway = new VoiceGatewayClient({
+      url,
+      serverId: options.serverId,
+      userId: options.userId,
+      sessionId: options.sessionId,
+      token: options.token,
+      log: options.log,
+      clock: this.#clock,
+      ...(options.socketFactory ? { socketFactory: options.socketFactory } : {}),
+      maxDaveProtocolVersion: options.dave ? 1 : 0,
+      ...(options.maxReconnectAttempts === undefined
+        ? {}
+        : { maxReconnectAttempts: options.maxReconnectAttempts }),
+    });
+    this.#gateway.on('state', (state) => {
+      this.#onGatewayState(state);
+    });
+    this.#gateway.on('ready', (ready) => {
+      void this.#onReady(ready);
+    });
+    this.#gateway.on('sessionDescription', (description) => {
+      void this.#onSessionDescription(description);
+    });
+    this.#gateway.on('resumed', () => {
+      if (this.#transport && this.#mode) this.#setState('connected');
+    });
+    this.#gateway.on('json', (op, d) => {
+      this.#onJson(op, d);
+    });
+    this.#gateway.on('binary', (op, payload) => {
+      const dave = this.#dave;
+      if (!dave) {
+        this.#log.warn(`voice: binary op ${op} without a DAVE session; ignored`);
+        return;
+      }
+      dave.onBinary(op, payload).catch((error: unknown) => {
+        this.#log.warn(`voice: DAVE op ${op} failed: ${(error as Error).message}`);
+      });
+    });
+    this.#gateway.on('closed', (end, code, reason) => {
+      void this.#shutdown().then(() => {
+        this.#setState('closed');
+        this.emit('closed', end, code, reason);
+      });
+    });
+  }
+
+  /** The connection state. */
+  get state(): VoiceConnectionState {
+    return this.#state;
+  }
+
+  /** The live transport, while one runs. */
+  get transport(): VoiceTransport | undefined {
+    return this.#transport;
+  }
+
+  /** Our SSRC, once Ready arrived. */
+  get ssrc(): number | undefined {
+    return this.#ready?.ssrc;
+  }
+
+  /** The user behind an SSRC (op 5), if known. */
+  userForSsrc(ssrc: number): string | undefined {
+    return this.#userBySsrc.get(ssrc);
+  }
+
+  /** The users the voice server says are in the call besides us. */
+  get connectedUsers(): string[] {
+    return [...this.#connected];
+  }
+
+  /** The DAVE protocol version in use (0 = transport encryption only). */
+  get daveProtocolVersion(): number {
+    return this.#dave?.protocolVersion ?? 0;
+  }
+
+  /** The current 30-digit privacy code, or null. */
+  get privacyCode(): string | null {
+    return this.#privacyCode;
+  }
+
+  /** The 45-digit verification code of `userId`, or null without DAVE. */
+  async verificationCode(userId: string): Promise<string | null> {
+    return this.#dave ? this.#dave.verificationCode(userId) : null;
+  }
+
+  /** Opens the voice gateway. */
+  open(): void {
+    this.#gateway.open();
+  }
+
+  /** Closes the connection for good (voice socket, transport, DAVE). */
+  async close(): Promise<void> {
+    await this.#gateway.close(1000, 'call ended');
+    await this.#shutdown();
+  }
+
+  /** Re-applies {@link VoiceConnectionOptions.settings} after the owner changed them. */
+  applySettings(): void {
+    const transport = this.#transport;
+    if (!transport) return;
+    const s = this.#o.settings;
+    transport.setSelfMute(s.selfMute);
+    transport.setSelfDeaf(s.selfDeaf);
+    transport.setPushToTalkMode(s.pushToTalk);
+    transport.setPushToTalk(s.pushToTalkActive);
+    transport.setPushToTalkReleaseDelayMs(s.pushToTalkReleaseDelayMs);
+    transport.setVadThresholdDb(s.vadThresholdDb);
+    transport.setCaptureGain(s.captureGain);
+  }
+
+  /** Sets one user's playback gain (linear, 0..10); kept until their SSRC is known. */
+  setUserGain(userId: string, gain: number): void {
+    this.#userGains.set(userId, gain);
+    const ssrc = this.#ssrcByUser.get(userId);
+    if (ssrc !== undefined) this.#transport?.setUserGain(ssrc, gain);
+  }
+
+  /**
+   * Called by the owner's audio pump every 20 ms or so: tells the server when we start or stop speaking
+   * (from the voice frames the transport sent) and reports new DAVE decrypt failures to the DAVE session.
+   */
+  poll(): void {
+    const transport = this.#transport;
+    if (!transport || this.#state !== 'connected') return;
+    const stats = transport.stats();
+    const now = this.#clock.now();
+    if (stats.voiceFramesSent > this.#lastVoiceFrames) {
+      this.#lastVoiceFrames = stats.voiceFramesSent;
+      this.#lastVoiceAt = now;
+      if (!this.#selfSpeaking) this.#setSelfSpeaking(true);
+    } else if (this.#selfSpeaking && now - this.#lastVoiceAt > SPEAKING_HOLD_MS) {
+      this.#setSelfSpeaking(false);
+    }
+    if (stats.droppedDaveFailed > this.#lastDaveFailures) {
+      this.#dave?.reportDecryptFailures(stats.droppedDaveFailed - this.#lastDaveFailures);
+      this.#lastDaveFailures = stats.droppedDaveFailed;
+    }
+  }
+
+  #setSelfSpeaking(speaking: boolean): void {
+    this.#selfSpeaking = speaking;
+    const ssrc = this.#ready?.ssrc;
+    if (ssrc === undefined) return;
+    this.#gateway.sendJson(VoiceOpcode.Speaking, {
+      speaking: speaking ? SPEAKING_MICROPHONE : 0,
+      delay: 0,
+      ssrc,
+    });
+    this.emit('speaking', this.#o.userId, speaking);
+  }
+
+  #setState(state: VoiceConnectionState): void {
+    if (this.#state === state || this.#state === 'closed') return;
+    this.#state = state;
+    this.emit('state', state);
+  }
+
+  #onGatewayState(state: VoiceGatewayState): void {
+    if (state === 'backoff') this.#setState('reconnecting');
+  }
+
+  async #onReady(ready: VoiceReady): Promise<void> {
+    this.#ready = ready;
+    this.#mode = undefined;
+    this.#setState('signaling');
+    const mode = chooseTransportMode(ready.modes);
+    if (!mode) {
+      this.#log.error(`voice: the server offered no supported transport mode (${ready.modes.join(', ')})`);
+      await this.#gateway.close(1000, 'no usable mode');
+      return;
+    }
+    await this.#stopTransport();
+    // A fresh Identify is a new voice session: a new DAVE group too.
+    this.#dave?.close();
+    this.#dave = undefined;
+    this.#heldKeys.clear();
+    const transport = this.#o.engine.createVoiceTransport({
+      serverHost: ready.ip,
+      serverPort: ready.port,
+      ssrc: ready.ssrc,
+      discoveryTimeoutMs: 1000,
+      discoveryAttempts: 5,
+    });
+    this.#transport = transport;
+    this.#lastVoiceFrames = 0;
+    this.#lastDaveFailures = 0;
+    this.applySettings();
+    if (this.#o.speakerOutput) transport.setSpeakerOutput(true);
+    for (const [userId, gain] of this.#userGains) {
+      const ssrc = this.#ssrcByUser.get(userId);
+      if (ssrc !== undefined) transport.setUserGain(ssrc, gain);
+    }
+    await transport.start();
+    const waitDiscovery = (): void => {
+      if (this.#transport !== transport) return;
+      const state = transport.state();
+      if (state === 'running') {
+        const found = transport.discovered();
+        if (!found) return;
+        this.#log.info(`voice: IP discovery found ${found.address}:${found.port}; selecting ${mode}`);
+        this.#gateway.selectProtocol(found.address, found.port, mode);
+      } else if (state === 'discovery-failed') {
+        this.#log.error('voice: UDP IP discovery got no answer');
+        void this.#gateway.close(1000, 'ip discovery failed').then(() => undefined);
+        this.emit('closed', 'transport', 0, 'ip discovery failed');
+      } else {
+        this.#discoveryTimer = this.#clock.setTimeout(waitDiscovery, 10);
+      }
+    };
+    waitDiscovery();
+  }
+
+  async #onSessionDescription(description: SessionDescription): Promise<void> {
+    const transport = this.#transport;
+    if (!transport) {
+      this.#log.warn('voice: a session description before the transport; ignored');
+      return;
+    }
+    try {
+      transport.setTransportKey(description.mode, description.secretKey);
+    } catch (error) {
+      this.#log.error(`voice: the session description's mode was refused: ${(error as Error).message}`);
+      await this.#gateway.close(1000, 'bad mode');
+      return;
+    }
+    this.#mode = description.mode;
+    if (description.daveProtocolVersion > 0 && this.#o.dave) {
+      this.#startDave();
+      await this.#dave?.onSessionDescription(description.daveProtocolVersion);
+    } else {
+      this.#log.info('voice: this call is not end-to-end encrypted (DAVE version 0)');
+      transport.setDavePassthrough(true);
+    }
+    this.#setState('connected');
+  }
+
+  #startDave(): void {
+    if (this.#dave || !this.#o.dave) return;
+    const dave = this.#o.dave({ selfUserId: this.#o.userId, channelId: this.#o.serverId });
+    this.#dave = dave;
+    dave.on('sendJson', (op, d) => {
+      this.#gateway.sendJson(op, d);
+    });
+    dave.on('sendBinary', (op, payload) => {
+      this.#gateway.sendBinary(op, payload);
+    });
+    dave.on('sendKey', (key) => {
+      const transport = this.#transport;
+      if (!transport) return;
+      if (key) transport.setDaveSendKey(key);
+      else transport.setDavePassthrough(true);
+    });
+    dave.on('receiveKey', (userId, key) => {
+      if (!key) {
+        this.#heldKeys.delete(userId);
+        return;
+      }
+      const ssrc = this.#ssrcByUser.get(userId);
+      if (ssrc === undefined || !this.#transport) this.#heldKeys.set(userId, key);
+      else this.#transport.setDaveReceiveKey(ssrc, key);
+    });
+    dave.on('epoch', (info) => {
+      this.#privacyCode = info.privacyCode;
+      this.#log.info(`voice: DAVE epoch ${info.epoch} (protocol ${info.protocolVersion})`);
+      this.emit('epoch', info.privacyCode);
+    });
+    if (this.#connected.size > 0) dave.onClientsConnect([...this.#connected]);
+  }
+
+  #onJson(op: number, d: unknown): void {
+    switch (op) {
+      case VoiceOpcode.Speaking: {
+        const speaking = parseSpeaking(d);
+        if (!speaking) {
+          this.#log.warn('voice: a malformed speaking message was ignored');
+          return;
+        }
+        this.#mapSsrc(speaking.userId, speaking.ssrc);
+        const now = speaking.speaking !== 0;
+        if (now !== this.#remoteSpeaking.has(speaking.userId)) {
+          if (now) this.#remoteSpeaking.add(speaking.userId);
+          else this.#remoteSpeaking.delete(speaking.userId);
+          this.emit('speaking', speaking.userId, now);
+        }
+        return;
+      }
+      case VoiceOpcode.ClientsConnect: {
+        const ids = parseClientsConnect(d).filter((id) => id !== this.#o.userId);
+        const fresh = ids.filter((id) => !this.#connected.has(id));
+        for (const id of fresh) this.#connected.add(id);
+        this.#dave?.onClientsConnect(ids);
+        for (const id of fresh) this.emit('clientConnected', id);
+        return;
+      }
+      case VoiceOpcode.ClientDisconnect: {
+        const userId = parseClientDisconnect(d);
+        if (!userId) return;
+        this.#connected.delete(userId);
+        const ssrc = this.#ssrcByUser.get(userId);
+        if (ssrc !== undefined) {
+          this.#transport?.removeSpeaker(ssrc);
+          this.#ssrcByUser.delete(userId);
+          this.#userBySsrc.delete(ssrc);
+        }
+        this.#heldKeys.delete(userId);
+        this.#dave?.onClientDisconnect(userId);
+        if (this.#remoteSpeaking.delete(userId)) this.emit('speaking', userId, false);
+        this.emit('clientDisconnected', userId);
+        return;
+      }
+      case VoiceOpcode.DavePrepareTransition:
+      case VoiceOpcode.DaveExecuteTransition:
+      case VoiceOpcode.DavePrepareEpoch: {
+        const dave = this.#dave;
+        if (!dave) {
+          this.#log.warn(`voice: DAVE op ${op} without a DAVE session; ignored`);
+          return;
+        }
+        dave.onJson(op, d).catch((error: unknown) => {
+          this.#log.warn(`voice: DAVE op ${op} failed: ${(error as Error).message}`);
+        });
+        return;
+      }
+      default:
+        this.#log.verbose(`voice: op ${op} ignored`);
+    }
+  }
+
+  #mapSsrc(userId: string, ssrc: number): void {
+    if (userId === this.#o.userId || this.#ssrcByUser.get(userId) === ssrc) return;
+    const previous = this.#ssrcByUser.get(userId);
+    if (previous !== undefined) {
+      this.#userBySsrc.delete(previous);
+      this.#transport?.removeSpeaker(previous);
+    }
+    this.#ssrcByUser.set(userId, ssrc);
+    this.#userBySsrc.set(ssrc, userId);
+    const transport = this.#transport;
+    if (!transport) return;
+    const gain = this.#userGains.get(userId);
+    if (gain !== undefined) transport.setUserGain(ssrc, gain);
+    const key = this.#heldKeys.get(userId);
+    if (key) {
+      this.#heldKeys.delete(userId);
+      transport.setDaveReceiveKey(ssrc, key);
+    }
+  }
+
+  async #stopTransport(): Promise<void> {
+    this.#clock.clearTimeout(this.#discoveryTimer);
+    const transport = this.#transport;
+    this.#transport = undefined;
+    if (transport) await transport.stop();
+  }
+
+  async #shutdown(): Promise<void> {
+    if (this.#selfSpeaking) this.emit('speaking', this.#o.userId, false);
+    this.#selfSpeaking = false;
+    for (const userId of this.#remoteSpeaking) this.emit('speaking', userId, false);
+    this.#remoteSpeaking.clear();
+    this.#dave?.close();
+    this.#dave = undefined;
+    await this.#stopTransport();
+  }
+
+  protected override onListenerError(error: unknown, event: string): void {
+    this.#log.error(
+      `a voice ${event} listener threw: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

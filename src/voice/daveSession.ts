@@ -1,0 +1,39 @@
+/**
+ * The shape of the DAVE protocol session (src/dave, `DaveProtocolSession`) as the voice connection uses it:
+ * the voice connection feeds it the DAVE opcodes and applies the media keys it announces. Kept as a type
+ * here so the voice connection is written against the contract, not against one implementation's file.
+ */
+export interface DaveSessionLike {
+  /** op 4 arrived with this `dave_protocol_version`. */
+  onSessionDescription(daveProtocolVersion: number): Promise<void>;
+  /** op 11. */
+  onClientsConnect(userIds: string[]): void;
+  /** op 13. */
+  onClientDisconnect(userId: string): void;
+  /** JSON DAVE ops 21, 22, 24. */
+  onJson(op: number, d: unknown): Promise<void>;
+  /** Binary DAVE ops 25, 27, 29, 30 (the payload after seq and op). */
+  onBinary(op: number, payload: Uint8Array): Promise<void>;
+  /** Listeners: what to send, and the media keys. */
+  on(event: 'sendJson', fn: (op: number, d: unknown) => void): unknown;
+  on(event: 'sendBinary', fn: (op: number, payload: Uint8Array) => void): unknown;
+  on(event: 'sendKey', fn: (key: Uint8Array | null) => void): unknown;
+  on(event: 'receiveKey', fn: (userId: string, key: Uint8Array | null) => void): unknown;
+  on(
+    event: 'epoch',
+    fn: (info: { epoch: bigint; privacyCode: string; protocolVersion: number }) => void,
+  ): unknown;
+  /** The negotiated protocol version (0 = not end-to-end encrypted). */
+  readonly protocolVersion: number;
+  /** The 30-digit privacy code of the current epoch, or null before the first one. */
+  readonly privacyCode: string | null;
+  /** The 45-digit code that verifies `userId`'s identity key with ours. */
+  verificationCode(userId: string): Promise<string>;
+  /** The transport counted this many more DAVE decrypt failures. */
+  reportDecryptFailures(count: number): void;
+  /** Ends the session. */
+  close(): void;
+}
+
+/** Creates the DAVE session of one voice connection. */
+export type DaveSessionFactory = (options: { selfUserId: string; channelId: string }) => DaveSessionLike;

@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { Call, Client } from '../../src/index.js';
+import { CallStatus } from '../../src/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+import { emulatorFor, eventually, linkAndConnect, userAt, type LinkedPlayer } from './helpers.js';
+
+/** A fresh temporary directory for WAV files and voice logs. */
+export function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'sdkpp-call-'));
+}
+
+/** Writes a 16-bit PCM WAV file of a sine tone. */
+export function writeToneWav(
+  file: string,
+  options: { hz?: number; seconds?: number; amplitude?: number; rate?: number; channels?: number } = {},
+): void {
+  const { hz = 440, seconds = 2, amplitude = 8000, rate = 48_000, channels = 2 } = options;
+  const frames = Math.round(seconds * rate);
+  const data = Buffer.alloc(frames * channels * 2);
+  for (let i = 0; i < frames; i++) {
+    const sample = Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / rate));
+    for (let c = 0; c < channels; c++) data.writeInt16LE(sample, (i * channels + c) * 2);
+  }
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * channels * 2, 28);
+  header.writeUInt16LE(channels * 2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  writeFileSync(file, Buffer.concat([header, data]));
+}
+
+/** Reads a 48 kHz stereo 16-bit WAV file the SDK wrote: its header fields and samples. */
+export function readWav(file: string): {
+  rate: number;
+  channels: number;
+  dataBytes: number;
+  samples: Int16Array;
+} {
+  const bytes = readFileSync(file);
+  const dataBytes = bytes.readUInt32LE(40);
+  const samples = new Int16Array(dataBytes / 2);
+  for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(44 + i * 2);
+  return { rate: bytes.readUInt32LE(24), channels: bytes.readUInt16LE(22), dataBytes, samples };
+}
+
+/** The RMS of each 20 ms frame of interleaved stereo. */
+export function frameLevels(samples: Int16Array): number[] {
+  const levels: number[] = [];
+  for (let start = 0; start + 1920 <= samples.length; start += 1920) {
+    let sum = 0;
+    for (let i = start; i < start + 1920; i++) sum += (samples[i] ?? 0) * (samples[i] ?? 0);
+    levels.push(Math.sqrt(sum / 1920));
+  }
+  return levels;
+}
+
+/**
+ * The strength of `hz` in a stretch of interleaved stereo (left channel), by correlation with a sine and a
+ * cosine: about the tone's amplitude when it is there, near 0 when not.
+ */
+export function toneStrength(samples: Int16Array, hz: number, rate = 48_000): number {
+  let s = 0;
+  let c = 0;
+  const n = Math.floor(samples.length / 2);
+  for (let i = 0; i < n; i++) {
+    const x = samples[2 * i] ?? 0;
+    s += x * Math.sin((2 * Math.PI * hz * i) / rate);
+    c += x * Math.cos((2 * Math.PI * hz * i) / rate);
+  }
+  return (2 * Math.sqrt(s * s + c * c)) / Math.max(1, n);
+}
+
+/** Two linked players in one lobby on a voice-enabled emulator. */
+export async function twoInALobby(
+  options: { allowNonDave?: boolean } = {},
+): Promise<{ emulator: Emulator; alice: LinkedPlayer; bob: LinkedPlayer; lobbyId: string }> {
+  const emulator = await emulatorFor({
+    autoConsent: true,
+    ...(options.allowNonDave ? { voice: { allowNonDave: true } } : {}),
+  });
+  const alice = await linkAndConnect(emulator, userAt(emulator, 0));
+  const bob = await linkAndConnect(emulator, userAt(emulator, 1));
+  const lobbyId = await alice.client.createOrJoinLobby('voice-secret');
+  await bob.client.createOrJoinLobby('voice-secret');
+  await eventually(
+    () => alice.client.getLobbyHandle(lobbyId)?.lobbyMemberIds.length === 2,
+    5000,
+    'both members at Alice',
+  );
+  return { emulator, alice, bob, lobbyId };
+}
+
+/** Records a call's statuses. */
+export function statuses(call: Call): CallStatus[] {
+  const seen: CallStatus[] = [call.getStatus()];
+  call.on('statusChanged', (status) => seen.push(status));
+  return seen;
+}
+
+/** Waits for a call to reach Connected. */
+export async function connected(call: Call, timeoutMs = 10_000): Promise<void> {
+  await eventually(() => call.getStatus() === CallStatus.Connected, timeoutMs, 'the call to connect');
+}
+
+/** Both players' calls in the lobby, started and connected. */
+export async function bothInCall(
+  alice: Client,
+  bob: Client,
+  lobbyId: string,
+): Promise<{ aliceCall: Call; bobCall: Call }> {
+  const aliceCall = alice.startCall(lobbyId);
+  const bobCall = bob.startCall(lobbyId);
+  await connected(aliceCall);
+  await connected(bobCall);
+  return { aliceCall, bobCall };
+}
