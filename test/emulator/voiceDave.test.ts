@@ -1,8 +1,21 @@
+import type { MediaType } from '@snazzah/davey';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { player } from './lobbyHelpers.js';
-import { connectVoice, joinCall, lobbyWith, RawVoiceClient, type VoiceConnection } from './voiceHelpers.js';
+import {
+  connectVoice,
+  DaveyMember,
+  joinCall,
+  lobbyWith,
+  RawVoiceClient,
+  sendRtp,
+  type VoiceConnection,
+} from './voiceHelpers.js';
+
+/** davey's `MediaType.AUDIO` (a const enum, which isolated modules cannot import). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- a plain number typed as davey's enum
+const AUDIO = 0 as MediaType;
 
 const running: Emulator[] = [];
 const open: VoiceConnection[] = [];
@@ -101,5 +114,47 @@ describe('voice gateway: DAVE wiring', () => {
     expect(b.description.dave_protocol_version).toBe(0);
     expect((await a.client.op(21)).d).toEqual({ protocol_version: 0, transition_id: 0 });
     expect(emu.voice.calls()[0]).toMatchObject({ daveProtocolVersion: 0, daveEpoch: null });
+  });
+});
+
+describe('voice gateway: DAVE end to end with davey members', () => {
+  it('two davey members form one MLS group through the emulator, and DAVE frames cross the forwarding unit untouched', async () => {
+    const { emu, alice, bob, lobbyId, aliceGw, bobGw } = await world();
+    const a = await connectVoice(await joinCall(aliceGw, alice.id, lobbyId));
+    open.push(a);
+    const da = new DaveyMember(a.client, alice.id, lobbyId);
+    const b = await connectVoice(await joinCall(bobGw, bob.id, lobbyId), {
+      mode: 'aead_xchacha20_poly1305_rtpsize',
+    });
+    open.push(b);
+    const db = new DaveyMember(b.client, bob.id, lobbyId);
+
+    const deadline = Date.now() + 10_000;
+    const joint = () =>
+      da.session.ready &&
+      db.session.ready &&
+      da.session.epoch !== null &&
+      da.session.epoch === db.session.epoch &&
+      da.session.getUserIds().length === 2;
+    while (!joint() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(da.errors).toEqual([]);
+    expect(db.errors).toEqual([]);
+    expect(joint()).toBe(true);
+    expect(da.session.voicePrivacyCode).toMatch(/^[0-9]{30}$/);
+    expect(db.session.voicePrivacyCode).toBe(da.session.voicePrivacyCode);
+    expect(emu.voice.calls()[0]?.daveEpoch).toBe(da.session.epoch);
+
+    // Alice's Opus frame, DAVE-encrypted by davey, sealed for transport, re-sealed by the emulator for Bob.
+    const opus = Buffer.from([0xfc, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07]);
+    const frame = da.session.encryptOpus(opus);
+    sendRtp(a, frame, 1);
+    await b.udp.waitFor(1);
+    const [packet] = b.udp.take();
+    const out = Buffer.alloc(packet?.length ?? 0);
+    const opened = b.cryptor.open(packet ?? Buffer.alloc(0), out);
+    if (!opened.ok) throw new Error(opened.code);
+    const received = out.subarray(opened.payloadOffset, opened.payloadOffset + opened.payloadLength);
+    expect(Buffer.from(received)).toEqual(frame);
+    expect(db.session.decrypt(alice.id, AUDIO, Buffer.from(received))).toEqual(opus);
   });
 });

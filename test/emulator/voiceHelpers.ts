@@ -1,5 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 
+import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
 import WebSocket from 'ws';
 
 import { createMediaEngine } from '../../src/media/createMediaEngine.js';
@@ -35,6 +36,8 @@ export class RawVoiceClient {
   #isClosed = false;
   /** The last seq seen (JSON `seq` or binary header), -1 before any. */
   lastSeq = -1;
+  /** Called for every message as it arrives (it is queued as well). */
+  readonly listeners: ((m: VoiceMessage) => void)[] = [];
 
   constructor(url: string) {
     this.ws = new WebSocket(url);
@@ -59,11 +62,13 @@ export class RawVoiceClient {
         };
         this.lastSeq = message.seq ?? this.lastSeq;
         this.#queue.push(message);
+        for (const listener of this.listeners) listener(message);
       } else {
         const message = JSON.parse(data.toString('utf8')) as VoiceMessage;
         message.binary = false;
         if (typeof message.seq === 'number') this.lastSeq = message.seq;
         this.#queue.push(message);
+        for (const listener of this.listeners) listener(message);
       }
       this.#wake();
     });
@@ -312,3 +317,96 @@ export async function lobbyWith(emu: Emulator, players: Player[], secret = 'voic
 }
 
 export { player };
+
+/** davey's `ProposalsOperationType` values (a const enum, which isolated modules cannot import). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- a plain number typed as davey's enum
+const APPEND = 0 as ProposalsOperationType;
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- a plain number typed as davey's enum
+const REVOKE = 1 as ProposalsOperationType;
+
+/** DAVE ops a {@link DaveyMember} handles. */
+const DAVE_OPS = new Set([11, 13, 21, 22, 24, 25, 27, 29, 30]);
+
+/**
+ * A DAVE member driven by `@snazzah/davey` (an independent implementation) over a raw voice client, the way
+ * discord.js drives it: op 25 → key package (op 26); op 27 → commit and welcome (op 28); op 29 / op 30 →
+ * process, then op 23 unless the transition id is 0; op 21 → op 23; op 24 epoch 1 → reinit and a new key
+ * package. Failures are recorded, and answered with op 31 as the whitepaper says.
+ */
+export class DaveyMember {
+  readonly session: DAVESession;
+  readonly errors: string[] = [];
+  readonly #client: RawVoiceClient;
+  readonly #recognized = new Set<string>();
+  readonly #userId: string;
+  readonly #channelId: string;
+
+  constructor(client: RawVoiceClient, userId: string, channelId: string) {
+    this.#client = client;
+    this.#userId = userId;
+    this.#channelId = channelId;
+    this.#recognized.add(userId);
+    this.session = new DAVESession(1, userId, channelId);
+    // What arrived before this member was attached first, in order.
+    for (const message of client.pending()) if (DAVE_OPS.has(message.op)) this.#handle(message);
+    client.listeners.push((message) => {
+      if (DAVE_OPS.has(message.op)) this.#handle(message);
+    });
+  }
+
+  #handle(m: VoiceMessage): void {
+    const d = (m.d ?? {}) as Record<string, unknown>;
+    const payload = m.payload ?? Buffer.alloc(0);
+    try {
+      switch (m.op) {
+        case 11:
+          for (const id of d.user_ids as string[]) this.#recognized.add(id);
+          return;
+        case 13:
+          this.#recognized.delete(String(d.user_id));
+          return;
+        case 25:
+          this.session.setExternalSender(payload);
+          this.#client.sendBinary(26, this.session.getSerializedKeyPackage());
+          return;
+        case 27: {
+          const operation: ProposalsOperationType = payload[0] === 1 ? REVOKE : APPEND;
+          const result = this.session.processProposals(operation, payload.subarray(1), [...this.#recognized]);
+          if (result.commit) {
+            this.#client.sendBinary(28, Buffer.concat([result.commit, result.welcome ?? Buffer.alloc(0)]));
+          }
+          return;
+        }
+        case 29:
+        case 30: {
+          const tid = payload.readUInt16BE(0);
+          try {
+            if (m.op === 29) this.session.processCommit(payload.subarray(2));
+            else this.session.processWelcome(payload.subarray(2));
+          } catch (error) {
+            this.errors.push(`op ${m.op}: ${String(error)}`);
+            this.#client.send(31, { transition_id: tid });
+            this.session.reinit(1, this.#userId, this.#channelId);
+            this.#client.sendBinary(26, this.session.getSerializedKeyPackage());
+            return;
+          }
+          if (tid !== 0) this.#client.send(23, { transition_id: tid });
+          return;
+        }
+        case 21:
+          if (d.transition_id !== 0) this.#client.send(23, { transition_id: d.transition_id });
+          return;
+        case 24:
+          if (d.epoch === 1) {
+            this.session.reinit(1, this.#userId, this.#channelId);
+            this.#client.sendBinary(26, this.session.getSerializedKeyPackage());
+          }
+          return;
+        default:
+          return;
+      }
+    } catch (error) {
+      this.errors.push(`op ${m.op}: ${String(error)}`);
+    }
+  }
+}
