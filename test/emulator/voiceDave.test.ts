@@ -158,3 +158,88 @@ describe('voice gateway: DAVE end to end with davey members', () => {
     expect(db.session.decrypt(alice.id, AUDIO, Buffer.from(received))).toEqual(opus);
   });
 });
+
+describe('voice gateway: DAVE membership churn', () => {
+  it('members joining and leaving 20 times keep one group: every remaining member agrees on epoch and privacy code', async () => {
+    const logs: string[] = [];
+    const emu = await startEmulator({ autoConsent: true, users: 4, log: (line) => logs.push(line) });
+    running.push(emu);
+    const names = ['alice', 'bob', 'carol', 'dave'];
+    const players = await Promise.all(names.map((n) => player(emu, n)));
+    const lobbyId = await lobbyWith(emu, players, 'churn');
+    const gws = await Promise.all(players.map(async (p) => (await p.connect()).gw));
+    const members = new Map<string, { conn: VoiceConnection; davey: DaveyMember }>();
+
+    const join = async (i: number): Promise<void> => {
+      const p = players[i];
+      const gw = gws[i];
+      if (!p || !gw) throw new Error('no player');
+      const conn = await connectVoice(await joinCall(gw, p.id, lobbyId));
+      open.push(conn);
+      members.set(p.id, { conn, davey: new DaveyMember(conn.client, p.id, lobbyId) });
+    };
+    const leave = async (i: number): Promise<void> => {
+      const p = players[i];
+      const gw = gws[i];
+      const member = p ? members.get(p.id) : undefined;
+      if (!p || !gw || !member) throw new Error('not in the call');
+      gw.send(17, []);
+      await member.conn.client.closed;
+      members.delete(p.id);
+    };
+    const converged = async (): Promise<void> => {
+      const deadline = Date.now() + 10_000;
+      const agree = (): boolean => {
+        const sessions = [...members.values()].map((m) => m.davey.session);
+        const first = sessions[0];
+        if (!first || sessions.length < 2) return true;
+        return sessions.every(
+          (s) =>
+            s.ready &&
+            s.epoch !== null &&
+            s.epoch === first.epoch &&
+            s.getUserIds().length === sessions.length &&
+            s.voicePrivacyCode === first.voicePrivacyCode,
+        );
+      };
+      while (!agree() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(agree(), `members ${[...members.keys()].join(', ')} did not converge`).toBe(true);
+    };
+
+    await join(0);
+    await join(1);
+    await converged();
+    // 20 changes: the third and fourth players come and go, then the first two take turns.
+    const steps: ['join' | 'leave', number][] = [
+      ['join', 2],
+      ['join', 3],
+      ['leave', 2],
+      ['leave', 3],
+      ['join', 3],
+      ['join', 2],
+      ['leave', 0],
+      ['join', 0],
+      ['leave', 1],
+      ['leave', 3],
+      ['join', 1],
+      ['join', 3],
+      ['leave', 2],
+      ['leave', 0],
+      ['join', 2],
+      ['join', 0],
+      ['leave', 3],
+      ['leave', 1],
+      ['join', 1],
+      ['join', 3],
+    ];
+    for (const [what, i] of steps) {
+      if (what === 'join') await join(i);
+      else await leave(i);
+      await converged();
+    }
+    expect(members.size).toBe(4);
+    for (const { davey } of members.values()) expect(davey.errors).toEqual([]);
+    const epoch = [...members.values()][0]?.davey.session.epoch;
+    expect(emu.voice.calls()[0]?.daveEpoch).toBe(epoch);
+  }, 60_000);
+});
