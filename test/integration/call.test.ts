@@ -2,9 +2,11 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { CallStatus, ValidationError } from '../../src/index.js';
+import { AudioModeType, CallStatus, ValidationError } from '../../src/index.js';
 import { eventually } from './helpers.js';
 import {
+  bothInCall,
+  connected,
   frameLevels,
   readWav,
   statuses,
@@ -80,5 +82,177 @@ describe('lobby voice calls against the emulator', () => {
       ValidationError,
     );
     await alice.client.endCall(lobbyId);
+  });
+});
+
+describe('call state across two clients', () => {
+  it('mute and deafen show in the voice states the other sees; participants and endCall are seen by both', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true });
+    const lobbyWide: string[] = [];
+    bob.client.setVoiceParticipantChangedCallback((lobby, member, added) =>
+      lobbyWide.push(`${lobby}:${member}:${added}`),
+    );
+    const aliceCall = alice.client.startCall(lobbyId);
+    await connected(aliceCall);
+    // Bob is not in the call, but as a lobby member he sees Alice join it.
+    await eventually(
+      () => lobbyWide.includes(`${lobbyId}:${alice.user.id}:true`),
+      5000,
+      'Alice joined, at Bob',
+    );
+    expect(bob.client.getLobbyHandle(lobbyId)?.getCallInfoHandle()?.getParticipants()).toEqual([
+      alice.user.id,
+    ]);
+
+    const bobCall = bob.client.startCall(lobbyId);
+    const aliceSawParticipants: string[] = [];
+    aliceCall.on('participantChanged', (userId, added) => aliceSawParticipants.push(`${userId}:${added}`));
+    const aliceSawStates: string[] = [];
+    aliceCall.setOnVoiceStateChangedCallback((userId) => aliceSawStates.push(userId));
+    await connected(bobCall);
+    await eventually(
+      () => aliceSawParticipants.includes(`${bob.user.id}:true`),
+      5000,
+      'Bob joined, at Alice',
+    );
+
+    bobCall.setSelfMute(true);
+    expect(bobCall.getSelfMute()).toBe(true);
+    await eventually(
+      () => aliceCall.getVoiceStateHandle(bob.user.id)?.selfMute === true,
+      5000,
+      'mute at Alice',
+    );
+    expect(aliceSawStates).toContain(bob.user.id);
+    const handle = aliceCall.getVoiceStateHandle(bob.user.id);
+    expect(handle?.selfDeaf).toBe(false);
+    bob.client.setSelfDeafAll(true);
+    expect(bobCall.getSelfDeaf()).toBe(true);
+    expect(bob.client.getSelfDeafAll()).toBe(true);
+    await eventually(() => handle?.selfDeaf === true, 5000, 'deafen at Alice (through the same live handle)');
+    bobCall.setSelfMute(false);
+    bobCall.setSelfDeaf(false);
+    await eventually(
+      () => handle?.selfDeaf === false && handle.selfMute === false,
+      5000,
+      'unmute and undeafen at Alice',
+    );
+
+    await bob.client.endCall(lobbyId);
+    await eventually(() => aliceSawParticipants.includes(`${bob.user.id}:false`), 5000, 'Bob left, at Alice');
+    expect(aliceCall.getParticipants()).toEqual([alice.user.id]);
+    expect(bobCall.isValid).toBe(false);
+    expect(bobCall.getStatus()).toBe(CallStatus.Disconnected);
+    await alice.client.endCalls();
+    await eventually(
+      () => lobbyWide.includes(`${lobbyId}:${alice.user.id}:false`),
+      5000,
+      'Alice left, at Bob',
+    );
+    expect(alice.client.getCalls()).toEqual([]);
+  });
+
+  it('push-to-talk sends only while the key is held; voice activity follows the threshold', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true });
+    const dir = tempDir();
+    const toneIn = path.join(dir, 'long-tone.wav');
+    writeToneWav(toneIn, { hz: 660, seconds: 20 });
+    const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    const bobSpeaking: string[] = [];
+    bobCall.on('speakingStatusChanged', (userId, speaking) => bobSpeaking.push(`${userId}:${speaking}`));
+    aliceCall.setAudioMode(AudioModeType.MODE_PTT);
+    aliceCall.setPTTReleaseDelay(100);
+    expect(aliceCall.getAudioMode()).toBe(AudioModeType.MODE_PTT);
+    expect(aliceCall.getPTTReleaseDelay()).toBe(100);
+    await alice.client.setInputDevice(`wav-in:${toneIn}`);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(bobSpeaking).toEqual([]); // the tone plays, but the key is up
+    aliceCall.setPTTActive(true);
+    expect(aliceCall.getPTTActive()).toBe(true);
+    await eventually(
+      () => bobSpeaking.includes(`${alice.user.id}:true`),
+      5000,
+      'Alice speaking with the key down',
+    );
+    aliceCall.setPTTActive(false);
+    await eventually(
+      () => bobSpeaking.includes(`${alice.user.id}:false`),
+      5000,
+      'Alice silent with the key up',
+    );
+    // Back to voice activity: the tone is speech again, and Alice hears herself speak.
+    const aliceSpeaking: string[] = [];
+    aliceCall.on('speakingStatusChanged', (userId, speaking) => aliceSpeaking.push(`${userId}:${speaking}`));
+    aliceCall.setAudioMode(AudioModeType.MODE_VAD);
+    aliceCall.setVADThreshold(false, -40);
+    expect(aliceCall.getVADThreshold()).toEqual({ automatic: false, vadThreshold: -40 });
+    await eventually(() => aliceSpeaking.includes(`${alice.user.id}:true`), 5000, 'Alice speaking by VAD');
+    // A threshold above the tone's level: silence again.
+    aliceCall.setVADThreshold(false, -1);
+    await eventually(
+      () => aliceSpeaking.includes(`${alice.user.id}:false`),
+      5000,
+      'Alice below the threshold',
+    );
+  });
+
+  it('audio callbacks: each user before mixing (changed or muted in place), the microphone before sending', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true });
+    const dir = tempDir();
+    const toneIn = path.join(dir, 'tone.wav');
+    const heard = path.join(dir, 'bob-hears.wav');
+    writeToneWav(toneIn, { hz: 440, seconds: 20, amplitude: 8000 });
+    await bob.client.setOutputDevice(`wav-out:${heard}`);
+    let captured = 0;
+    let capturedLoud = 0;
+    const aliceCall = alice.client.startCallWithAudioCallbacks(
+      lobbyId,
+      () => undefined,
+      (samples, perChannel, rate, channels) => {
+        captured++;
+        expect([samples.length, perChannel, rate, channels]).toEqual([1920, 960, 48_000, 2]);
+        if (Math.abs(samples[100] ?? 0) + Math.abs(samples[300] ?? 0) > 0) capturedLoud++;
+      },
+    );
+    let mode: 'mute' | 'halve' = 'mute';
+    const seen = new Map<string, number>();
+    const bobCall = bob.client.startCallWithAudioCallbacks(
+      lobbyId,
+      (userId, samples) => {
+        seen.set(userId, (seen.get(userId) ?? 0) + 1);
+        if (mode === 'mute') return true;
+        for (let i = 0; i < samples.length; i++) samples[i] = Math.round((samples[i] ?? 0) / 2);
+        return false;
+      },
+      () => undefined,
+    );
+    await connected(aliceCall);
+    await connected(bobCall);
+    await alice.client.setInputDevice(`wav-in:${toneIn}`);
+    await eventually(() => (seen.get(alice.user.id) ?? 0) >= 50, 5000, "Alice's frames in Bob's callback");
+    expect([...seen.keys()]).toEqual([alice.user.id]);
+    expect(capturedLoud).toBeGreaterThan(40);
+    expect(captured).toBeGreaterThanOrEqual(capturedLoud);
+    // Muted by the callback: Bob's playout stays silent.
+    await bob.client.setOutputDevice(`wav-out:${heard}`); // a fresh file from here
+    await new Promise((r) => setTimeout(r, 600));
+    await bob.client.setOutputDevice('null');
+    expect(Math.max(...frameLevels(readWav(heard).samples))).toBe(0);
+    // Halved in place: Bob hears the tone at half its level.
+    mode = 'halve';
+    await bob.client.setOutputDevice(`wav-out:${heard}`);
+    await new Promise((r) => setTimeout(r, 800));
+    await bob.client.setOutputDevice('null');
+    const halved = frameLevels(readWav(heard).samples).filter((level) => level > 500);
+    expect(halved.length).toBeGreaterThan(20);
+    const median = [...halved].sort((a, b) => a - b)[Math.floor(halved.length / 2)] ?? 0;
+    expect(median).toBeGreaterThan((8000 / Math.SQRT2 / 2) * 0.7);
+    expect(median).toBeLessThan((8000 / Math.SQRT2 / 2) * 1.3);
+    // Deafened, nothing reaches the callback or the playout.
+    bobCall.setSelfDeaf(true);
+    await new Promise((r) => setTimeout(r, 200));
+    const before = seen.get(alice.user.id) ?? 0;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(seen.get(alice.user.id) ?? 0).toBe(before);
   });
 });
