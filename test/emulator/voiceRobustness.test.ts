@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { player } from './lobbyHelpers.js';
+import {
+  connectVoice,
+  joinCall,
+  lobbyWith,
+  RawVoiceClient,
+  sendRtp,
+  TestUdp,
+  type VoiceConnection,
+} from './voiceHelpers.js';
+
+const running: Emulator[] = [];
+const open: VoiceConnection[] = [];
+const sockets: TestUdp[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) {
+    c.udp.close();
+    c.client.ws.close();
+  }
+  for (const s of sockets.splice(0)) s.close();
+  await Promise.all(running.splice(0).map((e) => e.close()));
+});
+
+async function twoInCall(options: EmulatorOptions = {}) {
+  const logs: string[] = [];
+  const emu = await startEmulator({
+    autoConsent: true,
+    users: 2,
+    log: (line) => logs.push(line),
+    ...options,
+  });
+  running.push(emu);
+  const alice = await player(emu, 'alice');
+  const bob = await player(emu, 'bob');
+  const lobbyId = await lobbyWith(emu, [alice, bob]);
+  const { gw: aliceGw } = await alice.connect();
+  const { gw: bobGw } = await bob.connect();
+  const joinedA = await joinCall(aliceGw, alice.id, lobbyId);
+  const a = await connectVoice(joinedA);
+  const b = await connectVoice(await joinCall(bobGw, bob.id, lobbyId));
+  open.push(a, b);
+  return { emu, alice, bob, lobbyId, a, b, joinedA, logs };
+}
+
+/** A small seeded PRNG for reproducible garbage. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4_294_967_296;
+  };
+}
+
+describe('voice server robustness', () => {
+  it('seeded garbage on the voice gateway and the UDP port never takes the server down', async () => {
+    const { emu, a, b, joinedA, logs } = await twoInCall();
+    const random = prng(2026);
+    const bytes = (n: number): Buffer =>
+      Buffer.from(Array.from({ length: n }, () => Math.floor(random() * 256)));
+    const codes = new Set<number>();
+    for (let i = 0; i < 30; i += 1) {
+      const client = await RawVoiceClient.connect(joinedA.endpoint);
+      const kind = i % 3;
+      if (kind === 0) client.ws.send(bytes(1 + Math.floor(random() * 64)));
+      else if (kind === 1) client.ws.send(bytes(1 + Math.floor(random() * 64)).toString('latin1'));
+      else client.send(Math.floor(random() * 40), { junk: bytes(8).toString('hex') });
+      const closed = await Promise.race([
+        client.closed,
+        new Promise<{ code: number }>((resolve) => setTimeout(() => resolve({ code: 0 }), 500)),
+      ]);
+      if (closed.code === 0) client.ws.close();
+      else codes.add(closed.code);
+    }
+    // Every refusal is one of the voice close codes.
+    for (const code of codes) expect([4001, 4002, 4003, 4004, 4005, 4006, 4011, 4020]).toContain(code);
+    const junk = await TestUdp.open();
+    sockets.push(junk);
+    for (let i = 0; i < 300; i += 1) {
+      const packet = bytes(1 + Math.floor(random() * 200));
+      if (i % 2 === 0) {
+        // Make some of them look like RTP with a live SSRC.
+        packet[0] = 0x80;
+        packet[1] = 0x78;
+        if (packet.length >= 12) packet.writeUInt32BE(a.ssrc, 8);
+      }
+      junk.send(packet, a.udpPort);
+      a.udp.send(packet, a.udpPort);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Still serving: a good packet is forwarded, and a heartbeat answered.
+    b.udp.take();
+    sendRtp(a, Buffer.from([0xf8, 0xff, 0xfe]), 7);
+    await b.udp.waitFor(1);
+    a.client.send(3, { t: 9, seq_ack: a.client.lastSeq });
+    expect((await a.client.op(6)).d).toEqual({ t: 9 });
+    expect(emu.voice.calls()[0]?.counters.packetsIn).toBe(1);
+    expect(logs.filter((l) => l.startsWith('[voice] voice socket closed')).length).toBeGreaterThan(0);
+  });
+
+  it('closes a voice socket without heartbeats with 4009, and announces op 13 when a dropped session is not resumed', async () => {
+    const { emu, bob, a, b } = await twoInCall({ voice: { heartbeatIntervalMs: 200, resumeWindowMs: 200 } });
+    // Nobody heartbeats on b: 200 × 1.5 + 1000 ms later it is closed.
+    const keepAlive = setInterval(() => {
+      a.client.send(3, { t: Date.now(), seq_ack: a.client.lastSeq });
+    }, 150);
+    try {
+      expect((await b.client.closed).code).toBe(4009);
+      expect((await a.client.op(13, 3000)).d).toEqual({ user_id: bob.id });
+      // Bob is still in the call on the main gateway, without a voice connection.
+      const bobView = emu.voice.calls()[0]?.participants.find((p) => p.userId === bob.id);
+      expect(bobView?.voice).toBeNull();
+      // Alice's socket drops; nobody resumes within 200 ms: her session ends too.
+      emu.voice.dropConnections();
+      await a.client.closed;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(emu.voice.calls()[0]?.participants.every((p) => p.voice === null)).toBe(true);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  });
+});
