@@ -133,7 +133,7 @@ describe('call state across two clients', () => {
     bobCall.setSelfMute(false);
     bobCall.setSelfDeaf(false);
     await eventually(
-      () => handle?.selfDeaf === false && handle.selfMute === false,
+      () => handle !== undefined && !handle.selfDeaf && !handle.selfMute,
       5000,
       'unmute and undeafen at Alice',
     );
