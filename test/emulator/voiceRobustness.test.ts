@@ -123,4 +123,33 @@ describe('voice server robustness', () => {
       clearInterval(keepAlive);
     }
   });
+
+  it('ends every voice connection with 4022 when the lobby is deleted', async () => {
+    const { emu, lobbyId, a, b } = await twoInCall();
+    const response = await fetch(`${emu.api}/lobbies/${lobbyId}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bot ${emu.botToken}` },
+    });
+    expect(response.status).toBe(204);
+    expect((await a.client.closed).code).toBe(4022);
+    expect((await b.client.closed).code).toBe(4022);
+    expect(emu.voice.calls()).toEqual([]);
+  });
+
+  it('a second main gateway session of the same user takes the call over: a new token, the old voice socket gets 4014', async () => {
+    const { emu, alice, lobbyId, a, b } = await twoInCall();
+    const { gw: second } = await alice.connect();
+    const joined = await joinCall(second, alice.id, lobbyId);
+    expect((await a.client.closed).code).toBe(4014);
+    const again = await connectVoice(joined);
+    open.push(again);
+    expect(again.ssrc).not.toBe(a.ssrc);
+    // Bob learns the new SSRC of Alice before any packet: op 11 + op 5.
+    await b.client.next((m) => m.op === 5 && (m.d as { ssrc: number }).ssrc === again.ssrc);
+    sendRtp(again, Buffer.from([1, 2, 3]), 1);
+    await b.udp.waitFor(1);
+    expect(emu.voice.calls()[0]?.participants.find((p) => p.userId === alice.id)?.sessionId).toBe(
+      joined.sessionId,
+    );
+  });
 });
