@@ -1,0 +1,708 @@
+import type {
+  AuthenticationService,
+  CiphersuiteImpl,
+  ClientState,
+  Credential,
+  KeyPackage,
+  MlsContext,
+  MlsMessage,
+  PrivateKeyPackage,
+} from 'ts-mls';
+
+import type { Logger, LogWriter } from '../logging/index.js';
+import { LoggingSeverity } from '../logging/index.js';
+import type { Clock } from '../util/Clock.js';
+import { TypedEmitter } from '../util/TypedEmitter.js';
+import { privacyCode as makePrivacyCode, verificationCode as makeVerificationCode } from './codes.js';
+import { generateP256KeyPair } from './nodeP256.js';
+import { daveCipherSuite, loadTsMls, type TsMls } from './tsMls.js';
+import {
+  bytesEqual,
+  concatBytes,
+  credentialUserId,
+  DaveOp,
+  readVector,
+  refKey,
+  snowflakeBE64,
+  snowflakeLE64,
+} from './wire.js';
+
+/** The MLS exporter label of DAVE protocol version 1's sender keys. */
+const SENDER_KEY_LABEL = 'Discord Secure Frames v0';
+/** discord.js's default: consecutive decrypt failures before the session recovers. */
+const DEFAULT_DECRYPTION_FAILURE_TOLERANCE = 36;
+/** MLSMessage header of a Welcome (mls10, mls_welcome): DAVE sends Welcomes bare. */
+const WELCOME_HEADER = Uint8Array.of(0, 1, 0, 3);
+
+/** What a new epoch looks like to the application (the privacy code changes with it). */
+export interface DaveEpochInfo {
+  /** The MLS epoch. */
+  epoch: bigint;
+  /** The 30-digit voice privacy code, equal at every member of the epoch. */
+  privacyCode: string;
+  /** The DAVE protocol version in force. */
+  protocolVersion: number;
+}
+
+/** Events of a {@link DaveProtocolSession}. */
+export type DaveProtocolSessionEvents = {
+  /** Send a JSON message `{op, d}` on the voice gateway (ops 23, 31). */
+  sendJson: [op: number, d: unknown];
+  /** Send a binary message `op ‖ payload` on the voice gateway (ops 26, 28). */
+  sendBinary: [op: number, payload: Uint8Array];
+  /**
+   * The 16-byte base secret to encrypt our own media with from now on (at a transition's execution), or
+   * `null` for passthrough (protocol version 0: media leaves without DAVE).
+   */
+  sendKey: [key: Uint8Array | null];
+  /**
+   * The 16-byte base secret of `userId`'s media for the new epoch (at a commit or welcome, before the
+   * sender switches), or `null` when that user's media may arrive without DAVE (a downgrade to version 0).
+   */
+  receiveKey: [userId: string, key: Uint8Array | null];
+  /** A new MLS epoch was reached. */
+  epoch: [info: DaveEpochInfo];
+};
+
+/** Options of a {@link DaveProtocolSession}. */
+export interface DaveProtocolSessionOptions {
+  /** Our user id (snowflake). */
+  selfUserId: string;
+  /** The call's channel id (the lobby id for lobby calls): the MLS group id. */
+  channelId: string;
+  /** Time source (reserved for transition timing; the media layer keeps its own retention windows). */
+  clock?: Clock;
+  /** Where the session logs; no key material is ever written. */
+  logger?: Logger | LogWriter;
+  /**
+   * Consecutive decrypt failures (counted by the transport) after which the session recovers with op 31
+   * and a new key package, when no transition is pending.
+   * @defaultValue 36
+   */
+  decryptionFailureTolerance?: number;
+}
+
+interface ExternalSenderInfo {
+  signaturePublicKey: Uint8Array;
+  credential: Credential;
+}
+
+/** Why a DAVE input was refused: `recover` sends op 31 and rejoins; `ignore` only logs. */
+class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly action: 'recover' | 'ignore',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The client side of DAVE (Discord's audio/video end-to-end encryption) for one voice connection: the MLS
+ * session and transition state machine of dave-e2ee.md §1.5, on sdkpp's patched ts-mls.
+ *
+ * The voice connection (C) feeds it:
+ * - op 4's `dave_protocol_version` → {@link DaveProtocolSession.onSessionDescription};
+ * - op 11 / op 13 → {@link DaveProtocolSession.onClientsConnect} / {@link DaveProtocolSession.onClientDisconnect}
+ *   (the recognized users an Add may name);
+ * - JSON ops 21, 22, 24 → {@link DaveProtocolSession.onJson}; binary ops 25, 27, 29, 30 (the payload after
+ *   the u16 sequence number and the opcode) → {@link DaveProtocolSession.onBinary}.
+ *
+ * and acts on its events: `sendJson` / `sendBinary` go to the voice gateway (ops 23, 31 / 26, 28);
+ * `receiveKey(userId, key)` arrives at each commit or welcome, before that user switches, and keys the
+ * user's decryptor (keep it until op 5 maps the user to an SSRC); `sendKey(key)` arrives when a transition
+ * executes and keys our encryptor (`null`: passthrough). Keys are 16-byte base secrets for the media
+ * layer's DAVE encryptor/decryptor.
+ *
+ * Inputs are processed strictly in call order (the returned promises may be ignored). Nothing thrown by
+ * ts-mls escapes: a bad proposal is ignored, a commit or welcome that cannot be used leads to op 31 and a
+ * fresh key package (the reference recovery), and each refusal is logged.
+ */
+export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents> {
+  readonly #selfUserId: string;
+  readonly #groupId: Uint8Array;
+  readonly #log: (severity: LoggingSeverity, message: string) => void;
+  readonly #tolerance: number;
+  #queue: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  #mls: TsMls | undefined;
+  #suite: CiphersuiteImpl | undefined;
+  #protocolVersion = 0;
+  #externalSender: ExternalSenderInfo | undefined;
+  readonly #recognized = new Set<string>();
+  #keyPackage: { publicPackage: KeyPackage; privatePackage: PrivateKeyPackage } | undefined;
+  /** Our own epoch-0 group, waiting for a Welcome (or becoming the group when we are first). */
+  #pending: ClientState | undefined;
+  /** The group we are a member of. */
+  #state: ClientState | undefined;
+  /** Our last commit (op 28) and the state it leads to, adopted when op 29 echoes it. */
+  #cached: { commit: Uint8Array; newState: ClientState } | undefined;
+  readonly #pendingTransitions = new Map<number, number>();
+  #lastTransitionId = 0;
+  #privacyCode: string | null = null;
+
+  constructor(options: DaveProtocolSessionOptions) {
+    super();
+    this.#selfUserId = options.selfUserId;
+    this.#groupId = snowflakeBE64(options.channelId);
+    this.#tolerance = options.decryptionFailureTolerance ?? DEFAULT_DECRYPTION_FAILURE_TOLERANCE;
+    this.#recognized.add(options.selfUserId);
+    const logger = options.logger;
+    this.#log = (severity, message) => {
+      if (!logger) return;
+      const line = `dave: ${message}`;
+      if ('log' in logger) logger.log(severity, line);
+      else if (severity >= LoggingSeverity.Warning) logger.warn(line);
+      else logger.info(line);
+    };
+  }
+
+  /** The DAVE protocol version in force (0: transport encryption only). */
+  get protocolVersion(): number {
+    return this.#protocolVersion;
+  }
+
+  /** The MLS epoch of the group we are in, or `null` before we joined one. */
+  get epoch(): bigint | null {
+    return this.#state?.groupContext.epoch ?? null;
+  }
+
+  /** The 30-digit voice privacy code of the current epoch, or `null` outside a group. */
+  get privacyCode(): string | null {
+    return this.#privacyCode;
+  }
+
+  /** The user ids of the group's members, ourselves included (empty outside a group). */
+  get memberIds(): string[] {
+    return this.#members(this.#state).map((m) => m.userId);
+  }
+
+  /** Resolves when every input given so far has been handled. */
+  whenIdle(): Promise<void> {
+    return this.#queue;
+  }
+
+  /** Op 4 (Session Description) arrived with `dave_protocol_version`. */
+  onSessionDescription(daveProtocolVersion: number): Promise<void> {
+    return this.#enqueue('session description', async () => {
+      if (daveProtocolVersion > 0) {
+        await this.#init(daveProtocolVersion);
+      } else {
+        await this.#prepareTransition(0, 0);
+      }
+    });
+  }
+
+  /** Op 11: users connected to the call (they may be added to the group). */
+  onClientsConnect(userIds: string[]): void {
+    for (const id of userIds) this.#recognized.add(id);
+  }
+
+  /** Op 13: a user left the call. */
+  onClientDisconnect(userId: string): void {
+    if (userId !== this.#selfUserId) this.#recognized.delete(userId);
+  }
+
+  /** JSON DAVE ops 21 (prepare transition), 22 (execute transition) and 24 (prepare epoch). */
+  onJson(op: number, d: unknown): Promise<void> {
+    return this.#enqueue(`op ${op}`, async () => {
+      const data = (typeof d === 'object' && d !== null ? d : {}) as Record<string, unknown>;
+      const int = (key: string): number | undefined => {
+        const value = data[key];
+        return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+      };
+      switch (op) {
+        case DaveOp.PrepareTransition: {
+          const tid = int('transition_id');
+          const version = int('protocol_version');
+          if (tid === undefined || version === undefined) throw new Refusal('malformed op 21', 'ignore');
+          await this.#prepareTransition(tid, version);
+          return;
+        }
+        case DaveOp.ExecuteTransition: {
+          const tid = int('transition_id');
+          if (tid === undefined) throw new Refusal('malformed op 22', 'ignore');
+          await this.#executeTransition(tid);
+          return;
+        }
+        case DaveOp.PrepareEpoch: {
+          const epoch = int('epoch');
+          const version = int('protocol_version');
+          if (epoch === undefined || version === undefined) throw new Refusal('malformed op 24', 'ignore');
+          if (epoch === 1) await this.#init(version);
+          else this.#protocolVersion = version;
+          return;
+        }
+        default:
+          throw new Refusal(`op ${op} is not a JSON DAVE op`, 'ignore');
+      }
+    });
+  }
+
+  /** Binary DAVE ops 25, 27, 29 and 30: `payload` is what follows the sequence number and opcode. */
+  onBinary(op: number, payload: Uint8Array): Promise<void> {
+    return this.#enqueue(`op ${op}`, async () => {
+      switch (op) {
+        case DaveOp.ExternalSender:
+          await this.#onExternalSender(payload);
+          return;
+        case DaveOp.Proposals:
+          await this.#onProposals(payload);
+          return;
+        case DaveOp.AnnounceCommit:
+          await this.#onCommit(payload);
+          return;
+        case DaveOp.Welcome:
+          await this.#onWelcome(payload);
+          return;
+        default:
+          throw new Refusal(`op ${op} is not a binary DAVE op`, 'ignore');
+      }
+    });
+  }
+
+  /**
+   * The 45-digit verification code between us and `userId` (equal on both sides), from both members'
+   * signature keys in the current group. Rejects when either is not in the group.
+   */
+  async verificationCode(userId: string): Promise<string> {
+    await this.#queue;
+    const members = this.#members(this.#state);
+    const self = members.find((m) => m.userId === this.#selfUserId);
+    const other = members.find((m) => m.userId === userId);
+    if (!self || !other) throw new Error(`dave: ${userId} and we are not in one group`);
+    return makeVerificationCode(self, other);
+  }
+
+  /**
+   * The transport counted `count` consecutive DAVE decrypt failures. At the tolerance, with no transition
+   * pending, the session recovers as discord.js does: op 31 for the last transition and a new key package.
+   */
+  reportDecryptFailures(count: number): void {
+    if (count < this.#tolerance) return;
+    void this.#enqueue('decrypt failures', async () => {
+      if (this.#protocolVersion === 0 || this.#pendingTransitions.size > 0) return;
+      this.#log(LoggingSeverity.Warning, `${count} consecutive decrypt failures; recovering`);
+      await this.#recover(this.#lastTransitionId);
+    });
+  }
+
+  /** Drops all state; later inputs are ignored. */
+  close(): void {
+    this.#closed = true;
+    this.#reset();
+    this.#pendingTransitions.clear();
+  }
+
+  // --- internals ---------------------------------------------------------------------------------------
+
+  #enqueue(what: string, step: () => Promise<void>): Promise<void> {
+    const run = this.#queue.then(async () => {
+      if (this.#closed) return;
+      try {
+        await step();
+      } catch (error) {
+        if (error instanceof Refusal) {
+          this.#log(LoggingSeverity.Warning, `${what} refused: ${error.message}`);
+          if (error.action === 'recover') await this.#recover(this.#currentTransitionId);
+        } else {
+          this.#log(LoggingSeverity.Error, `${what} failed: ${describe(error)}`);
+        }
+      }
+    });
+    this.#queue = run.catch(() => undefined);
+    return this.#queue;
+  }
+
+  /**
+   * DAVE's credentials: members carry a basic credential whose identity is an 8-byte user id; the one
+   * external sender is the voice server's from op 25.
+   */
+  readonly #authService: AuthenticationService = {
+    validateCredential: (credential, signaturePublicKey) => {
+      const sender = this.#externalSender;
+      const identity = credentialBytes(credential);
+      const senderIdentity = sender ? credentialBytes(sender.credential) : undefined;
+      const isSender =
+        sender !== undefined &&
+        identity !== undefined &&
+        senderIdentity !== undefined &&
+        bytesEqual(identity, senderIdentity) &&
+        bytesEqual(signaturePublicKey, sender.signaturePublicKey);
+      return Promise.resolve(isSender || credentialUserId(credential) !== undefined);
+    },
+  };
+
+  /** The op 29/30 transition id being handled, for op 31. */
+  #currentTransitionId = 0;
+
+  async #tsMls(): Promise<{ mls: TsMls; context: MlsContext }> {
+    this.#mls ??= await loadTsMls();
+    this.#suite ??= await daveCipherSuite();
+    return { mls: this.#mls, context: { cipherSuite: this.#suite, authService: this.#authService } };
+  }
+
+  #reset(): void {
+    this.#keyPackage = undefined;
+    this.#pending = undefined;
+    this.#state = undefined;
+    this.#cached = undefined;
+    this.#privacyCode = null;
+  }
+
+  /** (Re)initialises MLS for `version`: fresh keys, a key package (op 26), and the pending group. */
+  async #init(version: number): Promise<void> {
+    this.#reset();
+    this.#protocolVersion = version;
+    if (version === 0) return;
+    const { mls, context } = await this.#tsMls();
+    const signatureKeyPair = generateP256KeyPair();
+    this.#keyPackage = await mls.generateKeyPackageWithKey({
+      credential: {
+        credentialType: mls.defaultCredentialTypes.basic,
+        identity: snowflakeBE64(this.#selfUserId),
+      },
+      // DAVE's leaf (dave-e2ee.md §1.6): MLS 1.0, suite 2, basic credentials, no GREASE, lifetime 0..2^64-1.
+      capabilities: { versions: [1], ciphersuites: [2], extensions: [], proposals: [], credentials: [1] },
+      lifetime: { notBefore: 0n, notAfter: 2n ** 64n - 1n },
+      extensions: [],
+      signatureKeyPair,
+      cipherSuite: context.cipherSuite,
+    });
+    this.emit(
+      'sendBinary',
+      DaveOp.KeyPackage,
+      mls.encode(mls.keyPackageEncoder, this.#keyPackage.publicPackage),
+    );
+    await this.#createPendingGroup();
+  }
+
+  async #createPendingGroup(): Promise<void> {
+    const sender = this.#externalSender;
+    const keyPackage = this.#keyPackage;
+    if (!sender || !keyPackage || this.#pending || this.#state) return;
+    const { mls, context } = await this.#tsMls();
+    this.#pending = await mls.createGroup({
+      context,
+      groupId: this.#groupId,
+      keyPackage: keyPackage.publicPackage,
+      privateKeyPackage: keyPackage.privatePackage,
+      extensions: [{ extensionType: mls.defaultExtensionTypes.external_senders, extensionData: sender }],
+    });
+  }
+
+  async #onExternalSender(payload: Uint8Array): Promise<void> {
+    const key = readVector(payload, 0);
+    const type = key ? (payload[key.next] ?? 0) * 256 + (payload[key.next + 1] ?? 0) : -1;
+    const identity = key ? readVector(payload, key.next + 2) : undefined;
+    if (!key || type !== 1 || !identity || identity.next !== payload.length) {
+      throw new Refusal('malformed external sender package', 'ignore');
+    }
+    if (this.#state) throw new Refusal('external sender after the group was established', 'ignore');
+    this.#externalSender = {
+      signaturePublicKey: key.body.slice(),
+      credential: { credentialType: 1, identity: identity.body.slice() },
+    };
+    this.#pending = undefined; // a group made for another sender is of no use
+    await this.#createPendingGroup();
+  }
+
+  /** Op 27: validate and queue external proposals (append) or drop them (revoke), then commit the queue. */
+  async #onProposals(payload: Uint8Array): Promise<void> {
+    const base = this.#state ?? this.#pending;
+    if (!base) throw new Refusal('proposals without a group', 'ignore');
+    const { mls, context } = await this.#tsMls();
+    const operation = payload[0];
+    const vector = readVector(payload, 1);
+    if (vector?.next !== payload.length || (operation !== 0 && operation !== 1)) {
+      throw new Refusal('malformed proposals payload', 'ignore');
+    }
+    let working = base;
+    if (operation === 0) {
+      for (let at = 0; at < vector.body.length;) {
+        const decoded = mls.mlsMessageDecoder(vector.body, at);
+        if (!decoded) throw new Refusal('undecodable proposal', 'ignore');
+        const [message, length] = decoded;
+        at += length;
+        this.#checkProposal(mls, working, message);
+        if (message.wireformat !== mls.wireformats.mls_public_message) continue; // checked above
+        try {
+          const result = await mls.processMessage({ context, state: working, message });
+          working = result.newState;
+        } catch (error) {
+          throw new Refusal(`proposal not accepted by MLS: ${describe(error)}`, 'ignore');
+        }
+      }
+    } else {
+      const revoked = new Set<string>();
+      for (let at = 0; at < vector.body.length;) {
+        const ref = readVector(vector.body, at);
+        if (!ref) throw new Refusal('malformed revoke payload', 'ignore');
+        at = ref.next;
+        revoked.add(refKey(ref.body));
+      }
+      const kept = Object.entries(working.unappliedProposals).filter(([key]) => !revoked.has(key));
+      working = { ...working, unappliedProposals: Object.fromEntries(kept) };
+    }
+    if (this.#state) this.#state = working;
+    else this.#pending = working;
+
+    this.#cached = undefined;
+    if (Object.keys(working.unappliedProposals).length === 0) return; // nothing left to commit
+    const { commit, welcome, newState } = await mls.createCommit({
+      context,
+      state: working,
+      wireAsPublicMessage: true,
+      ratchetTreeExtension: true,
+    });
+    const commitBytes = mls.encode(mls.mlsMessageEncoder, commit);
+    const welcomeBytes = welcome ? mls.encode(mls.mlsMessageEncoder, welcome).subarray(4) : new Uint8Array(0);
+    this.#cached = { commit: commitBytes, newState };
+    this.emit('sendBinary', DaveOp.CommitWelcome, concatBytes(commitBytes, welcomeBytes));
+  }
+
+  /** DAVE's proposal rules (dave-e2ee.md §1.5, §3.2 item 3); throws a {@link Refusal} to ignore the batch. */
+  #checkProposal(mls: TsMls, state: ClientState, message: MlsMessage): void {
+    if (message.wireformat !== mls.wireformats.mls_public_message)
+      throw new Refusal('not a PublicMessage', 'ignore');
+    const { content } = message.publicMessage;
+    if (content.contentType !== mls.contentTypes.proposal) throw new Refusal('not a proposal', 'ignore');
+    if (content.sender.senderType !== mls.senderTypes.external || content.sender.senderIndex !== 0) {
+      throw new Refusal('proposal not from the external sender', 'ignore');
+    }
+    if (!bytesEqual(content.groupId, state.groupContext.groupId))
+      throw new Refusal('another group', 'ignore');
+    if (content.epoch !== state.groupContext.epoch) {
+      throw new Refusal(
+        `proposal for epoch ${content.epoch}, we are at ${state.groupContext.epoch}`,
+        'ignore',
+      );
+    }
+    const { proposal } = content;
+    if (proposal.proposalType === mls.defaultProposalTypes.add && 'add' in proposal) {
+      const userId = credentialUserId(proposal.add.keyPackage.leafNode.credential);
+      if (userId === undefined) throw new Refusal('Add without a DAVE credential', 'ignore');
+      if (!this.#recognized.has(userId)) throw new Refusal(`Add of unrecognized user ${userId}`, 'ignore');
+    } else if (proposal.proposalType !== mls.defaultProposalTypes.remove) {
+      throw new Refusal(`proposal type ${proposal.proposalType}`, 'ignore');
+    }
+  }
+
+  /** Op 29: a commit was chosen for the epoch (ours: adopt it; another member's: process it). */
+  async #onCommit(payload: Uint8Array): Promise<void> {
+    if (payload.length < 3) throw new Refusal('malformed op 29', 'ignore');
+    const tid = readU16(payload);
+    this.#currentTransitionId = tid;
+    const commitBytes = payload.subarray(2);
+    const base = this.#state ?? this.#pending;
+    if (!base) throw new Refusal('commit without a group', 'ignore');
+    let newState: ClientState;
+    if (this.#cached && bytesEqual(this.#cached.commit, commitBytes)) {
+      newState = this.#cached.newState;
+    } else {
+      if (!this.#state) throw new Refusal('another member’s commit while we wait for a Welcome', 'ignore');
+      const { mls, context } = await this.#tsMls();
+      const decoded = mls.mlsMessageDecoder(commitBytes, 0);
+      if (!decoded || decoded[1] !== commitBytes.length) throw new Refusal('undecodable commit', 'recover');
+      const [message] = decoded;
+      if (message.wireformat !== mls.wireformats.mls_public_message) {
+        throw new Refusal('commit is not a PublicMessage', 'recover');
+      }
+      const { content } = message.publicMessage;
+      if (content.contentType !== mls.contentTypes.commit) throw new Refusal('not a commit', 'recover');
+      if (!bytesEqual(content.groupId, this.#groupId))
+        throw new Refusal('commit for another group', 'ignore');
+      if (content.epoch !== base.groupContext.epoch) {
+        throw new Refusal(
+          `commit for epoch ${content.epoch}, we are at ${base.groupContext.epoch}`,
+          'ignore',
+        );
+      }
+      if (content.sender.senderType !== mls.senderTypes.member)
+        throw new Refusal('commit not from a member', 'recover');
+      if (content.commit.proposals.some((p) => p.proposalOrRefType !== mls.proposalOrRefTypes.reference)) {
+        throw new Refusal('commit carries a proposal by value', 'recover');
+      }
+      try {
+        newState = (await mls.processMessage({ context, state: base, message })).newState;
+      } catch (error) {
+        throw new Refusal(`commit not accepted by MLS: ${describe(error)}`, 'recover');
+      }
+    }
+    if (newState.groupActiveState.kind === 'removedFromGroup') {
+      this.#log(LoggingSeverity.Info, 'removed from the group; starting over');
+      await this.#init(this.#protocolVersion);
+      return;
+    }
+    this.#checkRoster(newState);
+    this.#state = newState;
+    this.#pending = undefined;
+    this.#cached = undefined;
+    await this.#enterEpoch(tid);
+  }
+
+  /** Op 30: we were added; join from the bare Welcome. */
+  async #onWelcome(payload: Uint8Array): Promise<void> {
+    if (payload.length < 3) throw new Refusal('malformed op 30', 'ignore');
+    const tid = readU16(payload);
+    this.#currentTransitionId = tid;
+    if (this.#state) throw new Refusal('Welcome while already in the group', 'ignore');
+    const keyPackage = this.#keyPackage;
+    const sender = this.#externalSender;
+    if (!keyPackage || !sender)
+      throw new Refusal('Welcome before our key package or external sender', 'ignore');
+    const { mls, context } = await this.#tsMls();
+    const bytes = concatBytes(WELCOME_HEADER, payload.subarray(2));
+    const decoded = mls.mlsMessageDecoder(bytes, 0);
+    if (decoded?.[0].wireformat !== mls.wireformats.mls_welcome || decoded[1] !== bytes.length) {
+      throw new Refusal('undecodable Welcome', 'recover');
+    }
+    let state: ClientState;
+    try {
+      state = await mls.joinGroup({
+        context,
+        welcome: decoded[0].welcome,
+        keyPackage: keyPackage.publicPackage,
+        privateKeys: keyPackage.privatePackage,
+      });
+    } catch (error) {
+      throw new Refusal(`Welcome not accepted by MLS: ${describe(error)}`, 'recover');
+    }
+    if (!bytesEqual(state.groupContext.groupId, this.#groupId))
+      throw new Refusal('Welcome to another group', 'recover');
+    const senders = state.groupContext.extensions.filter(
+      (e) => e.extensionType === mls.defaultExtensionTypes.external_senders,
+    );
+    const only = senders[0]?.extensionData as ExternalSenderInfo | undefined;
+    // The patched codec refuses any count but one inside the extension; here: one extension, op 25's sender.
+    const onlyIdentity = only ? credentialBytes(only.credential) : undefined;
+    const expectedIdentity = credentialBytes(sender.credential);
+    if (
+      senders.length !== 1 ||
+      !only ||
+      !bytesEqual(only.signaturePublicKey, sender.signaturePublicKey) ||
+      onlyIdentity === undefined ||
+      expectedIdentity === undefined ||
+      !bytesEqual(onlyIdentity, expectedIdentity)
+    ) {
+      throw new Refusal('the group’s external sender is not the voice server’s', 'recover');
+    }
+    this.#checkRoster(state);
+    this.#state = state;
+    this.#pending = undefined;
+    this.#cached = undefined;
+    await this.#enterEpoch(tid);
+  }
+
+  /** Every leaf a DAVE user, each user once. */
+  #checkRoster(state: ClientState): void {
+    const seen = new Set<string>();
+    for (const node of state.ratchetTree) {
+      if (node?.nodeType !== 1) continue;
+      const userId = credentialUserId(node.leaf.credential);
+      if (userId === undefined) throw new Refusal('a member without a DAVE credential', 'recover');
+      if (seen.has(userId)) throw new Refusal(`duplicate identity ${userId} in the roster`, 'recover');
+      seen.add(userId);
+    }
+  }
+
+  #members(state: ClientState | undefined): { userId: string; signatureKey: Uint8Array }[] {
+    if (!state) return [];
+    const out: { userId: string; signatureKey: Uint8Array }[] = [];
+    for (const node of state.ratchetTree) {
+      if (node?.nodeType !== 1) continue;
+      const userId = credentialUserId(node.leaf.credential);
+      if (userId !== undefined) out.push({ userId, signatureKey: node.leaf.signaturePublicKey });
+    }
+    return out;
+  }
+
+  async #senderKey(state: ClientState, userId: string): Promise<Uint8Array> {
+    const { mls, context } = await this.#tsMls();
+    return mls.mlsExporter(
+      state.keySchedule.exporterSecret,
+      SENDER_KEY_LABEL,
+      snowflakeLE64(userId),
+      16,
+      context.cipherSuite,
+    );
+  }
+
+  /** A commit or welcome took us to a new epoch: receive keys now, our send key at the transition. */
+  async #enterEpoch(tid: number): Promise<void> {
+    const state = this.#state;
+    if (!state) return;
+    for (const { userId } of this.#members(state)) {
+      if (userId !== this.#selfUserId) this.emit('receiveKey', userId, await this.#senderKey(state, userId));
+    }
+    this.#privacyCode = makePrivacyCode(state.keySchedule.epochAuthenticator);
+    this.emit('epoch', {
+      epoch: state.groupContext.epoch,
+      privacyCode: this.#privacyCode,
+      protocolVersion: this.#protocolVersion,
+    });
+    this.#log(
+      LoggingSeverity.Info,
+      `epoch ${state.groupContext.epoch}, ${this.#members(state).length} members`,
+    );
+    if (tid === 0) {
+      this.#pendingTransitions.set(0, this.#protocolVersion);
+      await this.#executeTransitionNow(0);
+    } else {
+      this.#pendingTransitions.set(tid, this.#protocolVersion);
+      this.emit('sendJson', DaveOp.TransitionReady, { transition_id: tid });
+    }
+  }
+
+  async #prepareTransition(tid: number, version: number): Promise<void> {
+    this.#pendingTransitions.set(tid, version);
+    if (version === 0) {
+      // A downgrade: media from everyone may arrive without DAVE from now on.
+      for (const userId of this.#recognized)
+        if (userId !== this.#selfUserId) this.emit('receiveKey', userId, null);
+    }
+    if (tid === 0) await this.#executeTransitionNow(0);
+    else this.emit('sendJson', DaveOp.TransitionReady, { transition_id: tid });
+  }
+
+  async #executeTransition(tid: number): Promise<void> {
+    if (!this.#pendingTransitions.has(tid))
+      throw new Refusal(`execute of unknown transition ${tid}`, 'ignore');
+    await this.#executeTransitionNow(tid);
+  }
+
+  async #executeTransitionNow(tid: number): Promise<void> {
+    const version = this.#pendingTransitions.get(tid);
+    this.#pendingTransitions.delete(tid);
+    if (version === undefined) return;
+    this.#lastTransitionId = tid;
+    if (version === 0) {
+      this.#protocolVersion = 0;
+      this.#reset();
+      this.emit('sendKey', null);
+      return;
+    }
+    this.#protocolVersion = version;
+    const state = this.#state ?? this.#pending;
+    if (state) this.emit('sendKey', await this.#senderKey(state, this.#selfUserId));
+  }
+
+  /** The reference recovery: op 31 for the transition, then a fresh start with a new key package. */
+  async #recover(tid: number): Promise<void> {
+    this.emit('sendJson', DaveOp.InvalidCommitWelcome, { transition_id: tid });
+    await this.#init(this.#protocolVersion || 1);
+  }
+}
+
+function readU16(bytes: Uint8Array): number {
+  return (bytes[0] ?? 0) * 256 + (bytes[1] ?? 0);
+}
+
+function credentialBytes(credential: Credential): Uint8Array | undefined {
+  return 'identity' in credential ? credential.identity : undefined;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
