@@ -159,6 +159,28 @@ describe('voice gateway: DAVE end to end with davey members', () => {
   });
 });
 
+describe('voice gateway: identifying again', () => {
+  it('a fresh Identify replaces the old connection (4006) and the call keeps its DAVE coordinator', async () => {
+    const { alice, bob, lobbyId, aliceGw, bobGw } = await world();
+    const joinedA = await joinCall(aliceGw, alice.id, lobbyId);
+    const first = await connectVoice(joinedA);
+    open.push(first);
+    await first.client.op(25);
+    const a = await connectVoice(joinedA);
+    open.push(a);
+    expect((await first.client.closed).code).toBe(4006);
+    const da = new DaveyMember(a.client, alice.id, lobbyId);
+    const b = await connectVoice(await joinCall(bobGw, bob.id, lobbyId));
+    open.push(b);
+    const db = new DaveyMember(b.client, bob.id, lobbyId);
+    const deadline = Date.now() + 10_000;
+    const joint = () => da.session.ready && db.session.ready && da.session.epoch === db.session.epoch;
+    while (!joint() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(joint()).toBe(true);
+    expect(db.session.voicePrivacyCode).toBe(da.session.voicePrivacyCode);
+  });
+});
+
 describe('voice gateway: DAVE membership churn', () => {
   it('members joining and leaving 20 times keep one group: every remaining member agrees on epoch and privacy code', async () => {
     const logs: string[] = [];

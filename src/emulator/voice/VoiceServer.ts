@@ -811,7 +811,10 @@ export class VoiceServer {
     }
     if (session.daveProtocolVersion === DAVE_PROTOCOL_VERSION) state.dave?.memberLeft(session.userId);
     if (state.sessions.size === 0) {
+      // The call starts afresh with its next connection: a new DAVE group, the version decided again.
       state.dave?.close();
+      state.dave = null;
+      state.daveVersion = null;
       this.#calls.delete(state.lobbyId);
     }
     this.#d.log.line('voice', `voice session of user ${session.userId} in lobby ${session.lobbyId} ended`);
