@@ -30,7 +30,7 @@ class ScriptedServer {
 
   get url(): string {
     const address = this.wss.address();
-    if (typeof address === 'string') throw new Error('unexpected address');
+    if (typeof address === 'string' || address === null) throw new Error('unexpected address');
     return `ws://127.0.0.1:${address.port}/?v=8`;
   }
 
