@@ -18,7 +18,7 @@ const AUDIO = 0 as MediaType;
 
 export const CHANNEL_ID = '927310423890473011';
 
-type Frame = { binary: Uint8Array } | { text: string };
+export type Frame = { binary: Uint8Array } | { text: string };
 
 /** One call member as the tests see it, whatever its implementation. */
 export interface TestMember {
@@ -56,17 +56,20 @@ export class DaveTestCall {
       channelId: CHANNEL_ID,
       log: (line) => this.serverLog.push(line),
     });
-    this.coordinator.on('send', (to, op, body) => {
-      for (const userId of to) {
-        const seq = (this.#seq.get(userId) ?? 0) + 1;
-        this.#seq.set(userId, seq);
-        const frame: Frame =
-          'binary' in body
-            ? { binary: Buffer.concat([Buffer.of(seq >> 8, seq & 0xff, op), body.binary]) }
-            : { text: JSON.stringify({ op, d: body.json, seq }) };
-        this.#post(userId, op, frame);
-      }
-    });
+    this.coordinator.on('send', (to, op, body) => this.serverSend(to, op, body));
+  }
+
+  /** Frames `body` as the voice server does and queues it for each of `to`. */
+  serverSend(to: string[], op: number, body: { json: unknown } | { binary: Uint8Array }): void {
+    for (const userId of to) {
+      const seq = (this.#seq.get(userId) ?? 0) + 1;
+      this.#seq.set(userId, seq);
+      const frame: Frame =
+        'binary' in body
+          ? { binary: Buffer.concat([Buffer.of(seq >> 8, seq & 0xff, op), body.binary]) }
+          : { text: JSON.stringify({ op, d: body.json, seq }) };
+      this.#post(userId, op, frame);
+    }
   }
 
   #post(userId: string, op: number, original: Frame): void {
@@ -86,9 +89,15 @@ export class DaveTestCall {
     );
   }
 
+  /** Every frame members sent to the server, in order. */
+  readonly clientFrames: { userId: string; op: number; payload: Uint8Array }[] = [];
+
   /** A frame from a member to the server. */
   fromClient(userId: string, frame: Frame): void {
     const c = this.coordinator;
+    if ('binary' in frame) {
+      this.clientFrames.push({ userId, op: frame.binary[0] ?? -1, payload: frame.binary.subarray(1) });
+    }
     if ('binary' in frame) {
       const op = frame.binary[0];
       const payload = frame.binary.subarray(1);
