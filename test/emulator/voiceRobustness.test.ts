@@ -152,4 +152,46 @@ describe('voice server robustness', () => {
       joined.sessionId,
     );
   });
+
+  it('the u16 sequence wraps (65535 → 0) and a resume across the wrap replays by sequence number', async () => {
+    const { emu, alice, bob, lobbyId, a, b, joinedA } = await twoInCall();
+    await a.client.op(5);
+    const start = a.client.lastSeq;
+    const count = 65_536 - start + 2;
+    const seqs: number[] = [];
+    a.client.listeners.push((m) => {
+      if (m.op === 5 && typeof m.seq === 'number') seqs.push(m.seq);
+    });
+    for (let i = 0; i < count; i += 1) b.client.send(5, { speaking: i & 1, delay: 0, ssrc: b.ssrc });
+    const deadline = Date.now() + 30_000;
+    while (seqs.length < count && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seqs).toHaveLength(count);
+    expect(seqs.slice(-5)).toEqual([65_534, 65_535, 0, 1, 2]);
+    for (let i = 1; i < seqs.length; i += 1) expect(seqs[i]).toBe(((seqs[i - 1] ?? 0) + 1) & 0xffff);
+
+    emu.voice.dropConnections(alice.id);
+    await a.client.closed;
+    b.client.send(5, { speaking: 4, delay: 0, ssrc: b.ssrc });
+    b.client.send(5, { speaking: 0, delay: 0, ssrc: b.ssrc });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await RawVoiceClient.connect(joinedA.endpoint);
+    again.send(7, { server_id: lobbyId, session_id: joinedA.sessionId, token: joinedA.token, seq_ack: 2 });
+    await again.op(9);
+    const replayed = [await again.op(5), await again.op(5)];
+    expect(replayed.map((m) => m.seq)).toEqual([3, 4]);
+    expect(replayed.map((m) => (m.d as { speaking: number }).speaking)).toEqual([4, 0]);
+    expect((replayed[0]?.d as { user_id: string }).user_id).toBe(bob.id);
+    again.ws.close();
+    await again.closed;
+    // Everything since the start (seq_ack -1) is long gone from the buffer: 4006.
+    const fromScratch = await RawVoiceClient.connect(joinedA.endpoint);
+    fromScratch.send(7, {
+      server_id: lobbyId,
+      session_id: joinedA.sessionId,
+      token: joinedA.token,
+      seq_ack: -1,
+    });
+    expect((await fromScratch.closed).code).toBe(4006);
+  }, 60_000);
 });
