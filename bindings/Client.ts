@@ -12,6 +12,7 @@ import {
   type TokenExchangeResult,
 } from '../src/auth/tokenTypes.js';
 import type { LoggingSeverity } from '../src/logging/index.js';
+import type { Call as CoreCall } from '../src/calls/Call.js';
 import {
   AuthorizationArgs,
   AuthorizationCodeChallenge,
@@ -30,6 +31,7 @@ import type { MessageHandle as CoreMessageHandle } from '../src/chat/MessageHand
 import { MessageHandle, UserMessageSummary, type MessageLookups } from './MessageHandle.js';
 import { GuildChannel, GuildMinimal } from './Guild.js';
 import { LobbyHandle } from './LobbyHandle.js';
+import { AudioDevice, Call } from './Call.js';
 
 /** Options for `new Client(options)`, as the C++ SDK's `ClientCreateOptions`. */
 export class ClientCreateOptions {
@@ -52,6 +54,39 @@ export class ClientCreateOptions {
     this.#webBase = value;
   }
 }
+
+/** A `bool&` out-parameter: set `value` to true. */
+export interface OutBool {
+  value: boolean;
+}
+/**
+ * `UserAudioReceivedCallback(userId, data, samplesPerChannel, sampleRate, channels, outShouldMute)`: called on
+ * the audio pump (not through `RunCallbacks`), as the C++ SDK calls it on its audio thread. Change `data` in
+ * place, or set `outShouldMute.value = true` to leave that user out of the SDK's playout.
+ */
+export type UserAudioReceivedCallback = (
+  userId: bigint,
+  data: Int16Array,
+  samplesPerChannel: number,
+  sampleRate: number,
+  channels: number,
+  outShouldMute: OutBool,
+) => void;
+/** `UserAudioCapturedCallback(data, samplesPerChannel, sampleRate, channels)`, on the audio pump. */
+export type UserAudioCapturedCallback = (
+  data: Int16Array,
+  samplesPerChannel: number,
+  sampleRate: number,
+  channels: number,
+) => void;
+/** `EndCallCallback()` and `EndCallsCallback()`. */
+export type EndCallCallback = () => void;
+/** `VoiceParticipantChangedCallback(lobbyId, memberId, added)`. */
+export type VoiceParticipantChangedCallback = (lobbyId: bigint, memberId: bigint, added: boolean) => void;
+/** `GetInputDevicesCallback(devices)` and `GetOutputDevicesCallback(devices)`. */
+export type AudioDevicesCallback = (devices: AudioDevice[]) => void;
+/** `GetCurrentInputDeviceCallback(device)` and `GetCurrentOutputDeviceCallback(device)`. */
+export type AudioDeviceCallback = (device: AudioDevice) => void;
 
 /** `AuthorizationCallback(result, code, redirectUri)`. */
 export type AuthorizationCallback = (result: ClientResult, code: string, redirectUri: string) => void;
@@ -841,6 +876,179 @@ export class Client {
         deliver(callback, result, 0n);
       },
     );
+  }
+
+  // ── Voice calls ────────────────────────────────────────────────────────────────────────────────
+
+  /** Starts or joins a lobby's call; an invalid `Call` (`IsValid()` false) when it cannot (the error is logged). */
+  StartCall(lobbyId: Uint64Like): Call {
+    return this.#startCall(() => this.#core.startCall(idToString(lobbyId)));
+  }
+  /** As `StartCall`, with the raw audio callbacks (called on the audio pump, not through `RunCallbacks`). */
+  StartCallWithAudioCallbacks(
+    lobbyId: Uint64Like,
+    receivedCb: UserAudioReceivedCallback,
+    capturedCb: UserAudioCapturedCallback,
+  ): Call {
+    return this.#startCall(() =>
+      this.#core.startCallWithAudioCallbacks(
+        idToString(lobbyId),
+        (userId, samples, perChannel, rate, channels) => {
+          const out: OutBool = { value: false };
+          receivedCb(BigInt(userId), samples, perChannel, rate, channels, out);
+          return out.value;
+        },
+        capturedCb,
+      ),
+    );
+  }
+  /** The player's call in a lobby; an invalid `Call` when there is none. */
+  GetCall(lobbyId: Uint64Like): Call {
+    return new Call(this.#core.getCall(idToString(lobbyId)));
+  }
+  /** Every call the player is in. */
+  GetCalls(): Call[] {
+    return this.#core.getCalls().map((call) => new Call(call));
+  }
+  /** Leaves a lobby's call; the callback runs once it ended. */
+  EndCall(lobbyId: Uint64Like, callback: EndCallCallback): void {
+    settle(
+      () => this.#core.endCall(idToString(lobbyId)),
+      () => {
+        deliver(callback);
+      },
+      () => {
+        deliver(callback);
+      },
+    );
+  }
+  /** Leaves every call. */
+  EndCalls(callback: EndCallCallback): void {
+    settle(
+      () => this.#core.endCalls(),
+      () => {
+        deliver(callback);
+      },
+      () => {
+        deliver(callback);
+      },
+    );
+  }
+  /** Sets the callback for anyone joining or leaving a call in the player's lobbies. */
+  SetVoiceParticipantChangedCallback(callback: VoiceParticipantChangedCallback): void {
+    this.#core.setVoiceParticipantChangedCallback((lobbyId, memberId, added) => {
+      deliver(callback, BigInt(lobbyId), BigInt(memberId), added);
+    });
+  }
+  /** Mutes the player in every call. */
+  SetSelfMuteAll(mute: boolean): void {
+    this.#core.setSelfMuteAll(mute);
+  }
+  /** Whether the player is muted in all calls. */
+  GetSelfMuteAll(): boolean {
+    return this.#core.getSelfMuteAll();
+  }
+  /** Deafens the player in every call. */
+  SetSelfDeafAll(deaf: boolean): void {
+    this.#core.setSelfDeafAll(deaf);
+  }
+  /** Whether the player is deafened in all calls. */
+  GetSelfDeafAll(): boolean {
+    return this.#core.getSelfDeafAll();
+  }
+  /** The microphone volume (0–100); an out-of-range value leaves it unchanged. */
+  SetInputVolume(inputVolume: number): void {
+    this.#logged('SetInputVolume', () => {
+      this.#core.setInputVolume(inputVolume);
+    });
+  }
+  /** The microphone volume. */
+  GetInputVolume(): number {
+    return this.#core.getInputVolume();
+  }
+  /** The playback volume (0–200); an out-of-range value leaves it unchanged. */
+  SetOutputVolume(outputVolume: number): void {
+    this.#logged('SetOutputVolume', () => {
+      this.#core.setOutputVolume(outputVolume);
+    });
+  }
+  /** The playback volume. */
+  GetOutputVolume(): number {
+    return this.#core.getOutputVolume();
+  }
+  /** The input devices. */
+  GetInputDevices(cb: AudioDevicesCallback): void {
+    void this.#core.getInputDevices().then((devices) => {
+      deliver(
+        cb,
+        devices.map((d) => new AudioDevice(d)),
+      );
+    });
+  }
+  /** The output devices. */
+  GetOutputDevices(cb: AudioDevicesCallback): void {
+    void this.#core.getOutputDevices().then((devices) => {
+      deliver(
+        cb,
+        devices.map((d) => new AudioDevice(d)),
+      );
+    });
+  }
+  /** The current input device. */
+  GetCurrentInputDevice(cb: AudioDeviceCallback): void {
+    void this.#core.getCurrentInputDevice().then((device) => {
+      deliver(cb, new AudioDevice(device));
+    });
+  }
+  /** The current output device. */
+  GetCurrentOutputDevice(cb: AudioDeviceCallback): void {
+    void this.#core.getCurrentOutputDevice().then((device) => {
+      deliver(cb, new AudioDevice(device));
+    });
+  }
+  /** Switches the input device (`null` or `wav-in:<path>`). */
+  SetInputDevice(deviceId: string, cb: ResultCallback): void {
+    this.#result(() => this.#core.setInputDevice(deviceId), cb);
+  }
+  /** Switches the output device (`null` or `wav-out:<path>`). */
+  SetOutputDevice(deviceId: string, cb: ResultCallback): void {
+    this.#result(() => this.#core.setOutputDevice(deviceId), cb);
+  }
+  /** The default audio device's id. */
+  static GetDefaultAudioDeviceId(): string {
+    return CoreClient.getDefaultAudioDeviceId();
+  }
+  /** Kept; no effect on desktop. */
+  SetEngineManagedAudioSession(isEngineManaged: boolean): void {
+    this.#core.setEngineManagedAudioSession(isEngineManaged);
+  }
+  /** AEC diagnostic recording into the voice log dir. */
+  SetAecDump(on: boolean): void {
+    this.#core.setAecDump(on);
+  }
+  /** Writes the voice log lines to `path` (the severity is the client's log severity here). */
+  SetVoiceLogDir(path: string, _severity?: LoggingSeverity): void {
+    this.#logged('SetVoiceLogDir', () => {
+      this.#core.setVoiceLogDir(path);
+    });
+  }
+
+  #startCall(start: () => CoreCall): Call {
+    try {
+      return new Call(start());
+    } catch {
+      // As in the C++ SDK, the invalid Call is the answer (not a member, already in the call, not Ready).
+      return new Call(undefined);
+    }
+  }
+
+  /** C++ setters return nothing: a refused value leaves the setting as it was. */
+  #logged(_what: string, run: () => void): void {
+    try {
+      run();
+    } catch {
+      // `what` names the setter for a debugger; the C++ SDK reports nothing either.
+    }
   }
 
   #lobbyCallback(event: string, callback: LobbyIdCallback): void {

@@ -2,6 +2,7 @@ import type { LobbyHandle as CoreLobbyHandle } from '../src/lobbies/LobbyHandle.
 import type { LobbyMemberHandle as CoreLobbyMemberHandle } from '../src/lobbies/LobbyMemberHandle.js';
 import type { LinkedChannel as CoreLinkedChannel } from '../src/lobbies/wireLobby.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
+import { CallInfoHandle } from './Call.js';
 import { UserHandle } from './UserHandle.js';
 
 /** The channel a lobby is linked to, as the C++ SDK's `LinkedChannel`. */
@@ -89,6 +90,11 @@ export class LobbyHandle {
   GetLobbyMemberHandle(memberId: Uint64Like): LobbyMemberHandle | undefined {
     const member = this.#core.getLobbyMemberHandle(idToString(memberId));
     return member ? new LobbyMemberHandle(member) : undefined;
+  }
+  /** The lobby's call as members see it, while anyone is in it. */
+  GetCallInfoHandle(): CallInfoHandle | undefined {
+    const info = this.#core.getCallInfoHandle();
+    return info ? new CallInfoHandle(info) : undefined;
   }
   /** The linked channel, if any. */
   LinkedChannel(): LinkedChannel | undefined {

@@ -41,6 +41,27 @@ export {
   type TokenExchangeCallback,
 } from './Client.js';
 export { ClientResult } from './ClientResult.js';
+export {
+  AudioDevice,
+  AudioModeType,
+  Call,
+  CallInfoHandle,
+  VADThresholdSettings,
+  VoiceStateHandle,
+  type CallOnParticipantChanged,
+  type CallOnSpeakingStatusChanged,
+  type CallOnStatusChanged,
+  type CallOnVoiceStateChanged,
+} from './Call.js';
+export type {
+  AudioDeviceCallback,
+  AudioDevicesCallback,
+  EndCallCallback,
+  OutBool,
+  UserAudioCapturedCallback,
+  UserAudioReceivedCallback,
+  VoiceParticipantChangedCallback,
+} from './Client.js';
 export type { Uint64Like } from './ids.js';
 export { UserHandle } from './UserHandle.js';
 export { RelationshipHandle } from './RelationshipHandle.js';
