@@ -397,6 +397,7 @@ function voiceApi(server: VoiceServer, calls: VoiceCalls): EmulatorVoice {
       server.setImpairment(impairment);
     },
     impairmentStats: () => server.impairmentStats(),
+    udpCounters: () => server.relayTotals(),
   };
 }
 

@@ -39,6 +39,7 @@ export type {
   EmulatorVoiceCounters,
   EmulatorVoiceOptions,
   EmulatorVoiceParticipant,
+  EmulatorVoiceUdpCounters,
   VoiceImpairment,
   GatewaySessionInfo,
   RateLimitRule,

@@ -204,6 +204,24 @@ export interface EmulatorVoice {
   setImpairment(impairment: VoiceImpairment | null): void;
   /** The impairment's counters, or null when none is set. */
   impairmentStats(): EmulatorImpairmentStats | null;
+  /** Counters of UDP datagrams that belong to no call (unknown SSRCs, RTCP, keep-alives, pings, junk). */
+  udpCounters(): EmulatorVoiceUdpCounters;
+}
+
+/** The forwarding unit's counters of datagrams outside any call's RTP. */
+export interface EmulatorVoiceUdpCounters {
+  /** Datagrams read. */
+  datagrams: number;
+  /** RTP packets and discovery requests for an SSRC nobody holds. */
+  unknownSsrc: number;
+  /** RTCP packets (tolerated, not forwarded). */
+  rtcp: number;
+  /** 8-byte keep-alives. */
+  keepAlives: number;
+  /** UDP pings answered. */
+  pings: number;
+  /** Anything else that was not understood. */
+  malformed: number;
 }
 
 /** One rate limit: at most `limit` requests per fixed window of `windowMs` milliseconds. */

@@ -140,6 +140,7 @@ describe('UDP forwarding unit', () => {
       droppedDecrypt: 1,
       packetsForwarded: 1,
     });
+    expect(emu.voice.udpCounters()).toMatchObject({ rtcp: 1, keepAlives: 1, pings: 1, malformed: 2 });
   });
 
   it('impairs forwarded packets reproducibly with a fixed seed (loss), and delays and reorders them', async () => {

@@ -4,7 +4,7 @@ import type { MediaEngine } from '../../media/MediaEngine.js';
 import type { RtpHeaderInit, TransportCryptor } from '../../media/rtp/types.js';
 import { IP_DISCOVERY_SIZE } from '../../media/rtp/types.js';
 import type { EmulatorLog } from '../log.js';
-import type { EmulatorVoiceCounters } from '../types.js';
+import type { EmulatorVoiceCounters, EmulatorVoiceUdpCounters } from '../types.js';
 import { Impairment, type ImpairmentStats, type VoiceImpairment } from './impairment.js';
 
 /** One voice connection as the forwarding unit sees it; the voice server fills in key and address. */
@@ -29,20 +29,7 @@ export interface RelayMember {
 export type VoiceCallCounters = EmulatorVoiceCounters;
 
 /** Counters for datagrams that belong to no call. */
-export interface RelayCounters {
-  /** Datagrams read. */
-  datagrams: number;
-  /** RTP packets (and discovery requests) for an SSRC nobody holds. */
-  unknownSsrc: number;
-  /** RTCP packets (tolerated, not forwarded). */
-  rtcp: number;
-  /** 8-byte keep-alives. */
-  keepAlives: number;
-  /** UDP pings answered. */
-  pings: number;
-  /** Anything else that was not understood. */
-  malformed: number;
-}
+export type RelayCounters = EmulatorVoiceUdpCounters;
 
 /** A fresh, all-zero {@link VoiceCallCounters}. */
 export function emptyCallCounters(): VoiceCallCounters {
