@@ -140,7 +140,8 @@ export class VoiceServer {
   /** Starts listening (TCP and UDP); resolves once both are bound. */
   static async start(deps: VoiceServerDeps): Promise<VoiceServer> {
     const server = new VoiceServer(deps);
-    const { host, port, udpPort } = deps.settings;
+    const { port, udpPort } = deps.settings;
+    const host = VoiceServer.#ipv4(deps.settings.host);
     await new Promise<void>((resolve, reject) => {
       server.#http.once('error', reject);
       server.#http.listen(port, host, () => {
@@ -163,9 +164,17 @@ export class VoiceServer {
     return server;
   }
 
+  /**
+   * The IPv4 interface to bind: voice is IPv4 only (IP discovery and Ready carry an IPv4 address), so an
+   * IPv6 emulator host maps to its IPv4 counterpart (`::` → `0.0.0.0`, any other → loopback).
+   */
+  static #ipv4(host: string): string {
+    if (!host.includes(':')) return host;
+    return host === '::' ? '0.0.0.0' : '127.0.0.1';
+  }
+
   static #reachable(host: string): string {
-    if (host === '0.0.0.0' || host === '::' || host === '::1') return '127.0.0.1';
-    return host;
+    return host === '0.0.0.0' ? '127.0.0.1' : host;
   }
 
   /** `host:port` of the voice gateway, no scheme (VOICE_SERVER_UPDATE's `endpoint`). */
@@ -555,7 +564,7 @@ export class VoiceServer {
     this.#relay.add(relay);
     session.sendPlain(VoiceOp.Ready, {
       ssrc: relay.ssrc,
-      ip: VoiceServer.#reachable(this.#d.settings.host),
+      ip: VoiceServer.#reachable(VoiceServer.#ipv4(this.#d.settings.host)),
       port: this.#udpPort,
       modes: [...TRANSPORT_ENCRYPTION_MODES],
       heartbeat_interval: this.#d.settings.heartbeatIntervalMs,
