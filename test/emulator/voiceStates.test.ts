@@ -180,4 +180,25 @@ describe('main gateway: lobby voice states (op 17 and op 4)', () => {
     });
     expect((await again.closed).code).toBe(4011);
   });
+
+  it('LOBBY_UPDATE carries the voice states; malformed op 17 / op 4 payloads close the gateway with 4002', async () => {
+    const { emu, alice, bob } = await world();
+    const lobbyId = await lobbyWith(emu, [alice, bob]);
+    const { gw: aliceGw } = await alice.connect();
+    const { gw: bobGw } = await bob.connect();
+    await joinCall(aliceGw, alice.id, lobbyId, { selfDeaf: true });
+    const patched = await call(emu, `Bot ${emu.botToken}`, 'PATCH', `/lobbies/${lobbyId}`, {
+      metadata: { map: 'dock' },
+    });
+    expect(patched.status).toBe(200);
+    const update = await nextWhere(bobGw, 'LOBBY_UPDATE', (d) => d.id === lobbyId);
+    expect(update.voice_states).toEqual([
+      expect.objectContaining({ user_id: alice.id, lobby_id: lobbyId, self_deaf: true }),
+    ]);
+
+    bobGw.send(17, { lobby_id: lobbyId });
+    expect((await bobGw.closed).code).toBe(4002);
+    aliceGw.send(4, { guild_id: 5, channel_id: lobbyId });
+    expect((await aliceGw.closed).code).toBe(4002);
+  });
 });
