@@ -48,6 +48,7 @@ import {
   type UserAudioCapturedCallback,
   type UserAudioReceivedCallback,
 } from '../calls/CallManager.js';
+import { DaveProtocolSession } from '../dave/index.js';
 import type { DaveSessionFactory } from '../voice/daveSession.js';
 import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
 import { ClientStatus, type ClientError } from './ClientStatus.js';
@@ -102,7 +103,7 @@ export interface ClientOptions {
   /**
    * Creates the DAVE (end-to-end encryption) session of each voice connection. Without one, calls offer DAVE
    * version 0, which voice servers that require end-to-end encryption refuse (close 4017).
-   * @defaultValue the SDK's DAVE implementation when it is built in
+   * @defaultValue the SDK's {@link DaveProtocolSession} (MLS on the patched ts-mls)
    */
   daveSessionFactory?: DaveSessionFactory;
   /** Test seam: opens voice gateway sockets. @defaultValue a `ws` WebSocket */
@@ -383,7 +384,10 @@ export class Client extends TypedEmitter<ClientEvents> {
         log: this.#logger.writer('voice'),
         redact: (line) => this.#logger.redact(line),
         secureVoice: !apiBase.startsWith('http:'),
-        ...(options.daveSessionFactory ? { dave: options.daveSessionFactory } : {}),
+        dave:
+          options.daveSessionFactory ??
+          ((o) =>
+            new DaveProtocolSession({ selfUserId: o.selfUserId, channelId: o.channelId, logger: o.log })),
         ...(options.voiceSocketFactory ? { socketFactory: options.voiceSocketFactory } : {}),
         participantChanged: (lobbyId, memberId, added) => {
           this.emit('voiceParticipantChanged', lobbyId, memberId, added);

@@ -351,6 +351,8 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     }
     this.#mode = description.mode;
     if (description.daveProtocolVersion > 0 && this.#o.dave) {
+      // An end-to-end encrypted call: nothing leaves or is accepted in the clear until the keys arrive.
+      transport.setDavePassthrough(false);
       this.#startDave();
       await this.#dave?.onSessionDescription(description.daveProtocolVersion);
     } else {
@@ -362,7 +364,11 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
 
   #startDave(): void {
     if (this.#dave || !this.#o.dave) return;
-    const dave = this.#o.dave({ selfUserId: this.#o.userId, channelId: this.#o.serverId });
+    const dave = this.#o.dave({
+      selfUserId: this.#o.userId,
+      channelId: this.#o.serverId,
+      log: this.#log.child('dave'),
+    });
     this.#dave = dave;
     dave.on('sendJson', (op, d) => {
       this.#gateway.sendJson(op, d);
@@ -378,7 +384,10 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     });
     dave.on('receiveKey', (userId, key) => {
       if (!key) {
+        // A downgrade to version 0: media may arrive in the clear. The transport's passthrough is for the
+        // whole connection (sending too), which the transition's execute asks for next anyway.
         this.#heldKeys.delete(userId);
+        this.#transport?.setDavePassthrough(true);
         return;
       }
       const ssrc = this.#ssrcByUser.get(userId);

@@ -1,3 +1,5 @@
+import type { LogWriter } from '../logging/index.js';
+
 /**
  * The shape of the DAVE protocol session (src/dave, `DaveProtocolSession`) as the voice connection uses it:
  * the voice connection feeds it the DAVE opcodes and applies the media keys it announces. Kept as a type
@@ -36,4 +38,9 @@ export interface DaveSessionLike {
 }
 
 /** Creates the DAVE session of one voice connection. */
-export type DaveSessionFactory = (options: { selfUserId: string; channelId: string }) => DaveSessionLike;
+export type DaveSessionFactory = (options: {
+  selfUserId: string;
+  channelId: string;
+  /** The voice connection's log (no key material may be written to it). */
+  log: LogWriter;
+}) => DaveSessionLike;

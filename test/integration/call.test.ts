@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { AudioModeType, CallStatus, ValidationError } from '../../src/index.js';
-import { eventually } from './helpers.js';
+import { allLogLines, eventually, linkAndConnect, userAt } from './helpers.js';
 import {
   bothInCall,
   connected,
@@ -254,5 +254,66 @@ describe('call state across two clients', () => {
     const before = seen.get(alice.user.id) ?? 0;
     await new Promise((r) => setTimeout(r, 400));
     expect(seen.get(alice.user.id) ?? 0).toBe(before);
+  });
+});
+
+describe('end-to-end encrypted calls (DAVE)', () => {
+  it('two players agree on the privacy and verification codes, and audio crosses encrypted', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby();
+    const dir = tempDir();
+    const toneIn = path.join(dir, 'tone.wav');
+    const heard = path.join(dir, 'bob-hears.wav');
+    writeToneWav(toneIn, { hz: 523, seconds: 20 });
+    await bob.client.setOutputDevice(`wav-out:${heard}`);
+    const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    await eventually(
+      () => aliceCall.getPrivacyCode() !== '' && aliceCall.getPrivacyCode() === bobCall.getPrivacyCode(),
+      10_000,
+      'the same privacy code on both sides',
+    );
+    expect(aliceCall.getPrivacyCode()).toMatch(/^\d{30}$/);
+    const fromAlice = await aliceCall.getVerificationCode(bob.user.id);
+    const fromBob = await bobCall.getVerificationCode(alice.user.id);
+    expect(fromAlice).toMatch(/^\d{45}$/);
+    expect(fromAlice).toBe(fromBob);
+    expect(allLogLines.some((line) => line.includes('DAVE protocol version 1'))).toBe(true);
+
+    await alice.client.setInputDevice(`wav-in:${toneIn}`);
+    await new Promise((r) => setTimeout(r, 1200));
+    await bob.client.setOutputDevice('null');
+    const levels = frameLevels(readWav(heard).samples);
+    const loud = levels.map((level, i) => ({ level, i })).filter((f) => f.level > 2000);
+    expect(loud.length).toBeGreaterThan(25);
+    const first = loud[0]?.i ?? 0;
+    const wav = readWav(heard);
+    expect(toneStrength(wav.samples.subarray((first + 3) * 1920, (first + 23) * 1920), 523)).toBeGreaterThan(
+      5000,
+    );
+  });
+
+  it('the privacy code changes when a third member joins, and stays shared by all three', async () => {
+    const { emulator, alice, bob, lobbyId } = await twoInALobby({ users: 3 });
+    const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    await eventually(
+      () => aliceCall.getPrivacyCode() !== '' && aliceCall.getPrivacyCode() === bobCall.getPrivacyCode(),
+      10_000,
+      'a shared privacy code',
+    );
+    const before = aliceCall.getPrivacyCode();
+    const carol = await linkAndConnect(emulator, userAt(emulator, 2));
+    await carol.client.createOrJoinLobby('voice-secret');
+    const carolCall = carol.client.startCall(lobbyId);
+    await connected(carolCall);
+    await eventually(
+      () =>
+        carolCall.getPrivacyCode() !== '' &&
+        [aliceCall, bobCall].every((call) => call.getPrivacyCode() === carolCall.getPrivacyCode()),
+      10_000,
+      'one new privacy code for all three',
+    );
+    expect(carolCall.getPrivacyCode()).not.toBe(before);
+    expect(await carolCall.getVerificationCode(alice.user.id)).toBe(
+      await aliceCall.getVerificationCode(carol.user.id),
+    );
   });
 });

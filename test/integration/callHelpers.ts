@@ -83,10 +83,11 @@ export function toneStrength(samples: Int16Array, hz: number, rate = 48_000): nu
 
 /** Two linked players in one lobby on a voice-enabled emulator. */
 export async function twoInALobby(
-  options: { allowNonDave?: boolean } = {},
+  options: { allowNonDave?: boolean; users?: number } = {},
 ): Promise<{ emulator: Emulator; alice: LinkedPlayer; bob: LinkedPlayer; lobbyId: string }> {
   const emulator = await emulatorFor({
     autoConsent: true,
+    users: options.users ?? 2,
     ...(options.allowNonDave ? { voice: { allowNonDave: true } } : {}),
   });
   const alice = await linkAndConnect(emulator, userAt(emulator, 0));
