@@ -1,5 +1,8 @@
 import {
   createECDH,
+  createHash,
+  createHmac,
+  timingSafeEqual,
   createPrivateKey,
   createPublicKey,
   generateKeyPairSync,
@@ -8,7 +11,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 
-import type { Signature } from 'ts-mls';
+import type { Hash, Kdf, Signature } from 'ts-mls';
 
 // ts-mls keeps P-256 keys as raw bytes: a 32-byte scalar and a 65-byte uncompressed point (SEC1). node:crypto
 // wants KeyObjects, so they are converted through JWK and cached (a session signs with one key and verifies
@@ -92,5 +95,51 @@ export const nodeP256Signature: Signature = {
   },
   keygen() {
     return Promise.resolve(generateP256KeyPair());
+  },
+};
+
+function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return new Uint8Array(createHmac('sha256', key).update(data).digest());
+}
+
+/**
+ * ts-mls's {@link Hash} for SHA-256 on node:crypto. ts-mls's default goes through WebCrypto, whose every call
+ * is an asynchronous hop to the thread pool (about 0.07 ms for a few bytes); the MLS key schedule and tree
+ * hashing make hundreds of these calls per commit.
+ */
+export const nodeSha256: Hash = {
+  digest(data) {
+    return Promise.resolve(new Uint8Array(createHash('sha256').update(data).digest()));
+  },
+  mac(key, data) {
+    return Promise.resolve(hmacSha256(key, data));
+  },
+  verifyMac(key, mac, data) {
+    const expected = hmacSha256(key, data);
+    return Promise.resolve(expected.length === mac.length && timingSafeEqual(expected, mac));
+  },
+};
+
+/**
+ * ts-mls's {@link Kdf} for HKDF-SHA256 (RFC 5869) on node:crypto HMAC, for the same reason as
+ * {@link nodeSha256}. (Node's own `hkdf` always extracts first, so extract and expand are written out.)
+ */
+export const nodeHkdfSha256: Kdf = {
+  size: 32,
+  extract(salt, ikm) {
+    return Promise.resolve(hmacSha256(salt.length > 0 ? salt : new Uint8Array(32), ikm));
+  },
+  expand(prk, info, len) {
+    if (len > 255 * 32) return Promise.reject(new RangeError('HKDF-Expand: output too long'));
+    const out = new Uint8Array(len);
+    let block = new Uint8Array(0);
+    for (let counter = 1, at = 0; at < len; counter++) {
+      block = new Uint8Array(
+        createHmac('sha256', prk).update(block).update(info).update(Uint8Array.of(counter)).digest(),
+      );
+      out.set(block.subarray(0, Math.min(32, len - at)), at);
+      at += 32;
+    }
+    return Promise.resolve(out);
   },
 };

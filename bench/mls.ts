@@ -1,0 +1,183 @@
+// DAVE MLS cost per group size N, ours (DaveProtocolSession on patched ts-mls, P-256 on node:crypto) vs
+// @snazzah/davey (Rust, OpenMLS) measured in the same run, one JSON line each (unit ms, ratio = davey / ours):
+//   mls-commit-N  a member of an N-member group turns the voice server's external Add proposal (op 27) into
+//                 a commit + Welcome (op 28), and another member processes that commit (op 29)
+//   mls-join-N    the added member joins from the bare Welcome (op 30): tree validation, roster checks and,
+//                 for ours, the sender keys of every member
+// Both run the same protocol messages: proposals are signed by the emulator's external sender. Each group is
+// made once by one bulk Add of N-1 key packages; every round then adds one member (so the group grows by one
+// per round, a few percent at most). Run: npx tsx bench/mls.ts
+import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
+
+import { DaveProtocolSession } from '../src/dave/index.js';
+import { loadTsMls } from '../src/dave/tsMls.js';
+import { concatBytes, snowflakeBE64, u16, withLength } from '../src/dave/wire.js';
+import { ExternalSender } from '../src/emulator/voice/dave/externalSender.js';
+import { report, result } from './lib/report.js';
+
+const CHANNEL = '927310423890473011';
+const GROUP_ID = snowflakeBE64(CHANNEL);
+const SIZES: [n: number, rounds: number][] = [
+  [2, 20],
+  [8, 15],
+  [25, 10],
+  [100, 6],
+];
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- davey's const enum: 0 = append
+const APPEND = 0 as ProposalsOperationType;
+
+const mls = await loadTsMls();
+const sender = new ExternalSender();
+let nextUser = 100_000n;
+const newUserId = (): string => String(nextUser++);
+
+function appendPayload(messages: Uint8Array[]): Uint8Array {
+  return concatBytes(Uint8Array.of(0), withLength(concatBytes(...messages)));
+}
+
+/** Splits op 28 (commit ‖ bare Welcome). */
+function splitCommit(payload: Uint8Array): { commit: Uint8Array; welcome: Uint8Array } {
+  const decoded = mls.mlsMessageDecoder(payload, 0);
+  if (!decoded) throw new Error('undecodable commit');
+  return { commit: payload.subarray(0, decoded[1]), welcome: payload.subarray(decoded[1]) };
+}
+
+/** A bare key package of a throwaway member (davey makes them fastest; the bytes are standard). */
+function fillerKeyPackage(userId: string): Uint8Array {
+  return new DAVESession(1, userId, CHANNEL).getSerializedKeyPackage();
+}
+
+class Ours {
+  readonly session: DaveProtocolSession;
+  keyPackage: Uint8Array | undefined;
+  lastCommit: Uint8Array | undefined;
+
+  constructor(readonly userId: string) {
+    this.session = new DaveProtocolSession({ selfUserId: userId, channelId: CHANNEL });
+    this.session.on('sendBinary', (op, payload) => {
+      if (op === 26) this.keyPackage = payload;
+      if (op === 28) this.lastCommit = payload;
+    });
+  }
+
+  static async create(userId: string): Promise<Ours> {
+    const member = new Ours(userId);
+    await member.session.onSessionDescription(1);
+    await member.session.onBinary(25, sender.package);
+    return member;
+  }
+}
+
+function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Ours: mean ms of [commit create + process, join] over `rounds` added members. */
+async function measureOurs(n: number, rounds: number): Promise<{ commit: number; join: number }> {
+  const creator = await Ours.create(newUserId());
+  const processor = await Ours.create(newUserId());
+  const fillers = Array.from({ length: n - 2 }, newUserId);
+  creator.session.onClientsConnect([processor.userId, ...fillers]);
+  const adds = [processor.keyPackage, ...fillers.map(fillerKeyPackage)].map((kp) => {
+    if (!kp) throw new Error('no key package');
+    return sender.propose(GROUP_ID, 0n, { add: kp });
+  });
+  await creator.session.onBinary(27, appendPayload(adds));
+  if (!creator.lastCommit) throw new Error('no initial commit');
+  const first = splitCommit(creator.lastCommit);
+  await creator.session.onBinary(29, concatBytes(u16(1), first.commit));
+  await processor.session.onBinary(30, concatBytes(u16(1), first.welcome));
+  if (processor.session.epoch !== 1n) throw new Error('processor did not join');
+
+  let commitTotal = 0;
+  let joinTotal = 0;
+  for (let round = -1; round < rounds; round++) {
+    const joiner = await Ours.create(newUserId());
+    if (!joiner.keyPackage) throw new Error('no key package');
+    creator.session.onClientsConnect([joiner.userId]);
+    processor.session.onClientsConnect([joiner.userId]);
+    const epoch = creator.session.epoch ?? 0n;
+    const proposal = sender.propose(GROUP_ID, epoch, { add: joiner.keyPackage });
+    creator.lastCommit = undefined;
+    let start = process.hrtime.bigint();
+    await creator.session.onBinary(27, appendPayload([proposal]));
+    if (!creator.lastCommit) throw new Error('no commit');
+    const { commit, welcome } = splitCommit(creator.lastCommit);
+    const created = ms(start);
+    await processor.session.onBinary(27, appendPayload([proposal])); // the processor holds the proposal too
+    start = process.hrtime.bigint();
+    await processor.session.onBinary(29, concatBytes(u16(2), commit));
+    const processed = ms(start);
+    if (processor.session.epoch !== epoch + 1n) throw new Error('commit not processed');
+    await creator.session.onBinary(29, concatBytes(u16(2), commit));
+    start = process.hrtime.bigint();
+    await joiner.session.onBinary(30, concatBytes(u16(2), welcome));
+    const joined = ms(start);
+    if (joiner.session.epoch !== epoch + 1n) throw new Error('welcome not processed');
+    joiner.session.close();
+    if (round >= 0) {
+      commitTotal += created + processed;
+      joinTotal += joined;
+    }
+  }
+  return { commit: commitTotal / rounds, join: joinTotal / rounds };
+}
+
+function daveySession(userId: string): DAVESession {
+  const session = new DAVESession(1, userId, CHANNEL);
+  session.setExternalSender(Buffer.from(sender.package));
+  return session;
+}
+
+/** davey, driven as discord.js drives it: the same measurements. */
+function measureDavey(n: number, rounds: number): { commit: number; join: number } {
+  const creatorId = newUserId();
+  const creator = daveySession(creatorId);
+  const processorId = newUserId();
+  const processor = daveySession(processorId);
+  const fillers = Array.from({ length: n - 2 }, newUserId);
+  const recognized = [creatorId, processorId, ...fillers];
+  const adds = [processor.getSerializedKeyPackage(), ...fillers.map(fillerKeyPackage)].map((kp) =>
+    sender.propose(GROUP_ID, 0n, { add: kp }),
+  );
+  const initial = creator.processProposals(APPEND, Buffer.from(appendPayload(adds).subarray(1)), recognized);
+  if (!initial.commit || !initial.welcome) throw new Error('davey made no initial commit');
+  creator.processCommit(initial.commit);
+  processor.processWelcome(initial.welcome);
+
+  let commitTotal = 0;
+  let joinTotal = 0;
+  for (let round = -1; round < rounds; round++) {
+    const joinerId = newUserId();
+    const joiner = daveySession(joinerId);
+    recognized.push(joinerId);
+    const epoch = creator.epoch ?? 0n;
+    const proposal = sender.propose(GROUP_ID, epoch, { add: joiner.getSerializedKeyPackage() });
+    const vector = Buffer.from(appendPayload([proposal]).subarray(1));
+    let start = process.hrtime.bigint();
+    const { commit, welcome } = creator.processProposals(APPEND, vector, recognized);
+    const created = ms(start);
+    if (!commit || !welcome) throw new Error('davey made no commit');
+    processor.processProposals(APPEND, vector, recognized);
+    start = process.hrtime.bigint();
+    processor.processCommit(commit);
+    const processed = ms(start);
+    creator.processCommit(commit);
+    start = process.hrtime.bigint();
+    joiner.processWelcome(welcome);
+    const joined = ms(start);
+    if (joiner.epoch !== epoch + 1n || processor.epoch !== epoch + 1n) throw new Error('davey out of step');
+    if (round >= 0) {
+      commitTotal += created + processed;
+      joinTotal += joined;
+    }
+  }
+  return { commit: commitTotal / rounds, join: joinTotal / rounds };
+}
+
+for (const [n, rounds] of SIZES) {
+  const ours = await measureOurs(n, rounds);
+  const davey = measureDavey(n, rounds);
+  report(result(`mls-join-${n}`, 'ms', ours.join, '@snazzah/davey', davey.join));
+  report(result(`mls-commit-${n}`, 'ms', ours.commit, '@snazzah/davey', davey.commit));
+}
