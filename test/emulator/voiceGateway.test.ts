@@ -256,6 +256,9 @@ describe('voice gateway v8: SSRC map, speaking and resume', () => {
     const ack = a.client.lastSeq;
 
     expect(emu.voice.dropConnections(alice.id)).toBe(1);
+    expect(emu.voice.calls()[0]?.participants.find((p) => p.userId === alice.id)?.voice?.connected).toBe(
+      false,
+    );
     await a.client.closed;
     // Sent while Alice is away: buffered for her.
     b.client.send(5, { speaking: 1, delay: 0, ssrc: b.ssrc });

@@ -195,6 +195,8 @@ export class VoiceServer {
       }
     }
     for (const conn of this.#conns) conn.ws.terminate();
+    // Sockets refused at the version check are not in #conns.
+    for (const ws of this.#wss.clients) ws.terminate();
     this.#wss.close();
     await Promise.all([
       this.#relay.close(),
@@ -253,6 +255,8 @@ export class VoiceServer {
         const ws = session.socket;
         if (!ws) continue;
         ws.terminate();
+        // Known at once, as a network failure would be: calls() shows it when this returns.
+        for (const conn of this.#conns) if (conn.ws === ws) this.#onSocketClosed(conn);
         dropped += 1;
       }
     }
