@@ -18,10 +18,10 @@ import { report, result } from './lib/report.js';
 const CHANNEL = '927310423890473011';
 const GROUP_ID = snowflakeBE64(CHANNEL);
 const SIZES: [n: number, rounds: number][] = [
-  [2, 20],
-  [8, 15],
-  [25, 10],
-  [100, 6],
+  [2, 40],
+  [8, 30],
+  [25, 20],
+  [100, 12],
 ];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- davey's const enum: 0 = append
 const APPEND = 0 as ProposalsOperationType;

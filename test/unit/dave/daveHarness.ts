@@ -4,7 +4,8 @@ import { DAVESession, type MediaType, type ProposalsOperationType } from '@snazz
 
 import { DaveProtocolSession } from '../../../src/dave/index.js';
 import { DaveCoordinator } from '../../../src/emulator/voice/dave/DaveCoordinator.js';
-import { createMediaEngine } from '../../../src/media/index.js';
+import { createMediaEngine, type MediaEngineKind } from '../../../src/media/index.js';
+import type { Clock } from '../../../src/util/Clock.js';
 import type { DaveDecryptor, DaveEncryptor } from '../../../src/media/dave/types.js';
 
 // An in-memory voice gateway for DAVE unit tests: our DaveCoordinator on one side, DAVE members (our
@@ -51,10 +52,15 @@ export class DaveTestCall {
   /** When set, a frame from the server may be rewritten (or dropped with null) before delivery. */
   tamper: ((to: string, op: number, frame: Frame) => Frame | null) | undefined;
 
-  constructor() {
+  /** The media engine our members encrypt and decrypt frames with. */
+  readonly engine: MediaEngineKind;
+
+  constructor(options: { clock?: Clock; engine?: MediaEngineKind } = {}) {
+    this.engine = options.engine ?? 'js';
     this.coordinator = new DaveCoordinator({
       channelId: CHANNEL_ID,
       log: (line) => this.serverLog.push(line),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     this.coordinator.on('send', (to, op, body) => this.serverSend(to, op, body));
   }
@@ -192,8 +198,8 @@ export class OurMember implements TestMember {
   readonly session: DaveProtocolSession;
   readonly logs: string[] = [];
   readonly sent: number[] = [];
-  readonly #engine = createMediaEngine({ prefer: 'js' });
-  readonly #encryptor: DaveEncryptor = this.#engine.createDaveEncryptor();
+  readonly #engine;
+  readonly #encryptor: DaveEncryptor;
   readonly #decryptors = new Map<string, DaveDecryptor>();
   sendKeys = 0;
 
@@ -201,6 +207,8 @@ export class OurMember implements TestMember {
     readonly call: DaveTestCall,
     readonly userId: string,
   ) {
+    this.#engine = createMediaEngine({ prefer: call.engine });
+    this.#encryptor = this.#engine.createDaveEncryptor();
     this.session = new DaveProtocolSession({
       selfUserId: userId,
       channelId: CHANNEL_ID,

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+
+import { generateDisplayableCode, generatePairwiseFingerprint } from '@snazzah/davey';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { displayableCode, pairwiseFingerprint } from '../../../src/dave/index.js';
+import { proposalRef } from '../../../src/dave/wire.js';
+import { ExternalSender } from '../../../src/emulator/voice/dave/externalSender.js';
+import { FakeClock } from '../../fakes/FakeClock.js';
+import { DaveTestCall } from './daveHarness.js';
+
+let call: DaveTestCall | undefined;
+afterEach(() => call?.close());
+
+describe('codes agree with davey', () => {
+  it('displayable codes of random data', () => {
+    for (let i = 0; i < 50; i++) {
+      const data = randomBytes(64);
+      expect(displayableCode(data, 30, 5)).toBe(generateDisplayableCode(data, 30, 5));
+      expect(displayableCode(data, 45, 5)).toBe(generateDisplayableCode(data, 45, 5));
+    }
+  });
+
+  it('pairwise fingerprints of random keys, in both orders', async () => {
+    for (let i = 0; i < 3; i++) {
+      const a = { signatureKey: randomBytes(65), userId: String(1000n + BigInt(i)) };
+      const b = { signatureKey: randomBytes(65), userId: '987654321098765432' };
+      const theirs = await generatePairwiseFingerprint(
+        0,
+        Buffer.from(a.signatureKey),
+        a.userId,
+        Buffer.from(b.signatureKey),
+        b.userId,
+      );
+      expect(Buffer.from(await pairwiseFingerprint(a, b))).toEqual(theirs);
+      expect(Buffer.from(await pairwiseFingerprint(b, a))).toEqual(theirs);
+    }
+  });
+});
+
+describe('the voice server side', () => {
+  it('op 25 is an RFC ExternalSender: uncompressed P-256 key, basic credential', () => {
+    const sender = new ExternalSender();
+    const bytes = Buffer.from(sender.package);
+    expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0x40, 0x41, 0x04]));
+    expect(bytes.subarray(67)).toEqual(Buffer.from([0, 1, 1, 0]));
+    expect(bytes).toHaveLength(71);
+  });
+
+  it('ProposalRefs are distinct per proposal and stable per message', () => {
+    const sender = new ExternalSender();
+    const a = sender.propose(Uint8Array.of(1, 2), 3n, { remove: 1 });
+    const b = sender.propose(Uint8Array.of(1, 2), 3n, { remove: 2 });
+    expect(proposalRef(a)).toHaveLength(32);
+    expect(proposalRef(a)).toEqual(proposalRef(a));
+    expect(proposalRef(a)).not.toEqual(proposalRef(b));
+  });
+
+  it('refuses a key package whose credential names another user', async () => {
+    call = new DaveTestCall();
+    await call.join('ours', '5000');
+    await call.settle();
+    const keyPackage = call.clientFrames.find((f) => f.op === 26)?.payload;
+    if (!keyPackage) throw new Error('no key package');
+    await call.join('davey', '5001');
+    await call.settle();
+    const epoch = call.coordinator.epoch;
+    call.coordinator.onKeyPackage('5001', keyPackage); // 5000's package, sent by 5001
+    await call.settle();
+    expect(call.serverLog.at(-1)).toMatch(/refused key package of 5001: credential is another user/);
+    expect(call.coordinator.epoch).toBe(epoch);
+  });
+
+  it('executes a transition after its timeout when a member never answers op 23', async () => {
+    const clock = new FakeClock();
+    call = new DaveTestCall({ clock });
+    const executed: number[] = [];
+    call.tamper = (_to, op, frame) => {
+      if (op === 22) executed.push(op);
+      return frame;
+    };
+    const coordinator = call.coordinator;
+    const ready = coordinator.onTransitionReady.bind(coordinator);
+    coordinator.onTransitionReady = (userId, tid) => {
+      if (userId !== '6001') ready(userId, tid);
+    };
+    await call.join('ours', '6000');
+    await call.settle();
+    await call.join('davey', '6001');
+    await call.settle();
+    expect(executed).toEqual([]);
+    clock.advance(9_999);
+    await call.settle();
+    expect(executed).toEqual([]);
+    clock.advance(1);
+    await call.settle();
+    expect(executed).toEqual([22, 22]);
+    expect(call.serverLog.some((l) => l.includes('timed out'))).toBe(true);
+  });
+});
