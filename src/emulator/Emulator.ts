@@ -499,7 +499,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     calls,
     log,
     clock,
-    engine: createMediaEngine({ prefer: 'auto' }),
+    engine: createMediaEngine({ prefer: resolved.voiceMediaEngine }),
     settings: { ...resolved.voice, host: resolved.host },
     daveFactory: ({ channelId, log: daveLog }) => new DaveCoordinator({ channelId, clock, log: daveLog }),
   }).catch((error: unknown) => {

@@ -33,6 +33,8 @@ export interface ResolvedOptions {
   seedGuild: boolean;
   /** The voice server's settings (host is the emulator's). */
   voice: Omit<VoiceServerSettings, 'host'>;
+  /** The media engine of the voice forwarding unit. */
+  voiceMediaEngine: 'auto' | 'native' | 'js';
 }
 
 /** The most users `users` may seed; more is certainly a typo and would only slow start-up. */
@@ -122,7 +124,16 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     launchRegistryDir: options.launchRegistryDir,
     seedGuild: options.seedGuild ?? true,
     voice: resolveVoiceOptions(options.voice),
+    voiceMediaEngine: voiceMediaEngine(options.voice?.mediaEngine),
   };
+}
+
+function voiceMediaEngine(value: unknown): 'auto' | 'native' | 'js' {
+  if (value === undefined) return 'auto';
+  if (value !== 'auto' && value !== 'native' && value !== 'js') {
+    throw new RangeError(`EmulatorOptions.voice.mediaEngine must be 'auto', 'native' or 'js'`);
+  }
+  return value;
 }
 
 function resolveVoiceOptions(voice: EmulatorOptions['voice']): Omit<VoiceServerSettings, 'host'> {

@@ -99,6 +99,11 @@ export interface EmulatorVoiceOptions {
   resumeWindowMs?: number;
   /** Impairment of forwarded packets from the start; see {@link EmulatorVoice.setImpairment}. */
   impairment?: VoiceImpairment;
+  /**
+   * The media engine behind the forwarding unit's transport crypto: `'auto'` (the native addon when it
+   * loads), `'native'` or `'js'`. @defaultValue `'auto'`
+   */
+  mediaEngine?: 'auto' | 'native' | 'js';
 }
 
 /** Network impairment of the forwarding unit, applied to each packet copy it forwards. */

@@ -21,13 +21,16 @@ afterEach(async () => {
 });
 
 /** Alice and Bob in one call, each through the whole handshake with the given modes. */
-async function twoInCall(modes: [TransportEncryptionMode, TransportEncryptionMode]): Promise<{
+async function twoInCall(
+  modes: [TransportEncryptionMode, TransportEncryptionMode],
+  mediaEngine: 'native' | 'js' = 'js',
+): Promise<{
   emu: Emulator;
   lobbyId: string;
   a: VoiceConnection;
   b: VoiceConnection;
 }> {
-  const emu = await startEmulator({ autoConsent: true, users: 2 });
+  const emu = await startEmulator({ autoConsent: true, users: 2, voice: { mediaEngine } });
   running.push(emu);
   const alice = await player(emu, 'alice');
   const bob = await player(emu, 'bob');
@@ -67,12 +70,14 @@ const daveLikeFrame = Buffer.concat([
 const silence = Buffer.from([0xf8, 0xff, 0xfe]);
 
 describe('UDP forwarding unit', () => {
-  for (const modes of [
-    ['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'],
-    ['aead_xchacha20_poly1305_rtpsize', 'aead_aes256_gcm_rtpsize'],
-  ] as [TransportEncryptionMode, TransportEncryptionMode][]) {
-    it(`re-seals ${modes[0]} → ${modes[1]} with the receiver's key; payloads arrive byte for byte`, async () => {
-      const { emu, a, b } = await twoInCall(modes);
+  for (const [modes, mediaEngine] of [
+    [['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'], 'native'],
+    [['aead_xchacha20_poly1305_rtpsize', 'aead_aes256_gcm_rtpsize'], 'native'],
+    [['aead_aes256_gcm_rtpsize', 'aead_xchacha20_poly1305_rtpsize'], 'js'],
+    [['aead_xchacha20_poly1305_rtpsize', 'aead_aes256_gcm_rtpsize'], 'js'],
+  ] as [[TransportEncryptionMode, TransportEncryptionMode], 'native' | 'js'][]) {
+    it(`re-seals ${modes[0]} → ${modes[1]} with the receiver's key (${mediaEngine} engine); payloads arrive byte for byte`, async () => {
+      const { emu, a, b } = await twoInCall(modes, mediaEngine);
       const extension = { profile: 0xbede, body: Buffer.from([0x10, 0xff, 0x00, 0x00]) };
       const sent = [
         sendRtp(a, daveLikeFrame, 100),
