@@ -354,6 +354,9 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   /** (Re)initialises MLS for `version`: fresh keys, a key package (op 26), and the pending group. */
   async #init(version: number): Promise<void> {
     this.#reset();
+    // Transitions announced for the group we leave are void: executing one later must not switch our
+    // send key to a group nobody else is in.
+    this.#pendingTransitions.clear();
     this.#protocolVersion = version;
     if (version === 0) return;
     const { mls, context } = await this.#tsMls();

@@ -7,7 +7,7 @@ import { displayableCode, pairwiseFingerprint } from '../../../src/dave/index.js
 import { proposalRef } from '../../../src/dave/wire.js';
 import { ExternalSender } from '../../../src/emulator/voice/dave/externalSender.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
-import { DaveTestCall } from './daveHarness.js';
+import { DaveTestCall, OurMember } from './daveHarness.js';
 
 let call: DaveTestCall | undefined;
 afterEach(() => call?.close());
@@ -97,4 +97,24 @@ describe('the voice server side', () => {
     expect(executed).toEqual([22, 22]);
     expect(call.serverLog.some((l) => l.includes('timed out'))).toBe(true);
   });
+});
+
+it('downgradeToV0: every member passes through after op 22, MLS state is gone', async () => {
+  call = new DaveTestCall();
+  await call.join('ours', '8000');
+  await call.join('davey', '8001');
+  await call.settle();
+  const ours = call.members.get('8000');
+  if (!(ours instanceof OurMember)) throw new Error('our member expected');
+  const keys: (Uint8Array | null)[] = [];
+  ours.session.on('sendKey', (key) => keys.push(key));
+  call.coordinator.downgradeToV0();
+  await call.settle();
+  expect(call.coordinator.protocolVersion).toBe(0);
+  expect(call.coordinator.memberIds).toEqual([]);
+  expect(keys).toEqual([null]);
+  expect(ours.session.protocolVersion).toBe(0);
+  call.leave('8001'); // no sole-member reset in version 0
+  await call.settle();
+  expect(ours.sent.at(-1)).toBe(23);
 });

@@ -108,6 +108,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** Members that reported an invalid commit/welcome (op 31): removed, then re-added with a new key package. */
   readonly #toReAdd = new Set<string>();
   #transition: Transition | undefined;
+  #protocolVersion = DAVE_PROTOCOL_VERSION;
   #nextTransitionId = 1;
 
   constructor(options: DaveCoordinatorOptions) {
@@ -138,6 +139,39 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     return this.#leaves.filter((l): l is Leaf => l !== null).map((l) => l.userId);
   }
 
+  /** The call's DAVE protocol version: 1, or 0 after {@link DaveCoordinator.downgradeToV0}. */
+  get protocolVersion(): number {
+    return this.#protocolVersion;
+  }
+
+  /**
+   * Runs the rest of the call without DAVE (a member without DAVE joined and the emulator allows it): every
+   * member gets op 21 `{protocol_version: 0}` and, once all answered op 23 (or the timeout passed), op 22; MLS
+   * state is dropped. Later joiners should get `dave_protocol_version: 0` in op 4 and need not be reported.
+   * There is no way back to version 1 within the call.
+   */
+  downgradeToV0(): void {
+    this.#enqueue('downgrade', () => {
+      if (this.#protocolVersion === 0) return;
+      this.#protocolVersion = 0;
+      if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
+      this.#leaves = [];
+      this.#epoch = 0n;
+      this.#proposals = [];
+      this.#keyPackages.clear();
+      this.#toReAdd.clear();
+      const members = [...this.#connected];
+      this.#transition = undefined;
+      this.#log(`dave: channel ${this.#channelId} downgraded to protocol version 0`);
+      if (members.length === 0) return;
+      const transitionId = this.#newTransitionId();
+      this.#startTransition(transitionId, new Set(members));
+      this.#send(members, DaveOp.PrepareTransition, {
+        json: { protocol_version: 0, transition_id: transitionId },
+      });
+    });
+  }
+
   /** Resolves when every input received so far has been handled (for tests and orderly shutdown). */
   whenIdle(): Promise<void> {
     return this.#queue;
@@ -146,6 +180,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** A member connected with DAVE (after op 4 was sent to it): it gets op 25. */
   memberJoined(userId: string): void {
     this.#enqueue('member joined', () => {
+      if (this.#protocolVersion === 0) return;
       this.#connected.add(userId);
       this.#send([userId], DaveOp.ExternalSender, { binary: this.#sender.package });
     });
@@ -158,6 +193,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       this.#keyPackages.delete(userId);
       this.#toReAdd.delete(userId);
       this.#dropFromTransition(userId);
+      if (this.#protocolVersion === 0) return;
       const remaining = this.#activeMembers();
       if (this.#indexOf(userId) >= 0 && remaining.length === 1 && remaining[0] !== undefined) {
         this.#soleMemberReset(remaining[0]);
@@ -174,6 +210,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** Op 26: a member's bare KeyPackage. */
   onKeyPackage(userId: string, payload: Uint8Array): void {
     this.#enqueue('key package', async () => {
+      if (this.#protocolVersion === 0) return;
       if (!this.#connected.has(userId)) {
         this.#log(`dave: key package from ${userId}, not a member`);
         return;
@@ -204,6 +241,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** Op 28: a member's commit, followed by a bare Welcome when it adds members. */
   onCommitWelcome(userId: string, payload: Uint8Array): void {
     this.#enqueue('commit', async () => {
+      if (this.#protocolVersion === 0) return;
       const mls = await this.#mls;
       const decoded = mls.mlsMessageDecoder(payload, 0);
       if (decoded === undefined) {
@@ -245,6 +283,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** Op 31: a member could not process a commit or welcome; it is removed and re-added. */
   onInvalidCommitWelcome(userId: string, transitionId: number): void {
     this.#enqueue('invalid commit/welcome', () => {
+      if (this.#protocolVersion === 0) return;
       if (!this.#connected.has(userId)) return;
       this.#log(`dave: ${userId} reported transition ${transitionId} invalid; removing and re-adding it`);
       this.#keyPackages.delete(userId);
@@ -420,8 +459,17 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       `dave: epoch ${this.#epoch} of channel ${this.#channelId} (transition ${transitionId}): ` +
         `+${adds.length} -${removes.length}, ${this.memberIds.length} members`,
     );
+    this.#startTransition(transitionId, new Set([...existing, ...joiners]));
+    this.#send(existing, DaveOp.AnnounceCommit, { binary: concatBytes(u16(transitionId), commit) });
+    if (joiners.length > 0) {
+      this.#send(joiners, DaveOp.Welcome, { binary: concatBytes(u16(transitionId), welcome) });
+    }
+    this.#reconcile();
+  }
+
+  /** Waits for op 23 of every participant (or the timeout) before op 22. */
+  #startTransition(transitionId: number, participants: Set<string>): void {
     if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
-    const participants = new Set([...existing, ...joiners]);
     const transition: Transition = {
       id: transitionId,
       waiting: new Set(participants),
@@ -435,11 +483,6 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       }, this.#transitionTimeoutMs),
     };
     this.#transition = transition;
-    this.#send(existing, DaveOp.AnnounceCommit, { binary: concatBytes(u16(transitionId), commit) });
-    if (joiners.length > 0) {
-      this.#send(joiners, DaveOp.Welcome, { binary: concatBytes(u16(transitionId), welcome) });
-    }
-    this.#reconcile();
   }
 
   #execute(transition: Transition): void {
