@@ -16,7 +16,7 @@ export interface AudioMatchOptions {
   readonly sampleRate?: number;
   /** Whether the signals are interleaved stereo (default true); stereo is averaged to mono first. */
   readonly stereo?: boolean;
-  /** The largest delay searched, in ms (default 2000). */
+  /** The largest delay searched, in ms (default 10 000). */
   readonly maxDelayMs?: number;
 }
 
@@ -65,10 +65,95 @@ function correlationAt(reference: Float64Array, received: Float64Array, lag: num
   return energyA > 0 && energyB > 0 ? cross / Math.sqrt(energyA * energyB) : 0;
 }
 
+/** In-place iterative radix-2 FFT of (re, im); `inverse` computes the unscaled inverse transform. */
+function fft(re: Float64Array, im: Float64Array, inverse: boolean): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j] as number, re[i] as number];
+      [im[i], im[j]] = [im[j] as number, im[i] as number];
+    }
+  }
+  for (let size = 2; size <= n; size <<= 1) {
+    const angle = ((inverse ? 2 : -2) * Math.PI) / size;
+    const stepRe = Math.cos(angle);
+    const stepIm = Math.sin(angle);
+    for (let start = 0; start < n; start += size) {
+      let wRe = 1;
+      let wIm = 0;
+      for (let k = 0; k < size / 2; k++) {
+        const evenIndex = start + k;
+        const oddIndex = evenIndex + size / 2;
+        const oddRe = (re[oddIndex] as number) * wRe - (im[oddIndex] as number) * wIm;
+        const oddIm = (re[oddIndex] as number) * wIm + (im[oddIndex] as number) * wRe;
+        re[oddIndex] = (re[evenIndex] as number) - oddRe;
+        im[oddIndex] = (im[evenIndex] as number) - oddIm;
+        re[evenIndex] = (re[evenIndex] as number) + oddRe;
+        im[evenIndex] = (im[evenIndex] as number) + oddIm;
+        const nextRe = wRe * stepRe - wIm * stepIm;
+        wIm = wRe * stepIm + wIm * stepRe;
+        wRe = nextRe;
+      }
+    }
+  }
+}
+
+/**
+ * The lag in [0, maxLag] where `received` best matches `reference`: every lag's dot product at once by FFT
+ * cross-correlation, normalised by the received energy under the reference's window (a sliding sum), so
+ * loud stretches do not win by loudness alone.
+ */
+function bestCoarseLag(reference: Float64Array, received: Float64Array, maxLag: number): number {
+  let size = 1;
+  while (size < reference.length + received.length) size <<= 1;
+  const meanA = reference.reduce((sum, value) => sum + value, 0) / Math.max(1, reference.length);
+  const aRe = new Float64Array(size);
+  const aIm = new Float64Array(size);
+  const bRe = new Float64Array(size);
+  const bIm = new Float64Array(size);
+  reference.forEach((value, i) => (aRe[i] = value - meanA));
+  received.forEach((value, i) => (bRe[i] = value));
+  fft(aRe, aIm, false);
+  fft(bRe, bIm, false);
+  // B × conj(A): its inverse holds Σ a[i]·b[i + lag] at index lag.
+  for (let k = 0; k < size; k++) {
+    const re = (bRe[k] as number) * (aRe[k] as number) + (bIm[k] as number) * (aIm[k] as number);
+    const im = (bIm[k] as number) * (aRe[k] as number) - (bRe[k] as number) * (aIm[k] as number);
+    bRe[k] = re;
+    bIm[k] = im;
+  }
+  fft(bRe, bIm, true);
+  const squares = new Float64Array(received.length + 1);
+  const sums = new Float64Array(received.length + 1);
+  for (let i = 0; i < received.length; i++) {
+    squares[i + 1] = (squares[i] as number) + (received[i] as number) ** 2;
+    sums[i + 1] = (sums[i] as number) + (received[i] as number);
+  }
+  let best = 0;
+  let bestScore = -Infinity;
+  for (let lag = 0; lag <= maxLag; lag++) {
+    const end = Math.min(received.length, lag + reference.length);
+    const n = end - lag;
+    if (n <= 0) break;
+    const sum = (sums[end] as number) - (sums[lag] as number);
+    const variance = (squares[end] as number) - (squares[lag] as number) - (sum * sum) / n;
+    if (variance <= 0) continue;
+    const score = (bRe[lag] as number) / size / Math.sqrt(variance);
+    if (score > bestScore) {
+      bestScore = score;
+      best = lag;
+    }
+  }
+  return best;
+}
+
 /**
  * Finds where `reference` (what was spoken) sits inside `received` (what was heard, usually longer and
- * delayed by the network, jitter buffer and codec) and how alike they are there: a coarse search on a
- * 4 kHz copy, then a sample-exact search around the best coarse lag.
+ * delayed by the network, jitter buffer and codec) and how alike they are there: an FFT search on a 4 kHz
+ * copy, then a sample-exact search around the best coarse lag.
  */
 export function matchAudio(
   reference: Int16Array,
@@ -83,20 +168,12 @@ export function matchAudio(
   // could correlate by chance, so the search stops before them.
   const maxLag = Math.max(
     0,
-    Math.min(b.length - Math.ceil(a.length / 2), Math.round(((options.maxDelayMs ?? 2000) * rate) / 1000)),
+    Math.min(b.length - Math.ceil(a.length / 2), Math.round(((options.maxDelayMs ?? 10_000) * rate) / 1000)),
   );
 
   const coarseA = decimate(a, COARSE);
   const coarseB = decimate(b, COARSE);
-  let bestCoarse = 0;
-  let bestCoarseCorrelation = -Infinity;
-  for (let lag = 0; lag <= Math.floor(maxLag / COARSE); lag++) {
-    const c = correlationAt(coarseA, coarseB, lag);
-    if (c > bestCoarseCorrelation) {
-      bestCoarseCorrelation = c;
-      bestCoarse = lag;
-    }
-  }
+  const bestCoarse = bestCoarseLag(coarseA, coarseB, Math.floor(maxLag / COARSE));
 
   let bestLag = bestCoarse * COARSE;
   let best = -Infinity;
