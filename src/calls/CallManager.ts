@@ -44,6 +44,8 @@ const TICK_MS = 20;
 const MAX_CATCH_UP = 10;
 /** Output frames held per call before the oldest is dropped (200 ms). */
 const MAX_OUTPUT_QUEUE = 10;
+/** How long after our voice state left the call we wait for the voice socket's own close. */
+const REMOVED_GRACE_MS = 2000;
 /** The VAD threshold an automatic setting uses (the engine's energy VAD default). */
 const AUTOMATIC_VAD_DB = -50;
 
@@ -606,8 +608,13 @@ export class CallManager implements SessionFeature {
     }
     // Our own state left the call while the call still runs (kicked, or the lobby went away).
     if (call && self && change === 'removed' && call.status !== CallStatus.Disconnecting && call.connection) {
+      // The voice server normally closes our voice socket too (4014), which ends the call with that code;
+      // if it does not within a moment, the call ends here.
       this.#log.warn(`call ${lobbyId}: removed from the call by the platform`);
-      void this.end(lobbyId);
+      setTimeout(() => {
+        if (call.active && this.#calls.get(lobbyId) === call)
+          this.#finish(call, CallError.SignalingUnexpectedClose, 0);
+      }, REMOVED_GRACE_MS);
     }
   }
 

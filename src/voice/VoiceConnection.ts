@@ -115,6 +115,8 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   #lastVoiceAt = 0;
   #lastDaveFailures = 0;
   #privacyCode: string | null = null;
+  /** The last DAVE transition-ready (op 23) sent whose transition has not executed yet. */
+  #unexecutedReady: unknown;
 
   constructor(options: VoiceConnectionOptions) {
     super();
@@ -146,6 +148,12 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       void this.#onSessionDescription(description);
     });
     this.#gateway.on('resumed', () => {
+      // A transition-ready said just before the socket dropped may never have reached the server, and the
+      // transition would then never execute: say it again (the server treats a repeat as the same answer).
+      if (this.#unexecutedReady !== undefined) {
+        this.#log.info('voice: repeating the DAVE transition-ready after the resume');
+        this.#gateway.sendJson(VoiceOpcode.DaveTransitionReady, this.#unexecutedReady);
+      }
       if (this.#transport && this.#mode) this.#setState('connected');
     });
     this.#gateway.on('json', (op, d) => {
@@ -371,6 +379,8 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     });
     this.#dave = dave;
     dave.on('sendJson', (op, d) => {
+      this.#log.verbose(`voice: DAVE op ${op} out`);
+      if (op === VoiceOpcode.DaveTransitionReady) this.#unexecutedReady = d;
       this.#gateway.sendJson(op, d);
     });
     dave.on('sendBinary', (op, payload) => {
@@ -378,6 +388,8 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     });
     dave.on('sendKey', (key) => {
       const transport = this.#transport;
+      this.#log.info(`voice: DAVE ${key ? 'sender key in use' : 'passthrough for sending'}`);
+      this.#unexecutedReady = undefined;
       if (!transport) return;
       if (key) transport.setDaveSendKey(key);
       else transport.setDavePassthrough(true);

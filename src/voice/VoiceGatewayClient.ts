@@ -96,6 +96,8 @@ export interface VoiceGatewayEvents {
 }
 
 const DEFAULT_RECONNECT_ATTEMPTS = 5;
+/** Messages kept for after a resume at most. */
+const MAX_PENDING_MESSAGES = 64;
 
 /**
  * One voice gateway v8 session: Hello → Identify (with `max_dave_protocol_version`) → Ready; Select Protocol
@@ -120,6 +122,8 @@ export class VoiceGatewayClient extends TypedEmitter<VoiceGatewayEvents> {
   #resumeNext = false;
   #lastCode = 0;
   #lastReason = '';
+  /** Messages said while a resume was under way, sent once it succeeded. */
+  readonly #pending: { data: string | Uint8Array; op: number }[] = [];
 
   constructor(options: VoiceGatewayClientOptions) {
     super();
@@ -183,18 +187,30 @@ export class VoiceGatewayClient extends TypedEmitter<VoiceGatewayEvents> {
   }
 
   #send(data: string | Uint8Array, op: number): void {
-    if (
-      !this.#socket ||
-      (this.#state !== 'ready' && this.#state !== 'identifying' && this.#state !== 'resuming')
-    ) {
-      this.#log.verbose(`voice op ${op} not sent: the socket is ${this.#state}`);
+    if (this.#socket && this.#state === 'ready') {
+      try {
+        this.#socket.send(data);
+      } catch (error) {
+        this.#log.warn(`voice op ${op} send failed: ${(error as Error).message}`);
+      }
       return;
     }
-    try {
-      this.#socket.send(data);
-    } catch (error) {
-      this.#log.warn(`voice op ${op} send failed: ${(error as Error).message}`);
+    // While a resume is under way the session goes on: what we say (a DAVE transition ready, speaking)
+    // is said once it has resumed. A fresh Identify drops it (a new session starts from scratch).
+    if (this.#identified && this.#state !== 'closed' && this.#state !== 'idle') {
+      if (this.#pending.length < MAX_PENDING_MESSAGES) this.#pending.push({ data, op });
+      else
+        this.#log.warn(
+          `voice op ${op} dropped: ${MAX_PENDING_MESSAGES} messages already wait for the resume`,
+        );
+      return;
     }
+    this.#log.verbose(`voice op ${op} not sent: the socket is ${this.#state}`);
+  }
+
+  #flushPending(): void {
+    const pending = this.#pending.splice(0);
+    for (const { data, op } of pending) this.#send(data, op);
   }
 
   #setState(state: VoiceGatewayState): void {
@@ -282,6 +298,7 @@ export class VoiceGatewayClient extends TypedEmitter<VoiceGatewayEvents> {
         this.#attempt = 0;
         this.#setState('ready');
         this.#log.info(`voice session resumed after seq ${this.#seqAck}`);
+        this.#flushPending();
         this.emit('resumed');
         return;
       default:
@@ -309,6 +326,7 @@ export class VoiceGatewayClient extends TypedEmitter<VoiceGatewayEvents> {
     }
     this.#identified = false;
     this.#seqAck = -1;
+    this.#pending.length = 0;
     this.#setState('identifying');
     this.#socket?.send(
       encodeJson(VoiceOpcode.Identify, {

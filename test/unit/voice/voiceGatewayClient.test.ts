@@ -153,7 +153,15 @@ describe('the voice gateway client', () => {
     const beat = first?.received.find((m) => (m as { op: number }).op === 3) as { d: { seq_ack: number } };
     expect(beat.d.seq_ack).toBe(4);
     first?.socket.close(4015, 'voice server crashed');
+    await until(() => client.state === 'backoff' || client.state === 'connecting', 'the resume to start');
+    // Said while the socket is down: sent once the session has resumed, not lost.
+    client.sendJson(23, { transition_id: 7 });
     await until(() => resumed === 1, 'the resume');
+    await until(() => opsOf(server.connections[1]?.received ?? []).includes(23), 'the held message');
+    expect(server.connections[1]?.received.find((m) => (m as { op: number }).op === 23)).toEqual({
+      op: 23,
+      d: { transition_id: 7 },
+    });
     expect(server.connections[1]?.received[0]).toEqual({
       op: 7,
       d: { server_id: '100', session_id: 'main-session', token: 'voice-token-secret', seq_ack: 4 },

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { CallError, CallStatus } from '../../src/index.js';
+import { allLogLines, allSecrets, eventually } from './helpers.js';
+import { bothInCall, frameLevels, readWav, tempDir, twoInALobby, writeToneWav } from './callHelpers.js';
+
+describe('calls through network trouble and moderation', () => {
+  it('a dropped voice socket resumes (Reconnecting → Connected) and audio keeps flowing', async () => {
+    const { emulator, alice, bob, lobbyId } = await twoInALobby();
+    const dir = tempDir();
+    const toneIn = path.join(dir, 'tone.wav');
+    const heard = path.join(dir, 'bob-hears.wav');
+    writeToneWav(toneIn, { hz: 440, seconds: 30 });
+    const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    const seen: CallStatus[] = [];
+    aliceCall.on('statusChanged', (status) => seen.push(status));
+    await eventually(() => aliceCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
+    const code = aliceCall.getPrivacyCode();
+    expect(emulator.voice.dropConnections(alice.user.id)).toBe(1);
+    await eventually(() => seen.includes(CallStatus.Reconnecting), 5000, 'Reconnecting');
+    await eventually(() => aliceCall.getStatus() === CallStatus.Connected, 10_000, 'Connected again');
+    // A resume keeps the voice session: same group, same privacy code.
+    expect(aliceCall.getPrivacyCode()).toBe(code);
+    expect(allLogLines.some((line) => line.includes('voice session resumed'))).toBe(true);
+    await bob.client.setOutputDevice(`wav-out:${heard}`);
+    await alice.client.setInputDevice(`wav-in:${toneIn}`);
+    await new Promise((r) => setTimeout(r, 1000));
+    await bob.client.setOutputDevice('null');
+    const lv = frameLevels(readWav(heard).samples);
+    expect(lv.filter((level) => level > 2000).length).toBeGreaterThan(20);
+    expect(bobCall.getStatus()).toBe(CallStatus.Connected);
+  });
+
+  it('a kick (voice close 4014) ends the call with SignalingUnexpectedClose and no reconnect', async () => {
+    const { emulator, alice, bob, lobbyId } = await twoInALobby();
+    const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    const ended: [CallStatus, CallError, number][] = [];
+    bobCall.on('statusChanged', (status, error, detail) => ended.push([status, error, detail]));
+    const left: string[] = [];
+    aliceCall.on('participantChanged', (userId, added) => {
+      if (!added) left.push(userId);
+    });
+    expect(emulator.voice.kick(lobbyId, bob.user.id)).toBe(true);
+    await eventually(() => bobCall.getStatus() === CallStatus.Disconnected, 5000, 'Bob disconnected');
+    expect(ended.at(-1)).toEqual([CallStatus.Disconnected, CallError.SignalingUnexpectedClose, 4014]);
+    expect(bobCall.isValid).toBe(false);
+    expect(bob.client.getCalls()).toEqual([]);
+    await eventually(() => left.includes(bob.user.id), 5000, 'Bob gone at Alice');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(emulator.voice.calls().flatMap((call) => call.participants.map((p) => p.userId))).toEqual([
+      alice.user.id,
+    ]);
+    // He can join again.
+    const again = bob.client.startCall(lobbyId);
+    await eventually(() => again.getStatus() === CallStatus.Connected, 10_000, 'Bob back');
+  });
+
+  it('writes the voice log to the voice log dir, with no secret in it', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby();
+    const dir = tempDir();
+    alice.client.setVoiceLogDir(dir);
+    alice.client.setAecDump(true);
+    const { aliceCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    await eventually(() => aliceCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
+    await alice.client.endCall(lobbyId);
+    const log = readFileSync(path.join(dir, 'voice.log'), 'utf8');
+    expect(log).toMatch(/voice ready: ssrc \d+/);
+    expect(log).toMatch(/Connecting → SignalingConnected/);
+    expect(log).toMatch(/DAVE protocol version 1/);
+    for (const secret of [...allSecrets, alice.accessToken, bob.accessToken])
+      expect(log).not.toContain(secret);
+    const tokens = allLogLines.filter((line) => line.includes('token')).join('\n');
+    expect(tokens).not.toMatch(/"token":"[^*"]{10,}/);
+  });
+});
