@@ -258,38 +258,41 @@ describe('call state across two clients', () => {
 });
 
 describe('end-to-end encrypted calls (DAVE)', () => {
-  it('two players agree on the privacy and verification codes, and audio crosses encrypted', async () => {
-    const { alice, bob, lobbyId } = await twoInALobby();
-    const dir = tempDir();
-    const toneIn = path.join(dir, 'tone.wav');
-    const heard = path.join(dir, 'bob-hears.wav');
-    writeToneWav(toneIn, { hz: 523, seconds: 20 });
-    await bob.client.setOutputDevice(`wav-out:${heard}`);
-    const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
-    await eventually(
-      () => aliceCall.getPrivacyCode() !== '' && aliceCall.getPrivacyCode() === bobCall.getPrivacyCode(),
-      10_000,
-      'the same privacy code on both sides',
-    );
-    expect(aliceCall.getPrivacyCode()).toMatch(/^\d{30}$/);
-    const fromAlice = await aliceCall.getVerificationCode(bob.user.id);
-    const fromBob = await bobCall.getVerificationCode(alice.user.id);
-    expect(fromAlice).toMatch(/^\d{45}$/);
-    expect(fromAlice).toBe(fromBob);
-    expect(allLogLines.some((line) => line.includes('DAVE protocol version 1'))).toBe(true);
+  it.each([{ engine: 'native' as const }, { engine: 'js' as const }])(
+    'two players agree on the privacy and verification codes, and audio crosses encrypted ($engine engine)',
+    async ({ engine }) => {
+      const { alice, bob, lobbyId } = await twoInALobby({ mediaEngine: engine });
+      const dir = tempDir();
+      const toneIn = path.join(dir, 'tone.wav');
+      const heard = path.join(dir, 'bob-hears.wav');
+      writeToneWav(toneIn, { hz: 523, seconds: 20 });
+      await bob.client.setOutputDevice(`wav-out:${heard}`);
+      const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+      await eventually(
+        () => aliceCall.getPrivacyCode() !== '' && aliceCall.getPrivacyCode() === bobCall.getPrivacyCode(),
+        10_000,
+        'the same privacy code on both sides',
+      );
+      expect(aliceCall.getPrivacyCode()).toMatch(/^\d{30}$/);
+      const fromAlice = await aliceCall.getVerificationCode(bob.user.id);
+      const fromBob = await bobCall.getVerificationCode(alice.user.id);
+      expect(fromAlice).toMatch(/^\d{45}$/);
+      expect(fromAlice).toBe(fromBob);
+      expect(allLogLines.some((line) => line.includes('DAVE protocol version 1'))).toBe(true);
 
-    await alice.client.setInputDevice(`wav-in:${toneIn}`);
-    await new Promise((r) => setTimeout(r, 1200));
-    await bob.client.setOutputDevice('null');
-    const levels = frameLevels(readWav(heard).samples);
-    const loud = levels.map((level, i) => ({ level, i })).filter((f) => f.level > 2000);
-    expect(loud.length).toBeGreaterThan(25);
-    const first = loud[0]?.i ?? 0;
-    const wav = readWav(heard);
-    expect(toneStrength(wav.samples.subarray((first + 3) * 1920, (first + 23) * 1920), 523)).toBeGreaterThan(
-      5000,
-    );
-  });
+      await alice.client.setInputDevice(`wav-in:${toneIn}`);
+      await new Promise((r) => setTimeout(r, 1200));
+      await bob.client.setOutputDevice('null');
+      const levels = frameLevels(readWav(heard).samples);
+      const loud = levels.map((level, i) => ({ level, i })).filter((f) => f.level > 2000);
+      expect(loud.length).toBeGreaterThan(25);
+      const first = loud[0]?.i ?? 0;
+      const wav = readWav(heard);
+      expect(
+        toneStrength(wav.samples.subarray((first + 3) * 1920, (first + 23) * 1920), 523),
+      ).toBeGreaterThan(5000);
+    },
+  );
 
   it('the privacy code changes when a third member joins, and stays shared by all three', async () => {
     const { emulator, alice, bob, lobbyId } = await twoInALobby({ users: 3 });

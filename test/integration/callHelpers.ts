@@ -83,15 +83,16 @@ export function toneStrength(samples: Int16Array, hz: number, rate = 48_000): nu
 
 /** Two linked players in one lobby on a voice-enabled emulator. */
 export async function twoInALobby(
-  options: { allowNonDave?: boolean; users?: number } = {},
+  options: { allowNonDave?: boolean; users?: number; mediaEngine?: 'native' | 'js' } = {},
 ): Promise<{ emulator: Emulator; alice: LinkedPlayer; bob: LinkedPlayer; lobbyId: string }> {
   const emulator = await emulatorFor({
     autoConsent: true,
     users: options.users ?? 2,
     ...(options.allowNonDave ? { voice: { allowNonDave: true } } : {}),
   });
-  const alice = await linkAndConnect(emulator, userAt(emulator, 0));
-  const bob = await linkAndConnect(emulator, userAt(emulator, 1));
+  const engine = options.mediaEngine ? { mediaEngine: options.mediaEngine } : {};
+  const alice = await linkAndConnect(emulator, userAt(emulator, 0), engine);
+  const bob = await linkAndConnect(emulator, userAt(emulator, 1), engine);
   const lobbyId = await alice.client.createOrJoinLobby('voice-secret');
   await bob.client.createOrJoinLobby('voice-secret');
   await eventually(
