@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 
 import { CallError, CallStatus } from '../../src/index.js';
 import { allLogLines, allSecrets, eventually } from './helpers.js';
-import { bothInCall, frameLevels, readWav, tempDir, twoInALobby, writeToneWav } from './callHelpers.js';
+import {
+  bothInCall,
+  frameLevels,
+  readWav,
+  tempDir,
+  toneStrength,
+  twoInALobby,
+  writeToneWav,
+} from './callHelpers.js';
 
 describe('calls through network trouble and moderation', () => {
   it('a dropped voice socket resumes (Reconnecting → Connected) and audio keeps flowing', async () => {
@@ -74,5 +82,33 @@ describe('calls through network trouble and moderation', () => {
       expect(log).not.toContain(secret);
     const tokens = allLogLines.filter((line) => line.includes('token')).join('\n');
     expect(tokens).not.toMatch(/"token":"[^*"]{10,}/);
+  });
+
+  it('over a lossy, jittery, reordering network the tone still arrives, concealed', async () => {
+    const { emulator, alice, bob, lobbyId } = await twoInALobby();
+    const dir = tempDir();
+    const toneIn = path.join(dir, 'tone.wav');
+    const heard = path.join(dir, 'bob-hears.wav');
+    writeToneWav(toneIn, { hz: 440, seconds: 30 });
+    const { aliceCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    await eventually(() => aliceCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
+    emulator.voice.setImpairment({ lossPercent: 10, jitterMs: 15, reorderPercent: 5, seed: 7 });
+    await bob.client.setOutputDevice(`wav-out:${heard}`);
+    await alice.client.setInputDevice(`wav-in:${toneIn}`);
+    await new Promise((r) => setTimeout(r, 2000));
+    await bob.client.setOutputDevice('null');
+    const stats = emulator.voice.impairmentStats();
+    expect(stats?.dropped).toBeGreaterThan(5);
+    const samples = readWav(heard).samples;
+    const levels = frameLevels(samples);
+    const first = levels.findIndex((level) => level > 2000);
+    expect(first).toBeGreaterThanOrEqual(0);
+    // After the start, nearly every frame carries sound: lost packets are concealed, not silent gaps.
+    const after = levels.slice(first + 5, first + 65);
+    expect(after.length).toBe(60);
+    expect(after.filter((level) => level > 1000).length).toBeGreaterThan(54);
+    expect(toneStrength(samples.subarray((first + 5) * 1920, (first + 65) * 1920), 440)).toBeGreaterThan(
+      4000,
+    );
   });
 });
