@@ -101,11 +101,11 @@ export interface ClientOptions {
    */
   mediaEngine?: MediaEnginePreference | MediaEngine;
   /**
-   * Creates the DAVE (end-to-end encryption) session of each voice connection. Without one, calls offer DAVE
-   * version 0, which voice servers that require end-to-end encryption refuse (close 4017).
+   * Creates the DAVE (end-to-end encryption) session of each voice connection. `false` offers DAVE version 0
+   * (no end-to-end encryption), which voice servers that require it refuse (close 4017, `CallError.Forbidden`).
    * @defaultValue the SDK's {@link DaveProtocolSession} (MLS on the patched ts-mls)
    */
-  daveSessionFactory?: DaveSessionFactory;
+  daveSessionFactory?: DaveSessionFactory | false;
   /** Test seam: opens voice gateway sockets. @defaultValue a `ws` WebSocket */
   voiceSocketFactory?: VoiceSocketFactory;
   /**
@@ -384,10 +384,18 @@ export class Client extends TypedEmitter<ClientEvents> {
         log: this.#logger.writer('voice'),
         redact: (line) => this.#logger.redact(line),
         secureVoice: !apiBase.startsWith('http:'),
-        dave:
-          options.daveSessionFactory ??
-          ((o) =>
-            new DaveProtocolSession({ selfUserId: o.selfUserId, channelId: o.channelId, logger: o.log })),
+        ...(options.daveSessionFactory === false
+          ? {}
+          : {
+              dave:
+                options.daveSessionFactory ??
+                ((o) =>
+                  new DaveProtocolSession({
+                    selfUserId: o.selfUserId,
+                    channelId: o.channelId,
+                    logger: o.log,
+                  })),
+            }),
         ...(options.voiceSocketFactory ? { socketFactory: options.voiceSocketFactory } : {}),
         participantChanged: (lobbyId, memberId, added) => {
           this.emit('voiceParticipantChanged', lobbyId, memberId, added);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { CallError, CallStatus } from '../../src/index.js';
-import { allLogLines, allSecrets, eventually } from './helpers.js';
+import { allLogLines, allSecrets, eventually, linkAndConnect, userAt } from './helpers.js';
 import {
   bothInCall,
   frameLevels,
@@ -110,5 +110,41 @@ describe('calls through network trouble and moderation', () => {
     expect(toneStrength(samples.subarray((first + 5) * 1920, (first + 65) * 1920), 440)).toBeGreaterThan(
       4000,
     );
+  });
+});
+
+describe('calls without end-to-end encryption', () => {
+  it('a client without DAVE is refused by an E2EE-only voice server: Disconnected / Forbidden / 4017', async () => {
+    const { emulator, alice, lobbyId } = await twoInALobby();
+    const plain = await linkAndConnect(emulator, userAt(emulator, 1), { daveSessionFactory: false });
+    await plain.client.createOrJoinLobby('voice-secret');
+    await eventually(() => plain.client.getLobbyHandle(lobbyId) !== undefined, 5000, 'Bob in the lobby');
+    const call = plain.client.startCall(lobbyId);
+    const seen: [CallStatus, CallError, number][] = [];
+    call.on('statusChanged', (status, error, detail) => seen.push([status, error, detail]));
+    await eventually(() => call.getStatus() === CallStatus.Disconnected, 10_000, 'the refusal');
+    expect(seen.at(-1)).toEqual([CallStatus.Disconnected, CallError.Forbidden, 4017]);
+    expect(plain.client.getCalls()).toEqual([]);
+    expect(alice.client.getCalls()).toEqual([]);
+  });
+
+  it('with allowNonDave, a client without DAVE downgrades the call to transport encryption, and audio flows', async () => {
+    const { emulator, alice, lobbyId } = await twoInALobby({ allowNonDave: true });
+    const plain = await linkAndConnect(emulator, userAt(emulator, 1), { daveSessionFactory: false });
+    await plain.client.createOrJoinLobby('voice-secret');
+    await eventually(() => plain.client.getLobbyHandle(lobbyId) !== undefined, 5000, 'Bob in the lobby');
+    const dir = tempDir();
+    const toneIn = path.join(dir, 'tone.wav');
+    const heard = path.join(dir, 'plain-hears.wav');
+    writeToneWav(toneIn, { hz: 440, seconds: 30 });
+    const { aliceCall, bobCall } = await bothInCall(alice.client, plain.client, lobbyId);
+    expect(bobCall.getPrivacyCode()).toBe('');
+    await expect(bobCall.getVerificationCode(alice.user.id)).rejects.toThrow(/not end-to-end encrypted/);
+    await plain.client.setOutputDevice(`wav-out:${heard}`);
+    await alice.client.setInputDevice(`wav-in:${toneIn}`);
+    await new Promise((r) => setTimeout(r, 1200));
+    await plain.client.setOutputDevice('null');
+    expect(frameLevels(readWav(heard).samples).filter((level) => level > 2000).length).toBeGreaterThan(25);
+    expect(aliceCall.getStatus()).toBe(CallStatus.Connected);
   });
 });
