@@ -206,6 +206,7 @@ Napi::Value JitterBufferWrap::Status(const Napi::CallbackInfo& info)
     status.Set("empty", static_cast<double>(stats.empty));
     status.Set("dropped", static_cast<double>(stats.dropped));
     status.Set("resets", static_cast<double>(stats.resets));
+    status.Set("pauses", static_cast<double>(stats.pauses));
     return status;
 }
 

@@ -110,6 +110,16 @@ AudioResult JitterBuffer::Push(uint16_t sequence, uint32_t timestamp, ByteView p
     return AudioResult::kOk;
 }
 
+void JitterBuffer::Pause() noexcept
+{
+    playing_ = false;
+    concealRun_ = 0;
+    haveArrival_ = false;
+    if (havePlayed_) {
+        lastPlayed_ = lastReal_;
+    }
+}
+
 void JitterBuffer::Advance() noexcept
 {
     lastPlayed_ = next_;
@@ -145,15 +155,19 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
         frame->kind = JitterFrameKind::kPacket;
         frame->size = slot->size;
         frame->timestamp = slot->timestamp;
+        lastWasSilence_ = slot->size == sizeof(kOpusSilenceFrame) &&
+                          std::memcmp(slot->data, kOpusSilenceFrame, sizeof(kOpusSilenceFrame)) == 0;
+        lastReal_ = next_;
         Release(slot);
         Advance();
         concealRun_ = 0;
         stats_.packets++;
         return AudioResult::kOk;
     }
-    if (buffered_ == 0 && concealRun_ >= kMaxConcealRun) {
-        // The sender stopped: rebuffer from its next packet instead of concealing forever.
-        playing_ = false;
+    if (buffered_ == 0 && ((lastWasSilence_ && concealRun_ == 0) || concealRun_ >= kMaxConcealRun)) {
+        // The sender ended its transmission (or vanished): pause, and rebuffer from its next packet.
+        Pause();
+        stats_.pauses++;
         stats_.empty++;
         return AudioResult::kOk;
     }

@@ -45,6 +45,7 @@ struct JitterStats {
     uint64_t empty = 0;     // ticks with nothing to play
     uint64_t dropped = 0;   // frames skipped to bring the delay back to the target
     uint64_t resets = 0;    // sequence jumps beyond the buffer that restarted it
+    uint64_t pauses = 0;    // talk spurts that ended (silence frames, or a sender gone quiet)
 };
 
 // An adaptive jitter buffer for one speaker's Opus stream, keyed by RTP sequence number (with wrap-around)
@@ -56,8 +57,15 @@ struct JitterStats {
 // The target delay adapts to the network: an RFC 3550 interarrival-jitter estimate J (ms, from arrival
 // times against RTP timestamps) gives target = clamp(1 + ceil(2·J / 20 ms)) frames. Playout starts once
 // that many frames are buffered; when more than target + 2 are waiting, one frame is dropped per tick
-// until the delay is back. After kMaxConcealRun ticks with nothing buffered, the stream counts as stopped
-// and the buffer rebuffers from the next packet.
+// until the delay is back.
+//
+// Senders stop between talk spurts and number their packets without gaps, so the next spurt goes on from
+// the sequence number after the pause. A pause is therefore not a loss: after an Opus silence frame (how a
+// sender ends a transmission) with nothing buffered, the buffer pauses without concealing or moving its
+// playout point, and rebuffers from the next packet. A sender that vanishes without silence frames (they
+// were lost) gets kMaxConcealRun ticks of concealment, then the same pause, with the late threshold moved
+// back to the last packet really played so the next spurt's first packets are not refused. The first
+// packet after a pause gives no jitter sample: its arrival gap is the pause, not network jitter.
 class JitterBuffer {
 public:
     static constexpr size_t kCapacity = 64;
@@ -90,6 +98,7 @@ private:
     void Release(Slot* slot) noexcept;
     void UpdateJitter(uint32_t timestamp, double nowMs) noexcept;
     void Advance() noexcept;
+    void Pause() noexcept;
 
     JitterConfig config_;
     Slot slots_[kCapacity];
@@ -98,6 +107,8 @@ private:
     uint16_t next_ = 0;          // the sequence number the next tick plays (while playing_ or buffered_)
     bool havePlayed_ = false;    // whether lastPlayed_ means anything
     uint16_t lastPlayed_ = 0;    // the last sequence number played or skipped: anything up to it is late
+    uint16_t lastReal_ = 0;      // the last sequence number played from its own packet
+    bool lastWasSilence_ = false; // whether that packet was an Opus silence frame (end of transmission)
     uint32_t concealRun_ = 0;
     bool haveArrival_ = false;
     double lastArrivalMs_ = 0;

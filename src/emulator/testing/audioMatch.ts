@@ -8,6 +8,15 @@ export interface AudioMatch {
   readonly delayMs: number;
   /** The received level relative to the reference, as an amplitude ratio. */
   readonly gain: number;
+  /**
+   * The correlation with each segment of the reference aligned on its own (within `maxSlipMs` of the
+   * overall delay), averaged with the segments' energies as weights. A receiver's jitter buffer adapts
+   * its delay between talk spurts, so one lag for a whole sentence understates how alike the audio is;
+   * this is the figure to judge speech by.
+   */
+  readonly segmentCorrelation: number;
+  /** The smallest and largest per-segment delays, in ms: how far playout slipped during the sentence. */
+  readonly segmentDelayRangeMs: readonly [number, number];
 }
 
 /** Options of {@link matchAudio}. */
@@ -18,6 +27,10 @@ export interface AudioMatchOptions {
   readonly stereo?: boolean;
   /** The largest delay searched, in ms (default 10 000). */
   readonly maxDelayMs?: number;
+  /** Segment length for {@link AudioMatch.segmentCorrelation}, in ms (default 500). */
+  readonly segmentMs?: number;
+  /** How far a segment may slip from the overall delay, in ms (default 120). */
+  readonly maxSlipMs?: number;
 }
 
 /** Decimation used for the coarse search: 48 kHz → 4 kHz keeps speech's envelope and pitch. */
@@ -194,9 +207,72 @@ export function matchAudio(
     energyA += (a[i] as number) ** 2;
     energyB += (b[bestLag + i] as number) ** 2;
   }
+  const segments = segmentAlignment(a, b, coarseA, coarseB, bestLag, rate, options);
   return {
     correlation: best === -Infinity ? 0 : best,
     delayMs: (bestLag / rate) * 1000,
     gain: energyA > 0 ? Math.sqrt(energyB / energyA) : 0,
+    segmentCorrelation: segments.correlation,
+    segmentDelayRangeMs: segments.delayRangeMs,
+  };
+}
+
+/** Each segment of `a` aligned on its own near `lag` in `b`: energy-weighted correlation, delay range. */
+function segmentAlignment(
+  a: Float64Array,
+  b: Float64Array,
+  coarseA: Float64Array,
+  coarseB: Float64Array,
+  lag: number,
+  rate: number,
+  options: AudioMatchOptions,
+): { correlation: number; delayRangeMs: [number, number] } {
+  const length = Math.max(1, Math.round(((options.segmentMs ?? 500) * rate) / 1000));
+  const slip = Math.round(((options.maxSlipMs ?? 120) * rate) / 1000);
+  let weighted = 0;
+  let weights = 0;
+  let low = Infinity;
+  let high = -Infinity;
+  for (let start = 0; start + length <= a.length; start += length) {
+    const segment = a.subarray(start, start + length);
+    let energy = 0;
+    for (const value of segment) energy += value * value;
+    if (energy === 0) continue;
+    // Coarse on the 4 kHz copies, then sample-exact around the best coarse lag.
+    const coarseSegment = coarseA.subarray(Math.floor(start / COARSE), Math.floor((start + length) / COARSE));
+    let coarseLag = lag;
+    let coarseBest = -Infinity;
+    for (let candidate = Math.max(0, lag - slip); candidate <= lag + slip; candidate += COARSE) {
+      const at = Math.floor((start + candidate) / COARSE);
+      if (at + coarseSegment.length > coarseB.length) break;
+      const c = correlationAt(coarseSegment, coarseB, at);
+      if (c > coarseBest) {
+        coarseBest = c;
+        coarseLag = candidate;
+      }
+    }
+    let best = -Infinity;
+    let bestLag = coarseLag;
+    for (
+      let candidate = Math.max(0, coarseLag - 2 * COARSE);
+      candidate <= coarseLag + 2 * COARSE;
+      candidate++
+    ) {
+      if (start + candidate + length > b.length) break;
+      const c = correlationAt(segment, b, start + candidate);
+      if (c > best) {
+        best = c;
+        bestLag = candidate;
+      }
+    }
+    if (best === -Infinity) continue;
+    weighted += best * energy;
+    weights += energy;
+    low = Math.min(low, (bestLag / rate) * 1000);
+    high = Math.max(high, (bestLag / rate) * 1000);
+  }
+  return {
+    correlation: weights > 0 ? weighted / weights : 0,
+    delayRangeMs: weights > 0 ? [low, high] : [0, 0],
   };
 }

@@ -181,13 +181,17 @@ export interface JitterBufferStatus {
   readonly dropped: number;
   /** Sequence jumps beyond the buffer's reach that restarted it. */
   readonly resets: number;
+  /** Talk spurts that ended: after the sender's silence frames, or after 5 concealed ticks of nothing. */
+  readonly pauses: number;
 }
 
 /**
  * One speaker's adaptive jitter buffer, keyed by RTP sequence number (with wrap-around): reorders, refuses
  * late and duplicate packets, turns a gap into FEC or concealment, and adapts its delay to the measured
  * jitter (target = 1 + ⌈2·J / 20 ms⌉ frames, clamped to the options; one frame is dropped per tick while
- * more than target + 2 wait; after 5 concealed ticks with nothing buffered it rebuffers).
+ * more than target + 2 wait). A pause between talk spurts is not a loss: after the sender's silence frames
+ * (or 5 concealed ticks of nothing) it stops without moving its playout point and rebuffers from the next
+ * packet, which goes on from the sequence number after the pause.
  */
 export interface JitterBuffer {
   /**

@@ -83,6 +83,19 @@ describe('matchAudio', () => {
     expect(Math.abs(match.correlation)).toBeLessThan(0.1);
   });
 
+  it('aligns each segment on its own when playout slips between talk spurts', () => {
+    // A receiver that adds 20 ms of delay half-way (a jitter buffer growing between spurts).
+    const half = reference.length / 2;
+    const received = new Int16Array(reference.length + 2 * 9600 * 2);
+    received.set(reference.subarray(0, half), 2 * 4800); // first half 100 ms late
+    received.set(reference.subarray(half), half + 2 * 5760); // second half 120 ms late
+    const match = matchAudio(reference, received, { segmentMs: 100 });
+    expect(match.correlation).toBeLessThan(0.6);
+    expect(match.segmentCorrelation).toBeGreaterThan(0.99);
+    expect(match.segmentDelayRangeMs[0]).toBeCloseTo(100, 1);
+    expect(match.segmentDelayRangeMs[1]).toBeCloseTo(120, 1);
+  });
+
   it('reports the level of a quieter copy', () => {
     const quiet = reference.map((value) => value >> 2);
     expect(matchAudio(reference, quiet).gain).toBeCloseTo(0.25, 2);

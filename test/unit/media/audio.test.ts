@@ -222,7 +222,7 @@ describe.each(ENGINES)('the audio pipeline ($kind engine)', ({ kind }) => {
       expect(buffer.status()).toMatchObject({ fec: 2, concealed: 1, packets: 3 });
     });
 
-    it('conceals a few ticks after the stream stops, then goes quiet and rebuffers', () => {
+    it('conceals a few ticks when the stream vanishes, then pauses and takes the next spurt whole', () => {
       const buffer = engine.createJitterBuffer();
       buffer.push(7, 7 * 960, payload(7), 0);
       expect(popAll(buffer, 8)).toEqual([
@@ -235,10 +235,31 @@ describe.each(ENGINES)('the audio pipeline ($kind engine)', ({ kind }) => {
         'empty',
         'empty',
       ]);
-      expect(buffer.push(12, 0, payload(12), 200)).toBe(-AudioResult.LatePacket);
-      // RTP timestamps go on with the sender's clock, so a pause adds no jitter.
-      buffer.push(40, 40 * 960, payload(40), 33 * 20);
-      expect(popAll(buffer, 1)).toEqual(['packet:40']);
+      expect(buffer.push(7, 7 * 960, payload(7), 200)).toBe(-AudioResult.LatePacket);
+      // Senders number packets without gaps across a pause: the next spurt starts at 8, and none of it
+      // is refused although 8–12 were concealed.
+      for (const sequence of [8, 9, 10]) {
+        expect(buffer.push(sequence, sequence * 960, payload(sequence), 33 * 20 + sequence)).toBe(0);
+      }
+      expect(popAll(buffer, 3)).toEqual(['packet:8', 'packet:9', 'packet:10']);
+      expect(buffer.status()).toMatchObject({ pauses: 1, late: 1, concealed: 5 });
+    });
+
+    it('pauses right after the sender’s silence frames, without concealing, and resumes at the next sequence number', () => {
+      const buffer = engine.createJitterBuffer();
+      buffer.push(50, 50 * 960, payload(50), 0);
+      buffer.push(51, 51 * 960, OPUS_SILENCE_FRAME, 20);
+      expect(popAll(buffer, 1)).toEqual(['packet:50']);
+      const silence = buffer.pop(out);
+      expect(silence).toMatchObject({ kind: JitterFrameKind.Packet, sequence: 51, size: 3 });
+      // The sender said it stopped: no concealment (it would invent sound), just nothing.
+      for (let i = 0; i < 10; i++) expect(buffer.pop(out).kind).toBe(JitterFrameKind.Empty);
+      // 400 ms later the next spurt goes on from 52, and its arrival gap is not taken for jitter.
+      buffer.push(52, 52 * 960, payload(52), 420);
+      buffer.push(53, 53 * 960, payload(53), 440);
+      expect(buffer.status().jitterMs).toBeLessThan(1);
+      expect(popAll(buffer, 2)).toEqual(['packet:52', 'packet:53']);
+      expect(buffer.status()).toMatchObject({ pauses: 1, late: 0, concealed: 0 });
     });
 
     it('follows the sequence number across its wrap-around', () => {

@@ -3,6 +3,7 @@ import {
   AudioResult,
   JitterFrameKind,
   OPUS_MAX_PACKET_SIZE,
+  OPUS_SILENCE_FRAME,
   type JitterBufferStatus,
 } from '../../audio/types.js';
 
@@ -13,6 +14,16 @@ const CAPACITY = 64;
 const MAX_CONCEAL_RUN = 5;
 const FRAME_MS = 20;
 const FRAME_TIMESTAMP_STEP = 960;
+
+/** Whether a packet is the Opus silence frame, with which a sender ends a transmission. */
+function isSilenceFrame(data: Uint8Array, size: number): boolean {
+  return (
+    size === OPUS_SILENCE_FRAME.length &&
+    data[0] === OPUS_SILENCE_FRAME[0] &&
+    data[1] === OPUS_SILENCE_FRAME[1] &&
+    data[2] === OPUS_SILENCE_FRAME[2]
+  );
+}
 
 /** Signed distance from b to a in 16-bit sequence space. */
 function sequenceDelta(a: number, b: number): number {
@@ -37,6 +48,8 @@ export class JsJitterBuffer implements JitterBufferCore {
   #next = 0;
   #havePlayed = false;
   #lastPlayed = 0;
+  #lastReal = 0;
+  #lastWasSilence = false;
   #concealRun = 0;
   #haveArrival = false;
   #lastArrivalMs = 0;
@@ -54,6 +67,7 @@ export class JsJitterBuffer implements JitterBufferCore {
     empty: 0,
     dropped: 0,
     resets: 0,
+    pauses: 0,
   };
 
   /** Bounds in frames, already checked (audio/args.ts). */
@@ -147,6 +161,13 @@ export class JsJitterBuffer implements JitterBufferCore {
     return 0;
   }
 
+  #pause(): void {
+    this.#playing = false;
+    this.#concealRun = 0;
+    this.#haveArrival = false;
+    if (this.#havePlayed) this.#lastPlayed = this.#lastReal;
+  }
+
   #advance(): void {
     this.#lastPlayed = this.#next;
     this.#havePlayed = true;
@@ -177,14 +198,20 @@ export class JsJitterBuffer implements JitterBufferCore {
       info[0] = JitterFrameKind.Packet;
       info[1] = slot.size;
       info[3] = slot.timestamp;
+      this.#lastWasSilence = isSilenceFrame(slot.data, slot.size);
+      this.#lastReal = this.#next;
       this.#release(slot);
       this.#advance();
       this.#concealRun = 0;
       this.#stats.packets++;
       return 0;
     }
-    if (this.#buffered === 0 && this.#concealRun >= MAX_CONCEAL_RUN) {
-      this.#playing = false;
+    if (
+      this.#buffered === 0 &&
+      ((this.#lastWasSilence && this.#concealRun === 0) || this.#concealRun >= MAX_CONCEAL_RUN)
+    ) {
+      this.#pause();
+      this.#stats.pauses++;
       this.#stats.empty++;
       return 0;
     }
