@@ -173,6 +173,11 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     return this.#privacyCode;
   }
 
+  /** The RFC 9420 epoch authenticator of the current epoch (32 bytes; the privacy code's source), or `null`. */
+  get epochAuthenticator(): Uint8Array | null {
+    return this.#state ? this.#state.keySchedule.epochAuthenticator.slice() : null;
+  }
+
   /** The user ids of the group's members, ourselves included (empty outside a group). */
   get memberIds(): string[] {
     return this.#members(this.#state).map((m) => m.userId);

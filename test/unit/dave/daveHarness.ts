@@ -98,20 +98,24 @@ export class DaveTestCall {
   /** Every frame members sent to the server, in order. */
   readonly clientFrames: { userId: string; op: number; payload: Uint8Array }[] = [];
 
+  /** When set, a frame from a member to the server is dropped when this returns true. */
+  dropFromClient: ((userId: string, op: number) => boolean) | undefined;
+
   /** A frame from a member to the server. */
   fromClient(userId: string, frame: Frame): void {
     const c = this.coordinator;
+    const op = 'binary' in frame ? frame.binary[0] : (JSON.parse(frame.text) as { op: number }).op;
+    if (op !== undefined && this.dropFromClient?.(userId, op)) return;
     if ('binary' in frame) {
       this.clientFrames.push({ userId, op: frame.binary[0] ?? -1, payload: frame.binary.subarray(1) });
     }
     if ('binary' in frame) {
-      const op = frame.binary[0];
       const payload = frame.binary.subarray(1);
       if (op === 26) c.onKeyPackage(userId, payload);
       else if (op === 28) c.onCommitWelcome(userId, payload);
       return;
     }
-    const { op, d } = JSON.parse(frame.text) as { op: number; d: { transition_id: number } };
+    const { d } = JSON.parse(frame.text) as { d: { transition_id: number } };
     if (op === 23) c.onTransitionReady(userId, d.transition_id);
     else if (op === 31) c.onInvalidCommitWelcome(userId, d.transition_id);
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { DaveTestCall, OurMember, type TestMember } from './daveHarness.js';
+import { DaveTestCall, DaveyMember, OurMember, type TestMember } from './daveHarness.js';
 
 // DaveProtocolSession and @snazzah/davey members in one call, through our DaveCoordinator, every message
 // framed as on the wire (test/unit/dave/daveHarness.ts). After each change every member must hold the same
@@ -110,6 +110,55 @@ describe('mixed groups', () => {
     await call.settle();
     expectSameGroup([at(members, 1), at(members, 3)]);
     expect(call.coordinator.memberIds).toEqual(['2001', '2003']);
+  });
+
+  it.each([
+    ['ours', 'davey'],
+    ['davey', 'ours'],
+  ] as const)(
+    'a Remove committed by %s (with its UpdatePath) is processed by %s',
+    async (committer, processor) => {
+      call = new DaveTestCall();
+      const members = await joinAll([committer, processor, 'ours']);
+      const [by, other, removed] = members;
+      if (!by || !other || !removed) throw new Error('three members expected');
+      // Only the chosen committer's commit reaches the server, so it is the one announced.
+      call.dropFromClient = (userId, op) => op === 28 && userId !== by.userId;
+      const commitsBefore = by.sent.filter((op) => op === 28).length;
+      call.leave(removed.userId);
+      await call.settle();
+      expect(by.sent.filter((op) => op === 28).length).toBe(commitsBefore + 1);
+      expect(call.coordinator.memberIds).toEqual([by.userId, other.userId]);
+      expectSameGroup([by, other]);
+      // The removed member holds only old keys: the new epoch's frames are closed to it.
+      expect(removed.decrypt(by.userId, by.encrypt(Buffer.from('after the remove')))).toBeNull();
+      if (other instanceof OurMember && by instanceof DaveyMember) {
+        expect(Buffer.from(other.session.epochAuthenticator ?? [])).toEqual(
+          by.session.getEpochAuthenticator(),
+        );
+      }
+      if (by instanceof OurMember && other instanceof DaveyMember) {
+        expect(Buffer.from(by.session.epochAuthenticator ?? [])).toEqual(
+          other.session.getEpochAuthenticator(),
+        );
+      }
+    },
+  );
+
+  it.each([
+    ['ours', 'davey'],
+    ['davey', 'ours'],
+  ] as const)('an Add committed by %s is processed by %s', async (committer, processor) => {
+    call = new DaveTestCall();
+    const [by, other] = await joinAll([committer, processor]);
+    if (!by || !other) throw new Error('two members expected');
+    call.dropFromClient = (userId, op) => op === 28 && userId !== by.userId;
+    const commitsBefore = by.sent.filter((op) => op === 28).length;
+    const joiner = await call.join('ours', '2100');
+    await call.settle();
+    expect(by.sent.filter((op) => op === 28).length).toBe(commitsBefore + 1);
+    expect(other.sent.filter((op) => op === 31)).toEqual([]);
+    expectSameGroup([by, other, joiner]);
   });
 
   it('the last member left alone resets (op 24 epoch 1, op 21 tid 0) and the group grows again', async () => {
