@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { AudioModeType, CallStatus, ValidationError } from '../../src/index.js';
+import { AudioModeType, CallStatus, ClientNotReadyError, ValidationError } from '../../src/index.js';
 import { allLogLines, eventually, linkAndConnect, userAt } from './helpers.js';
 import {
   bothInCall,
@@ -150,6 +150,28 @@ describe('call state across two clients', () => {
       'Alice left, at Bob',
     );
     expect(alice.client.getCalls()).toEqual([]);
+  });
+
+  it('a player who connects while a call runs sees it from READY, and cannot start one before Ready', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true });
+    await bob.client.disconnect();
+    expect(() => bob.client.startCall(lobbyId)).toThrow(ClientNotReadyError);
+    const aliceCall = alice.client.startCall(lobbyId);
+    await connected(aliceCall);
+    aliceCall.setSelfMute(true);
+    await eventually(
+      () =>
+        alice.client.getLobbyHandle(lobbyId)?.getCallInfoHandle()?.getVoiceStateHandle(alice.user.id)
+          ?.selfMute === true,
+      5000,
+      'the muted state echoed',
+    );
+    await bob.client.connect();
+    const info = bob.client.getLobbyHandle(lobbyId)?.getCallInfoHandle();
+    expect(info?.channelId).toBe(lobbyId);
+    expect(info?.getParticipants()).toEqual([alice.user.id]);
+    expect(info?.getVoiceStateHandle(alice.user.id)?.selfMute).toBe(true);
+    expect(info?.getVoiceStateHandle(bob.user.id)).toBeUndefined();
   });
 
   it('push-to-talk sends only while the key is held; voice activity follows the threshold', async () => {
