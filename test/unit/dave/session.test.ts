@@ -207,18 +207,29 @@ describe('mixed groups', () => {
     const present: TestMember[] = [];
     let next = 3000;
     const kinds: ('ours' | 'davey')[] = ['ours', 'davey'];
+    const committers = { ours: 0, davey: 0 };
     for (let change = 0; change < 20; change++) {
       const leave = present.length >= 4 || (present.length >= 2 && change % 3 === 2);
-      if (leave) {
-        const index = (change * 7) % present.length;
-        const [gone] = present.splice(index, 1);
-        if (gone) call.leave(gone.userId);
-      } else {
-        present.push(await call.join(at(kinds, change % 2), String(next++)));
-      }
+      const gone = leave ? present.splice((change * 7) % present.length, 1)[0] : undefined;
+      // Each change, one implementation is preferred as committer: the other's commits are held back
+      // whenever a member of the preferred kind stays in the group to commit instead.
+      const preferred = at(kinds, Math.floor(change / 2) % 2);
+      const canCommit = present.some((m) => m.kind === preferred);
+      call.dropFromClient = (userId, op) => {
+        const kind = call.members.get(userId)?.kind;
+        if (op !== 28 || kind === undefined) return false;
+        if (canCommit && kind !== preferred) return true;
+        committers[kind]++;
+        return false;
+      };
+      if (gone) call.leave(gone.userId);
+      else present.push(await call.join(at(kinds, change % 2), String(next++)));
       await call.settle();
       if (present.length >= 2) expectSameGroup(present);
       expect([...call.coordinator.memberIds].sort()).toEqual(present.map((m) => m.userId).sort());
     }
+    expect(committers.ours).toBeGreaterThan(3);
+    expect(committers.davey).toBeGreaterThan(3);
+    for (const m of present) expect(m.sent.includes(31), `${m.userId} needed a recovery`).toBe(false);
   });
 });
