@@ -341,4 +341,40 @@ describe('end-to-end encrypted calls (DAVE)', () => {
       await aliceCall.getVerificationCode(carol.user.id),
     );
   });
+
+  it('participant volume and local mute change only what this player hears', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true });
+    const dir = tempDir();
+    const toneIn = path.join(dir, 'tone.wav');
+    writeToneWav(toneIn, { hz: 440, seconds: 30, amplitude: 8000 });
+    const { bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    await alice.client.setInputDevice(`wav-in:${toneIn}`);
+    const listen = async (name: string, ms = 800): Promise<number[]> => {
+      const file = path.join(dir, `${name}.wav`);
+      await bob.client.setOutputDevice(`wav-out:${file}`);
+      await new Promise((r) => setTimeout(r, ms));
+      await bob.client.setOutputDevice('null');
+      return frameLevels(readWav(file).samples).filter((level) => level > 300);
+    };
+    const middle = (levels: number[]): number =>
+      [...levels].sort((a, b) => a - b)[Math.floor(levels.length / 2)] ?? 0;
+    const full = await listen('full');
+    expect(full.length).toBeGreaterThan(20);
+    bobCall.setParticipantVolume(alice.user.id, 50);
+    expect(bobCall.getParticipantVolume(alice.user.id)).toBe(50);
+    await new Promise((r) => setTimeout(r, 100));
+    const half = await listen('half');
+    expect(half.length).toBeGreaterThan(20);
+    expect(middle(half) / middle(full)).toBeGreaterThan(0.4);
+    expect(middle(half) / middle(full)).toBeLessThan(0.6);
+    bob.client.setOutputVolume(200); // the whole playout doubled: back to the full level
+    const doubled = await listen('doubled');
+    expect(middle(doubled) / middle(full)).toBeGreaterThan(0.8);
+    expect(middle(doubled) / middle(full)).toBeLessThan(1.2);
+    bobCall.setLocalMute(alice.user.id, true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await listen('muted')).toEqual([]);
+    // Alice still sends: the mute is Bob's alone.
+    expect(alice.client.getCall(lobbyId)?.getSelfMute()).toBe(false);
+  });
 });
