@@ -10,6 +10,7 @@ import {
   parseClientsConnect,
   parseSpeaking,
   SPEAKING_MICROPHONE,
+  voiceGatewayUrl,
   VoiceOpcode,
   type SessionDescription,
   type VoiceReady,
@@ -123,7 +124,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#log = options.log;
-    const url = `${options.secure ? 'wss' : 'ws'}://${options.endpoint.replace(/^wss?:\/\//, '').replace(/\/.*$/, '')}/?v=8`;
+    const url = voiceGatewayUrl(options.endpoint, options.secure);
     this.#gateway = new VoiceGatewayClient({
       url,
       serverId: options.serverId,
