@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { DaveTestCall, DaveyMember, OurMember, type TestMember } from './daveHarness.js';
+import { DaveTestCall, DaveyMember, OurMember, type Frame, type TestMember } from './daveHarness.js';
 
 // DaveProtocolSession and @snazzah/davey members in one call, through our DaveCoordinator, every message
 // framed as on the wire (test/unit/dave/daveHarness.ts). After each change every member must hold the same
@@ -159,6 +159,33 @@ describe('mixed groups', () => {
     expect(by.sent.filter((op) => op === 28).length).toBe(commitsBefore + 1);
     expect(other.sent.filter((op) => op === 31)).toEqual([]);
     expectSameGroup([by, other, joiner]);
+  });
+
+  it('between op 29 and op 22 existing members still hear each other (old and new keys overlap)', async () => {
+    call = new DaveTestCall();
+    const [a, b] = await joinAll(['ours', 'davey']);
+    if (!a || !b) throw new Error('two members expected');
+    const held: [string, Frame][] = [];
+    call.tamper = (to, op, frame) => {
+      if (op !== 22) return frame;
+      held.push([to, frame]);
+      return null;
+    };
+    const c = await call.join('ours', '2200');
+    await call.settle();
+    expect(held).toHaveLength(3); // the transition waits for its execute
+    // ours still sends with the old epoch's key, davey already with the new one (it switches at commit).
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const frame = Buffer.from(`from ${from.userId}`);
+      expect(Buffer.from(to.decrypt(from.userId, from.encrypt(frame)) ?? [])).toEqual(frame);
+    }
+    call.tamper = undefined;
+    for (const [to, frame] of held) await call.members.get(to)?.deliver(frame);
+    await call.settle();
+    expectSameGroup([a, b, c]);
   });
 
   it('the last member left alone resets (op 24 epoch 1, op 21 tid 0) and the group grows again', async () => {
