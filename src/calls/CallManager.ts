@@ -130,6 +130,8 @@ export class CallManager implements SessionFeature {
   #aecFiles: { input: WavFileOutput; output: WavFileOutput } | undefined;
   #voiceLogDir: string | undefined;
   #pumpTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The lobby voice states (op 17) changed while the main gateway was not Ready. */
+  #voiceStatesPending = false;
   #pumpDeadline = 0;
   readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
   readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
@@ -497,6 +499,8 @@ export class CallManager implements SessionFeature {
 
   #sendVoiceStates(): void {
     const gateway = this.#d.gateway();
+    // Not Ready (the main gateway is reconnecting): the pump sends them once it is back.
+    this.#voiceStatesPending = !gateway;
     if (!gateway) return;
     const d = [...this.#calls.values()].map((s) => ({
       lobby_id: s.lobbyId,
@@ -684,6 +688,7 @@ export class CallManager implements SessionFeature {
   }
 
   #tick(): void {
+    if (this.#voiceStatesPending && this.#d.gateway()) this.#sendVoiceStates();
     const calls = [...this.#calls.values()];
     // Capture: one frame from the input device to every connected call.
     const frame = this.#frame;

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { CallError, CallStatus } from '../../src/index.js';
+import { CallError, CallStatus, ClientStatus } from '../../src/index.js';
 import { allLogLines, allSecrets, eventually, linkAndConnect, userAt } from './helpers.js';
 import {
   bothInCall,
@@ -40,6 +40,29 @@ describe('calls through network trouble and moderation', () => {
     const lv = frameLevels(readWav(heard).samples);
     expect(lv.filter((level) => level > 2000).length).toBeGreaterThan(20);
     expect(bobCall.getStatus()).toBe(CallStatus.Connected);
+  });
+
+  it('a main gateway drop that resumes leaves the call up; a disconnect ends it', async () => {
+    const { emulator, alice, bob, lobbyId } = await twoInALobby();
+    const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    const statuses: CallStatus[] = [];
+    aliceCall.on('statusChanged', (status) => statuses.push(status));
+    expect(emulator.dropGatewayConnections(alice.user.id)).toBeGreaterThan(0);
+    await eventually(() => alice.client.getStatus() !== ClientStatus.Ready, 5000, 'the drop seen');
+    // Muted while the main gateway is away: the lobby voice state goes out once it is back.
+    aliceCall.setSelfMute(true);
+    await eventually(() => alice.client.getStatus() === ClientStatus.Ready, 10_000, 'the main gateway back');
+    await eventually(
+      () => bobCall.getVoiceStateHandle(alice.user.id)?.selfMute === true,
+      5000,
+      'mute at Bob',
+    );
+    expect(statuses).toEqual([]);
+    expect(aliceCall.getStatus()).toBe(CallStatus.Connected);
+    await alice.client.disconnect();
+    expect(aliceCall.getStatus()).toBe(CallStatus.Disconnected);
+    expect(aliceCall.isValid).toBe(false);
+    await eventually(() => !bobCall.getParticipants().includes(alice.user.id), 10_000, 'Alice gone at Bob');
   });
 
   it('a kick (voice close 4014) ends the call with SignalingUnexpectedClose and no reconnect', async () => {
