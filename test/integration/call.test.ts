@@ -218,65 +218,68 @@ describe('call state across two clients', () => {
     );
   });
 
-  it('audio callbacks: each user before mixing (changed or muted in place), the microphone before sending', async () => {
-    const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true });
-    const dir = tempDir();
-    const toneIn = path.join(dir, 'tone.wav');
-    const heard = path.join(dir, 'bob-hears.wav');
-    writeToneWav(toneIn, { hz: 440, seconds: 20, amplitude: 8000 });
-    await bob.client.setOutputDevice(`wav-out:${heard}`);
-    let captured = 0;
-    let capturedLoud = 0;
-    const aliceCall = alice.client.startCallWithAudioCallbacks(
-      lobbyId,
-      () => undefined,
-      (samples, perChannel, rate, channels) => {
-        captured++;
-        expect([samples.length, perChannel, rate, channels]).toEqual([1920, 960, 48_000, 2]);
-        if (Math.abs(samples[100] ?? 0) + Math.abs(samples[300] ?? 0) > 0) capturedLoud++;
-      },
-    );
-    let mode: 'mute' | 'halve' = 'mute';
-    const seen = new Map<string, number>();
-    const bobCall = bob.client.startCallWithAudioCallbacks(
-      lobbyId,
-      (userId, samples) => {
-        seen.set(userId, (seen.get(userId) ?? 0) + 1);
-        if (mode === 'mute') return true;
-        for (let i = 0; i < samples.length; i++) samples[i] = Math.round((samples[i] ?? 0) / 2);
-        return false;
-      },
-      () => undefined,
-    );
-    await connected(aliceCall);
-    await connected(bobCall);
-    await alice.client.setInputDevice(`wav-in:${toneIn}`);
-    await eventually(() => (seen.get(alice.user.id) ?? 0) >= 50, 5000, "Alice's frames in Bob's callback");
-    expect([...seen.keys()]).toEqual([alice.user.id]);
-    expect(capturedLoud).toBeGreaterThan(40);
-    expect(captured).toBeGreaterThanOrEqual(capturedLoud);
-    // Muted by the callback: Bob's playout stays silent.
-    await bob.client.setOutputDevice(`wav-out:${heard}`); // a fresh file from here
-    await new Promise((r) => setTimeout(r, 600));
-    await bob.client.setOutputDevice('null');
-    expect(Math.max(...frameLevels(readWav(heard).samples))).toBe(0);
-    // Halved in place: Bob hears the tone at half its level.
-    mode = 'halve';
-    await bob.client.setOutputDevice(`wav-out:${heard}`);
-    await new Promise((r) => setTimeout(r, 800));
-    await bob.client.setOutputDevice('null');
-    const halved = frameLevels(readWav(heard).samples).filter((level) => level > 500);
-    expect(halved.length).toBeGreaterThan(20);
-    const median = [...halved].sort((a, b) => a - b)[Math.floor(halved.length / 2)] ?? 0;
-    expect(median).toBeGreaterThan((8000 / Math.SQRT2 / 2) * 0.7);
-    expect(median).toBeLessThan((8000 / Math.SQRT2 / 2) * 1.3);
-    // Deafened, nothing reaches the callback or the playout.
-    bobCall.setSelfDeaf(true);
-    await new Promise((r) => setTimeout(r, 200));
-    const before = seen.get(alice.user.id) ?? 0;
-    await new Promise((r) => setTimeout(r, 400));
-    expect(seen.get(alice.user.id) ?? 0).toBe(before);
-  });
+  it.each([{ engine: 'native' as const }, { engine: 'js' as const }])(
+    'audio callbacks: each user before mixing (changed or muted in place), the microphone before sending ($engine engine)',
+    async ({ engine }) => {
+      const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true, mediaEngine: engine });
+      const dir = tempDir();
+      const toneIn = path.join(dir, 'tone.wav');
+      const heard = path.join(dir, 'bob-hears.wav');
+      writeToneWav(toneIn, { hz: 440, seconds: 20, amplitude: 8000 });
+      await bob.client.setOutputDevice(`wav-out:${heard}`);
+      let captured = 0;
+      let capturedLoud = 0;
+      const aliceCall = alice.client.startCallWithAudioCallbacks(
+        lobbyId,
+        () => undefined,
+        (samples, perChannel, rate, channels) => {
+          captured++;
+          expect([samples.length, perChannel, rate, channels]).toEqual([1920, 960, 48_000, 2]);
+          if (Math.abs(samples[100] ?? 0) + Math.abs(samples[300] ?? 0) > 0) capturedLoud++;
+        },
+      );
+      let mode: 'mute' | 'halve' = 'mute';
+      const seen = new Map<string, number>();
+      const bobCall = bob.client.startCallWithAudioCallbacks(
+        lobbyId,
+        (userId, samples) => {
+          seen.set(userId, (seen.get(userId) ?? 0) + 1);
+          if (mode === 'mute') return true;
+          for (let i = 0; i < samples.length; i++) samples[i] = Math.round((samples[i] ?? 0) / 2);
+          return false;
+        },
+        () => undefined,
+      );
+      await connected(aliceCall);
+      await connected(bobCall);
+      await alice.client.setInputDevice(`wav-in:${toneIn}`);
+      await eventually(() => (seen.get(alice.user.id) ?? 0) >= 50, 5000, "Alice's frames in Bob's callback");
+      expect([...seen.keys()]).toEqual([alice.user.id]);
+      expect(capturedLoud).toBeGreaterThan(40);
+      expect(captured).toBeGreaterThanOrEqual(capturedLoud);
+      // Muted by the callback: Bob's playout stays silent.
+      await bob.client.setOutputDevice(`wav-out:${heard}`); // a fresh file from here
+      await new Promise((r) => setTimeout(r, 600));
+      await bob.client.setOutputDevice('null');
+      expect(Math.max(...frameLevels(readWav(heard).samples))).toBe(0);
+      // Halved in place: Bob hears the tone at half its level.
+      mode = 'halve';
+      await bob.client.setOutputDevice(`wav-out:${heard}`);
+      await new Promise((r) => setTimeout(r, 800));
+      await bob.client.setOutputDevice('null');
+      const halved = frameLevels(readWav(heard).samples).filter((level) => level > 500);
+      expect(halved.length).toBeGreaterThan(20);
+      const median = [...halved].sort((a, b) => a - b)[Math.floor(halved.length / 2)] ?? 0;
+      expect(median).toBeGreaterThan((8000 / Math.SQRT2 / 2) * 0.7);
+      expect(median).toBeLessThan((8000 / Math.SQRT2 / 2) * 1.3);
+      // Deafened, nothing reaches the callback or the playout.
+      bobCall.setSelfDeaf(true);
+      await new Promise((r) => setTimeout(r, 200));
+      const before = seen.get(alice.user.id) ?? 0;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(seen.get(alice.user.id) ?? 0).toBe(before);
+    },
+  );
 });
 
 describe('end-to-end encrypted calls (DAVE)', () => {
