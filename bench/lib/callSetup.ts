@@ -1,0 +1,184 @@
+// Players in a lobby call against a local emulator, for the call benches (bench/call.ts). The integration
+// tests have helpers for this too, but theirs register vitest hooks; these have no test runner behind them
+// and log nothing (no log line of a bench run can hold a token).
+import { writeFileSync } from 'node:fs';
+
+import {
+  AuthorizationTokenType,
+  CallStatus,
+  callErrorToString,
+  callStatusToString,
+  Client,
+  type Call,
+  type MediaEnginePreference,
+} from '../../src/index.js';
+import { startEmulator, type Emulator, type EmulatorUser } from '../../src/emulator/index.js';
+
+/** One linked, connected player. */
+export interface BenchPlayer {
+  readonly client: Client;
+  readonly user: EmulatorUser;
+}
+
+/** An emulator with `users` players linked (through its auto-consent browser), connected and in one lobby. */
+export interface BenchLobby {
+  readonly emulator: Emulator;
+  readonly players: BenchPlayer[];
+  readonly lobbyId: string;
+  /** Destroys the clients, then closes the emulator. */
+  close(): Promise<void>;
+}
+
+/** Resolves once `predicate` holds (polled every millisecond or so); rejects after `timeoutMs`. */
+export async function until(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const start = performance.now();
+  while (!predicate()) {
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/** Links `user` through the emulator's consent page (PKCE), then connects the client to Ready. */
+async function linkAndConnect(
+  emulator: Emulator,
+  user: EmulatorUser,
+  mediaEngine: MediaEnginePreference,
+): Promise<BenchPlayer> {
+  const client = new Client({
+    apiBase: emulator.api,
+    webBase: emulator.http,
+    applicationId: emulator.applicationId,
+    openUrl: emulator.browserAs(user.username),
+    localClient: false,
+    mediaEngine,
+  });
+  const pkce = client.createAuthorizationCodeVerifier();
+  const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
+  const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
+  await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
+  await client.connect();
+  return { client, user };
+}
+
+/**
+ * Starts an emulator (voice on, DAVE required as by default) on ephemeral loopback ports, links and connects
+ * `users` players whose clients use `mediaEngine`, and puts them all in one lobby.
+ */
+export async function playersInALobby(
+  users: number,
+  mediaEngine: MediaEnginePreference,
+): Promise<BenchLobby> {
+  const emulator = await startEmulator({ port: 0, users, autoConsent: true });
+  const players: BenchPlayer[] = [];
+  try {
+    for (const user of emulator.users.slice(0, users)) {
+      players.push(await linkAndConnect(emulator, user, mediaEngine));
+    }
+    let lobbyId = '';
+    for (const player of players) lobbyId = await player.client.createOrJoinLobby('bench-call');
+    const first = players[0]?.client;
+    await until(
+      () => first?.getLobbyHandle(lobbyId)?.lobbyMemberIds.length === users,
+      5000,
+      'every player in the lobby',
+    );
+    return {
+      emulator,
+      players,
+      lobbyId,
+      async close() {
+        await Promise.all(players.map((p) => p.client.destroy()));
+        await emulator.close();
+      },
+    };
+  } catch (error) {
+    await Promise.all(players.map((p) => p.client.destroy()));
+    await emulator.close();
+    throw error;
+  }
+}
+
+/** Waits until `call` is Connected. */
+export async function connected(call: Call, timeoutMs = 10_000): Promise<void> {
+  let last = '';
+  call.on('statusChanged', (status, error, detail) => {
+    last = `${callStatusToString(status)}${error ? ` (${callErrorToString(error)} ${detail})` : ''}`;
+  });
+  await until(
+    () => call.getStatus() === CallStatus.Connected,
+    timeoutMs,
+    `the call to connect (status ${callStatusToString(call.getStatus())}, last change ${last || 'none'})`,
+  );
+}
+
+/** Waits until every call shows one non-empty privacy code: all of them are in the same DAVE epoch. */
+export async function sameEpoch(calls: Call[], timeoutMs = 10_000): Promise<void> {
+  await until(
+    () => {
+      const code = calls[0]?.getPrivacyCode() ?? '';
+      return code !== '' && calls.every((call) => call.getPrivacyCode() === code);
+    },
+    timeoutMs,
+    'one DAVE epoch on every call',
+  );
+}
+
+/** The samples of one 20 ms frame per channel at 48 kHz. */
+export const FRAME_SAMPLES_PER_CHANNEL = 960;
+
+/**
+ * Writes a 48 kHz stereo 16-bit WAV file: `leadInFrames` of silence, then `bursts` tone bursts of
+ * `burstFrames` 20 ms frames each, one every `periodFrames`, every burst starting exactly on a frame
+ * boundary (so the first frame of a burst is the first loud frame the capture side reads).
+ */
+export function writeBurstWav(
+  file: string,
+  options: { leadInFrames: number; bursts: number; burstFrames: number; periodFrames: number; hz: number },
+): void {
+  const { leadInFrames, bursts, burstFrames, periodFrames, hz } = options;
+  const frames = leadInFrames + bursts * periodFrames;
+  const samples = frames * FRAME_SAMPLES_PER_CHANNEL;
+  const data = Buffer.alloc(samples * 4);
+  for (let b = 0; b < bursts; b++) {
+    const start = (leadInFrames + b * periodFrames) * FRAME_SAMPLES_PER_CHANNEL;
+    const length = burstFrames * FRAME_SAMPLES_PER_CHANNEL;
+    for (let i = 0; i < length; i++) {
+      const value = Math.round(12_000 * Math.sin((2 * Math.PI * hz * i) / 48_000));
+      data.writeInt16LE(value, (start + i) * 4);
+      data.writeInt16LE(value, (start + i) * 4 + 2);
+    }
+  }
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(2, 22);
+  header.writeUInt32LE(48_000, 24);
+  header.writeUInt32LE(48_000 * 4, 28);
+  header.writeUInt16LE(4, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  writeFileSync(file, Buffer.concat([header, data]));
+}
+
+/** The largest absolute sample of a frame. */
+export function peak(samples: Int16Array): number {
+  let max = 0;
+  for (const sample of samples) {
+    const magnitude = sample < 0 ? -sample : sample;
+    if (magnitude > max) max = magnitude;
+  }
+  return max;
+}
+
+/** The `q` quantile (0..1) of `values`, nearest rank; NaN when empty. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank] as number;
+}
