@@ -8,7 +8,7 @@ import type { GatewayOpcode } from '../gateway/protocol.js';
 import type { LogWriter } from '../logging/index.js';
 import type { MediaEngine } from '../media/MediaEngine.js';
 import type { AudioProcessor } from '../media/audio/types.js';
-import { VOICE_FRAME_SAMPLES } from '../media/transport/types.js';
+import { VOICE_FRAME_SAMPLES, type VoiceTransport } from '../media/transport/types.js';
 import { isSnowflake } from '../util/snowflake.js';
 import type { DaveSessionFactory } from '../voice/daveSession.js';
 import {
@@ -44,6 +44,10 @@ const TICK_MS = 20;
 const MAX_CATCH_UP = 10;
 /** Output frames held per call before the oldest is dropped (200 ms). */
 const MAX_OUTPUT_QUEUE = 10;
+/** What a transport tick that mixed nothing plays. */
+const SILENT_FRAME = new Int16Array(VOICE_FRAME_SAMPLES);
+/** Capture frames kept waiting in each transport's send ring. */
+const CAPTURE_BACKLOG = 2;
 /** How long after our voice state left the call we wait for the voice socket's own close. */
 const REMOVED_GRACE_MS = 2000;
 /** The VAD threshold an automatic setting uses (the engine's energy VAD default). */
@@ -103,6 +107,10 @@ interface CallState {
   received: UserAudioReceivedCallback | undefined;
   captured: UserAudioCapturedCallback | undefined;
   outQueue: Int16Array[];
+  /** Playout pacing: the transport's tick count at the last pull, and the silent frames still owed. */
+  playout: { transport: VoiceTransport | undefined; ticks: number; balance: number };
+  /** Capture pacing: frames pushed to `transport` since its tick count was `base`. */
+  capture: { transport: VoiceTransport | undefined; pushed: number; base: number };
   mixer: AudioProcessor | undefined;
 }
 
@@ -209,6 +217,8 @@ export class CallManager implements SessionFeature {
       received,
       captured,
       outQueue: [],
+      playout: { transport: undefined, ticks: 0, balance: 0 },
+      capture: { transport: undefined, pushed: 0, base: 0 },
       mixer: undefined,
     };
     (state as { call: Call }).call = new Call(this.#backend(state));
@@ -676,28 +686,63 @@ export class CallManager implements SessionFeature {
   #pump(): void {
     this.#pumpTimer = undefined;
     if (this.#calls.size === 0) return;
-    let ticks = 0;
-    const now = performance.now();
-    while (this.#pumpDeadline <= now && ticks < MAX_CATCH_UP) {
-      this.#tick();
-      this.#pumpDeadline += TICK_MS;
-      ticks++;
+    if (this.#voiceStatesPending && this.#d.gateway()) this.#sendVoiceStates();
+    this.#capture();
+    // Playout follows the transport's clock too: every tick of a call's transport yields one frame of its
+    // audio (what it mixed, or silence when nobody spoke), and the first connected call's ticks set how many
+    // frames are played. The output then holds neither gaps nor a growing queue, whatever the pump's timing.
+    let lead: number | undefined;
+    for (const state of this.#calls.values()) {
+      if (!state.connection?.transport || state.status !== CallStatus.Connected) continue;
+      const ticks = this.#collect(state);
+      lead ??= ticks;
+      state.connection.poll();
     }
-    if (now - this.#pumpDeadline > TICK_MS * MAX_CATCH_UP) this.#pumpDeadline = now + TICK_MS;
+    for (let i = 0; i < Math.min(lead ?? 0, MAX_CATCH_UP * 5); i++) this.#playOne();
+    this.#pumpDeadline += TICK_MS;
+    const now = performance.now();
+    if (this.#pumpDeadline < now - TICK_MS * MAX_CATCH_UP) this.#pumpDeadline = now + TICK_MS;
     this.#schedulePump();
   }
 
-  #tick(): void {
-    if (this.#voiceStatesPending && this.#d.gateway()) this.#sendVoiceStates();
-    const calls = [...this.#calls.values()];
-    // Capture: one frame from the input device to every connected call.
+  /**
+   * Capture, paced by the transport's own clock rather than the pump's: each call's transport takes one
+   * frame per 20 ms tick, so the frames it still holds are those pushed minus its ticks since the first push.
+   * The input device is read only to keep that backlog at {@link CAPTURE_BACKLOG} frames, so a late pump
+   * (the event loop was busy) never leaves a standing queue of microphone audio, which would be latency for
+   * the rest of the call. The input device waits while no call is connected.
+   */
+  #capture(): void {
+    const connected = [...this.#calls.values()].filter(
+      (state) => state.status === CallStatus.Connected && state.connection?.transport !== undefined,
+    );
+    if (connected.length === 0) return;
+    let wanted = 0;
+    const ticks = new Map<CallState, number>();
+    for (const state of connected) {
+      const transportTicks = state.connection?.transport?.stats().ticks ?? 0;
+      ticks.set(state, transportTicks);
+      if (state.capture.transport !== state.connection?.transport) {
+        // A new transport (first connect, or a reconnect from scratch) starts with an empty ring.
+        state.capture = { transport: state.connection?.transport, pushed: 0, base: transportTicks };
+      }
+      const consumed = transportTicks - state.capture.base;
+      if (consumed > state.capture.pushed) {
+        // The ring ran dry (nothing to send for a while): count from now.
+        state.capture.base = transportTicks - state.capture.pushed;
+      }
+      const backlog = state.capture.pushed - (transportTicks - state.capture.base);
+      wanted = Math.max(wanted, CAPTURE_BACKLOG - backlog);
+    }
     const frame = this.#frame;
-    const have = this.#input.read(frame);
-    if (have && this.#aecDump) this.#aec()?.input.write(frame);
-    for (const state of calls) {
-      const transport = state.connection?.transport;
-      if (!transport || state.status !== CallStatus.Connected) continue;
-      if (have) {
+    for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
+      if (!this.#input.read(frame)) {
+        // Silence: nothing to send, and the transport's backlog base follows its clock.
+        for (const state of connected) state.capture.base = (ticks.get(state) ?? 0) - state.capture.pushed;
+        return;
+      }
+      if (this.#aecDump) this.#aec()?.input.write(frame);
+      for (const state of connected) {
         if (state.captured) {
           try {
             state.captured(frame, VOICE_FRAME_SAMPLES / 2, 48_000, 2);
@@ -705,16 +750,17 @@ export class CallManager implements SessionFeature {
             this.#log.error(`the audio captured callback threw: ${(error as Error).message}`);
           }
         }
-        transport.pushPcm(frame);
+        state.capture.pushed += state.connection?.transport?.pushPcm(frame) ?? 0;
       }
-      this.#collect(state);
-      state.connection?.poll();
     }
-    // Playout: one frame per tick, the calls summed, at the output volume.
+  }
+
+  /** Plays one 20 ms frame: every connected call's next frame summed, at the output volume. */
+  #playOne(): void {
     const mixed = this.#mixed;
     mixed.fill(0);
     let any = false;
-    for (const state of calls) {
+    for (const state of this.#calls.values()) {
       const next = state.outQueue.shift();
       if (!next) continue;
       any = true;
@@ -728,17 +774,26 @@ export class CallManager implements SessionFeature {
     if (this.#aecDump) this.#aec()?.output.write(mixed);
   }
 
-  /** Pulls what a call's transport produced into its output queue. */
-  #collect(state: CallState): void {
-    const connection = state.connection;
-    const transport = connection?.transport;
-    if (!connection || !transport) return;
+  /**
+   * Pulls what a call's transport produced into its output queue, with a silent frame for each of its ticks
+   * that produced nothing; returns how many ticks the transport made since the last time.
+   */
+  #collect(state: CallState): number {
+    const transport = state.connection?.transport;
+    if (!transport) return 0;
+    // Read before pulling: a frame mixed in between is pulled now and its tick counted next time.
+    const ticks = transport.stats().ticks;
+    if (state.playout.transport !== transport) state.playout = { transport, ticks, balance: 0 };
+    const elapsed = ticks - state.playout.ticks;
+    state.playout.ticks = ticks;
     const queue = state.outQueue;
+    let frames = 0;
     if (!state.received) {
       for (let n = transport.pullPcm(this.#pulled); n > 0; n = transport.pullPcm(this.#pulled)) {
         for (let i = 0; i < n; i++) {
           queue.push(this.#pulled.slice(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES));
         }
+        frames += n;
       }
     } else {
       const n = transport.pullSpeakerPcm(this.#speakerFrames, this.#pulledSsrcs, this.#pulledTicks);
@@ -747,10 +802,14 @@ export class CallManager implements SessionFeature {
         let end = start + 1;
         while (end < n && this.#pulledTicks[end] === this.#pulledTicks[start]) end++;
         queue.push(this.#mixGroup(state, start, end));
+        frames++;
         start = end;
       }
     }
+    state.playout.balance += elapsed - frames;
+    for (; state.playout.balance > 0; state.playout.balance--) queue.push(SILENT_FRAME);
     while (queue.length > MAX_OUTPUT_QUEUE) queue.shift();
+    return elapsed;
   }
 
   /** Speaker-output mode: hands each user's frame of one tick to the callback, then mixes what it kept. */
