@@ -207,6 +207,7 @@ Napi::Value JitterBufferWrap::Status(const Napi::CallbackInfo& info)
     status.Set("dropped", static_cast<double>(stats.dropped));
     status.Set("resets", static_cast<double>(stats.resets));
     status.Set("pauses", static_cast<double>(stats.pauses));
+    status.Set("stretched", static_cast<double>(stats.stretched));
     return status;
 }
 

@@ -138,8 +138,11 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
         playing_ = true;
         concealRun_ = 0;
     }
-    // Too much delay built up (a burst after a stall): skip the oldest frame, once per tick.
-    if (buffered_ > target_ + 2) {
+    // Too much delay built up: skip the oldest frame, once per tick. Only once the excess has lasted
+    // kExcessTicksBeforeDrop ticks: right after a stall the late packets arrive in a burst, and dropping
+    // then would throw away speech the next ticks play anyway.
+    excessTicks_ = buffered_ > target_ + 2 ? excessTicks_ + 1 : 0;
+    if (excessTicks_ >= kExcessTicksBeforeDrop) {
         if (Slot* stale = Find(next_)) {
             Release(stale);
         }
@@ -184,6 +187,14 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
     } else {
         frame->kind = JitterFrameKind::kConceal;
         stats_.concealed++;
+        if (buffered_ == 0) {
+            // Nothing after the gap either: the packet is more likely late (a sender or network stall)
+            // than lost. Conceal without moving the playout point, so it still plays when it arrives:
+            // the delay grows by a frame instead of a real frame being thrown away as late.
+            stats_.stretched++;
+            concealRun_++;
+            return AudioResult::kOk;
+        }
     }
     Advance();
     concealRun_++;

@@ -46,6 +46,7 @@ struct JitterStats {
     uint64_t dropped = 0;   // frames skipped to bring the delay back to the target
     uint64_t resets = 0;    // sequence jumps beyond the buffer that restarted it
     uint64_t pauses = 0;    // talk spurts that ended (silence frames, or a sender gone quiet)
+    uint64_t stretched = 0; // concealed ticks that kept their sequence number waiting (nothing buffered)
 };
 
 // An adaptive jitter buffer for one speaker's Opus stream, keyed by RTP sequence number (with wrap-around)
@@ -56,20 +57,23 @@ struct JitterStats {
 //
 // The target delay adapts to the network: an RFC 3550 interarrival-jitter estimate J (ms, from arrival
 // times against RTP timestamps) gives target = clamp(1 + ceil(2·J / 20 ms)) frames. Playout starts once
-// that many frames are buffered; when more than target + 2 are waiting, one frame is dropped per tick
-// until the delay is back.
+// that many frames are buffered; when more than target + 2 have been waiting for kExcessTicksBeforeDrop
+// ticks in a row, one frame is dropped per tick until the delay is back.
 //
 // Senders stop between talk spurts and number their packets without gaps, so the next spurt goes on from
 // the sequence number after the pause. A pause is therefore not a loss: after an Opus silence frame (how a
 // sender ends a transmission) with nothing buffered, the buffer pauses without concealing or moving its
-// playout point, and rebuffers from the next packet. A sender that vanishes without silence frames (they
-// were lost) gets kMaxConcealRun ticks of concealment, then the same pause, with the late threshold moved
-// back to the last packet really played so the next spurt's first packets are not refused. The first
-// packet after a pause gives no jitter sample: its arrival gap is the pause, not network jitter.
+// playout point, and rebuffers from the next packet. A gap is a loss (FEC or concealment, and the playout
+// point moves on) only when a later packet is already here; with nothing buffered the missing packet is
+// more likely late, so the tick is concealed while its sequence number keeps waiting (the delay grows by a
+// frame, which the target-based drop takes back later). After kMaxConcealRun such ticks the sender counts
+// as gone quiet and the buffer pauses as above. The first packet after a pause gives no jitter sample: its
+// arrival gap is the pause, not network jitter.
 class JitterBuffer {
 public:
     static constexpr size_t kCapacity = 64;
     static constexpr uint32_t kMaxConcealRun = 5;
+    static constexpr uint32_t kExcessTicksBeforeDrop = 8;
 
     explicit JitterBuffer(const JitterConfig& config = {}) noexcept;
 
@@ -110,6 +114,7 @@ private:
     uint16_t lastReal_ = 0;      // the last sequence number played from its own packet
     bool lastWasSilence_ = false; // whether that packet was an Opus silence frame (end of transmission)
     uint32_t concealRun_ = 0;
+    uint32_t excessTicks_ = 0;
     bool haveArrival_ = false;
     double lastArrivalMs_ = 0;
     uint32_t lastTimestamp_ = 0;

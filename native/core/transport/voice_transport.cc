@@ -238,6 +238,7 @@ struct VoiceTransport::Impl {
     uint16_t sequence = 0;
     uint32_t timestamp = 0;
     int tailLeft = 0; // silence frames still owed after the last voice frame
+    int dryTicks = 0; // ticks mid-speech without a capture frame, held before the silence frames
     bool davePassthrough = true;
     bool selfDeaf = false;
     bool speakerMode = false;
@@ -878,10 +879,18 @@ void VoiceTransport::Impl::SendTick(double nowMs) noexcept
         } else {
             tailLeft = 0;
         }
+    } else if (tailLeft == audio::kSilenceFramesOnStop && dryTicks < kCaptureHoldTicks) {
+        // The input ran dry mid-speech. The capture side runs on its own clock (a JS timer, an audio
+        // callback), so a frame a little late is far more likely than the end of speech: hold a few ticks
+        // for it instead of ending the transmission, which would cut the word at the receiver.
+        ++dryTicks;
     } else if (tailLeft > 0) {
-        // The input ran dry mid-speech: the five silence frames still go out, then nothing.
+        // Still dry: the five silence frames go out, then nothing.
         action = audio::SendAction::kSilence;
         --tailLeft;
+    }
+    if (have) {
+        dryTicks = 0;
     }
     if (action == audio::SendAction::kVoice) {
         size_t size = 0;

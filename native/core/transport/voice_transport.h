@@ -101,6 +101,8 @@ class VoiceTransport {
 public:
     static constexpr size_t kMaxSpeakers = 32;
     static constexpr size_t kInputFrames = 16;  // 320 ms of capture may wait
+    // Ticks mid-speech the sender waits for a late capture frame before it ends the transmission.
+    static constexpr int kCaptureHoldTicks = 3;
     static constexpr size_t kOutputFrames = 32; // 640 ms of mixed audio may wait
     // Per-speaker frames waiting in speaker-output mode: 4 ticks of 32 speakers, 64 ticks of 2.
     static constexpr size_t kSpeakerFrames = 128;

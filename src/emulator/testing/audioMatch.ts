@@ -9,7 +9,7 @@ export interface AudioMatch {
   /** The received level relative to the reference, as an amplitude ratio. */
   readonly gain: number;
   /**
-   * The correlation with each segment of the reference aligned on its own (within `maxSlipMs` of the
+   * The correlation with each quarter second of the reference aligned on its own (within `maxSlipMs` of the
    * overall delay), averaged with the segments' energies as weights. A receiver's jitter buffer adapts
    * its delay between talk spurts, so one lag for a whole sentence understates how alike the audio is;
    * this is the figure to judge speech by.
@@ -27,7 +27,7 @@ export interface AudioMatchOptions {
   readonly stereo?: boolean;
   /** The largest delay searched, in ms (default 10 000). */
   readonly maxDelayMs?: number;
-  /** Segment length for {@link AudioMatch.segmentCorrelation}, in ms (default 500). */
+  /** Segment length for {@link AudioMatch.segmentCorrelation}, in ms (default 250, about a syllable). */
   readonly segmentMs?: number;
   /** How far a segment may slip from the overall delay, in ms (default 120). */
   readonly maxSlipMs?: number;
@@ -227,7 +227,7 @@ function segmentAlignment(
   rate: number,
   options: AudioMatchOptions,
 ): { correlation: number; delayRangeMs: [number, number] } {
-  const length = Math.max(1, Math.round(((options.segmentMs ?? 500) * rate) / 1000));
+  const length = Math.max(1, Math.round(((options.segmentMs ?? 250) * rate) / 1000));
   const slip = Math.round(((options.maxSlipMs ?? 120) * rate) / 1000);
   let weighted = 0;
   let weights = 0;

@@ -183,15 +183,18 @@ export interface JitterBufferStatus {
   readonly resets: number;
   /** Talk spurts that ended: after the sender's silence frames, or after 5 concealed ticks of nothing. */
   readonly pauses: number;
+  /** Concealed ticks that kept their sequence number waiting because nothing was buffered (a late packet). */
+  readonly stretched: number;
 }
 
 /**
  * One speaker's adaptive jitter buffer, keyed by RTP sequence number (with wrap-around): reorders, refuses
  * late and duplicate packets, turns a gap into FEC or concealment, and adapts its delay to the measured
  * jitter (target = 1 + ⌈2·J / 20 ms⌉ frames, clamped to the options; one frame is dropped per tick while
- * more than target + 2 wait). A pause between talk spurts is not a loss: after the sender's silence frames
- * (or 5 concealed ticks of nothing) it stops without moving its playout point and rebuffers from the next
- * packet, which goes on from the sequence number after the pause.
+ * more than target + 2 have waited for 8 ticks in a row). A gap is a loss only when a later packet is already here; with nothing
+ * buffered the tick is concealed but its packet keeps waiting (it is probably late, not lost). A pause
+ * between talk spurts is not a loss either: after the sender's silence frames (or 5 concealed ticks of
+ * nothing) it stops without moving its playout point and rebuffers from the next packet.
  */
 export interface JitterBuffer {
   /**

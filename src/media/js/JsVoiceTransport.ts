@@ -15,6 +15,8 @@ import {
   type VoiceTransportStats,
 } from '../transport/types.js';
 
+/** Ticks mid-speech the sender waits for a late capture frame before it ends the transmission. */
+const CAPTURE_HOLD_TICKS = 3;
 const TICK_MS = 20;
 const INPUT_FRAMES = 16;
 const OUTPUT_FRAMES = 32;
@@ -99,6 +101,7 @@ export class JsVoiceTransport implements VoiceTransport {
   #sequence = 0;
   #timestamp = 0;
   #tailLeft = 0;
+  #dryTicks = 0;
   readonly #opus = new Uint8Array(1275);
   readonly #frame = new Uint8Array(1275 + 64);
   readonly #packet = new Uint8Array(2048);
@@ -377,10 +380,15 @@ export class JsVoiceTransport implements VoiceTransport {
       if (action === SendAction.Voice) this.#tailLeft = SILENCE_FRAMES_ON_STOP;
       else if (action === SendAction.Silence) this.#tailLeft = Math.max(0, this.#tailLeft - 1);
       else this.#tailLeft = 0;
+    } else if (this.#tailLeft === SILENCE_FRAMES_ON_STOP && this.#dryTicks < CAPTURE_HOLD_TICKS) {
+      // Dry mid-speech: the capture runs on its own timer, so wait a few ticks for a late frame rather
+      // than end the transmission (as the native transport does).
+      this.#dryTicks++;
     } else if (this.#tailLeft > 0) {
       action = SendAction.Silence;
       this.#tailLeft--;
     }
+    if (capture) this.#dryTicks = 0;
     if (action === SendAction.Voice && capture) {
       const size = this.#encoder.encode(capture, this.#opus);
       if (size < 0) this.#stats.droppedEncodeFailed++;

@@ -225,24 +225,50 @@ describe.each(ENGINES)('the audio pipeline ($kind engine)', ({ kind }) => {
     it('conceals a few ticks when the stream vanishes, then pauses and takes the next spurt whole', () => {
       const buffer = engine.createJitterBuffer();
       buffer.push(7, 7 * 960, payload(7), 0);
+      // Nothing after 7 is here, so 8 is waited for (late, not lost) while the ticks are concealed.
       expect(popAll(buffer, 8)).toEqual([
         'packet:7',
         'conceal:8',
-        'conceal:9',
-        'conceal:10',
-        'conceal:11',
-        'conceal:12',
+        'conceal:8',
+        'conceal:8',
+        'conceal:8',
+        'conceal:8',
         'empty',
         'empty',
       ]);
       expect(buffer.push(7, 7 * 960, payload(7), 200)).toBe(-AudioResult.LatePacket);
-      // Senders number packets without gaps across a pause: the next spurt starts at 8, and none of it
-      // is refused although 8–12 were concealed.
+      // Senders number packets without gaps across a pause: the next spurt starts at 8, all of it played.
       for (const sequence of [8, 9, 10]) {
         expect(buffer.push(sequence, sequence * 960, payload(sequence), 33 * 20 + sequence)).toBe(0);
       }
       expect(popAll(buffer, 3)).toEqual(['packet:8', 'packet:9', 'packet:10']);
-      expect(buffer.status()).toMatchObject({ pauses: 1, late: 1, concealed: 5 });
+      expect(buffer.status()).toMatchObject({ pauses: 1, late: 1, concealed: 5, stretched: 5 });
+    });
+
+    it('waits for a late packet instead of throwing it away, then takes the added delay back', () => {
+      const buffer = engine.createJitterBuffer();
+      buffer.push(1, 960, payload(1), 0);
+      expect(popAll(buffer, 1)).toEqual(['packet:1']);
+      // A stall: packet 2 is 40 ms late, then 2, 3, 4, 5 arrive together.
+      expect(popAll(buffer, 2)).toEqual(['conceal:2', 'conceal:2']);
+      for (const sequence of [2, 3, 4, 5, 6]) buffer.push(sequence, sequence * 960, payload(sequence), 60);
+      // Every packet plays (none refused as late): a burst right after a stall is not excess delay.
+      expect(popAll(buffer, 5)).toEqual(['packet:2', 'packet:3', 'packet:4', 'packet:5', 'packet:6']);
+      expect(buffer.status()).toMatchObject({ late: 0, stretched: 2, dropped: 0 });
+    });
+
+    it('drops frames only when too much delay lasts, not for one burst', () => {
+      const buffer = engine.createJitterBuffer();
+      // A steady stream that arrives 6 frames ahead of playout: the excess lasts, so frames are dropped.
+      for (let i = 0; i < 7; i++) buffer.push(i, i * 960, payload(i), 0);
+      let next = 7;
+      for (let tick = 0; tick < 20; tick++) {
+        buffer.push(next, next * 960, payload(next), 20 * (tick + 1));
+        next++;
+        buffer.pop(out);
+      }
+      expect(buffer.status().dropped).toBeGreaterThan(0);
+      expect(buffer.status().buffered).toBeLessThanOrEqual(buffer.status().targetDelayFrames + 3);
     });
 
     it('pauses right after the sender’s silence frames, without concealing, and resumes at the next sequence number', () => {

@@ -12,6 +12,7 @@ import {
 
 const CAPACITY = 64;
 const MAX_CONCEAL_RUN = 5;
+const EXCESS_TICKS_BEFORE_DROP = 8;
 const FRAME_MS = 20;
 const FRAME_TIMESTAMP_STEP = 960;
 
@@ -51,6 +52,7 @@ export class JsJitterBuffer implements JitterBufferCore {
   #lastReal = 0;
   #lastWasSilence = false;
   #concealRun = 0;
+  #excessTicks = 0;
   #haveArrival = false;
   #lastArrivalMs = 0;
   #lastTimestamp = 0;
@@ -68,6 +70,7 @@ export class JsJitterBuffer implements JitterBufferCore {
     dropped: 0,
     resets: 0,
     pauses: 0,
+    stretched: 0,
   };
 
   /** Bounds in frames, already checked (audio/args.ts). */
@@ -184,7 +187,8 @@ export class JsJitterBuffer implements JitterBufferCore {
       this.#playing = true;
       this.#concealRun = 0;
     }
-    if (this.#buffered > this.#target + 2) {
+    this.#excessTicks = this.#buffered > this.#target + 2 ? this.#excessTicks + 1 : 0;
+    if (this.#excessTicks >= EXCESS_TICKS_BEFORE_DROP) {
       const stale = this.#find(this.#next);
       if (stale !== undefined) this.#release(stale);
       this.#advance();
@@ -226,6 +230,11 @@ export class JsJitterBuffer implements JitterBufferCore {
     } else {
       info[0] = JitterFrameKind.Conceal;
       this.#stats.concealed++;
+      if (this.#buffered === 0) {
+        this.#stats.stretched++;
+        this.#concealRun++;
+        return 0;
+      }
     }
     this.#advance();
     this.#concealRun++;
