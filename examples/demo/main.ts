@@ -13,6 +13,7 @@ import { linkAndConnect, startGame } from './linkAndConnect.js';
 import { say } from './print.js';
 import { joinLobby, lobbyChat, openLobby } from './lobby.js';
 import { befriend, chat, hostParty, inviteAndJoin, type Player } from './social.js';
+import { lobbyVoiceCall } from './voice.js';
 
 const keepAlive = process.argv.includes('--keep-alive');
 
@@ -56,6 +57,7 @@ if (alice && bob) {
   // The game's own server holds the bot token; here it talks to the same emulator.
   const backend = new GameBackend({ botToken: emulator.botToken, apiBase: emulator.api });
   await lobbyChat(alice, bob, lobbyId, backend);
+  await lobbyVoiceCall(alice, bob, lobbyId);
   await chat(alice, bob);
 }
 

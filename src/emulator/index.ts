@@ -19,6 +19,7 @@ export {
 } from './testing/speech.js';
 export { matchAudio, type AudioMatch, type AudioMatchOptions } from './testing/audioMatch.js';
 export { resampleMono, monoToStereo, stereoToMono } from './testing/resample.js';
+export { readWavFile, writeWavFile } from './testing/wav.js';
 export type {
   BrowserOptions,
   Emulator,

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
@@ -6,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 
 describe('npm run demo', () => {
-  it('links two players (one through the desktop client), befriends, invites, meets in a lobby, chats, and exits 0 by itself', async () => {
+  it('links two players (one through the desktop client), befriends, invites, meets in a lobby, chats, talks in an encrypted call, and exits 0 by itself', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/demo/main.ts'], {
-      timeout: 30_000,
+      timeout: 60_000,
     });
     expect(stdout).toMatch(/\[alice\]\s+Ready: signed in as Alice/);
     expect(stdout).toMatch(/\[bob\]\s+Ready: signed in as Bob/);
@@ -29,6 +31,25 @@ describe('npm run demo', () => {
       /\[alice\]\s+lobby message from Bob as "Sir Robin": "ready when you are" \(team blue\)/,
     );
     expect(stdout).toMatch(/\[bob\]\s+lobby chat: "ready when you are", "launching the match"/);
+    // The lobby voice call: end-to-end encrypted, generated speech each way, what was heard checked.
+    expect(stdout).toMatch(
+      /\[alice\]\s+in a voice call with bob: end-to-end encrypted, privacy code (\d{5} ){5}\d{5}\n/,
+    );
+    expect(stdout).toMatch(/\[bob\]\s+sees the same privacy code: yes/);
+    expect(stdout).toMatch(/\[alice\]\s+verification code with bob matches on both sides: yes/);
+    for (const [who, heard] of [
+      ['bob', 'Alice'],
+      ['alice', 'Bob'],
+    ] as const) {
+      const line = new RegExp(`\\[${who}\\]\\s+heard ${heard}: correlation (\\d\\.\\d\\d) with what`).exec(
+        stdout,
+      );
+      expect(Number(line?.[1])).toBeGreaterThanOrEqual(0.9);
+    }
+    expect(stdout).toMatch(/\[voice\]\s+mouth to ear, Alice to Bob: \d+ ms/);
+    for (const file of ['alice-says.wav', 'bob-says.wav', 'alice-hears.wav', 'bob-hears.wav']) {
+      expect(statSync(path.join('demo-output', file)).size).toBeGreaterThan(48_000);
+    }
     expect(stdout).toMatch(/\[bob\]\s+DM from Alice: "gg! same time tomorrow\?"/);
     expect(stdout).toMatch(/\[alice\]\s+DM from Bob: "sure, send me an invite"/);
     expect(stdout).toMatch(/\[demo\]\s+done/);

@@ -1,10 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { CallStatus } from '../../src/index.js';
-import { matchAudio, synthesizeSpeech, type SpeechAudio } from '../../src/emulator/index.js';
+import { matchAudio, synthesizeSpeech, writeWavFile, type SpeechAudio } from '../../src/emulator/index.js';
 import { connected, frameLevels, readWav, statuses, tempDir } from './callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
@@ -14,25 +13,6 @@ import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 // Bob's virtual speaker (a WAV file), where it must still correlate with what was said.
 
 const SENTENCE = 'Hello Bob, can you hear me? The castle is over the hill, bring the torch and the map.';
-
-/** A 48 kHz stereo 16-bit WAV file of `speech`. */
-function writeSpeechWav(file: string, speech: SpeechAudio): void {
-  const data = Buffer.from(speech.pcm.buffer, speech.pcm.byteOffset, speech.pcm.byteLength);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(48_000, 24);
-  header.writeUInt32LE(48_000 * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  writeFileSync(file, Buffer.concat([header, data]));
-}
 
 /** Alice speaks `speech` into a lobby call; returns what Bob's output device recorded, and the call facts. */
 async function speakAcrossACall(
@@ -53,7 +33,7 @@ async function speakAcrossACall(
   const dir = tempDir();
   const spoken = path.join(dir, 'alice-says.wav');
   const heardFile = path.join(dir, 'bob-hears.wav');
-  writeSpeechWav(spoken, speech);
+  writeWavFile(spoken, speech.pcm);
   await alice.client.setOutputDevice('null');
   await bob.client.setOutputDevice(`wav-out:${heardFile}`);
 
