@@ -62,7 +62,8 @@ void JitterBuffer::UpdateJitter(uint32_t timestamp, double nowMs) noexcept
     haveArrival_ = true;
     lastArrivalMs_ = nowMs;
     lastTimestamp_ = timestamp;
-    const double wanted = 1.0 + std::ceil(2.0 * jitterMs_ / kFrameMs);
+    const double excess = 2.0 * jitterMs_ - kJitterSlackMs;
+    const double wanted = 1.0 + std::ceil((excess > 0.0 ? excess : 0.0) / kFrameMs);
     const double low = config_.minDelayFrames;
     const double high = config_.maxDelayFrames;
     target_ = static_cast<uint32_t>(wanted < low ? low : (wanted > high ? high : wanted));

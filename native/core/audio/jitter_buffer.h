@@ -56,7 +56,11 @@ struct JitterStats {
 // FEC when the following packet is here, concealment otherwise.
 //
 // The target delay adapts to the network: an RFC 3550 interarrival-jitter estimate J (ms, from arrival
-// times against RTP timestamps) gives target = clamp(1 + ceil(2·J / 20 ms)) frames. Playout starts once
+// times against RTP timestamps) gives target = clamp(1 + ceil(max(0, 2·J − kJitterSlackMs) / 20 ms))
+// frames. The slack is what one frame of target already absorbs: a packet lands somewhere inside the 20 ms
+// before the tick that plays it, and one that misses its tick waits (see below) rather than being lost; so
+// the few milliseconds of scheduling noise every real clock shows keep the target at one frame, instead of
+// costing a whole 20 ms frame of delay at the start of every talk spurt. Playout starts once
 // that many frames are buffered; when more than target + 2 have been waiting for kExcessTicksBeforeDrop
 // ticks in a row, one frame is dropped per tick until the delay is back.
 //
@@ -73,6 +77,8 @@ class JitterBuffer {
 public:
     static constexpr size_t kCapacity = 64;
     static constexpr uint32_t kMaxConcealRun = 5;
+    // Jitter (2·J, ms) that one frame of target delay absorbs before the target grows (see above).
+    static constexpr double kJitterSlackMs = 10.0;
     static constexpr uint32_t kExcessTicksBeforeDrop = 8;
 
     explicit JitterBuffer(const JitterConfig& config = {}) noexcept;

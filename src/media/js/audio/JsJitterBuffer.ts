@@ -14,6 +14,8 @@ const CAPACITY = 64;
 const MAX_CONCEAL_RUN = 5;
 const EXCESS_TICKS_BEFORE_DROP = 8;
 const FRAME_MS = 20;
+/** Jitter (2·J, ms) that one frame of target delay absorbs before the target grows (see jitter_buffer.h). */
+const JITTER_SLACK_MS = 10;
 const FRAME_TIMESTAMP_STEP = 960;
 
 /** Whether a packet is the Opus silence frame, with which a sender ends a transmission. */
@@ -120,7 +122,7 @@ export class JsJitterBuffer implements JitterBufferCore {
     this.#haveArrival = true;
     this.#lastArrivalMs = nowMs;
     this.#lastTimestamp = timestamp;
-    const wanted = 1 + Math.ceil((2 * this.#jitterMs) / FRAME_MS);
+    const wanted = 1 + Math.ceil(Math.max(0, 2 * this.#jitterMs - JITTER_SLACK_MS) / FRAME_MS);
     this.#target = Math.min(this.#max, Math.max(this.#min, wanted));
   }
 
