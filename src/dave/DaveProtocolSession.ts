@@ -247,24 +247,29 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
 
   /** Binary DAVE ops 25, 27, 29 and 30: `payload` is what follows the sequence number and opcode. */
   onBinary(op: number, payload: Uint8Array): Promise<void> {
-    return this.#enqueue(`op ${op}`, async () => {
-      switch (op) {
-        case DaveOp.ExternalSender:
-          await this.#onExternalSender(payload);
-          return;
-        case DaveOp.Proposals:
-          await this.#onProposals(payload);
-          return;
-        case DaveOp.AnnounceCommit:
-          await this.#onCommit(payload);
-          return;
-        case DaveOp.Welcome:
-          await this.#onWelcome(payload);
-          return;
-        default:
-          throw new Refusal(`op ${op} is not a binary DAVE op`, 'ignore');
-      }
-    });
+    const unexpected = op === DaveOp.AnnounceCommit || op === DaveOp.Welcome ? 'recover' : 'ignore';
+    return this.#enqueue(
+      `op ${op}`,
+      async () => {
+        switch (op) {
+          case DaveOp.ExternalSender:
+            await this.#onExternalSender(payload);
+            return;
+          case DaveOp.Proposals:
+            await this.#onProposals(payload);
+            return;
+          case DaveOp.AnnounceCommit:
+            await this.#onCommit(payload);
+            return;
+          case DaveOp.Welcome:
+            await this.#onWelcome(payload);
+            return;
+          default:
+            throw new Refusal(`op ${op} is not a binary DAVE op`, 'ignore');
+        }
+      },
+      unexpected,
+    );
   }
 
   /**
@@ -286,10 +291,10 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
    */
   reportDecryptFailures(count: number): void {
     if (count < this.#tolerance) return;
-    void this.#enqueue('decrypt failures', async () => {
-      if (this.#protocolVersion === 0 || this.#pendingTransitions.size > 0) return;
-      this.#log(LoggingSeverity.Warning, `${count} consecutive decrypt failures; recovering`);
-      await this.#recover(this.#lastTransitionId);
+    void this.#enqueue('decrypt failures', () => {
+      if (this.#protocolVersion === 0 || this.#pendingTransitions.size > 0) return Promise.resolve();
+      this.#currentTransitionId = this.#lastTransitionId;
+      throw new Refusal(`${count} consecutive decrypt failures`, 'recover');
     });
   }
 
@@ -302,18 +307,35 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
 
   // --- internals ---------------------------------------------------------------------------------------
 
-  #enqueue(what: string, step: () => Promise<void>): Promise<void> {
+  /**
+   * Runs `step` after every earlier input. A {@link Refusal} is logged and acted on; any other error is
+   * logged, and for a commit or welcome (`unexpected` = 'recover') also leads to the recovery, since the
+   * group can no longer be followed. Nothing is thrown to the caller.
+   */
+  #enqueue(
+    what: string,
+    step: () => Promise<void>,
+    unexpected: 'recover' | 'ignore' = 'ignore',
+  ): Promise<void> {
     const run = this.#queue.then(async () => {
       if (this.#closed) return;
+      let recover = false;
       try {
         await step();
       } catch (error) {
         if (error instanceof Refusal) {
           this.#log(LoggingSeverity.Warning, `${what} refused: ${error.message}`);
-          if (error.action === 'recover') await this.#recover(this.#currentTransitionId);
+          recover = error.action === 'recover';
         } else {
           this.#log(LoggingSeverity.Error, `${what} failed: ${describe(error)}`);
+          recover = unexpected === 'recover';
         }
+      }
+      if (!recover || this.#closed) return;
+      try {
+        await this.#recover(this.#currentTransitionId);
+      } catch (error) {
+        this.#log(LoggingSeverity.Error, `recovery after ${what} failed: ${describe(error)}`);
       }
     });
     this.#queue = run.catch(() => undefined);
@@ -565,6 +587,13 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     const decoded = mls.mlsMessageDecoder(bytes, 0);
     if (decoded?.[0].wireformat !== mls.wireformats.mls_welcome || decoded[1] !== bytes.length) {
       throw new Refusal('undecodable Welcome', 'recover');
+    }
+    // A Welcome made for an earlier key package of ours (sent before our last recovery, which announced a new
+    // one with op 31) is stale, not broken: the voice server re-adds us with the new package. Answering it
+    // with op 31 and yet another package would keep both sides chasing each other.
+    const ourRef = await mls.makeKeyPackageRef(keyPackage.publicPackage, context.cipherSuite.hash);
+    if (!decoded[0].welcome.secrets.some((secret) => bytesEqual(secret.newMember, ourRef))) {
+      throw new Refusal('a Welcome for another key package (an earlier one of ours, or not ours)', 'ignore');
     }
     let state: ClientState;
     try {

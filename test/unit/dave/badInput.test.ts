@@ -214,6 +214,31 @@ describe('refused input leads to the reference recovery', () => {
     expectOneGroup(members);
   });
 
+  it('a Welcome for an earlier key package of ours is stale: ignored without op 31, then a working re-add', async () => {
+    call = new DaveTestCall();
+    const members = await group(['davey']);
+    const held: Frame[] = [];
+    call.tamper = (to, op, frame) => {
+      if (op !== 30 || to !== '4001') return frame;
+      held.push(frame);
+      return null;
+    };
+    const joiner = ours(await call.join('ours', '4001'));
+    await call.settle();
+    expect(held).toHaveLength(1);
+    // The joiner restarts (as after any recovery) before the Welcome for its first key package arrives.
+    joiner.session.reportDecryptFailures(100);
+    await call.settle();
+    const recoveries = joiner.sent.filter((op) => op === 31).length;
+    expect(held).toHaveLength(2); // the first key package's Welcome, and the re-add's
+    call.tamper = undefined;
+    for (const welcome of held) await joiner.deliver(welcome);
+    await call.settle();
+    expect(joiner.logs.some((l) => l.includes('a Welcome for another key package'))).toBe(true);
+    expect(joiner.sent.filter((op) => op === 31)).toHaveLength(recoveries);
+    expectOneGroup([...members, joiner]);
+  });
+
   it('decrypt failures past the tolerance recover with op 31 and a re-add', async () => {
     call = new DaveTestCall();
     const members = await group(['davey', 'ours']);

@@ -156,7 +156,12 @@ export class DaveTestCall {
 
   /** Waits until no message is in flight anywhere. */
   async settle(): Promise<void> {
-    for (let quiet = 0; quiet < 3;) {
+    for (let quiet = 0, rounds = 0; quiet < 3; rounds++) {
+      if (rounds > 2000) {
+        throw new Error(
+          `the call did not settle; the server's last lines: ${this.serverLog.slice(-8).join(' | ')}`,
+        );
+      }
       await this.coordinator.whenIdle();
       await Promise.all([...this.#inbox.values()]);
       for (const m of this.members.values()) if (m instanceof OurMember) await m.session.whenIdle();
