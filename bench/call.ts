@@ -33,7 +33,10 @@
 //                      buffer holds its target), the wait for B's transport tick that decodes it, then the
 //                      wait for B's pump tick that pulls it. Not counted: the Opus codec's own delay inside
 //                      the frame (the onset sits a few ms into B's frame, printed on stderr) and B's playout
-//                      queue after the callback. The target is under 80 ms.
+//                      queue after the callback. The target is under 80 ms. Three 20 ms clocks
+//                      are in the path (A's pump and transport, B's transport and pump, each transport
+//                      ticking on its own), at phases that stay put within a run but differ between runs: one
+//                      run's bursts cluster at one value, and runs differ by up to 20 ms or so.
 //   mouth-to-ear-after-stall  the median over the next 20 bursts, after the main JS thread was blocked once
 //                      for 100 ms between two bursts (a game's frame hitch). Whatever queue a stall leaves
 //                      behind on the way shows here; a pipeline that recovers reads as mouth-to-ear again.
