@@ -14,11 +14,12 @@ import {
 import type { Hash, Kdf, Signature } from 'ts-mls';
 
 // ts-mls keeps P-256 keys as raw bytes: a 32-byte scalar and a 65-byte uncompressed point (SEC1). node:crypto
-// wants KeyObjects, so they are converted through JWK and cached (a session signs with one key and verifies
-// a few dozen member keys per commit; parsing a key costs more than verifying with it).
+// wants KeyObjects, so they are converted and cached (a session signs with one key and verifies a few dozen
+// member keys per commit; parsing a key costs more than verifying with it). Private keys are cached by the
+// identity of ts-mls's byte array (a WeakMap), so no secret outlives the session state that holds it.
 
 const CACHE_LIMIT = 256;
-const privateKeys = new Map<string, KeyObject>();
+const privateKeys = new WeakMap<Uint8Array, KeyObject>();
 const publicKeys = new Map<string, KeyObject>();
 
 function remember(cache: Map<string, KeyObject>, id: string, key: KeyObject): KeyObject {
@@ -42,15 +43,21 @@ export function p256PublicKey(signKey: Uint8Array): Uint8Array {
 }
 
 function privateKeyObject(signKey: Uint8Array): KeyObject {
-  const id = b64url(signKey);
-  const cached = privateKeys.get(id);
+  const cached = privateKeys.get(signKey);
   if (cached) return cached;
   const point = p256PublicKey(signKey);
   const key = createPrivateKey({
-    key: { kty: 'EC', crv: 'P-256', d: id, x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33)) },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      d: b64url(signKey),
+      x: b64url(point.subarray(1, 33)),
+      y: b64url(point.subarray(33)),
+    },
     format: 'jwk',
   });
-  return remember(privateKeys, id, key);
+  privateKeys.set(signKey, key);
+  return key;
 }
 
 function publicKeyObject(publicKey: Uint8Array): KeyObject {
@@ -74,7 +81,7 @@ export function generateP256KeyPair(): { signKey: Uint8Array; publicKey: Uint8Ar
   const x = Buffer.from(jwk.x ?? '', 'base64url');
   const y = Buffer.from(jwk.y ?? '', 'base64url');
   const signKey = new Uint8Array(d);
-  privateKeys.set(b64url(signKey), privateKey);
+  privateKeys.set(signKey, privateKey);
   return { signKey, publicKey: new Uint8Array(Buffer.concat([Buffer.of(4), x, y])) };
 }
 
