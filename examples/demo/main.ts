@@ -1,6 +1,7 @@
 /**
  * The one-command tour of sdkpp: starts the embedded platform emulator and plays a sample game session
- * against it. Run with `npm run demo`; add `--keep-alive` to leave the emulator up afterwards.
+ * against it. Run with `npm run demo`; add `--keep-alive` to leave the emulator up afterwards, and
+ * `--voice-loss <percent>` to have the emulator's voice server drop that share of the call's packets.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -16,14 +17,26 @@ import { befriend, chat, hostParty, inviteAndJoin, type Player } from './social.
 import { lobbyVoiceCall } from './voice.js';
 
 const keepAlive = process.argv.includes('--keep-alive');
+const lossArgument = process.argv.indexOf('--voice-loss');
+const voiceLoss = lossArgument >= 0 ? Number(process.argv[lossArgument + 1]) : 0;
+if (!(voiceLoss >= 0 && voiceLoss <= 100)) {
+  process.stderr.write('--voice-loss takes a percentage from 0 to 100\n');
+  process.exit(2);
+}
 
 // Bob also runs the platform's desktop client (emulated here), signed in as him.
-const emulator = await startEmulator({ users: 2, autoConsent: true, rpc: { user: 'bob' } });
+const emulator = await startEmulator({
+  users: 2,
+  autoConsent: true,
+  rpc: { user: 'bob' },
+  ...(voiceLoss > 0 ? { voice: { impairment: { lossPercent: voiceLoss, seed: 1 } } } : {}),
+});
 say('emulator', `platform emulator up at ${emulator.http} (gateway ${emulator.gateway})`);
 say(
   'emulator',
   `test users: ${emulator.users.map((u) => u.username).join(', ')}; application ${emulator.applicationId}`,
 );
+if (voiceLoss > 0) say('emulator', `the voice server drops ${voiceLoss} % of the call's packets`);
 
 const players = emulator.users.slice(0, 2);
 const games = players.map((player, i) => startGame(emulator, player, i === 1));
