@@ -118,3 +118,22 @@ it('downgradeToV0: every member passes through after op 22, MLS state is gone', 
   await call.settle();
   expect(ours.sent.at(-1)).toBe(23);
 });
+
+it('a member that starts over without op 31 (a new key package) is removed and re-added', async () => {
+  call = new DaveTestCall();
+  await call.join('davey', '8100');
+  await call.join('ours', '8101');
+  await call.join('davey', '8102');
+  await call.settle();
+  const member = call.members.get('8101');
+  if (!(member instanceof OurMember)) throw new Error('our member expected');
+  const epoch = call.coordinator.epoch;
+  call.serverSend(['8101'], 24, { json: { epoch: 1, protocol_version: 1 } }); // as a confused server would
+  await call.settle();
+  expect(call.serverLog.some((l) => l.includes('8101 sent a new key package while in the group'))).toBe(true);
+  expect(call.coordinator.epoch).toBe(epoch + 2n);
+  expect(member.sent.includes(31)).toBe(false);
+  const members = [...call.members.values()];
+  expect(new Set(members.map((m) => m.privacyCode())).size).toBe(1);
+  expect(call.crossCheck()).toEqual([]);
+});

@@ -56,6 +56,8 @@ interface SentProposal {
   userId: string;
   /** Add: the KeyPackage's leaf signature key. Remove: the leaf index. */
   signatureKey?: Uint8Array;
+  /** Add: the KeyPackage proposed (a newer one from the same user revokes this proposal). */
+  keyPackage?: Uint8Array;
   leafIndex?: number;
   revoked: boolean;
 }
@@ -232,6 +234,16 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
         return;
       }
       this.#keyPackages.set(userId, { bytes: payload.slice(), signatureKey });
+      if (leaf && !this.#toReAdd.has(userId)) {
+        // A member only makes a new key package after dropping its group: re-add it as after op 31.
+        this.#log(`dave: ${userId} sent a new key package while in the group; removing and re-adding it`);
+        this.#dropFromTransition(userId);
+        if (this.#activeMembers().every((id) => id === userId)) {
+          this.#resetGroup();
+          return;
+        }
+        this.#toReAdd.add(userId);
+      }
       // No group yet: this member's own pending group (epoch 0) becomes the call's group.
       if (this.#leaves.every((l) => l === null)) this.#resetGroup();
       else this.#reconcile();
@@ -350,6 +362,17 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   #reconcile(): void {
     const active = this.#activeMembers();
     if (active.length === 0) return;
+    // Revoke the Add of a joiner that left before being committed, or that sent a newer key package.
+    const revoked = this.#proposals.filter(
+      (p) => !p.revoked && p.kind === 'add' && this.#keyPackages.get(p.userId)?.bytes !== p.keyPackage,
+    );
+    for (const p of revoked) p.revoked = true;
+    if (revoked.length > 0) {
+      const refs = revoked.map((p) => withLength(Buffer.from(p.ref, 'base64')));
+      this.#send(active, DaveOp.Proposals, {
+        binary: concatBytes(Uint8Array.of(1), withLength(concatBytes(...refs))),
+      });
+    }
     const fresh: Uint8Array[] = [];
     const pending = (kind: 'add' | 'remove', userId: string): boolean =>
       this.#proposals.some((p) => !p.revoked && p.kind === kind && p.userId === userId);
@@ -364,20 +387,9 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       fresh.push(
         this.#propose(
           { add: keyPackage.bytes },
-          { kind: 'add', userId, signatureKey: keyPackage.signatureKey },
+          { kind: 'add', userId, signatureKey: keyPackage.signatureKey, keyPackage: keyPackage.bytes },
         ),
       );
-    }
-    // A joiner that left before being committed: revoke its Add.
-    const revoked = this.#proposals.filter(
-      (p) => !p.revoked && p.kind === 'add' && !this.#keyPackages.has(p.userId),
-    );
-    for (const p of revoked) p.revoked = true;
-    if (revoked.length > 0) {
-      const refs = revoked.map((p) => withLength(Buffer.from(p.ref, 'base64')));
-      this.#send(active, DaveOp.Proposals, {
-        binary: concatBytes(Uint8Array.of(1), withLength(concatBytes(...refs))),
-      });
     }
     if (fresh.length > 0) {
       this.#send(active, DaveOp.Proposals, {
