@@ -7,7 +7,7 @@ import { displayableCode, pairwiseFingerprint } from '../../../src/dave/index.js
 import { proposalRef } from '../../../src/dave/wire.js';
 import { ExternalSender } from '../../../src/emulator/voice/dave/externalSender.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
-import { DaveTestCall, OurMember } from './daveHarness.js';
+import { DaveTestCall, OurMember, type Frame } from './daveHarness.js';
 
 let call: DaveTestCall | undefined;
 afterEach(() => call?.close());
@@ -133,6 +133,32 @@ it('a member that starts over without op 31 (a new key package) is removed and r
   expect(call.serverLog.some((l) => l.includes('8101 sent a new key package while in the group'))).toBe(true);
   expect(call.coordinator.epoch).toBe(epoch + 2n);
   expect(member.sent.includes(31)).toBe(false);
+  const members = [...call.members.values()];
+  expect(new Set(members.map((m) => m.privacyCode())).size).toBe(1);
+  expect(call.crossCheck()).toEqual([]);
+});
+
+it('a joiner’s newer key package revokes the Add of its older one before anyone commits it', async () => {
+  call = new DaveTestCall();
+  await call.join('ours', '8200');
+  await call.join('davey', '8201');
+  await call.settle();
+  const held: [string, Frame][] = [];
+  call.tamper = (to, op, frame) => {
+    if (op !== 27) return frame;
+    held.push([to, frame]);
+    return null;
+  };
+  const joiner = await call.join('ours', '8202');
+  await call.settle();
+  call.serverSend(['8202'], 24, { json: { epoch: 1, protocol_version: 1 } }); // the joiner starts over
+  await call.settle();
+  expect(held).toHaveLength(6); // to both members: the first Add, its revoke, the new Add
+  call.tamper = undefined;
+  for (const [to, frame] of held) await call.members.get(to)?.deliver(frame);
+  await call.settle();
+  expect(joiner.sent.includes(31)).toBe(false);
+  expect(call.coordinator.memberIds).toEqual(['8200', '8201', '8202']);
   const members = [...call.members.values()];
   expect(new Set(members.map((m) => m.privacyCode())).size).toBe(1);
   expect(call.crossCheck()).toEqual([]);
