@@ -115,7 +115,6 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   #lastVoiceFrames = 0;
   #lastVoiceAt = 0;
   #lastDaveFailures = 0;
-  #privacyCode: string | null = null;
   /** The last DAVE transition-ready (op 23) sent whose transition has not executed yet. */
   #unexecutedReady: unknown;
 
@@ -208,9 +207,12 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     return this.#dave?.protocolVersion ?? 0;
   }
 
-  /** The current 30-digit privacy code, or null. */
+  /**
+   * The current 30-digit privacy code, or null: read from the DAVE session each time, because a reset
+   * (the sole member left, a recovery, a downgrade) clears it without a new epoch.
+   */
   get privacyCode(): string | null {
-    return this.#privacyCode;
+    return this.#dave?.privacyCode ?? null;
   }
 
   /** The 45-digit verification code of `userId`, or null without DAVE. */
@@ -408,7 +410,6 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       else this.#transport.setDaveReceiveKey(ssrc, key);
     });
     dave.on('epoch', (info) => {
-      this.#privacyCode = info.privacyCode;
       this.#log.info(`voice: DAVE epoch ${info.epoch} (protocol ${info.protocolVersion})`);
       this.emit('epoch', info.privacyCode);
     });

@@ -319,7 +319,7 @@ describe('end-to-end encrypted calls (DAVE)', () => {
     },
   );
 
-  it('the privacy code changes when a third member joins, and stays shared by all three', async () => {
+  it('the privacy code changes as members join and leave, is shared by all, and is empty when alone', async () => {
     const { emulator, alice, bob, lobbyId } = await twoInALobby({ users: 3 });
     const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
     await eventually(
@@ -343,6 +343,21 @@ describe('end-to-end encrypted calls (DAVE)', () => {
     expect(await carolCall.getVerificationCode(alice.user.id)).toBe(
       await aliceCall.getVerificationCode(carol.user.id),
     );
+    // Bob leaves: Alice and Carol move to a new epoch without him.
+    const withBob = carolCall.getPrivacyCode();
+    await bob.client.endCall(lobbyId);
+    await eventually(
+      () =>
+        aliceCall.getPrivacyCode() !== '' &&
+        aliceCall.getPrivacyCode() !== withBob &&
+        aliceCall.getPrivacyCode() === carolCall.getPrivacyCode(),
+      10_000,
+      'a new code for the two left',
+    );
+    // Carol leaves too: Alice is alone, her group is reset, and no stale code is shown.
+    await carol.client.endCall(lobbyId);
+    await eventually(() => aliceCall.getPrivacyCode() === '', 10_000, 'no privacy code when alone');
+    expect(aliceCall.getStatus()).toBe(CallStatus.Connected);
   });
 
   it('participant volume and local mute change only what this player hears', async () => {
