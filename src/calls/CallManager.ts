@@ -86,6 +86,8 @@ export interface CallManagerDeps {
   redact: (line: string) => string;
   /** `ws://` for an `http:` API base, else `wss://`. */
   secureVoice: boolean;
+  /** How long a join waits for the voice server before `CallError.JoinTimeout`. @defaultValue 15 000 */
+  joinTimeoutMs?: number;
   dave?: DaveSessionFactory;
   socketFactory?: VoiceSocketFactory;
   /** The client-level participant callback (`setVoiceParticipantChangedCallback`). */
@@ -224,12 +226,13 @@ export class CallManager implements SessionFeature {
     (state as { call: Call }).call = new Call(this.#backend(state));
     this.#calls.set(lobbyId, state);
     this.#log.info(`call ${lobbyId}: joining`);
+    const joinTimeoutMs = this.#d.joinTimeoutMs ?? JOIN_TIMEOUT_MS;
     state.joinTimer = setTimeout(() => {
       if (state.status === CallStatus.Joining) {
-        this.#log.warn(`call ${lobbyId}: no voice server after ${JOIN_TIMEOUT_MS} ms`);
+        this.#log.warn(`call ${lobbyId}: no voice server after ${joinTimeoutMs} ms`);
         this.#finish(state, CallError.JoinTimeout, 0);
       }
-    }, JOIN_TIMEOUT_MS);
+    }, joinTimeoutMs);
     this.#sendVoiceStates();
     this.#ensurePump();
     return state.call;

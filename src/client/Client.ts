@@ -109,6 +109,11 @@ export interface ClientOptions {
   /** Test seam: opens voice gateway sockets. @defaultValue a `ws` WebSocket */
   voiceSocketFactory?: VoiceSocketFactory;
   /**
+   * How long a call waits for its voice server (the server update after joining) before it ends with
+   * `CallError.JoinTimeout`. @defaultValue `15_000`
+   */
+  callJoinTimeoutMs?: number;
+  /**
    * The local desktop client over RPC, used for rich presence without a connection; `false` turns it off.
    * @defaultValue the platform's standard socket paths
    */
@@ -384,6 +389,7 @@ export class Client extends TypedEmitter<ClientEvents> {
         log: this.#logger.writer('voice'),
         redact: (line) => this.#logger.redact(line),
         secureVoice: !apiBase.startsWith('http:'),
+        ...(options.callJoinTimeoutMs !== undefined ? { joinTimeoutMs: options.callJoinTimeoutMs } : {}),
         ...(options.daveSessionFactory === false
           ? {}
           : {
