@@ -2,10 +2,8 @@ import type {
   AuthenticationService,
   CiphersuiteImpl,
   ClientState,
-  Credential,
   KeyPackage,
   MlsContext,
-  MlsMessage,
   PrivateKeyPackage,
 } from 'ts-mls';
 
@@ -15,7 +13,18 @@ import type { Clock } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
 import { privacyCode as makePrivacyCode, verificationCode as makeVerificationCode } from './codes.js';
 import { generateP256KeyPair } from './nodeP256.js';
+import { PendingTransitions } from './transitions.js';
 import { daveCipherSuite, loadTsMls, type TsMls } from './tsMls.js';
+import {
+  checkCommit,
+  checkProposal,
+  checkRoster,
+  checkWelcomedGroup,
+  describeError as describe,
+  isDaveCredential,
+  Refusal,
+  type ExternalSenderInfo,
+} from './validation.js';
 import {
   bytesEqual,
   concatBytes,
@@ -82,21 +91,6 @@ export interface DaveProtocolSessionOptions {
   decryptionFailureTolerance?: number;
 }
 
-interface ExternalSenderInfo {
-  signaturePublicKey: Uint8Array;
-  credential: Credential;
-}
-
-/** Why a DAVE input was refused: `recover` sends op 31 and rejoins; `ignore` only logs. */
-class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly action: 'recover' | 'ignore',
-  ) {
-    super(message);
-  }
-}
-
 /**
  * The client side of DAVE (Discord's audio/video end-to-end encryption) for one voice connection: the MLS
  * session and transition state machine of dave-e2ee.md §1.5, on sdkpp's patched ts-mls.
@@ -138,8 +132,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   #state: ClientState | undefined;
   /** Our last commit (op 28) and the state it leads to, adopted when op 29 echoes it. */
   #cached: { commit: Uint8Array; newState: ClientState } | undefined;
-  readonly #pendingTransitions = new Map<number, number>();
-  #lastTransitionId = 0;
+  readonly #transitions = new PendingTransitions();
   #privacyCode: string | null = null;
 
   constructor(options: DaveProtocolSessionOptions) {
@@ -292,8 +285,8 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   reportDecryptFailures(count: number): void {
     if (count < this.#tolerance) return;
     void this.#enqueue('decrypt failures', () => {
-      if (this.#protocolVersion === 0 || this.#pendingTransitions.size > 0) return Promise.resolve();
-      this.#currentTransitionId = this.#lastTransitionId;
+      if (this.#protocolVersion === 0 || this.#transitions.size > 0) return Promise.resolve();
+      this.#transitions.current = this.#transitions.lastExecuted;
       throw new Refusal(`${count} consecutive decrypt failures`, 'recover');
     });
   }
@@ -302,7 +295,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   close(): void {
     this.#closed = true;
     this.#reset();
-    this.#pendingTransitions.clear();
+    this.#transitions.clear();
   }
 
   // --- internals ---------------------------------------------------------------------------------------
@@ -333,7 +326,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
       }
       if (!recover || this.#closed) return;
       try {
-        await this.#recover(this.#currentTransitionId);
+        await this.#recover(this.#transitions.current);
       } catch (error) {
         this.#log(LoggingSeverity.Error, `recovery after ${what} failed: ${describe(error)}`);
       }
@@ -347,22 +340,9 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
    * external sender is the voice server's from op 25.
    */
   readonly #authService: AuthenticationService = {
-    validateCredential: (credential, signaturePublicKey) => {
-      const sender = this.#externalSender;
-      const identity = credentialBytes(credential);
-      const senderIdentity = sender ? credentialBytes(sender.credential) : undefined;
-      const isSender =
-        sender !== undefined &&
-        identity !== undefined &&
-        senderIdentity !== undefined &&
-        bytesEqual(identity, senderIdentity) &&
-        bytesEqual(signaturePublicKey, sender.signaturePublicKey);
-      return Promise.resolve(isSender || credentialUserId(credential) !== undefined);
-    },
+    validateCredential: (credential, signaturePublicKey) =>
+      Promise.resolve(isDaveCredential(credential, signaturePublicKey, this.#externalSender)),
   };
-
-  /** The op 29/30 transition id being handled, for op 31. */
-  #currentTransitionId = 0;
 
   async #tsMls(): Promise<{ mls: TsMls; context: MlsContext }> {
     this.#mls ??= await loadTsMls();
@@ -383,7 +363,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     this.#reset();
     // Transitions announced for the group we leave are void: executing one later must not switch our
     // send key to a group nobody else is in.
-    this.#pendingTransitions.clear();
+    this.#transitions.clear();
     this.#protocolVersion = version;
     if (version === 0) return;
     const { mls, context } = await this.#tsMls();
@@ -455,7 +435,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
         if (!decoded) throw new Refusal('undecodable proposal', 'ignore');
         const [message, length] = decoded;
         at += length;
-        this.#checkProposal(mls, working, message);
+        checkProposal(mls, working, message, this.#recognized);
         if (message.wireformat !== mls.wireformats.mls_public_message) continue; // checked above
         try {
           const result = await mls.processMessage({ context, state: working, message });
@@ -492,38 +472,11 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     this.emit('sendBinary', DaveOp.CommitWelcome, concatBytes(commitBytes, welcomeBytes));
   }
 
-  /** DAVE's proposal rules (dave-e2ee.md §1.5, §3.2 item 3); throws a {@link Refusal} to ignore the batch. */
-  #checkProposal(mls: TsMls, state: ClientState, message: MlsMessage): void {
-    if (message.wireformat !== mls.wireformats.mls_public_message)
-      throw new Refusal('not a PublicMessage', 'ignore');
-    const { content } = message.publicMessage;
-    if (content.contentType !== mls.contentTypes.proposal) throw new Refusal('not a proposal', 'ignore');
-    if (content.sender.senderType !== mls.senderTypes.external || content.sender.senderIndex !== 0) {
-      throw new Refusal('proposal not from the external sender', 'ignore');
-    }
-    if (!bytesEqual(content.groupId, state.groupContext.groupId))
-      throw new Refusal('another group', 'ignore');
-    if (content.epoch !== state.groupContext.epoch) {
-      throw new Refusal(
-        `proposal for epoch ${content.epoch}, we are at ${state.groupContext.epoch}`,
-        'ignore',
-      );
-    }
-    const { proposal } = content;
-    if (proposal.proposalType === mls.defaultProposalTypes.add && 'add' in proposal) {
-      const userId = credentialUserId(proposal.add.keyPackage.leafNode.credential);
-      if (userId === undefined) throw new Refusal('Add without a DAVE credential', 'ignore');
-      if (!this.#recognized.has(userId)) throw new Refusal(`Add of unrecognized user ${userId}`, 'ignore');
-    } else if (proposal.proposalType !== mls.defaultProposalTypes.remove) {
-      throw new Refusal(`proposal type ${proposal.proposalType}`, 'ignore');
-    }
-  }
-
   /** Op 29: a commit was chosen for the epoch (ours: adopt it; another member's: process it). */
   async #onCommit(payload: Uint8Array): Promise<void> {
     if (payload.length < 3) throw new Refusal('malformed op 29', 'ignore');
     const tid = readU16(payload);
-    this.#currentTransitionId = tid;
+    this.#transitions.current = tid;
     const commitBytes = payload.subarray(2);
     const base = this.#state ?? this.#pending;
     if (!base) throw new Refusal('commit without a group', 'ignore');
@@ -536,24 +489,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
       const decoded = mls.mlsMessageDecoder(commitBytes, 0);
       if (!decoded || decoded[1] !== commitBytes.length) throw new Refusal('undecodable commit', 'recover');
       const [message] = decoded;
-      if (message.wireformat !== mls.wireformats.mls_public_message) {
-        throw new Refusal('commit is not a PublicMessage', 'recover');
-      }
-      const { content } = message.publicMessage;
-      if (content.contentType !== mls.contentTypes.commit) throw new Refusal('not a commit', 'recover');
-      if (!bytesEqual(content.groupId, this.#groupId))
-        throw new Refusal('commit for another group', 'ignore');
-      if (content.epoch !== base.groupContext.epoch) {
-        throw new Refusal(
-          `commit for epoch ${content.epoch}, we are at ${base.groupContext.epoch}`,
-          'ignore',
-        );
-      }
-      if (content.sender.senderType !== mls.senderTypes.member)
-        throw new Refusal('commit not from a member', 'recover');
-      if (content.commit.proposals.some((p) => p.proposalOrRefType !== mls.proposalOrRefTypes.reference)) {
-        throw new Refusal('commit carries a proposal by value', 'recover');
-      }
+      checkCommit(mls, message, this.#groupId, base.groupContext.epoch);
       try {
         newState = (await mls.processMessage({ context, state: base, message })).newState;
       } catch (error) {
@@ -565,7 +501,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
       await this.#init(this.#protocolVersion);
       return;
     }
-    this.#checkRoster(newState);
+    checkRoster(newState);
     this.#state = newState;
     this.#pending = undefined;
     this.#cached = undefined;
@@ -576,7 +512,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   async #onWelcome(payload: Uint8Array): Promise<void> {
     if (payload.length < 3) throw new Refusal('malformed op 30', 'ignore');
     const tid = readU16(payload);
-    this.#currentTransitionId = tid;
+    this.#transitions.current = tid;
     if (this.#state) throw new Refusal('Welcome while already in the group', 'ignore');
     const keyPackage = this.#keyPackage;
     const sender = this.#externalSender;
@@ -606,42 +542,12 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     } catch (error) {
       throw new Refusal(`Welcome not accepted by MLS: ${describe(error)}`, 'recover');
     }
-    if (!bytesEqual(state.groupContext.groupId, this.#groupId))
-      throw new Refusal('Welcome to another group', 'recover');
-    const senders = state.groupContext.extensions.filter(
-      (e) => e.extensionType === mls.defaultExtensionTypes.external_senders,
-    );
-    const only = senders[0]?.extensionData as ExternalSenderInfo | undefined;
-    // The patched codec refuses any count but one inside the extension; here: one extension, op 25's sender.
-    const onlyIdentity = only ? credentialBytes(only.credential) : undefined;
-    const expectedIdentity = credentialBytes(sender.credential);
-    if (
-      senders.length !== 1 ||
-      !only ||
-      !bytesEqual(only.signaturePublicKey, sender.signaturePublicKey) ||
-      onlyIdentity === undefined ||
-      expectedIdentity === undefined ||
-      !bytesEqual(onlyIdentity, expectedIdentity)
-    ) {
-      throw new Refusal('the group’s external sender is not the voice server’s', 'recover');
-    }
-    this.#checkRoster(state);
+    checkWelcomedGroup(mls, state, this.#groupId, sender);
+    checkRoster(state);
     this.#state = state;
     this.#pending = undefined;
     this.#cached = undefined;
     await this.#enterEpoch(tid);
-  }
-
-  /** Every leaf a DAVE user, each user once. */
-  #checkRoster(state: ClientState): void {
-    const seen = new Set<string>();
-    for (const node of state.ratchetTree) {
-      if (node?.nodeType !== 1) continue;
-      const userId = credentialUserId(node.leaf.credential);
-      if (userId === undefined) throw new Refusal('a member without a DAVE credential', 'recover');
-      if (seen.has(userId)) throw new Refusal(`duplicate identity ${userId} in the roster`, 'recover');
-      seen.add(userId);
-    }
   }
 
   #members(state: ClientState | undefined): { userId: string; signatureKey: Uint8Array }[] {
@@ -684,16 +590,16 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
       `epoch ${state.groupContext.epoch}, ${this.#members(state).length} members`,
     );
     if (tid === 0) {
-      this.#pendingTransitions.set(0, this.#protocolVersion);
+      this.#transitions.prepare(0, this.#protocolVersion);
       await this.#executeTransitionNow(0);
     } else {
-      this.#pendingTransitions.set(tid, this.#protocolVersion);
+      this.#transitions.prepare(tid, this.#protocolVersion);
       this.emit('sendJson', DaveOp.TransitionReady, { transition_id: tid });
     }
   }
 
   async #prepareTransition(tid: number, version: number): Promise<void> {
-    this.#pendingTransitions.set(tid, version);
+    this.#transitions.prepare(tid, version);
     if (version === 0) {
       // A downgrade: media from everyone may arrive without DAVE from now on.
       for (const userId of this.#recognized)
@@ -704,16 +610,13 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   }
 
   async #executeTransition(tid: number): Promise<void> {
-    if (!this.#pendingTransitions.has(tid))
-      throw new Refusal(`execute of unknown transition ${tid}`, 'ignore');
+    if (!this.#transitions.has(tid)) throw new Refusal(`execute of unknown transition ${tid}`, 'ignore');
     await this.#executeTransitionNow(tid);
   }
 
   async #executeTransitionNow(tid: number): Promise<void> {
-    const version = this.#pendingTransitions.get(tid);
-    this.#pendingTransitions.delete(tid);
+    const version = this.#transitions.take(tid);
     if (version === undefined) return;
-    this.#lastTransitionId = tid;
     if (version === 0) {
       this.#protocolVersion = 0;
       this.#reset();
@@ -734,12 +637,4 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
 
 function readU16(bytes: Uint8Array): number {
   return (bytes[0] ?? 0) * 256 + (bytes[1] ?? 0);
-}
-
-function credentialBytes(credential: Credential): Uint8Array | undefined {
-  return 'identity' in credential ? credential.identity : undefined;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
