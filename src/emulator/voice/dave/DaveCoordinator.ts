@@ -1,21 +1,15 @@
-import type { KeyPackage, MlsMessage } from 'ts-mls';
-
 import { loadTsMls, type TsMls } from '../../../dave/tsMls.js';
-import {
-  bytesEqual,
-  concatBytes,
-  DAVE_PROTOCOL_VERSION,
-  DaveOp,
-  credentialUserId,
-  proposalRef,
-  refKey,
-  snowflakeBE64,
-  u16,
-  withLength,
-} from '../../../dave/wire.js';
+import { concatBytes, DAVE_PROTOCOL_VERSION, DaveOp, snowflakeBE64, u16 } from '../../../dave/wire.js';
 import { systemClock, type Clock, type TimerHandle } from '../../../util/Clock.js';
 import { TypedEmitter } from '../../../util/TypedEmitter.js';
+import { checkCommit, checkKeyPackage, type Leaf } from './commitCheck.js';
 import { ExternalSender } from './externalSender.js';
+import {
+  appendProposalsPayload,
+  ProposalLog,
+  revokeProposalsPayload,
+  type SentProposal,
+} from './proposals.js';
 
 /** What the coordinator asks the voice gateway to send: JSON (`{op, d}`) or a binary DAVE message. */
 export type DaveMessageBody = { json: unknown } | { binary: Uint8Array };
@@ -40,26 +34,6 @@ export interface DaveCoordinatorOptions {
    * @defaultValue 10000
    */
   transitionTimeoutMs?: number;
-}
-
-/** A leaf of the group as the gateway sees it. */
-interface Leaf {
-  userId: string;
-  /** The signature key from the member's key package (undefined right after a sole-member reset). */
-  signatureKey: Uint8Array | undefined;
-}
-
-/** A proposal the gateway sent for the current epoch. */
-interface SentProposal {
-  ref: string;
-  kind: 'add' | 'remove';
-  userId: string;
-  /** Add: the KeyPackage's leaf signature key. Remove: the leaf index. */
-  signatureKey?: Uint8Array;
-  /** Add: the KeyPackage proposed (a newer one from the same user revokes this proposal). */
-  keyPackage?: Uint8Array;
-  leafIndex?: number;
-  revoked: boolean;
 }
 
 interface Transition {
@@ -94,6 +68,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   readonly #log: (line: string) => void;
   readonly #transitionTimeoutMs: number;
   readonly #sender = new ExternalSender();
+  readonly #proposals: ProposalLog;
   readonly #mls: Promise<TsMls>;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
@@ -105,8 +80,6 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   #epoch = 0n;
   /** Key packages waiting for an Add, by user. */
   readonly #keyPackages = new Map<string, { bytes: Uint8Array; signatureKey: Uint8Array }>();
-  /** Proposals sent for the current epoch, in order. */
-  #proposals: SentProposal[] = [];
   /** Members that reported an invalid commit/welcome (op 31): removed, then re-added with a new key package. */
   readonly #toReAdd = new Set<string>();
   #transition: Transition | undefined;
@@ -117,6 +90,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     super();
     this.#channelId = options.channelId;
     this.#groupId = snowflakeBE64(options.channelId);
+    this.#proposals = new ProposalLog(this.#sender, this.#groupId);
     this.#clock = options.clock ?? systemClock;
     this.#log = options.log ?? (() => undefined);
     this.#transitionTimeoutMs = options.transitionTimeoutMs ?? 10_000;
@@ -159,7 +133,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
       this.#leaves = [];
       this.#epoch = 0n;
-      this.#proposals = [];
+      this.#proposals.clear();
       this.#keyPackages.clear();
       this.#toReAdd.clear();
       const members = [...this.#connected];
@@ -219,7 +193,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       }
       const mls = await this.#mls;
       const keyPackage = mls.decode(mls.keyPackageDecoder, payload);
-      const problem = keyPackage ? this.#checkKeyPackage(userId, keyPackage) : 'undecodable';
+      const problem = keyPackage ? checkKeyPackage(userId, keyPackage) : 'undecodable';
       if (keyPackage === undefined || problem !== undefined) {
         this.#log(`dave: refused key package of ${userId}: ${problem ?? 'undecodable'}`);
         return;
@@ -263,7 +237,12 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       const [message, length] = decoded;
       const commitBytes = payload.slice(0, length);
       const welcomeBytes = payload.slice(length);
-      const checked = this.#checkCommit(mls, userId, message);
+      const checked = checkCommit(mls, userId, message, {
+        groupId: this.#groupId,
+        epoch: this.#epoch,
+        leaves: this.#leaves,
+        open: this.#proposals.open(),
+      });
       if (typeof checked === 'string') {
         this.#log(`dave: refused commit of ${userId}: ${checked}`);
         return;
@@ -350,32 +329,20 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       .map((l) => l.userId);
   }
 
-  #checkKeyPackage(userId: string, keyPackage: KeyPackage): string | undefined {
-    if (keyPackage.cipherSuite !== 2) return `cipher suite ${keyPackage.cipherSuite}`;
-    const { credential } = keyPackage.leafNode;
-    if (credential.credentialType !== 1) return 'not a basic credential';
-    if (credentialUserId(credential) !== userId) return 'credential is another user';
-    return undefined;
-  }
-
   /** Proposes whatever the roster needs: Removes for leavers and failed members, Adds for waiting joiners. */
   #reconcile(): void {
     const active = this.#activeMembers();
     if (active.length === 0) return;
     // Revoke the Add of a joiner that left before being committed, or that sent a newer key package.
-    const revoked = this.#proposals.filter(
-      (p) => !p.revoked && p.kind === 'add' && this.#keyPackages.get(p.userId)?.bytes !== p.keyPackage,
+    const revoked = this.#proposals.revoke(
+      (p) => p.kind === 'add' && this.#keyPackages.get(p.userId)?.bytes !== p.keyPackage,
     );
-    for (const p of revoked) p.revoked = true;
     if (revoked.length > 0) {
-      const refs = revoked.map((p) => withLength(Buffer.from(p.ref, 'base64')));
-      this.#send(active, DaveOp.Proposals, {
-        binary: concatBytes(Uint8Array.of(1), withLength(concatBytes(...refs))),
-      });
+      this.#send(active, DaveOp.Proposals, { binary: revokeProposalsPayload(revoked) });
     }
     const fresh: Uint8Array[] = [];
     const pending = (kind: 'add' | 'remove', userId: string): boolean =>
-      this.#proposals.some((p) => !p.revoked && p.kind === kind && p.userId === userId);
+      this.#proposals.pending(kind, userId);
     this.#leaves.forEach((leaf, leafIndex) => {
       if (leaf === null) return;
       const leaving = !this.#connected.has(leaf.userId) || this.#toReAdd.has(leaf.userId);
@@ -392,9 +359,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       );
     }
     if (fresh.length > 0) {
-      this.#send(active, DaveOp.Proposals, {
-        binary: concatBytes(Uint8Array.of(0), withLength(concatBytes(...fresh))),
-      });
+      this.#send(active, DaveOp.Proposals, { binary: appendProposalsPayload(fresh) });
     }
   }
 
@@ -402,49 +367,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     proposal: { add: Uint8Array } | { remove: number },
     record: Omit<SentProposal, 'ref' | 'revoked'>,
   ): Uint8Array {
-    const message = this.#sender.propose(this.#groupId, this.#epoch, proposal);
-    this.#proposals.push({ ...record, ref: refKey(proposalRef(message)), revoked: false });
-    return message;
-  }
-
-  /** Gateway-side commit validity (dave-e2ee.md §1.5): the refs of the Removes and Adds, or why not. */
-  #checkCommit(
-    mls: TsMls,
-    userId: string,
-    message: MlsMessage,
-  ): string | { removes: SentProposal[]; adds: SentProposal[] } {
-    if (message.wireformat !== mls.wireformats.mls_public_message) return 'not a PublicMessage';
-    const { content } = message.publicMessage;
-    if (content.contentType !== mls.contentTypes.commit) return 'not a commit';
-    if (!bytesEqual(content.groupId, this.#groupId)) return 'another group';
-    if (content.epoch !== this.#epoch) return `epoch ${content.epoch}, expected ${this.#epoch}`;
-    if (content.sender.senderType !== mls.senderTypes.member) return 'not from a member';
-    const committer = this.#leaves[content.sender.leafIndex];
-    if (committer?.userId !== userId) return 'sender leaf is not the sending user';
-    const refs: string[] = [];
-    for (const item of content.commit.proposals) {
-      if (item.proposalOrRefType !== mls.proposalOrRefTypes.reference) return 'a proposal by value';
-      refs.push(refKey(item.reference));
-    }
-    if (refs.length === 0) return 'no proposals';
-    const open = this.#proposals.filter((p) => !p.revoked);
-    if (new Set(refs).size !== refs.length) return 'a proposal referenced twice';
-    const referenced = refs.map((ref) => open.find((p) => p.ref === ref));
-    if (referenced.some((p) => p === undefined)) return 'an unknown or revoked proposal';
-    if (referenced.length !== open.length) return 'does not commit every proposal';
-    const path = content.commit.path;
-    if (path !== undefined) {
-      const leaf = path.leafNode;
-      if (credentialUserId(leaf.credential) !== userId) return 'committer changed its credential';
-      if (committer.signatureKey && !bytesEqual(leaf.signaturePublicKey, committer.signatureKey)) {
-        return 'committer changed its signature key';
-      }
-    }
-    const chosen = referenced.filter((p): p is SentProposal => p !== undefined);
-    return {
-      removes: chosen.filter((p) => p.kind === 'remove'),
-      adds: chosen.filter((p) => p.kind === 'add'),
-    };
+    return this.#proposals.propose(this.#epoch, proposal, record);
   }
 
   #accept(commit: Uint8Array, welcome: Uint8Array, removes: SentProposal[], adds: SentProposal[]): void {
@@ -461,7 +384,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     }
     for (const p of removes) this.#toReAdd.delete(p.userId);
     this.#epoch += 1n;
-    this.#proposals = [];
+    this.#proposals.clear();
 
     const transitionId = this.#newTransitionId();
     const removed = new Set(removes.map((p) => p.userId));
@@ -524,7 +447,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     this.#transition = undefined;
     this.#leaves = [{ userId, signatureKey: undefined }];
     this.#epoch = 0n;
-    this.#proposals = [];
+    this.#proposals.clear();
     this.#toReAdd.clear();
     this.#send([userId], DaveOp.PrepareEpoch, {
       json: { protocol_version: DAVE_PROTOCOL_VERSION, epoch: 1 },
@@ -543,7 +466,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     this.#transition = undefined;
     this.#leaves = [];
     this.#epoch = 0n;
-    this.#proposals = [];
+    this.#proposals.clear();
     this.#toReAdd.clear();
     const [next] = [...this.#keyPackages].filter(([userId]) => this.#connected.has(userId));
     if (next === undefined) return;
