@@ -15,6 +15,7 @@ import {
   type SessionDescription,
   type VoiceReady,
 } from './protocol.js';
+import { SsrcRouter } from './SsrcRouter.js';
 import {
   VoiceGatewayClient,
   type VoiceGatewayEnd,
@@ -89,7 +90,7 @@ const SPEAKING_HOLD_MS = 200;
 /**
  * One voice connection: the voice gateway session, the UDP transport it sets up (IP discovery, Select
  * Protocol, the transport key), the DAVE session (its opcodes in, its media keys out to the transport), the
- * SSRC ↔ user map from op 5 (DAVE receive keys wait for their user's SSRC), and speaking in both directions.
+ * SSRC routing of keys and gains ({@link SsrcRouter}), and speaking in both directions.
  * The owner drives {@link VoiceConnection.poll} from its 20 ms audio pump.
  */
 export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
@@ -103,12 +104,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   #ready: VoiceReady | undefined;
   #mode: string | undefined;
   #discoveryTimer: TimerHandle | undefined;
-  readonly #ssrcByUser = new Map<string, number>();
-  readonly #userBySsrc = new Map<number, string>();
-  /** DAVE receive keys whose user has no known SSRC yet. */
-  readonly #heldKeys = new Map<string, Uint8Array>();
-  /** Per-user playback gain (linear), applied by SSRC once known. */
-  readonly #userGains = new Map<string, number>();
+  readonly #router: SsrcRouter;
   readonly #connected = new Set<string>();
   readonly #remoteSpeaking = new Set<string>();
   #selfSpeaking = false;
@@ -123,6 +119,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#log = options.log;
+    this.#router = new SsrcRouter(options.userId, () => this.#transport);
     const url = voiceGatewayUrl(options.endpoint, options.secure);
     this.#gateway = new VoiceGatewayClient({
       url,
@@ -194,7 +191,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
 
   /** The user behind an SSRC (op 5), if known. */
   userForSsrc(ssrc: number): string | undefined {
-    return this.#userBySsrc.get(ssrc);
+    return this.#router.userForSsrc(ssrc);
   }
 
   /** The users the voice server says are in the call besides us. */
@@ -247,9 +244,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
 
   /** Sets one user's playback gain (linear, 0..10); kept until their SSRC is known. */
   setUserGain(userId: string, gain: number): void {
-    this.#userGains.set(userId, gain);
-    const ssrc = this.#ssrcByUser.get(userId);
-    if (ssrc !== undefined) this.#transport?.setUserGain(ssrc, gain);
+    this.#router.setUserGain(userId, gain);
   }
 
   /**
@@ -310,7 +305,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     // A fresh Identify is a new voice session: a new DAVE group too.
     this.#dave?.close();
     this.#dave = undefined;
-    this.#heldKeys.clear();
+    this.#router.dropHeldKeys();
     const transport = this.#o.engine.createVoiceTransport({
       serverHost: ready.ip,
       serverPort: ready.port,
@@ -323,10 +318,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     this.#lastDaveFailures = 0;
     this.applySettings();
     if (this.#o.speakerOutput) transport.setSpeakerOutput(true);
-    for (const [userId, gain] of this.#userGains) {
-      const ssrc = this.#ssrcByUser.get(userId);
-      if (ssrc !== undefined) transport.setUserGain(ssrc, gain);
-    }
+    this.#router.applyGains(transport);
     await transport.start();
     const waitDiscovery = (): void => {
       if (this.#transport !== transport) return;
@@ -390,24 +382,12 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       this.#gateway.sendBinary(op, payload);
     });
     dave.on('sendKey', (key) => {
-      const transport = this.#transport;
       this.#log.info(`voice: DAVE ${key ? 'sender key in use' : 'passthrough for sending'}`);
       this.#unexecutedReady = undefined;
-      if (!transport) return;
-      if (key) transport.setDaveSendKey(key);
-      else transport.setDavePassthrough(true);
+      this.#router.sendKey(key);
     });
     dave.on('receiveKey', (userId, key) => {
-      if (!key) {
-        // A downgrade to version 0: media may arrive in the clear. The transport's passthrough is for the
-        // whole connection (sending too), which the transition's execute asks for next anyway.
-        this.#heldKeys.delete(userId);
-        this.#transport?.setDavePassthrough(true);
-        return;
-      }
-      const ssrc = this.#ssrcByUser.get(userId);
-      if (ssrc === undefined || !this.#transport) this.#heldKeys.set(userId, key);
-      else this.#transport.setDaveReceiveKey(ssrc, key);
+      this.#router.receiveKey(userId, key);
     });
     dave.on('epoch', (info) => {
       this.#log.info(`voice: DAVE epoch ${info.epoch} (protocol ${info.protocolVersion})`);
@@ -424,7 +404,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
           this.#log.warn('voice: a malformed speaking message was ignored');
           return;
         }
-        this.#mapSsrc(speaking.userId, speaking.ssrc);
+        this.#router.map(speaking.userId, speaking.ssrc);
         const now = speaking.speaking !== 0;
         if (now !== this.#remoteSpeaking.has(speaking.userId)) {
           if (now) this.#remoteSpeaking.add(speaking.userId);
@@ -445,13 +425,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
         const userId = parseClientDisconnect(d);
         if (!userId) return;
         this.#connected.delete(userId);
-        const ssrc = this.#ssrcByUser.get(userId);
-        if (ssrc !== undefined) {
-          this.#transport?.removeSpeaker(ssrc);
-          this.#ssrcByUser.delete(userId);
-          this.#userBySsrc.delete(ssrc);
-        }
-        this.#heldKeys.delete(userId);
+        this.#router.remove(userId);
         this.#dave?.onClientDisconnect(userId);
         if (this.#remoteSpeaking.delete(userId)) this.emit('speaking', userId, false);
         this.emit('clientDisconnected', userId);
@@ -472,26 +446,6 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       }
       default:
         this.#log.verbose(`voice: op ${op} ignored`);
-    }
-  }
-
-  #mapSsrc(userId: string, ssrc: number): void {
-    if (userId === this.#o.userId || this.#ssrcByUser.get(userId) === ssrc) return;
-    const previous = this.#ssrcByUser.get(userId);
-    if (previous !== undefined) {
-      this.#userBySsrc.delete(previous);
-      this.#transport?.removeSpeaker(previous);
-    }
-    this.#ssrcByUser.set(userId, ssrc);
-    this.#userBySsrc.set(ssrc, userId);
-    const transport = this.#transport;
-    if (!transport) return;
-    const gain = this.#userGains.get(userId);
-    if (gain !== undefined) transport.setUserGain(ssrc, gain);
-    const key = this.#heldKeys.get(userId);
-    if (key) {
-      this.#heldKeys.delete(userId);
-      transport.setDaveReceiveKey(ssrc, key);
     }
   }
 
