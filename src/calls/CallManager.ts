@@ -7,31 +7,15 @@ import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import type { GatewayOpcode } from '../gateway/protocol.js';
 import type { LogWriter } from '../logging/index.js';
 import type { MediaEngine } from '../media/MediaEngine.js';
-import type { AudioProcessor } from '../media/audio/types.js';
-import { VOICE_FRAME_SAMPLES, type VoiceTransport } from '../media/transport/types.js';
 import { isSnowflake } from '../util/snowflake.js';
 import type { DaveSessionFactory } from '../voice/daveSession.js';
-import {
-  VoiceConnection,
-  type VoiceAudioSettings,
-  type VoiceConnectionState,
-} from '../voice/VoiceConnection.js';
+import { VoiceConnection, type VoiceConnectionState } from '../voice/VoiceConnection.js';
 import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
-import {
-  describeDevice,
-  NULL_AUDIO_DEVICE,
-  NULL_AUDIO_DEVICE_ID,
-  nullInput,
-  nullOutput,
-  openInput,
-  openOutput,
-  WavFileOutput,
-  type AudioDevice,
-  type AudioInput,
-  type AudioOutput,
-} from './audioDevices.js';
-import { Call, type CallBackend, type VADThresholdSettings } from './Call.js';
+import type { AudioDevice } from './audioDevices.js';
+import { AudioPump } from './AudioPump.js';
+import { Call, type CallBackend } from './Call.js';
 import { CallInfoHandle } from './CallInfoHandle.js';
+import type { CallState, UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
 import { AudioModeType, CallError, CallStatus, callStatusToString } from './enums.js';
 import { VoiceStateStore, type VoiceStateChange } from './VoiceStateStore.js';
 
@@ -39,39 +23,12 @@ import { VoiceStateStore, type VoiceStateChange } from './VoiceStateStore.js';
 const OP_LOBBY_VOICE_STATES: GatewayOpcode = 17 as unknown as GatewayOpcode;
 /** How long a join may wait for the voice server update. */
 const JOIN_TIMEOUT_MS = 15_000;
-const TICK_MS = 20;
-/** Frames a late pump catches up at most (then it restarts its clock). */
-const MAX_CATCH_UP = 10;
-/** Output frames held per call before the oldest is dropped (200 ms). */
-const MAX_OUTPUT_QUEUE = 10;
-/** What a transport tick that mixed nothing plays. */
-const SILENT_FRAME = new Int16Array(VOICE_FRAME_SAMPLES);
-/** Capture frames kept waiting in each transport's send ring. */
-const CAPTURE_BACKLOG = 2;
 /** How long after our voice state left the call we wait for the voice socket's own close. */
 const REMOVED_GRACE_MS = 2000;
 /** The VAD threshold an automatic setting uses (the engine's energy VAD default). */
 const AUTOMATIC_VAD_DB = -50;
 
-/**
- * Sees each remote user's 20 ms of PCM before it is mixed (48 kHz, interleaved stereo); may change the
- * samples in place. Returning true mutes that user's frame in the SDK's own playout (the game plays it).
- */
-export type UserAudioReceivedCallback = (
-  userId: string,
-  samples: Int16Array,
-  samplesPerChannel: number,
-  sampleRate: number,
-  channels: number,
-) => boolean | void;
-
-/** Sees the player's microphone audio (20 ms, 48 kHz stereo) before it is sent; may change it in place. */
-export type UserAudioCapturedCallback = (
-  samples: Int16Array,
-  samplesPerChannel: number,
-  sampleRate: number,
-  channels: number,
-) => void;
+export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
 
 /** What the call manager needs from the client. */
 export interface CallManagerDeps {
@@ -94,33 +51,10 @@ export interface CallManagerDeps {
   participantChanged: (lobbyId: string, userId: string, added: boolean) => void;
 }
 
-interface CallState {
-  readonly lobbyId: string;
-  readonly call: Call;
-  status: CallStatus;
-  active: boolean;
-  everConnected: boolean;
-  settings: VoiceAudioSettings;
-  audioMode: AudioModeType;
-  vad: VADThresholdSettings;
-  playback: Map<string, { volume: number; localMute: boolean }>;
-  connection: VoiceConnection | undefined;
-  joinTimer: ReturnType<typeof setTimeout> | undefined;
-  received: UserAudioReceivedCallback | undefined;
-  captured: UserAudioCapturedCallback | undefined;
-  outQueue: Int16Array[];
-  /** Playout pacing: the transport's tick count at the last pull, and the silent frames still owed. */
-  playout: { transport: VoiceTransport | undefined; ticks: number; balance: number };
-  /** Capture pacing: frames pushed to `transport` since its tick count was `base`. */
-  capture: { transport: VoiceTransport | undefined; pushed: number; base: number };
-  mixer: AudioProcessor | undefined;
-}
-
 /**
  * Lobby calls: joining through main gateway op 17, one {@link VoiceConnection} per call, the statuses and
  * errors of each {@link Call}, the player's settings (mute, deafen, push-to-talk, voice activity, volumes,
- * local mutes), voice states from the main gateway, and the audio pump that moves 20 ms frames from the input
- * device to every call and from every call to the output device.
+ * local mutes), voice states from the main gateway; the audio itself is the {@link AudioPump}'s.
  */
 export class CallManager implements SessionFeature {
   readonly #d: CallManagerDeps;
@@ -130,31 +64,25 @@ export class CallManager implements SessionFeature {
   #selfMuteAll = false;
   #selfDeafAll = false;
   #inputVolume = 100;
-  #outputVolume = 100;
-  #inputId = NULL_AUDIO_DEVICE_ID;
-  #outputId = NULL_AUDIO_DEVICE_ID;
-  #input: AudioInput = nullInput;
-  #output: AudioOutput = nullOutput;
   #engineManagedAudioSession = false;
-  #aecDump = false;
-  #aecFiles: { input: WavFileOutput; output: WavFileOutput } | undefined;
   #voiceLogDir: string | undefined;
-  #pumpTimer: ReturnType<typeof setTimeout> | undefined;
   /** The lobby voice states (op 17) changed while the main gateway was not Ready. */
   #voiceStatesPending = false;
-  #pumpDeadline = 0;
-  readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
-  readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
-  readonly #pulled = new Int16Array(8 * VOICE_FRAME_SAMPLES);
-  readonly #pulledSsrcs = new Uint32Array(64);
-  readonly #pulledTicks = new Uint32Array(64);
-  readonly #speakerFrames = new Int16Array(64 * VOICE_FRAME_SAMPLES);
+  readonly #pump: AudioPump;
 
   constructor(deps: CallManagerDeps) {
     this.#d = deps;
     this.#log = this.#teeLog(deps.log);
     this.#states = new VoiceStateStore(this.#log, (lobbyId, userId, change) => {
       this.#onVoiceState(lobbyId, userId, change);
+    });
+    this.#pump = new AudioPump({
+      calls: this.#calls,
+      log: this.#log,
+      voiceLogDir: () => this.#voiceLogDir,
+      onTick: () => {
+        if (this.#voiceStatesPending && this.#d.gateway()) this.#sendVoiceStates();
+      },
     });
   }
 
@@ -234,7 +162,7 @@ export class CallManager implements SessionFeature {
       }
     }, joinTimeoutMs);
     this.#sendVoiceStates();
-    this.#ensurePump();
+    this.#pump.ensure();
     return state.call;
   }
 
@@ -312,54 +240,36 @@ export class CallManager implements SessionFeature {
   setOutputVolume(volume: number): void {
     if (typeof volume !== 'number' || !(volume >= 0 && volume <= 200))
       throw new ValidationError('setOutputVolume: the volume is 0..200');
-    this.#outputVolume = volume;
+    this.#pump.outputVolume = volume;
   }
   /** See {@link CallManager.setOutputVolume}. */
   getOutputVolume(): number {
-    return this.#outputVolume;
+    return this.#pump.outputVolume;
   }
 
   /** The input devices: the null device, and the current WAV file when one is in use. */
   inputDevices(): AudioDevice[] {
-    const current = describeDevice(this.#inputId, 'input');
-    return current && current.id !== NULL_AUDIO_DEVICE_ID
-      ? [NULL_AUDIO_DEVICE, current]
-      : [NULL_AUDIO_DEVICE];
+    return this.#pump.inputDevices();
   }
   /** The output devices: the null device, and the current WAV file when one is in use. */
   outputDevices(): AudioDevice[] {
-    const current = describeDevice(this.#outputId, 'output');
-    return current && current.id !== NULL_AUDIO_DEVICE_ID
-      ? [NULL_AUDIO_DEVICE, current]
-      : [NULL_AUDIO_DEVICE];
+    return this.#pump.outputDevices();
   }
   /** The current input device. */
   currentInputDevice(): AudioDevice {
-    return describeDevice(this.#inputId, 'input') ?? NULL_AUDIO_DEVICE;
+    return this.#pump.currentInputDevice();
   }
   /** The current output device. */
   currentOutputDevice(): AudioDevice {
-    return describeDevice(this.#outputId, 'output') ?? NULL_AUDIO_DEVICE;
+    return this.#pump.currentOutputDevice();
   }
   /** Switches the input device; a ValidationError for an unknown id or an unreadable or unsupported file. */
   setInputDevice(id: string): void {
-    if (typeof id !== 'string' || !describeDevice(id, 'input'))
-      throw new ValidationError(`setInputDevice: unknown device "${id}" (null or wav-in:<path>)`);
-    const input = openInput(id);
-    this.#input.close();
-    this.#input = input;
-    this.#inputId = id;
-    this.#log.info(`input device: ${id}`);
+    this.#pump.setInputDevice(id);
   }
   /** Switches the output device (the previous WAV file is finalised); a ValidationError for a bad id or path. */
   setOutputDevice(id: string): void {
-    if (typeof id !== 'string' || !describeDevice(id, 'output'))
-      throw new ValidationError(`setOutputDevice: unknown device "${id}" (null or wav-out:<path>)`);
-    const output = openOutput(id);
-    this.#output.close();
-    this.#output = output;
-    this.#outputId = id;
-    this.#log.info(`output device: ${id}`);
+    this.#pump.setOutputDevice(id);
   }
 
   /** Mobile audio sessions: kept (desktop has nothing to hand over). */
@@ -378,12 +288,11 @@ export class CallManager implements SessionFeature {
    * recorded to `aec-input-<time>.wav` and `aec-output-<time>.wav` there.
    */
   setAecDump(on: boolean): void {
-    this.#aecDump = on;
-    if (!this.#aecDump) this.#closeAec();
+    this.#pump.setAecDump(on);
   }
   /** See {@link CallManager.setAecDump}. */
   getAecDump(): boolean {
-    return this.#aecDump;
+    return this.#pump.getAecDump();
   }
   /** Where the voice connection's log lines are also written (`voice.log`); undefined stops it. */
   setVoiceLogDir(dir: string | undefined): void {
@@ -406,10 +315,7 @@ export class CallManager implements SessionFeature {
   /** Ends every call and closes the devices. */
   async destroy(): Promise<void> {
     await this.endAll();
-    this.#stopPump();
-    this.#input.close();
-    this.#output.close();
-    this.#closeAec();
+    this.#pump.destroy();
   }
 
   // --- internals -----------------------------------------------------------------------------------
@@ -658,216 +564,6 @@ export class CallManager implements SessionFeature {
       this.#setStatus(state, CallStatus.Disconnected, error, detail);
       state.active = false;
     }
-    if (this.#calls.size === 0) this.#stopPump();
+    if (this.#calls.size === 0) this.#pump.stop();
   }
-
-  // --- the audio pump ------------------------------------------------------------------------------
-
-  #ensurePump(): void {
-    if (this.#pumpTimer) return;
-    this.#pumpDeadline = performance.now() + TICK_MS;
-    this.#schedulePump();
-  }
-
-  #schedulePump(): void {
-    this.#pumpTimer = setTimeout(
-      () => {
-        this.#pump();
-      },
-      Math.max(0, this.#pumpDeadline - performance.now()),
-    );
-  }
-
-  #stopPump(): void {
-    clearTimeout(this.#pumpTimer);
-    this.#pumpTimer = undefined;
-    this.#output.flush(); // a WAV output is a complete file whenever no call runs
-    this.#aecFiles?.input.flush();
-    this.#aecFiles?.output.flush();
-  }
-
-  #pump(): void {
-    this.#pumpTimer = undefined;
-    if (this.#calls.size === 0) return;
-    if (this.#voiceStatesPending && this.#d.gateway()) this.#sendVoiceStates();
-    this.#capture();
-    // Playout follows the transport's clock too: every tick of a call's transport yields one frame of its
-    // audio (what it mixed, or silence when nobody spoke), and the first connected call's ticks set how many
-    // frames are played. The output then holds neither gaps nor a growing queue, whatever the pump's timing.
-    let lead: number | undefined;
-    for (const state of this.#calls.values()) {
-      if (!state.connection?.transport || state.status !== CallStatus.Connected) continue;
-      const ticks = this.#collect(state);
-      lead ??= ticks;
-      state.connection.poll();
-    }
-    for (let i = 0; i < Math.min(lead ?? 0, MAX_CATCH_UP * 5); i++) this.#playOne();
-    this.#pumpDeadline += TICK_MS;
-    const now = performance.now();
-    if (this.#pumpDeadline < now - TICK_MS * MAX_CATCH_UP) this.#pumpDeadline = now + TICK_MS;
-    this.#schedulePump();
-  }
-
-  /**
-   * Capture, paced by the transport's own clock rather than the pump's: each call's transport takes one
-   * frame per 20 ms tick, so the frames it still holds are those pushed minus its ticks since the first push.
-   * The input device is read only to keep that backlog at {@link CAPTURE_BACKLOG} frames, so a late pump
-   * (the event loop was busy) never leaves a standing queue of microphone audio, which would be latency for
-   * the rest of the call. The input device waits while no call is connected.
-   */
-  #capture(): void {
-    const connected = [...this.#calls.values()].filter(
-      (state) => state.status === CallStatus.Connected && state.connection?.transport !== undefined,
-    );
-    if (connected.length === 0) return;
-    let wanted = 0;
-    const ticks = new Map<CallState, number>();
-    for (const state of connected) {
-      const transportTicks = state.connection?.transport?.stats().ticks ?? 0;
-      ticks.set(state, transportTicks);
-      if (state.capture.transport !== state.connection?.transport) {
-        // A new transport (first connect, or a reconnect from scratch) starts with an empty ring.
-        state.capture = { transport: state.connection?.transport, pushed: 0, base: transportTicks };
-      }
-      const consumed = transportTicks - state.capture.base;
-      if (consumed > state.capture.pushed) {
-        // The ring ran dry (nothing to send for a while): count from now.
-        state.capture.base = transportTicks - state.capture.pushed;
-      }
-      const backlog = state.capture.pushed - (transportTicks - state.capture.base);
-      wanted = Math.max(wanted, CAPTURE_BACKLOG - backlog);
-    }
-    const frame = this.#frame;
-    for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
-      if (!this.#input.read(frame)) {
-        // Silence: nothing to send, and the transport's backlog base follows its clock.
-        for (const state of connected) state.capture.base = (ticks.get(state) ?? 0) - state.capture.pushed;
-        return;
-      }
-      if (this.#aecDump) this.#aec()?.input.write(frame);
-      for (const state of connected) {
-        if (state.captured) {
-          try {
-            state.captured(frame, VOICE_FRAME_SAMPLES / 2, 48_000, 2);
-          } catch (error) {
-            this.#log.error(`the audio captured callback threw: ${(error as Error).message}`);
-          }
-        }
-        state.capture.pushed += state.connection?.transport?.pushPcm(frame) ?? 0;
-      }
-    }
-  }
-
-  /** Plays one 20 ms frame: every connected call's next frame summed, at the output volume. */
-  #playOne(): void {
-    const mixed = this.#mixed;
-    mixed.fill(0);
-    let any = false;
-    for (const state of this.#calls.values()) {
-      const next = state.outQueue.shift();
-      if (!next) continue;
-      any = true;
-      for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp((mixed[i] ?? 0) + (next[i] ?? 0));
-    }
-    if (any && this.#outputVolume !== 100) {
-      const gain = this.#outputVolume / 100;
-      for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
-    }
-    this.#output.write(mixed);
-    if (this.#aecDump) this.#aec()?.output.write(mixed);
-  }
-
-  /**
-   * Pulls what a call's transport produced into its output queue, with a silent frame for each of its ticks
-   * that produced nothing; returns how many ticks the transport made since the last time.
-   */
-  #collect(state: CallState): number {
-    const transport = state.connection?.transport;
-    if (!transport) return 0;
-    // Read before pulling: a frame mixed in between is pulled now and its tick counted next time.
-    const ticks = transport.stats().ticks;
-    if (state.playout.transport !== transport) state.playout = { transport, ticks, balance: 0 };
-    const elapsed = ticks - state.playout.ticks;
-    state.playout.ticks = ticks;
-    const queue = state.outQueue;
-    let frames = 0;
-    if (!state.received) {
-      for (let n = transport.pullPcm(this.#pulled); n > 0; n = transport.pullPcm(this.#pulled)) {
-        for (let i = 0; i < n; i++) {
-          queue.push(this.#pulled.slice(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES));
-        }
-        frames += n;
-      }
-    } else {
-      const n = transport.pullSpeakerPcm(this.#speakerFrames, this.#pulledSsrcs, this.#pulledTicks);
-      let start = 0;
-      while (start < n) {
-        let end = start + 1;
-        while (end < n && this.#pulledTicks[end] === this.#pulledTicks[start]) end++;
-        queue.push(this.#mixGroup(state, start, end));
-        frames++;
-        start = end;
-      }
-    }
-    state.playout.balance += elapsed - frames;
-    for (; state.playout.balance > 0; state.playout.balance--) queue.push(SILENT_FRAME);
-    while (queue.length > MAX_OUTPUT_QUEUE) queue.shift();
-    return elapsed;
-  }
-
-  /** Speaker-output mode: hands each user's frame of one tick to the callback, then mixes what it kept. */
-  #mixGroup(state: CallState, start: number, end: number): Int16Array {
-    const connection = state.connection;
-    const frames = this.#speakerFrames;
-    const keep = new Uint32Array(end - start);
-    const kept = new Int16Array((end - start) * VOICE_FRAME_SAMPLES);
-    let count = 0;
-    for (let i = start; i < end; i++) {
-      const ssrc = this.#pulledSsrcs[i] ?? 0;
-      const userId = connection?.userForSsrc(ssrc) ?? '0';
-      const samples = frames.subarray(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES);
-      let mute = false;
-      try {
-        mute = state.received?.(userId, samples, VOICE_FRAME_SAMPLES / 2, 48_000, 2) === true;
-      } catch (error) {
-        this.#log.error(`the audio received callback threw: ${(error as Error).message}`);
-      }
-      const playback = state.playback.get(userId);
-      if (mute || playback?.localMute) continue;
-      state.mixer?.setUserGain(ssrc, (playback?.volume ?? 100) / 100);
-      kept.set(samples, count * VOICE_FRAME_SAMPLES);
-      keep[count] = ssrc;
-      count++;
-    }
-    const out = new Int16Array(VOICE_FRAME_SAMPLES);
-    if (count > 0 && state.mixer)
-      state.mixer.mix(kept.subarray(0, count * VOICE_FRAME_SAMPLES), keep, count, out);
-    return out;
-  }
-
-  #aec(): { input: WavFileOutput; output: WavFileOutput } | undefined {
-    if (!this.#aecFiles && this.#voiceLogDir) {
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      try {
-        this.#aecFiles = {
-          input: new WavFileOutput(path.join(this.#voiceLogDir, `aec-input-${stamp}.wav`)),
-          output: new WavFileOutput(path.join(this.#voiceLogDir, `aec-output-${stamp}.wav`)),
-        };
-      } catch (error) {
-        this.#log.warn(`AEC dump: ${(error as Error).message}`);
-        this.#aecDump = false;
-      }
-    }
-    return this.#aecFiles;
-  }
-
-  #closeAec(): void {
-    this.#aecFiles?.input.close();
-    this.#aecFiles?.output.close();
-    this.#aecFiles = undefined;
-  }
-}
-
-function clamp(value: number): number {
-  return value > 32767 ? 32767 : value < -32768 ? -32768 : value;
 }

@@ -1,0 +1,349 @@
+import path from 'node:path';
+
+import { ValidationError } from '../errors/index.js';
+import type { LogWriter } from '../logging/index.js';
+import { VOICE_FRAME_SAMPLES } from '../media/transport/types.js';
+import {
+  describeDevice,
+  NULL_AUDIO_DEVICE,
+  NULL_AUDIO_DEVICE_ID,
+  nullInput,
+  nullOutput,
+  openInput,
+  openOutput,
+  WavFileOutput,
+  type AudioDevice,
+  type AudioInput,
+  type AudioOutput,
+} from './audioDevices.js';
+import type { CallState } from './CallState.js';
+import { CallStatus } from './enums.js';
+
+const TICK_MS = 20;
+/** Frames a late pump catches up at most (then it restarts its clock). */
+const MAX_CATCH_UP = 10;
+/** Output frames held per call before the oldest is dropped (200 ms). */
+const MAX_OUTPUT_QUEUE = 10;
+/** What a transport tick that mixed nothing plays. */
+const SILENT_FRAME = new Int16Array(VOICE_FRAME_SAMPLES);
+/** Capture frames kept waiting in each transport's send ring. */
+const CAPTURE_BACKLOG = 2;
+
+/** What the audio pump needs from the call manager. */
+export interface AudioPumpDeps {
+  /** The running calls, read live each tick. */
+  calls: ReadonlyMap<string, CallState>;
+  log: LogWriter;
+  /** Where AEC dump files go; without one there is no dump. */
+  voiceLogDir: () => string | undefined;
+  /** Runs at the start of every tick while a call runs. */
+  onTick: () => void;
+}
+
+/**
+ * The audio pump: the input and output devices, and every 20 ms the frames from the input device to every
+ * connected call and from every call to the output device, paced by each transport's own clock; plus the
+ * AEC dump files of what went in and out.
+ */
+export class AudioPump {
+  readonly #d: AudioPumpDeps;
+  /** Playback volume, 0–200. */
+  outputVolume = 100;
+  #inputId = NULL_AUDIO_DEVICE_ID;
+  #outputId = NULL_AUDIO_DEVICE_ID;
+  #input: AudioInput = nullInput;
+  #output: AudioOutput = nullOutput;
+  #aecDump = false;
+  #aecFiles: { input: WavFileOutput; output: WavFileOutput } | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #deadline = 0;
+  readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
+  readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
+  readonly #pulled = new Int16Array(8 * VOICE_FRAME_SAMPLES);
+  readonly #pulledSsrcs = new Uint32Array(64);
+  readonly #pulledTicks = new Uint32Array(64);
+  readonly #speakerFrames = new Int16Array(64 * VOICE_FRAME_SAMPLES);
+
+  constructor(deps: AudioPumpDeps) {
+    this.#d = deps;
+  }
+
+  // --- devices -------------------------------------------------------------------------------------
+
+  /** The input devices: the null device, and the current WAV file when one is in use. */
+  inputDevices(): AudioDevice[] {
+    const current = describeDevice(this.#inputId, 'input');
+    return current && current.id !== NULL_AUDIO_DEVICE_ID
+      ? [NULL_AUDIO_DEVICE, current]
+      : [NULL_AUDIO_DEVICE];
+  }
+  /** The output devices: the null device, and the current WAV file when one is in use. */
+  outputDevices(): AudioDevice[] {
+    const current = describeDevice(this.#outputId, 'output');
+    return current && current.id !== NULL_AUDIO_DEVICE_ID
+      ? [NULL_AUDIO_DEVICE, current]
+      : [NULL_AUDIO_DEVICE];
+  }
+  /** The current input device. */
+  currentInputDevice(): AudioDevice {
+    return describeDevice(this.#inputId, 'input') ?? NULL_AUDIO_DEVICE;
+  }
+  /** The current output device. */
+  currentOutputDevice(): AudioDevice {
+    return describeDevice(this.#outputId, 'output') ?? NULL_AUDIO_DEVICE;
+  }
+  /** Switches the input device; a ValidationError for an unknown id or an unreadable or unsupported file. */
+  setInputDevice(id: string): void {
+    if (typeof id !== 'string' || !describeDevice(id, 'input'))
+      throw new ValidationError(`setInputDevice: unknown device "${id}" (null or wav-in:<path>)`);
+    const input = openInput(id);
+    this.#input.close();
+    this.#input = input;
+    this.#inputId = id;
+    this.#d.log.info(`input device: ${id}`);
+  }
+  /** Switches the output device (the previous WAV file is finalised); a ValidationError for a bad id or path. */
+  setOutputDevice(id: string): void {
+    if (typeof id !== 'string' || !describeDevice(id, 'output'))
+      throw new ValidationError(`setOutputDevice: unknown device "${id}" (null or wav-out:<path>)`);
+    const output = openOutput(id);
+    this.#output.close();
+    this.#output = output;
+    this.#outputId = id;
+    this.#d.log.info(`output device: ${id}`);
+  }
+
+  /**
+   * AEC diagnostics: while on and a voice log dir is set, the microphone and the playout of the calls are
+   * recorded to `aec-input-<time>.wav` and `aec-output-<time>.wav` there.
+   */
+  setAecDump(on: boolean): void {
+    this.#aecDump = on;
+    if (!this.#aecDump) this.#closeAec();
+  }
+  /** See {@link AudioPump.setAecDump}. */
+  getAecDump(): boolean {
+    return this.#aecDump;
+  }
+
+  // --- the pump ------------------------------------------------------------------------------------
+
+  /** Starts the pump unless it runs. */
+  ensure(): void {
+    if (this.#timer) return;
+    this.#deadline = performance.now() + TICK_MS;
+    this.#schedule();
+  }
+
+  /** Stops the pump; the output and AEC files are complete WAV files after. */
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#output.flush(); // a WAV output is a complete file whenever no call runs
+    this.#aecFiles?.input.flush();
+    this.#aecFiles?.output.flush();
+  }
+
+  /** Stops the pump and closes the devices and AEC files. */
+  destroy(): void {
+    this.stop();
+    this.#input.close();
+    this.#output.close();
+    this.#closeAec();
+  }
+
+  #schedule(): void {
+    this.#timer = setTimeout(
+      () => {
+        this.#pump();
+      },
+      Math.max(0, this.#deadline - performance.now()),
+    );
+  }
+
+  #pump(): void {
+    this.#timer = undefined;
+    if (this.#d.calls.size === 0) return;
+    this.#d.onTick();
+    this.#capture();
+    // Playout follows the transport's clock too: every tick of a call's transport yields one frame of its
+    // audio (what it mixed, or silence when nobody spoke), and the first connected call's ticks set how many
+    // frames are played. The output then holds neither gaps nor a growing queue, whatever the pump's timing.
+    let lead: number | undefined;
+    for (const state of this.#d.calls.values()) {
+      if (!state.connection?.transport || state.status !== CallStatus.Connected) continue;
+      const ticks = this.#collect(state);
+      lead ??= ticks;
+      state.connection.poll();
+    }
+    for (let i = 0; i < Math.min(lead ?? 0, MAX_CATCH_UP * 5); i++) this.#playOne();
+    this.#deadline += TICK_MS;
+    const now = performance.now();
+    if (this.#deadline < now - TICK_MS * MAX_CATCH_UP) this.#deadline = now + TICK_MS;
+    this.#schedule();
+  }
+
+  /**
+   * Capture, paced by the transport's own clock rather than the pump's: each call's transport takes one
+   * frame per 20 ms tick, so the frames it still holds are those pushed minus its ticks since the first push.
+   * The input device is read only to keep that backlog at {@link CAPTURE_BACKLOG} frames, so a late pump
+   * (the event loop was busy) never leaves a standing queue of microphone audio, which would be latency for
+   * the rest of the call. The input device waits while no call is connected.
+   */
+  #capture(): void {
+    const connected = [...this.#d.calls.values()].filter(
+      (state) => state.status === CallStatus.Connected && state.connection?.transport !== undefined,
+    );
+    if (connected.length === 0) return;
+    let wanted = 0;
+    const ticks = new Map<CallState, number>();
+    for (const state of connected) {
+      const transportTicks = state.connection?.transport?.stats().ticks ?? 0;
+      ticks.set(state, transportTicks);
+      if (state.capture.transport !== state.connection?.transport) {
+        // A new transport (first connect, or a reconnect from scratch) starts with an empty ring.
+        state.capture = { transport: state.connection?.transport, pushed: 0, base: transportTicks };
+      }
+      const consumed = transportTicks - state.capture.base;
+      if (consumed > state.capture.pushed) {
+        // The ring ran dry (nothing to send for a while): count from now.
+        state.capture.base = transportTicks - state.capture.pushed;
+      }
+      const backlog = state.capture.pushed - (transportTicks - state.capture.base);
+      wanted = Math.max(wanted, CAPTURE_BACKLOG - backlog);
+    }
+    const frame = this.#frame;
+    for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
+      if (!this.#input.read(frame)) {
+        // Silence: nothing to send, and the transport's backlog base follows its clock.
+        for (const state of connected) state.capture.base = (ticks.get(state) ?? 0) - state.capture.pushed;
+        return;
+      }
+      if (this.#aecDump) this.#aec()?.input.write(frame);
+      for (const state of connected) {
+        if (state.captured) {
+          try {
+            state.captured(frame, VOICE_FRAME_SAMPLES / 2, 48_000, 2);
+          } catch (error) {
+            this.#d.log.error(`the audio captured callback threw: ${(error as Error).message}`);
+          }
+        }
+        state.capture.pushed += state.connection?.transport?.pushPcm(frame) ?? 0;
+      }
+    }
+  }
+
+  /** Plays one 20 ms frame: every connected call's next frame summed, at the output volume. */
+  #playOne(): void {
+    const mixed = this.#mixed;
+    mixed.fill(0);
+    let any = false;
+    for (const state of this.#d.calls.values()) {
+      const next = state.outQueue.shift();
+      if (!next) continue;
+      any = true;
+      for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp((mixed[i] ?? 0) + (next[i] ?? 0));
+    }
+    if (any && this.outputVolume !== 100) {
+      const gain = this.outputVolume / 100;
+      for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
+    }
+    this.#output.write(mixed);
+    if (this.#aecDump) this.#aec()?.output.write(mixed);
+  }
+
+  /**
+   * Pulls what a call's transport produced into its output queue, with a silent frame for each of its ticks
+   * that produced nothing; returns how many ticks the transport made since the last time.
+   */
+  #collect(state: CallState): number {
+    const transport = state.connection?.transport;
+    if (!transport) return 0;
+    // Read before pulling: a frame mixed in between is pulled now and its tick counted next time.
+    const ticks = transport.stats().ticks;
+    if (state.playout.transport !== transport) state.playout = { transport, ticks, balance: 0 };
+    const elapsed = ticks - state.playout.ticks;
+    state.playout.ticks = ticks;
+    const queue = state.outQueue;
+    let frames = 0;
+    if (!state.received) {
+      for (let n = transport.pullPcm(this.#pulled); n > 0; n = transport.pullPcm(this.#pulled)) {
+        for (let i = 0; i < n; i++) {
+          queue.push(this.#pulled.slice(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES));
+        }
+        frames += n;
+      }
+    } else {
+      const n = transport.pullSpeakerPcm(this.#speakerFrames, this.#pulledSsrcs, this.#pulledTicks);
+      let start = 0;
+      while (start < n) {
+        let end = start + 1;
+        while (end < n && this.#pulledTicks[end] === this.#pulledTicks[start]) end++;
+        queue.push(this.#mixGroup(state, start, end));
+        frames++;
+        start = end;
+      }
+    }
+    state.playout.balance += elapsed - frames;
+    for (; state.playout.balance > 0; state.playout.balance--) queue.push(SILENT_FRAME);
+    while (queue.length > MAX_OUTPUT_QUEUE) queue.shift();
+    return elapsed;
+  }
+
+  /** Speaker-output mode: hands each user's frame of one tick to the callback, then mixes what it kept. */
+  #mixGroup(state: CallState, start: number, end: number): Int16Array {
+    const connection = state.connection;
+    const frames = this.#speakerFrames;
+    const keep = new Uint32Array(end - start);
+    const kept = new Int16Array((end - start) * VOICE_FRAME_SAMPLES);
+    let count = 0;
+    for (let i = start; i < end; i++) {
+      const ssrc = this.#pulledSsrcs[i] ?? 0;
+      const userId = connection?.userForSsrc(ssrc) ?? '0';
+      const samples = frames.subarray(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES);
+      let mute = false;
+      try {
+        mute = state.received?.(userId, samples, VOICE_FRAME_SAMPLES / 2, 48_000, 2) === true;
+      } catch (error) {
+        this.#d.log.error(`the audio received callback threw: ${(error as Error).message}`);
+      }
+      const playback = state.playback.get(userId);
+      if (mute || playback?.localMute) continue;
+      state.mixer?.setUserGain(ssrc, (playback?.volume ?? 100) / 100);
+      kept.set(samples, count * VOICE_FRAME_SAMPLES);
+      keep[count] = ssrc;
+      count++;
+    }
+    const out = new Int16Array(VOICE_FRAME_SAMPLES);
+    if (count > 0 && state.mixer)
+      state.mixer.mix(kept.subarray(0, count * VOICE_FRAME_SAMPLES), keep, count, out);
+    return out;
+  }
+
+  #aec(): { input: WavFileOutput; output: WavFileOutput } | undefined {
+    const dir = this.#d.voiceLogDir();
+    if (!this.#aecFiles && dir) {
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      try {
+        this.#aecFiles = {
+          input: new WavFileOutput(path.join(dir, `aec-input-${stamp}.wav`)),
+          output: new WavFileOutput(path.join(dir, `aec-output-${stamp}.wav`)),
+        };
+      } catch (error) {
+        this.#d.log.warn(`AEC dump: ${(error as Error).message}`);
+        this.#aecDump = false;
+      }
+    }
+    return this.#aecFiles;
+  }
+
+  #closeAec(): void {
+    this.#aecFiles?.input.close();
+    this.#aecFiles?.output.close();
+    this.#aecFiles = undefined;
+  }
+}
+
+function clamp(value: number): number {
+  return value > 32767 ? 32767 : value < -32768 ? -32768 : value;
+}
