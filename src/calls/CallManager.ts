@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
 import { ValidationError } from '../errors/index.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
-import type { GatewayOpcode } from '../gateway/protocol.js';
 import type { LogWriter } from '../logging/index.js';
 import type { MediaEngine } from '../media/MediaEngine.js';
 import { isSnowflake } from '../util/snowflake.js';
@@ -17,10 +16,9 @@ import { Call, type CallBackend } from './Call.js';
 import { CallInfoHandle } from './CallInfoHandle.js';
 import type { CallState, UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
 import { AudioModeType, CallError, CallStatus, callStatusToString } from './enums.js';
+import { VoiceStateSender } from './VoiceStateSender.js';
 import { VoiceStateStore, type VoiceStateChange } from './VoiceStateStore.js';
 
-/** The main gateway's lobby voice opcode (contract: `d` is every lobby call the session wants). */
-const OP_LOBBY_VOICE_STATES: GatewayOpcode = 17 as unknown as GatewayOpcode;
 /** How long a join may wait for the voice server update. */
 const JOIN_TIMEOUT_MS = 15_000;
 /** How long after our voice state left the call we wait for the voice socket's own close. */
@@ -66,8 +64,7 @@ export class CallManager implements SessionFeature {
   #inputVolume = 100;
   #engineManagedAudioSession = false;
   #voiceLogDir: string | undefined;
-  /** The lobby voice states (op 17) changed while the main gateway was not Ready. */
-  #voiceStatesPending = false;
+  readonly #voiceStates: VoiceStateSender;
   readonly #pump: AudioPump;
 
   constructor(deps: CallManagerDeps) {
@@ -76,12 +73,17 @@ export class CallManager implements SessionFeature {
     this.#states = new VoiceStateStore(this.#log, (lobbyId, userId, change) => {
       this.#onVoiceState(lobbyId, userId, change);
     });
+    this.#voiceStates = new VoiceStateSender({
+      gateway: () => this.#d.gateway(),
+      calls: this.#calls,
+      log: this.#log,
+    });
     this.#pump = new AudioPump({
       calls: this.#calls,
       log: this.#log,
       voiceLogDir: () => this.#voiceLogDir,
       onTick: () => {
-        if (this.#voiceStatesPending && this.#d.gateway()) this.#sendVoiceStates();
+        this.#voiceStates.retry();
       },
     });
   }
@@ -95,7 +97,7 @@ export class CallManager implements SessionFeature {
     for (const state of [...this.#calls.values()]) {
       if (state.connection) this.#finish(state, CallError.SignalingUnexpectedClose, 0);
     }
-    if (this.#calls.size > 0) this.#sendVoiceStates();
+    if (this.#calls.size > 0) this.#voiceStates.send();
   }
 
   /** Voice dispatches. */
@@ -161,7 +163,7 @@ export class CallManager implements SessionFeature {
         this.#finish(state, CallError.JoinTimeout, 0);
       }
     }, joinTimeoutMs);
-    this.#sendVoiceStates();
+    this.#voiceStates.send();
     this.#pump.ensure();
     return state.call;
   }
@@ -184,7 +186,7 @@ export class CallManager implements SessionFeature {
     const connection = state.connection;
     state.connection = undefined;
     this.#calls.delete(lobbyId);
-    this.#sendVoiceStates();
+    this.#voiceStates.send();
     await connection?.close();
     this.#finish(state, CallError.None, 0);
   }
@@ -413,24 +415,7 @@ export class CallManager implements SessionFeature {
     if (flags.selfDeaf !== undefined) state.settings.selfDeaf = flags.selfDeaf;
     if (before.mute === state.settings.selfMute && before.deaf === state.settings.selfDeaf) return;
     state.connection?.applySettings();
-    this.#sendVoiceStates();
-  }
-
-  #sendVoiceStates(): void {
-    const gateway = this.#d.gateway();
-    // Not Ready (the main gateway is reconnecting): the pump sends them once it is back.
-    this.#voiceStatesPending = !gateway;
-    if (!gateway) return;
-    const d = [...this.#calls.values()].map((s) => ({
-      lobby_id: s.lobbyId,
-      self_mute: s.settings.selfMute,
-      self_deaf: s.settings.selfDeaf,
-    }));
-    try {
-      gateway.send(OP_LOBBY_VOICE_STATES, d);
-    } catch (error) {
-      this.#log.warn(`could not send the lobby voice states: ${(error as Error).message}`);
-    }
+    this.#voiceStates.send();
   }
 
   #onServerUpdate(data: unknown): void {
@@ -491,7 +476,7 @@ export class CallManager implements SessionFeature {
                 : CallError.SignalingConnectionFailed;
       this.#log.warn(`call ${state.lobbyId}: the voice connection ended (${end}, code ${code})`);
       this.#calls.delete(state.lobbyId);
-      this.#sendVoiceStates();
+      this.#voiceStates.send();
       this.#finish(state, error, code);
     });
     for (const [user, playback] of state.playback)
@@ -558,7 +543,7 @@ export class CallManager implements SessionFeature {
     if (connection) void connection.close();
     if (this.#calls.get(state.lobbyId) === state) {
       this.#calls.delete(state.lobbyId);
-      this.#sendVoiceStates();
+      this.#voiceStates.send();
     }
     if (state.active) {
       this.#setStatus(state, CallStatus.Disconnected, error, detail);
