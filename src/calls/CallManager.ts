@@ -12,10 +12,11 @@ import { VoiceConnection, type VoiceConnectionState } from '../voice/VoiceConnec
 import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
 import type { AudioDevice } from './audioDevices.js';
 import { AudioPump } from './AudioPump.js';
-import { Call, type CallBackend } from './Call.js';
+import { applySelf, createCallState } from './callBackend.js';
+import type { Call } from './Call.js';
 import { CallInfoHandle } from './CallInfoHandle.js';
 import type { CallState, UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
-import { AudioModeType, CallError, CallStatus, callStatusToString } from './enums.js';
+import { CallError, CallStatus, callStatusToString } from './enums.js';
 import { VoiceStateSender } from './VoiceStateSender.js';
 import { VoiceStateStore, type VoiceStateChange } from './VoiceStateStore.js';
 
@@ -23,8 +24,6 @@ import { VoiceStateStore, type VoiceStateChange } from './VoiceStateStore.js';
 const JOIN_TIMEOUT_MS = 15_000;
 /** How long after our voice state left the call we wait for the voice socket's own close. */
 const REMOVED_GRACE_MS = 2000;
-/** The VAD threshold an automatic setting uses (the engine's energy VAD default). */
-const AUTOMATIC_VAD_DB = -50;
 
 export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
 
@@ -126,34 +125,18 @@ export class CallManager implements SessionFeature {
       throw new ValidationError('startCallWithAudioCallbacks: the received callback must be a function');
     if (captured !== undefined && typeof captured !== 'function')
       throw new ValidationError('startCallWithAudioCallbacks: the captured callback must be a function');
-    const state: CallState = {
+    const state = createCallState({
       lobbyId,
-      call: undefined as unknown as Call,
-      status: CallStatus.Joining,
-      active: true,
-      everConnected: false,
-      settings: {
-        selfMute: this.#selfMuteAll,
-        selfDeaf: this.#selfDeafAll,
-        pushToTalk: false,
-        pushToTalkActive: false,
-        pushToTalkReleaseDelayMs: 20,
-        vadThresholdDb: AUTOMATIC_VAD_DB,
-        captureGain: this.#inputVolume / 100,
-      },
-      audioMode: AudioModeType.MODE_VAD,
-      vad: { automatic: true, vadThreshold: -60 },
-      playback: new Map(),
-      connection: undefined,
-      joinTimer: undefined,
+      selfMute: this.#selfMuteAll,
+      selfDeaf: this.#selfDeafAll,
+      captureGain: this.#inputVolume / 100,
       received,
       captured,
-      outQueue: [],
-      playout: { transport: undefined, ticks: 0, balance: 0 },
-      capture: { transport: undefined, pushed: 0, base: 0 },
-      mixer: undefined,
-    };
-    (state as { call: Call }).call = new Call(this.#backend(state));
+      states: this.#states,
+      setSelf: (target, flags) => {
+        this.#setSelf(target, flags);
+      },
+    });
     this.#calls.set(lobbyId, state);
     this.#log.info(`call ${lobbyId}: joining`);
     const joinTimeoutMs = this.#d.joinTimeoutMs ?? JOIN_TIMEOUT_MS;
@@ -359,63 +342,8 @@ export class CallManager implements SessionFeature {
     };
   }
 
-  #backend(state: CallState): CallBackend {
-    return {
-      lobbyId: state.lobbyId,
-      status: () => state.status,
-      isActive: () => state.active,
-      participants: () => this.#states.participants(state.lobbyId),
-      voiceState: (userId) => this.#states.handle(state.lobbyId, userId),
-      setSelf: (flags) => {
-        this.#setSelf(state, flags);
-      },
-      selfMute: () => state.settings.selfMute,
-      selfDeaf: () => state.settings.selfDeaf,
-      setAudio: (change) => {
-        if (!state.active) return;
-        if (change.audioMode !== undefined) {
-          state.audioMode = change.audioMode;
-          state.settings.pushToTalk = change.audioMode === AudioModeType.MODE_PTT;
-        }
-        if (change.pttActive !== undefined) state.settings.pushToTalkActive = change.pttActive;
-        if (change.pttReleaseDelayMs !== undefined)
-          state.settings.pushToTalkReleaseDelayMs = change.pttReleaseDelayMs;
-        if (change.vad) {
-          state.vad = change.vad;
-          state.settings.vadThresholdDb = change.vad.automatic ? AUTOMATIC_VAD_DB : change.vad.vadThreshold;
-        }
-        state.connection?.applySettings();
-      },
-      audio: () => ({
-        audioMode: state.audioMode,
-        pttActive: state.settings.pushToTalkActive,
-        pttReleaseDelayMs: state.settings.pushToTalkReleaseDelayMs,
-        vad: state.vad,
-      }),
-      setUserPlayback: (userId, change) => {
-        if (!state.active) return;
-        const current = { ...(state.playback.get(userId) ?? { volume: 100, localMute: false }), ...change };
-        state.playback.set(userId, current);
-        state.connection?.setUserGain(userId, current.localMute ? 0 : current.volume / 100);
-      },
-      userPlayback: (userId) => ({ ...(state.playback.get(userId) ?? { volume: 100, localMute: false }) }),
-      privacyCode: () => state.connection?.privacyCode ?? '',
-      verificationCode: async (userId) => {
-        const code = await state.connection?.verificationCode(userId);
-        if (!code) throw new ValidationError('getVerificationCode: the call is not end-to-end encrypted');
-        return code;
-      },
-    };
-  }
-
   #setSelf(state: CallState, flags: { selfMute?: boolean; selfDeaf?: boolean }): void {
-    if (!state.active) return;
-    const before = { mute: state.settings.selfMute, deaf: state.settings.selfDeaf };
-    if (flags.selfMute !== undefined) state.settings.selfMute = flags.selfMute;
-    if (flags.selfDeaf !== undefined) state.settings.selfDeaf = flags.selfDeaf;
-    if (before.mute === state.settings.selfMute && before.deaf === state.settings.selfDeaf) return;
-    state.connection?.applySettings();
-    this.#voiceStates.send();
+    if (applySelf(state, flags)) this.#voiceStates.send();
   }
 
   #onServerUpdate(data: unknown): void {
