@@ -1,6 +1,6 @@
 import { loadTsMls, type TsMls } from '../../../dave/tsMls.js';
 import { concatBytes, DAVE_PROTOCOL_VERSION, DaveOp, snowflakeBE64, u16 } from '../../../dave/wire.js';
-import { systemClock, type Clock, type TimerHandle } from '../../../util/Clock.js';
+import { systemClock, type Clock } from '../../../util/Clock.js';
 import { TypedEmitter } from '../../../util/TypedEmitter.js';
 import { checkCommit, checkKeyPackage, type Leaf } from './commitCheck.js';
 import { ExternalSender } from './externalSender.js';
@@ -10,6 +10,7 @@ import {
   revokeProposalsPayload,
   type SentProposal,
 } from './proposals.js';
+import { TransitionTracker } from './transitions.js';
 
 /** What the coordinator asks the voice gateway to send: JSON (`{op, d}`) or a binary DAVE message. */
 export type DaveMessageBody = { json: unknown } | { binary: Uint8Array };
@@ -36,13 +37,6 @@ export interface DaveCoordinatorOptions {
   transitionTimeoutMs?: number;
 }
 
-interface Transition {
-  id: number;
-  waiting: Set<string>;
-  participants: Set<string>;
-  timer: TimerHandle;
-}
-
 /**
  * The voice server's DAVE role for one call (dave-e2ee.md §1.5, §4.1): it owns the call's MLS external
  * sender, proposes Adds for members' key packages and Removes for leavers, picks the first valid commit of
@@ -64,9 +58,8 @@ interface Transition {
 export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   readonly #channelId: string;
   readonly #groupId: Uint8Array;
-  readonly #clock: Clock;
   readonly #log: (line: string) => void;
-  readonly #transitionTimeoutMs: number;
+  readonly #transitions: TransitionTracker;
   readonly #sender = new ExternalSender();
   readonly #proposals: ProposalLog;
   readonly #mls: Promise<TsMls>;
@@ -82,18 +75,29 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   readonly #keyPackages = new Map<string, { bytes: Uint8Array; signatureKey: Uint8Array }>();
   /** Members that reported an invalid commit/welcome (op 31): removed, then re-added with a new key package. */
   readonly #toReAdd = new Set<string>();
-  #transition: Transition | undefined;
   #protocolVersion = DAVE_PROTOCOL_VERSION;
-  #nextTransitionId = 1;
 
   constructor(options: DaveCoordinatorOptions) {
     super();
     this.#channelId = options.channelId;
     this.#groupId = snowflakeBE64(options.channelId);
     this.#proposals = new ProposalLog(this.#sender, this.#groupId);
-    this.#clock = options.clock ?? systemClock;
     this.#log = options.log ?? (() => undefined);
-    this.#transitionTimeoutMs = options.transitionTimeoutMs ?? 10_000;
+    this.#transitions = new TransitionTracker({
+      clock: options.clock ?? systemClock,
+      timeoutMs: options.transitionTimeoutMs ?? 10_000,
+      onTimeout: (transition) => {
+        this.#enqueue('transition timeout', () => {
+          if (this.#transitions.current !== transition) return;
+          this.#log(`dave: transition ${transition.id} timed out; executing it anyway`);
+          this.#transitions.execute(transition);
+        });
+      },
+      onExecute: (transition) => {
+        const to = [...transition.participants].filter((id) => this.#connected.has(id));
+        this.#send(to, DaveOp.ExecuteTransition, { json: { transition_id: transition.id } });
+      },
+    });
     this.#mls = loadTsMls();
     this.#mls.catch((error: unknown) => {
       this.#log(`dave: ts-mls unavailable: ${errorText(error)}`);
@@ -130,18 +134,17 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     this.#enqueue('downgrade', () => {
       if (this.#protocolVersion === 0) return;
       this.#protocolVersion = 0;
-      if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
+      this.#transitions.cancel();
       this.#leaves = [];
       this.#epoch = 0n;
       this.#proposals.clear();
       this.#keyPackages.clear();
       this.#toReAdd.clear();
       const members = [...this.#connected];
-      this.#transition = undefined;
       this.#log(`dave: channel ${this.#channelId} downgraded to protocol version 0`);
       if (members.length === 0) return;
-      const transitionId = this.#newTransitionId();
-      this.#startTransition(transitionId, new Set(members));
+      const transitionId = this.#transitions.newId();
+      this.#transitions.start(transitionId, new Set(members));
       this.#send(members, DaveOp.PrepareTransition, {
         json: { protocol_version: 0, transition_id: transitionId },
       });
@@ -168,7 +171,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       if (!this.#connected.delete(userId)) return;
       this.#keyPackages.delete(userId);
       this.#toReAdd.delete(userId);
-      this.#dropFromTransition(userId);
+      this.#transitions.drop(userId);
       if (this.#protocolVersion === 0) return;
       const remaining = this.#activeMembers();
       if (this.#indexOf(userId) >= 0 && remaining.length === 1 && remaining[0] !== undefined) {
@@ -211,7 +214,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       if (leaf && !this.#toReAdd.has(userId)) {
         // A member only makes a new key package after dropping its group: re-add it as after op 31.
         this.#log(`dave: ${userId} sent a new key package while in the group; removing and re-adding it`);
-        this.#dropFromTransition(userId);
+        this.#transitions.drop(userId);
         if (this.#activeMembers().every((id) => id === userId)) {
           this.#resetGroup();
           return;
@@ -264,10 +267,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** Op 23: a member is ready for transition `transitionId`. */
   onTransitionReady(userId: string, transitionId: number): void {
     this.#enqueue('transition ready', () => {
-      const transition = this.#transition;
-      if (transition?.id !== transitionId) return;
-      transition.waiting.delete(userId);
-      if (transition.waiting.size === 0) this.#execute(transition);
+      this.#transitions.ready(userId, transitionId);
     });
   }
 
@@ -278,7 +278,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       if (!this.#connected.has(userId)) return;
       this.#log(`dave: ${userId} reported transition ${transitionId} invalid; removing and re-adding it`);
       this.#keyPackages.delete(userId);
-      this.#dropFromTransition(userId);
+      this.#transitions.drop(userId);
       if (this.#indexOf(userId) < 0) {
         this.#reconcile();
         return;
@@ -297,8 +297,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** Stops timers and drops every later input. */
   close(): void {
     this.#closed = true;
-    if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
-    this.#transition = undefined;
+    this.#transitions.cancel();
   }
 
   // --- internals ---------------------------------------------------------------------------------------
@@ -386,7 +385,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     this.#epoch += 1n;
     this.#proposals.clear();
 
-    const transitionId = this.#newTransitionId();
+    const transitionId = this.#transitions.newId();
     const removed = new Set(removes.map((p) => p.userId));
     const existing = before.filter((id) => !removed.has(id));
     const joiners = adds.map((p) => p.userId).filter((id) => this.#connected.has(id));
@@ -394,7 +393,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       `dave: epoch ${this.#epoch} of channel ${this.#channelId} (transition ${transitionId}): ` +
         `+${adds.length} -${removes.length}, ${this.memberIds.length} members`,
     );
-    this.#startTransition(transitionId, new Set([...existing, ...joiners]));
+    this.#transitions.start(transitionId, new Set([...existing, ...joiners]));
     this.#send(existing, DaveOp.AnnounceCommit, { binary: concatBytes(u16(transitionId), commit) });
     if (joiners.length > 0) {
       this.#send(joiners, DaveOp.Welcome, { binary: concatBytes(u16(transitionId), welcome) });
@@ -402,49 +401,10 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     this.#reconcile();
   }
 
-  /** Waits for op 23 of every participant (or the timeout) before op 22. */
-  #startTransition(transitionId: number, participants: Set<string>): void {
-    if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
-    const transition: Transition = {
-      id: transitionId,
-      waiting: new Set(participants),
-      participants,
-      timer: this.#clock.setTimeout(() => {
-        this.#enqueue('transition timeout', () => {
-          if (this.#transition !== transition) return;
-          this.#log(`dave: transition ${transitionId} timed out; executing it anyway`);
-          this.#execute(transition);
-        });
-      }, this.#transitionTimeoutMs),
-    };
-    this.#transition = transition;
-  }
-
-  #execute(transition: Transition): void {
-    this.#clock.clearTimeout(transition.timer);
-    if (this.#transition === transition) this.#transition = undefined;
-    const to = [...transition.participants].filter((id) => this.#connected.has(id));
-    this.#send(to, DaveOp.ExecuteTransition, { json: { transition_id: transition.id } });
-  }
-
-  #dropFromTransition(userId: string): void {
-    const transition = this.#transition;
-    if (!transition) return;
-    transition.participants.delete(userId);
-    if (transition.waiting.delete(userId) && transition.waiting.size === 0) this.#execute(transition);
-  }
-
-  #newTransitionId(): number {
-    const id = this.#nextTransitionId;
-    this.#nextTransitionId = id >= 0xffff ? 1 : id + 1; // 0 is reserved for (re)initialisation
-    return id;
-  }
-
   /** The last member of the group: it recreates the group alone (op 24 epoch 1, then op 21 tid 0). */
   #soleMemberReset(userId: string): void {
     this.#log(`dave: ${userId} is alone in channel ${this.#channelId}; resetting its group`);
-    if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
-    this.#transition = undefined;
+    this.#transitions.cancel();
     this.#leaves = [{ userId, signatureKey: undefined }];
     this.#epoch = 0n;
     this.#proposals.clear();
@@ -462,8 +422,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
    * becomes the call's group; otherwise the next key package starts one.
    */
   #resetGroup(): void {
-    if (this.#transition) this.#clock.clearTimeout(this.#transition.timer);
-    this.#transition = undefined;
+    this.#transitions.cancel();
     this.#leaves = [];
     this.#epoch = 0n;
     this.#proposals.clear();
