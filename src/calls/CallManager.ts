@@ -1,6 +1,3 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-
 import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
 import { ValidationError } from '../errors/index.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
@@ -17,6 +14,7 @@ import type { Call } from './Call.js';
 import { CallInfoHandle } from './CallInfoHandle.js';
 import type { CallState, UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
 import { CallError, CallStatus, callStatusToString } from './enums.js';
+import { VoiceLogFile } from './VoiceLogFile.js';
 import { VoiceStateSender } from './VoiceStateSender.js';
 import { VoiceStateStore, type VoiceStateChange } from './VoiceStateStore.js';
 
@@ -62,13 +60,14 @@ export class CallManager implements SessionFeature {
   #selfDeafAll = false;
   #inputVolume = 100;
   #engineManagedAudioSession = false;
-  #voiceLogDir: string | undefined;
+  readonly #voiceLog: VoiceLogFile;
   readonly #voiceStates: VoiceStateSender;
   readonly #pump: AudioPump;
 
   constructor(deps: CallManagerDeps) {
     this.#d = deps;
-    this.#log = this.#teeLog(deps.log);
+    this.#voiceLog = new VoiceLogFile((line) => this.#d.redact(line));
+    this.#log = this.#voiceLog.tee(deps.log);
     this.#states = new VoiceStateStore(this.#log, (lobbyId, userId, change) => {
       this.#onVoiceState(lobbyId, userId, change);
     });
@@ -80,7 +79,7 @@ export class CallManager implements SessionFeature {
     this.#pump = new AudioPump({
       calls: this.#calls,
       log: this.#log,
-      voiceLogDir: () => this.#voiceLogDir,
+      voiceLogDir: () => this.#voiceLog.dir,
       onTick: () => {
         this.#voiceStates.retry();
       },
@@ -281,20 +280,11 @@ export class CallManager implements SessionFeature {
   }
   /** Where the voice connection's log lines are also written (`voice.log`); undefined stops it. */
   setVoiceLogDir(dir: string | undefined): void {
-    if (dir !== undefined) {
-      if (typeof dir !== 'string' || dir.length === 0)
-        throw new ValidationError('setVoiceLogDir: a directory path');
-      try {
-        mkdirSync(dir, { recursive: true });
-      } catch (error) {
-        throw new ValidationError(`setVoiceLogDir: cannot create ${dir}: ${(error as Error).message}`);
-      }
-    }
-    this.#voiceLogDir = dir;
+    this.#voiceLog.setDir(dir);
   }
   /** See {@link CallManager.setVoiceLogDir}. */
   getVoiceLogDir(): string | undefined {
-    return this.#voiceLogDir;
+    return this.#voiceLog.dir;
   }
 
   /** Ends every call and closes the devices. */
@@ -304,43 +294,6 @@ export class CallManager implements SessionFeature {
   }
 
   // --- internals -----------------------------------------------------------------------------------
-
-  #teeLog(base: LogWriter): LogWriter {
-    const write = (severity: string, message: string): void => {
-      const dir = this.#voiceLogDir;
-      if (!dir) return;
-      try {
-        appendFileSync(
-          path.join(dir, 'voice.log'),
-          `${new Date().toISOString()} ${severity} ${this.#d.redact(message)}\n`,
-        );
-      } catch {
-        // A log file that cannot be written must not break the call.
-      }
-    };
-    return {
-      verbose: (m) => {
-        base.verbose(m);
-        write('verbose', m);
-      },
-      info: (m) => {
-        base.info(m);
-        write('info', m);
-      },
-      warn: (m) => {
-        base.warn(m);
-        write('warn', m);
-      },
-      error: (m) => {
-        base.error(m);
-        write('error', m);
-      },
-      secret: (v) => {
-        base.secret(v);
-      },
-      child: (tag) => this.#teeLog(base.child(tag)),
-    };
-  }
 
   #setSelf(state: CallState, flags: { selfMute?: boolean; selfDeaf?: boolean }): void {
     if (applySelf(state, flags)) this.#voiceStates.send();
