@@ -1,18 +1,12 @@
-import type {
-  AuthenticationService,
-  CiphersuiteImpl,
-  ClientState,
-  KeyPackage,
-  MlsContext,
-  PrivateKeyPackage,
-} from 'ts-mls';
+import type { AuthenticationService, CiphersuiteImpl, ClientState, MlsContext } from 'ts-mls';
 
 import type { Logger, LogWriter } from '../logging/index.js';
 import { LoggingSeverity } from '../logging/index.js';
 import type { Clock } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
 import { privacyCode as makePrivacyCode, verificationCode as makeVerificationCode } from './codes.js';
-import { generateP256KeyPair } from './nodeP256.js';
+import { exportSenderKey, generateDaveKeyPackage, groupMembers, type OwnKeyPackage } from './group.js';
+import { parseExternalSender, parseProposals, readU16 } from './payloads.js';
 import { PendingTransitions } from './transitions.js';
 import { daveCipherSuite, loadTsMls, type TsMls } from './tsMls.js';
 import {
@@ -25,19 +19,8 @@ import {
   Refusal,
   type ExternalSenderInfo,
 } from './validation.js';
-import {
-  bytesEqual,
-  concatBytes,
-  credentialUserId,
-  DaveOp,
-  readVector,
-  refKey,
-  snowflakeBE64,
-  snowflakeLE64,
-} from './wire.js';
+import { bytesEqual, concatBytes, DaveOp, snowflakeBE64 } from './wire.js';
 
-/** The MLS exporter label of DAVE protocol version 1's sender keys. */
-const SENDER_KEY_LABEL = 'Discord Secure Frames v0';
 /** discord.js's default: consecutive decrypt failures before the session recovers. */
 const DEFAULT_DECRYPTION_FAILURE_TOLERANCE = 36;
 /** MLSMessage header of a Welcome (mls10, mls_welcome): DAVE sends Welcomes bare. */
@@ -125,7 +108,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   #protocolVersion = 0;
   #externalSender: ExternalSenderInfo | undefined;
   readonly #recognized = new Set<string>();
-  #keyPackage: { publicPackage: KeyPackage; privatePackage: PrivateKeyPackage } | undefined;
+  #keyPackage: OwnKeyPackage | undefined;
   /** Our own epoch-0 group, waiting for a Welcome (or becoming the group when we are first). */
   #pending: ClientState | undefined;
   /** The group we are a member of. */
@@ -173,7 +156,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
 
   /** The user ids of the group's members, ourselves included (empty outside a group). */
   get memberIds(): string[] {
-    return this.#members(this.#state).map((m) => m.userId);
+    return groupMembers(this.#state).map((m) => m.userId);
   }
 
   /** Resolves when every input given so far has been handled. */
@@ -271,7 +254,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
    */
   async verificationCode(userId: string): Promise<string> {
     await this.#queue;
-    const members = this.#members(this.#state);
+    const members = groupMembers(this.#state);
     const self = members.find((m) => m.userId === this.#selfUserId);
     const other = members.find((m) => m.userId === userId);
     if (!self || !other) throw new Error(`dave: ${userId} and we are not in one group`);
@@ -367,19 +350,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     this.#protocolVersion = version;
     if (version === 0) return;
     const { mls, context } = await this.#tsMls();
-    const signatureKeyPair = generateP256KeyPair();
-    this.#keyPackage = await mls.generateKeyPackageWithKey({
-      credential: {
-        credentialType: mls.defaultCredentialTypes.basic,
-        identity: snowflakeBE64(this.#selfUserId),
-      },
-      // DAVE's leaf (dave-e2ee.md §1.6): MLS 1.0, suite 2, basic credentials, no GREASE, lifetime 0..2^64-1.
-      capabilities: { versions: [1], ciphersuites: [2], extensions: [], proposals: [], credentials: [1] },
-      lifetime: { notBefore: 0n, notAfter: 2n ** 64n - 1n },
-      extensions: [],
-      signatureKeyPair,
-      cipherSuite: context.cipherSuite,
-    });
+    this.#keyPackage = await generateDaveKeyPackage(mls, context.cipherSuite, this.#selfUserId);
     this.emit(
       'sendBinary',
       DaveOp.KeyPackage,
@@ -403,17 +374,9 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   }
 
   async #onExternalSender(payload: Uint8Array): Promise<void> {
-    const key = readVector(payload, 0);
-    const type = key ? (payload[key.next] ?? 0) * 256 + (payload[key.next + 1] ?? 0) : -1;
-    const identity = key ? readVector(payload, key.next + 2) : undefined;
-    if (!key || type !== 1 || !identity || identity.next !== payload.length) {
-      throw new Refusal('malformed external sender package', 'ignore');
-    }
+    const sender = parseExternalSender(payload);
     if (this.#state) throw new Refusal('external sender after the group was established', 'ignore');
-    this.#externalSender = {
-      signaturePublicKey: key.body.slice(),
-      credential: { credentialType: 1, identity: identity.body.slice() },
-    };
+    this.#externalSender = sender;
     this.#pending = undefined; // a group made for another sender is of no use
     await this.#createPendingGroup();
   }
@@ -423,15 +386,12 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     const base = this.#state ?? this.#pending;
     if (!base) throw new Refusal('proposals without a group', 'ignore');
     const { mls, context } = await this.#tsMls();
-    const operation = payload[0];
-    const vector = readVector(payload, 1);
-    if (vector?.next !== payload.length || (operation !== 0 && operation !== 1)) {
-      throw new Refusal('malformed proposals payload', 'ignore');
-    }
+    const proposals = parseProposals(payload);
     let working = base;
-    if (operation === 0) {
-      for (let at = 0; at < vector.body.length;) {
-        const decoded = mls.mlsMessageDecoder(vector.body, at);
+    if (proposals.operation === 'append') {
+      const messages = proposals.messages;
+      for (let at = 0; at < messages.length;) {
+        const decoded = mls.mlsMessageDecoder(messages, at);
         if (!decoded) throw new Refusal('undecodable proposal', 'ignore');
         const [message, length] = decoded;
         at += length;
@@ -445,13 +405,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
         }
       }
     } else {
-      const revoked = new Set<string>();
-      for (let at = 0; at < vector.body.length;) {
-        const ref = readVector(vector.body, at);
-        if (!ref) throw new Refusal('malformed revoke payload', 'ignore');
-        at = ref.next;
-        revoked.add(refKey(ref.body));
-      }
+      const revoked = proposals.refs;
       const kept = Object.entries(working.unappliedProposals).filter(([key]) => !revoked.has(key));
       working = { ...working, unappliedProposals: Object.fromEntries(kept) };
     }
@@ -550,33 +504,16 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     await this.#enterEpoch(tid);
   }
 
-  #members(state: ClientState | undefined): { userId: string; signatureKey: Uint8Array }[] {
-    if (!state) return [];
-    const out: { userId: string; signatureKey: Uint8Array }[] = [];
-    for (const node of state.ratchetTree) {
-      if (node?.nodeType !== 1) continue;
-      const userId = credentialUserId(node.leaf.credential);
-      if (userId !== undefined) out.push({ userId, signatureKey: node.leaf.signaturePublicKey });
-    }
-    return out;
-  }
-
   async #senderKey(state: ClientState, userId: string): Promise<Uint8Array> {
     const { mls, context } = await this.#tsMls();
-    return mls.mlsExporter(
-      state.keySchedule.exporterSecret,
-      SENDER_KEY_LABEL,
-      snowflakeLE64(userId),
-      16,
-      context.cipherSuite,
-    );
+    return exportSenderKey(mls, context.cipherSuite, state, userId);
   }
 
   /** A commit or welcome took us to a new epoch: receive keys now, our send key at the transition. */
   async #enterEpoch(tid: number): Promise<void> {
     const state = this.#state;
     if (!state) return;
-    for (const { userId } of this.#members(state)) {
+    for (const { userId } of groupMembers(state)) {
       if (userId !== this.#selfUserId) this.emit('receiveKey', userId, await this.#senderKey(state, userId));
     }
     this.#privacyCode = makePrivacyCode(state.keySchedule.epochAuthenticator);
@@ -587,7 +524,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     });
     this.#log(
       LoggingSeverity.Info,
-      `epoch ${state.groupContext.epoch}, ${this.#members(state).length} members`,
+      `epoch ${state.groupContext.epoch}, ${groupMembers(state).length} members`,
     );
     if (tid === 0) {
       this.#transitions.prepare(0, this.#protocolVersion);
@@ -633,8 +570,4 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     this.emit('sendJson', DaveOp.InvalidCommitWelcome, { transition_id: tid });
     await this.#init(this.#protocolVersion || 1);
   }
-}
-
-function readU16(bytes: Uint8Array): number {
-  return (bytes[0] ?? 0) * 256 + (bytes[1] ?? 0);
 }

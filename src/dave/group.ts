@@ -1,0 +1,69 @@
+import type { CiphersuiteImpl, ClientState, KeyPackage, PrivateKeyPackage } from 'ts-mls';
+
+import { generateP256KeyPair } from './nodeP256.js';
+import type { TsMls } from './tsMls.js';
+import { credentialUserId, snowflakeBE64, snowflakeLE64 } from './wire.js';
+
+/** The MLS exporter label of DAVE protocol version 1's sender keys. */
+const SENDER_KEY_LABEL = 'Discord Secure Frames v0';
+
+/** A member of a DAVE group: its user id and leaf signature key. */
+export interface GroupMember {
+  /** The member's user id (snowflake). */
+  userId: string;
+  /** The leaf's signature public key (the verification code's source). */
+  signatureKey: Uint8Array;
+}
+
+/** Our key package with its private half. */
+export interface OwnKeyPackage {
+  /** What op 26 sends. */
+  publicPackage: KeyPackage;
+  /** The keys joining or creating a group needs. */
+  privatePackage: PrivateKeyPackage;
+}
+
+/** A fresh key package for `userId` with a new P-256 signature key, shaped as DAVE's leaf must be. */
+export function generateDaveKeyPackage(
+  mls: TsMls,
+  cipherSuite: CiphersuiteImpl,
+  userId: string,
+): Promise<OwnKeyPackage> {
+  return mls.generateKeyPackageWithKey({
+    credential: { credentialType: mls.defaultCredentialTypes.basic, identity: snowflakeBE64(userId) },
+    // DAVE's leaf (dave-e2ee.md §1.6): MLS 1.0, suite 2, basic credentials, no GREASE, lifetime 0..2^64-1.
+    capabilities: { versions: [1], ciphersuites: [2], extensions: [], proposals: [], credentials: [1] },
+    lifetime: { notBefore: 0n, notAfter: 2n ** 64n - 1n },
+    extensions: [],
+    signatureKeyPair: generateP256KeyPair(),
+    cipherSuite,
+  });
+}
+
+/** The DAVE members of a group in leaf order (none for no group). */
+export function groupMembers(state: ClientState | undefined): GroupMember[] {
+  if (!state) return [];
+  const out: GroupMember[] = [];
+  for (const node of state.ratchetTree) {
+    if (node?.nodeType !== 1) continue;
+    const userId = credentialUserId(node.leaf.credential);
+    if (userId !== undefined) out.push({ userId, signatureKey: node.leaf.signaturePublicKey });
+  }
+  return out;
+}
+
+/** `userId`'s 16-byte media base secret in the epoch of `state` (DAVE protocol version 1). */
+export function exportSenderKey(
+  mls: TsMls,
+  cipherSuite: CiphersuiteImpl,
+  state: ClientState,
+  userId: string,
+): Promise<Uint8Array> {
+  return mls.mlsExporter(
+    state.keySchedule.exporterSecret,
+    SENDER_KEY_LABEL,
+    snowflakeLE64(userId),
+    16,
+    cipherSuite,
+  );
+}
