@@ -15,6 +15,7 @@ import {
   type SessionDescription,
   type VoiceReady,
 } from './protocol.js';
+import { SpeakingTracker } from './SpeakingTracker.js';
 import { SsrcRouter } from './SsrcRouter.js';
 import {
   VoiceGatewayClient,
@@ -84,13 +85,11 @@ export interface VoiceConnectionEvents {
   closed: [end: VoiceGatewayEnd | 'transport', code: number, reason: string];
 }
 
-/** How long after the last sent voice frame we still count as speaking. */
-const SPEAKING_HOLD_MS = 200;
-
 /**
  * One voice connection: the voice gateway session, the UDP transport it sets up (IP discovery, Select
  * Protocol, the transport key), the DAVE session (its opcodes in, its media keys out to the transport), the
- * SSRC routing of keys and gains ({@link SsrcRouter}), and speaking in both directions.
+ * SSRC routing of keys and gains ({@link SsrcRouter}), and speaking in both directions
+ * ({@link SpeakingTracker}).
  * The owner drives {@link VoiceConnection.poll} from its 20 ms audio pump.
  */
 export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
@@ -106,10 +105,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   #discoveryTimer: TimerHandle | undefined;
   readonly #router: SsrcRouter;
   readonly #connected = new Set<string>();
-  readonly #remoteSpeaking = new Set<string>();
-  #selfSpeaking = false;
-  #lastVoiceFrames = 0;
-  #lastVoiceAt = 0;
+  readonly #speaking: SpeakingTracker;
   #lastDaveFailures = 0;
   /** The last DAVE transition-ready (op 23) sent whose transition has not executed yet. */
   #unexecutedReady: unknown;
@@ -120,6 +116,14 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     this.#clock = options.clock ?? systemClock;
     this.#log = options.log;
     this.#router = new SsrcRouter(options.userId, () => this.#transport);
+    this.#speaking = new SpeakingTracker({
+      selfUserId: options.userId,
+      clock: this.#clock,
+      sendSelf: (speaking) => this.#sendSelfSpeaking(speaking),
+      emit: (userId, speaking) => {
+        this.emit('speaking', userId, speaking);
+      },
+    });
     const url = voiceGatewayUrl(options.endpoint, options.secure);
     this.#gateway = new VoiceGatewayClient({
       url,
@@ -255,30 +259,22 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     const transport = this.#transport;
     if (!transport || this.#state !== 'connected') return;
     const stats = transport.stats();
-    const now = this.#clock.now();
-    if (stats.voiceFramesSent > this.#lastVoiceFrames) {
-      this.#lastVoiceFrames = stats.voiceFramesSent;
-      this.#lastVoiceAt = now;
-      if (!this.#selfSpeaking) this.#setSelfSpeaking(true);
-    } else if (this.#selfSpeaking && now - this.#lastVoiceAt > SPEAKING_HOLD_MS) {
-      this.#setSelfSpeaking(false);
-    }
+    this.#speaking.onVoiceFramesSent(stats.voiceFramesSent);
     if (stats.droppedDaveFailed > this.#lastDaveFailures) {
       this.#dave?.reportDecryptFailures(stats.droppedDaveFailed - this.#lastDaveFailures);
       this.#lastDaveFailures = stats.droppedDaveFailed;
     }
   }
 
-  #setSelfSpeaking(speaking: boolean): void {
-    this.#selfSpeaking = speaking;
+  #sendSelfSpeaking(speaking: boolean): boolean {
     const ssrc = this.#ready?.ssrc;
-    if (ssrc === undefined) return;
+    if (ssrc === undefined) return false;
     this.#gateway.sendJson(VoiceOpcode.Speaking, {
       speaking: speaking ? SPEAKING_MICROPHONE : 0,
       delay: 0,
       ssrc,
     });
-    this.emit('speaking', this.#o.userId, speaking);
+    return true;
   }
 
   #setState(state: VoiceConnectionState): void {
@@ -314,7 +310,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       discoveryAttempts: 5,
     });
     this.#transport = transport;
-    this.#lastVoiceFrames = 0;
+    this.#speaking.resetFrameCount();
     this.#lastDaveFailures = 0;
     this.applySettings();
     if (this.#o.speakerOutput) transport.setSpeakerOutput(true);
@@ -405,12 +401,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
           return;
         }
         this.#router.map(speaking.userId, speaking.ssrc);
-        const now = speaking.speaking !== 0;
-        if (now !== this.#remoteSpeaking.has(speaking.userId)) {
-          if (now) this.#remoteSpeaking.add(speaking.userId);
-          else this.#remoteSpeaking.delete(speaking.userId);
-          this.emit('speaking', speaking.userId, now);
-        }
+        this.#speaking.onRemote(speaking.userId, speaking.speaking !== 0);
         return;
       }
       case VoiceOpcode.ClientsConnect: {
@@ -427,7 +418,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
         this.#connected.delete(userId);
         this.#router.remove(userId);
         this.#dave?.onClientDisconnect(userId);
-        if (this.#remoteSpeaking.delete(userId)) this.emit('speaking', userId, false);
+        this.#speaking.onRemoteLeft(userId);
         this.emit('clientDisconnected', userId);
         return;
       }
@@ -457,10 +448,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   }
 
   async #shutdown(): Promise<void> {
-    if (this.#selfSpeaking) this.emit('speaking', this.#o.userId, false);
-    this.#selfSpeaking = false;
-    for (const userId of this.#remoteSpeaking) this.emit('speaking', userId, false);
-    this.#remoteSpeaking.clear();
+    this.#speaking.clear();
     this.#dave?.close();
     this.#dave = undefined;
     await this.#stopTransport();
