@@ -3,7 +3,8 @@ import type { MediaEngine } from '../media/MediaEngine.js';
 import type { VoiceTransport } from '../media/transport/types.js';
 import { systemClock, type Clock, type TimerHandle } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
-import type { DaveSessionFactory, DaveSessionLike } from './daveSession.js';
+import { DaveLink } from './DaveLink.js';
+import type { DaveSessionFactory } from './daveSession.js';
 import {
   chooseTransportMode,
   parseClientDisconnect,
@@ -86,10 +87,9 @@ export interface VoiceConnectionEvents {
 }
 
 /**
- * One voice connection: the voice gateway session, the UDP transport it sets up (IP discovery, Select
- * Protocol, the transport key), the DAVE session (its opcodes in, its media keys out to the transport), the
- * SSRC routing of keys and gains ({@link SsrcRouter}), and speaking in both directions
- * ({@link SpeakingTracker}).
+ * One voice connection: the voice gateway session and the UDP transport it sets up (IP discovery, Select
+ * Protocol, the transport key), with the DAVE session ({@link DaveLink}), the per-SSRC routing of keys and
+ * gains ({@link SsrcRouter}) and speaking in both directions ({@link SpeakingTracker}) each in its own file.
  * The owner drives {@link VoiceConnection.poll} from its 20 ms audio pump.
  */
 export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
@@ -98,7 +98,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   readonly #log: LogWriter;
   readonly #gateway: VoiceGatewayClient;
   #transport: VoiceTransport | undefined;
-  #dave: DaveSessionLike | undefined;
+  readonly #dave: DaveLink;
   #state: VoiceConnectionState = 'connecting';
   #ready: VoiceReady | undefined;
   #mode: string | undefined;
@@ -106,9 +106,6 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   readonly #router: SsrcRouter;
   readonly #connected = new Set<string>();
   readonly #speaking: SpeakingTracker;
-  #lastDaveFailures = 0;
-  /** The last DAVE transition-ready (op 23) sent whose transition has not executed yet. */
-  #unexecutedReady: unknown;
 
   constructor(options: VoiceConnectionOptions) {
     super();
@@ -139,6 +136,17 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
         ? {}
         : { maxReconnectAttempts: options.maxReconnectAttempts }),
     });
+    this.#dave = new DaveLink({
+      factory: options.dave,
+      selfUserId: options.userId,
+      channelId: options.serverId,
+      log: this.#log,
+      gateway: this.#gateway,
+      router: this.#router,
+      onEpoch: (privacyCode) => {
+        this.emit('epoch', privacyCode);
+      },
+    });
     this.#gateway.on('state', (state) => {
       this.#onGatewayState(state);
     });
@@ -149,26 +157,14 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       void this.#onSessionDescription(description);
     });
     this.#gateway.on('resumed', () => {
-      // A transition-ready said just before the socket dropped may never have reached the server, and the
-      // transition would then never execute: say it again (the server treats a repeat as the same answer).
-      if (this.#unexecutedReady !== undefined) {
-        this.#log.info('voice: repeating the DAVE transition-ready after the resume');
-        this.#gateway.sendJson(VoiceOpcode.DaveTransitionReady, this.#unexecutedReady);
-      }
+      this.#dave.onResumed();
       if (this.#transport && this.#mode) this.#setState('connected');
     });
     this.#gateway.on('json', (op, d) => {
       this.#onJson(op, d);
     });
     this.#gateway.on('binary', (op, payload) => {
-      const dave = this.#dave;
-      if (!dave) {
-        this.#log.warn(`voice: binary op ${op} without a DAVE session; ignored`);
-        return;
-      }
-      dave.onBinary(op, payload).catch((error: unknown) => {
-        this.#log.warn(`voice: DAVE op ${op} failed: ${(error as Error).message}`);
-      });
+      this.#dave.onBinary(op, payload);
     });
     this.#gateway.on('closed', (end, code, reason) => {
       void this.#shutdown().then(() => {
@@ -205,7 +201,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
 
   /** The DAVE protocol version in use (0 = transport encryption only). */
   get daveProtocolVersion(): number {
-    return this.#dave?.protocolVersion ?? 0;
+    return this.#dave.protocolVersion;
   }
 
   /**
@@ -213,12 +209,12 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
    * (the sole member left, a recovery, a downgrade) clears it without a new epoch.
    */
   get privacyCode(): string | null {
-    return this.#dave?.privacyCode ?? null;
+    return this.#dave.privacyCode;
   }
 
   /** The 45-digit verification code of `userId`, or null without DAVE. */
   async verificationCode(userId: string): Promise<string | null> {
-    return this.#dave ? this.#dave.verificationCode(userId) : null;
+    return this.#dave.verificationCode(userId);
   }
 
   /** Opens the voice gateway. */
@@ -260,10 +256,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     if (!transport || this.#state !== 'connected') return;
     const stats = transport.stats();
     this.#speaking.onVoiceFramesSent(stats.voiceFramesSent);
-    if (stats.droppedDaveFailed > this.#lastDaveFailures) {
-      this.#dave?.reportDecryptFailures(stats.droppedDaveFailed - this.#lastDaveFailures);
-      this.#lastDaveFailures = stats.droppedDaveFailed;
-    }
+    this.#dave.onDecryptFailures(stats.droppedDaveFailed);
   }
 
   #sendSelfSpeaking(speaking: boolean): boolean {
@@ -299,8 +292,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     }
     await this.#stopTransport();
     // A fresh Identify is a new voice session: a new DAVE group too.
-    this.#dave?.close();
-    this.#dave = undefined;
+    this.#dave.close();
     this.#router.dropHeldKeys();
     const transport = this.#o.engine.createVoiceTransport({
       serverHost: ready.ip,
@@ -311,7 +303,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     });
     this.#transport = transport;
     this.#speaking.resetFrameCount();
-    this.#lastDaveFailures = 0;
+    this.#dave.resetFailureCount();
     this.applySettings();
     if (this.#o.speakerOutput) transport.setSpeakerOutput(true);
     this.#router.applyGains(transport);
@@ -349,47 +341,16 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       return;
     }
     this.#mode = description.mode;
-    if (description.daveProtocolVersion > 0 && this.#o.dave) {
+    if (description.daveProtocolVersion > 0 && this.#dave.available) {
       // An end-to-end encrypted call: nothing leaves or is accepted in the clear until the keys arrive.
       transport.setDavePassthrough(false);
-      this.#startDave();
-      await this.#dave?.onSessionDescription(description.daveProtocolVersion);
+      this.#dave.start([...this.#connected]);
+      await this.#dave.onSessionDescription(description.daveProtocolVersion);
     } else {
       this.#log.info('voice: this call is not end-to-end encrypted (DAVE version 0)');
       transport.setDavePassthrough(true);
     }
     this.#setState('connected');
-  }
-
-  #startDave(): void {
-    if (this.#dave || !this.#o.dave) return;
-    const dave = this.#o.dave({
-      selfUserId: this.#o.userId,
-      channelId: this.#o.serverId,
-      log: this.#log.child('dave'),
-    });
-    this.#dave = dave;
-    dave.on('sendJson', (op, d) => {
-      this.#log.verbose(`voice: DAVE op ${op} out`);
-      if (op === VoiceOpcode.DaveTransitionReady) this.#unexecutedReady = d;
-      this.#gateway.sendJson(op, d);
-    });
-    dave.on('sendBinary', (op, payload) => {
-      this.#gateway.sendBinary(op, payload);
-    });
-    dave.on('sendKey', (key) => {
-      this.#log.info(`voice: DAVE ${key ? 'sender key in use' : 'passthrough for sending'}`);
-      this.#unexecutedReady = undefined;
-      this.#router.sendKey(key);
-    });
-    dave.on('receiveKey', (userId, key) => {
-      this.#router.receiveKey(userId, key);
-    });
-    dave.on('epoch', (info) => {
-      this.#log.info(`voice: DAVE epoch ${info.epoch} (protocol ${info.protocolVersion})`);
-      this.emit('epoch', info.privacyCode);
-    });
-    if (this.#connected.size > 0) dave.onClientsConnect([...this.#connected]);
   }
 
   #onJson(op: number, d: unknown): void {
@@ -408,7 +369,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
         const ids = parseClientsConnect(d).filter((id) => id !== this.#o.userId);
         const fresh = ids.filter((id) => !this.#connected.has(id));
         for (const id of fresh) this.#connected.add(id);
-        this.#dave?.onClientsConnect(ids);
+        this.#dave.onClientsConnect(ids);
         for (const id of fresh) this.emit('clientConnected', id);
         return;
       }
@@ -417,24 +378,16 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
         if (!userId) return;
         this.#connected.delete(userId);
         this.#router.remove(userId);
-        this.#dave?.onClientDisconnect(userId);
+        this.#dave.onClientDisconnect(userId);
         this.#speaking.onRemoteLeft(userId);
         this.emit('clientDisconnected', userId);
         return;
       }
       case VoiceOpcode.DavePrepareTransition:
       case VoiceOpcode.DaveExecuteTransition:
-      case VoiceOpcode.DavePrepareEpoch: {
-        const dave = this.#dave;
-        if (!dave) {
-          this.#log.warn(`voice: DAVE op ${op} without a DAVE session; ignored`);
-          return;
-        }
-        dave.onJson(op, d).catch((error: unknown) => {
-          this.#log.warn(`voice: DAVE op ${op} failed: ${(error as Error).message}`);
-        });
+      case VoiceOpcode.DavePrepareEpoch:
+        this.#dave.onJson(op, d);
         return;
-      }
       default:
         this.#log.verbose(`voice: op ${op} ignored`);
     }
@@ -449,8 +402,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
 
   async #shutdown(): Promise<void> {
     this.#speaking.clear();
-    this.#dave?.close();
-    this.#dave = undefined;
+    this.#dave.close();
     await this.#stopTransport();
   }
 
