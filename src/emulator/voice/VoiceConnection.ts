@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 import type { WebSocket } from 'ws';
 
-import { isTransportEncryptionMode, TRANSPORT_ENCRYPTION_MODES } from '../../media/rtp/types.js';
+import { TRANSPORT_ENCRYPTION_MODES } from '../../media/rtp/types.js';
 import type { TimerHandle } from '../../util/Clock.js';
 import { randomHex, safeEqual } from '../random.js';
 import { CallState, daveVersionFor, type DaveWiring } from './CallState.js';
@@ -10,6 +10,13 @@ import type { DaveCoordinatorLike } from './daveBridge.js';
 import { decodeBinaryOp, decodeText, isObject, isU16, toBuffer } from './frames.js';
 import type { MediaRelay, RelayMember } from './MediaRelay.js';
 import { DAVE_PROTOCOL_VERSION, VoiceClose, VoiceOp } from './opcodes.js';
+import {
+  parseIdentify,
+  parseMaxDaveVersion,
+  parseResume,
+  parseSelectProtocol,
+  parseSpeaking,
+} from './requests.js';
 import type { VoiceServerDeps } from './VoiceServer.js';
 import { VoiceSession } from './VoiceSession.js';
 
@@ -224,43 +231,31 @@ export class VoiceConnection {
 
   #identify(d: unknown): void {
     const { calls, log, settings } = this.#host.deps;
-    if (
-      !isObject(d) ||
-      typeof d.server_id !== 'string' ||
-      typeof d.user_id !== 'string' ||
-      typeof d.session_id !== 'string' ||
-      typeof d.token !== 'string'
-    ) {
-      this.close(
-        VoiceClose.BadRequest,
-        'bad request: Identify needs server_id, user_id, session_id and token',
-        false,
-      );
+    const request = parseIdentify(d);
+    if ('code' in request) {
+      this.close(request.code, request.reason, false);
       return;
     }
-    const call = calls.get(d.server_id);
+    const call = calls.get(request.serverId);
     if (!call) {
       this.close(VoiceClose.ServerNotFound, 'server not found', false);
       return;
     }
-    const participant = call.participants.get(d.user_id);
-    if (!participant || !safeEqual(d.token, participant.token)) {
+    const participant = call.participants.get(request.userId);
+    if (!participant || !safeEqual(request.token, participant.token)) {
       this.close(VoiceClose.AuthenticationFailed, 'authentication failed', false);
       return;
     }
-    if (participant.sessionId !== d.session_id) {
+    if (participant.sessionId !== request.sessionId) {
       this.close(VoiceClose.SessionInvalid, 'session no longer valid', false);
       return;
     }
-    const max = d.max_dave_protocol_version ?? 0;
-    if (typeof max !== 'number' || !Number.isInteger(max) || max < 0) {
-      this.close(
-        VoiceClose.BadRequest,
-        'bad request: max_dave_protocol_version must be an integer ≥ 0',
-        false,
-      );
+    const parsedMax = parseMaxDaveVersion(request.maxDaveProtocolVersion);
+    if ('code' in parsedMax) {
+      this.close(parsedMax.code, parsedMax.reason, false);
       return;
     }
+    const { max } = parsedMax;
     if (max < DAVE_PROTOCOL_VERSION && !settings.allowNonDave) {
       this.close(VoiceClose.DaveRequired, 'E2EE/DAVE protocol required', false);
       return;
@@ -327,34 +322,26 @@ export class VoiceConnection {
 
   #resume(d: unknown): void {
     const { calls, log, clock } = this.#host.deps;
-    if (
-      !isObject(d) ||
-      typeof d.server_id !== 'string' ||
-      typeof d.session_id !== 'string' ||
-      typeof d.token !== 'string'
-    ) {
-      this.close(VoiceClose.BadRequest, 'bad request: Resume needs server_id, session_id and token', false);
+    const request = parseResume(d);
+    if ('code' in request) {
+      this.close(request.code, request.reason, false);
       return;
     }
-    const seqAck = d.seq_ack ?? -1;
-    if (typeof seqAck !== 'number' || !Number.isInteger(seqAck) || seqAck < -1 || seqAck > 0xffff) {
-      this.close(VoiceClose.BadRequest, 'bad request: seq_ack must be -1 or a u16', false);
-      return;
-    }
-    const call = calls.get(d.server_id);
-    const state = this.#host.calls.get(d.server_id);
+    const { seqAck } = request;
+    const call = calls.get(request.serverId);
+    const state = this.#host.calls.get(request.serverId);
     if (!call) {
       this.close(VoiceClose.ServerNotFound, 'server not found', false);
       return;
     }
-    const sessionId = d.session_id;
+    const sessionId = request.sessionId;
     const session = [...(state?.sessions.values() ?? [])].find((s) => s.gatewaySessionId === sessionId);
     const participant = session ? call.participants.get(session.userId) : undefined;
     if (!session || !participant) {
       this.close(VoiceClose.SessionInvalid, 'session no longer valid', false);
       return;
     }
-    if (!safeEqual(d.token, participant.token)) {
+    if (!safeEqual(request.token, participant.token)) {
       this.close(VoiceClose.AuthenticationFailed, 'authentication failed', false);
       return;
     }
@@ -388,23 +375,12 @@ export class VoiceConnection {
   }
 
   #selectProtocol(session: VoiceSession, d: unknown): void {
-    if (!isObject(d) || !isObject(d.data)) {
-      this.close(VoiceClose.BadRequest, 'bad request: Select Protocol needs {protocol, data}', true);
+    const request = parseSelectProtocol(d);
+    if ('code' in request) {
+      this.close(request.code, request.reason, true);
       return;
     }
-    if (d.protocol !== 'udp') {
-      this.close(VoiceClose.UnknownProtocol, 'unknown protocol', true);
-      return;
-    }
-    const { address, port, mode } = d.data;
-    if (typeof address !== 'string' || !isU16(port)) {
-      this.close(VoiceClose.BadRequest, 'bad request: data needs address and port', true);
-      return;
-    }
-    if (!isTransportEncryptionMode(mode)) {
-      this.close(VoiceClose.UnknownEncryptionMode, 'unknown encryption mode', true);
-      return;
-    }
+    const { address, port, mode } = request;
     if (session.mode !== null) {
       this.close(VoiceClose.BadRequest, 'bad request: protocol already selected', true);
       return;
@@ -448,11 +424,12 @@ export class VoiceConnection {
   }
 
   #speaking(session: VoiceSession, d: unknown): void {
-    const speaking = isObject(d) ? d.speaking : undefined;
-    if (typeof speaking !== 'number' || !Number.isInteger(speaking) || speaking < 0 || speaking > 0xff) {
-      this.close(VoiceClose.BadRequest, 'bad request: Speaking needs speaking flags', true);
+    const request = parseSpeaking(d);
+    if ('code' in request) {
+      this.close(request.code, request.reason, true);
       return;
     }
+    const { speaking } = request;
     session.speaking = speaking;
     for (const other of this.#host.calls.get(session.lobbyId)?.described(session) ?? []) {
       other.sendJson(VoiceOp.Speaking, { speaking, ssrc: session.relay.ssrc, user_id: session.userId });
