@@ -23,6 +23,30 @@ export class CallState {
   described(except?: VoiceSession): VoiceSession[] {
     return [...this.sessions.values()].filter((s) => s !== except && s.described && !s.ended);
   }
+
+  /**
+   * The SSRC map for a session that just got op 4: who is here and what they are saying (op 11 + op 5),
+   * and the newcomer for each of them, so every member can tell whose media an SSRC carries.
+   */
+  introduce(session: VoiceSession): void {
+    const others = this.described(session);
+    session.sendJson(VoiceOp.ClientsConnect, { user_ids: others.map((s) => s.userId) });
+    for (const other of others) {
+      session.sendJson(VoiceOp.Speaking, {
+        speaking: other.speaking,
+        ssrc: other.relay.ssrc,
+        user_id: other.userId,
+      });
+    }
+    for (const other of others) {
+      other.sendJson(VoiceOp.ClientsConnect, { user_ids: [session.userId] });
+      other.sendJson(VoiceOp.Speaking, {
+        speaking: session.speaking,
+        ssrc: session.relay.ssrc,
+        user_id: session.userId,
+      });
+    }
+  }
 }
 
 /** What deciding a call's DAVE version needs. */

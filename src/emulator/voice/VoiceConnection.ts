@@ -401,24 +401,7 @@ export class VoiceConnection {
       media_session_id: randomHex(16),
     });
     key.fill(0);
-    // The SSRC map: who is here, and what they are saying; and the newcomer for them.
-    const others = state.described(session);
-    session.sendJson(VoiceOp.ClientsConnect, { user_ids: others.map((s) => s.userId) });
-    for (const other of others) {
-      session.sendJson(VoiceOp.Speaking, {
-        speaking: other.speaking,
-        ssrc: other.relay.ssrc,
-        user_id: other.userId,
-      });
-    }
-    for (const other of others) {
-      other.sendJson(VoiceOp.ClientsConnect, { user_ids: [session.userId] });
-      other.sendJson(VoiceOp.Speaking, {
-        speaking: session.speaking,
-        ssrc: session.relay.ssrc,
-        user_id: session.userId,
-      });
-    }
+    state.introduce(session);
     this.#host.deps.log.line('voice', `user ${session.userId} selected ${mode} (DAVE v${version})`);
     if (version === DAVE_PROTOCOL_VERSION) state.dave?.memberJoined(session.userId);
   }
