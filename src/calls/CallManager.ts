@@ -13,6 +13,7 @@ import { applySelf, createCallState } from './callBackend.js';
 import type { Call } from './Call.js';
 import { CallInfoHandle } from './CallInfoHandle.js';
 import type { CallState, UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
+import { callErrorOfEnd, callStatusOf } from './connectionStatus.js';
 import { CallError, CallStatus, callStatusToString } from './enums.js';
 import { VoiceLogFile } from './VoiceLogFile.js';
 import { VoiceStateSender } from './VoiceStateSender.js';
@@ -47,9 +48,10 @@ export interface CallManagerDeps {
 }
 
 /**
- * Lobby calls: joining through main gateway op 17, one {@link VoiceConnection} per call, the statuses and
- * errors of each {@link Call}, the player's settings (mute, deafen, push-to-talk, voice activity, volumes,
- * local mutes), voice states from the main gateway; the audio itself is the {@link AudioPump}'s.
+ * Lobby calls: joining through main gateway op 17 ({@link VoiceStateSender}), one {@link VoiceConnection}
+ * per call, the statuses and errors of each {@link Call}, the client-wide settings (mute, deafen, volumes)
+ * and voice states from the main gateway. Each call's own settings are {@link createCallState}'s, the audio
+ * is the {@link AudioPump}'s.
  */
 export class CallManager implements SessionFeature {
   readonly #d: CallManagerDeps;
@@ -345,16 +347,7 @@ export class CallManager implements SessionFeature {
     connection.on('closed', (end, code) => {
       if (state.connection !== connection) return;
       state.connection = undefined;
-      const error =
-        end === 'transport'
-          ? CallError.VoiceConnectionFailed
-          : end === 'local'
-            ? CallError.None
-            : state.everConnected
-              ? CallError.SignalingUnexpectedClose
-              : code === 4004 || code === 4017
-                ? CallError.Forbidden
-                : CallError.SignalingConnectionFailed;
+      const error = callErrorOfEnd(end, code, state.everConnected);
       this.#log.warn(`call ${state.lobbyId}: the voice connection ended (${end}, code ${code})`);
       this.#calls.delete(state.lobbyId);
       this.#voiceStates.send();
@@ -367,23 +360,10 @@ export class CallManager implements SessionFeature {
   }
 
   #onConnectionState(state: CallState, voiceState: VoiceConnectionState): void {
-    switch (voiceState) {
-      case 'connecting':
-        this.#setStatus(state, CallStatus.Connecting, CallError.None, 0);
-        break;
-      case 'signaling':
-        this.#setStatus(state, CallStatus.SignalingConnected, CallError.None, 0);
-        break;
-      case 'connected':
-        state.everConnected = true;
-        this.#setStatus(state, CallStatus.Connected, CallError.None, 0);
-        break;
-      case 'reconnecting':
-        this.#setStatus(state, CallStatus.Reconnecting, CallError.None, 0);
-        break;
-      case 'closed':
-        break;
-    }
+    const status = callStatusOf(voiceState);
+    if (status === undefined) return;
+    if (status === CallStatus.Connected) state.everConnected = true;
+    this.#setStatus(state, status, CallError.None, 0);
   }
 
   #onVoiceState(lobbyId: string, userId: string, change: VoiceStateChange): void {
