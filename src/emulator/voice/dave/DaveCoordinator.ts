@@ -2,7 +2,7 @@ import { loadTsMls, type TsMls } from '../../../dave/tsMls.js';
 import { concatBytes, DAVE_PROTOCOL_VERSION, DaveOp, snowflakeBE64, u16 } from '../../../dave/wire.js';
 import { systemClock, type Clock } from '../../../util/Clock.js';
 import { TypedEmitter } from '../../../util/TypedEmitter.js';
-import { checkCommit, checkKeyPackage, type Leaf } from './commitCheck.js';
+import { checkCommit, checkKeyPackage } from './commitCheck.js';
 import { ExternalSender } from './externalSender.js';
 import {
   appendProposalsPayload,
@@ -10,6 +10,7 @@ import {
   revokeProposalsPayload,
   type SentProposal,
 } from './proposals.js';
+import { Roster, type Leaf } from './roster.js';
 import { TransitionTracker } from './transitions.js';
 
 /** What the coordinator asks the voice gateway to send: JSON (`{op, d}`) or a binary DAVE message. */
@@ -69,7 +70,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   /** DAVE members connected to the call. */
   readonly #connected = new Set<string>();
   /** The group's leaves (null: blank), the gateway's view after the last accepted commit. */
-  #leaves: (Leaf | null)[] = [];
+  readonly #roster = new Roster();
   #epoch = 0n;
   /** Key packages waiting for an Add, by user. */
   readonly #keyPackages = new Map<string, { bytes: Uint8Array; signatureKey: Uint8Array }>();
@@ -116,7 +117,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
 
   /** The user ids in the group (gateway view, leaf order). */
   get memberIds(): readonly string[] {
-    return this.#leaves.filter((l): l is Leaf => l !== null).map((l) => l.userId);
+    return this.#roster.memberIds;
   }
 
   /** The call's DAVE protocol version: 1, or 0 after {@link DaveCoordinator.downgradeToV0}. */
@@ -135,7 +136,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       if (this.#protocolVersion === 0) return;
       this.#protocolVersion = 0;
       this.#transitions.cancel();
-      this.#leaves = [];
+      this.#roster.reset([]);
       this.#epoch = 0n;
       this.#proposals.clear();
       this.#keyPackages.clear();
@@ -202,8 +203,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
         return;
       }
       const signatureKey = keyPackage.leafNode.signaturePublicKey;
-      const index = this.#indexOf(userId);
-      const leaf = index >= 0 ? this.#leaves[index] : null;
+      const leaf = this.#roster.leafOf(userId);
       if (leaf && leaf.signatureKey === undefined) {
         // The sole member after a reset: its new pending group uses this key.
         leaf.signatureKey = signatureKey;
@@ -222,7 +222,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
         this.#toReAdd.add(userId);
       }
       // No group yet: this member's own pending group (epoch 0) becomes the call's group.
-      if (this.#leaves.every((l) => l === null)) this.#resetGroup();
+      if (this.#roster.empty) this.#resetGroup();
       else this.#reconcile();
     });
   }
@@ -243,7 +243,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
       const checked = checkCommit(mls, userId, message, {
         groupId: this.#groupId,
         epoch: this.#epoch,
-        leaves: this.#leaves,
+        leaves: this.#roster.leaves,
         open: this.#proposals.open(),
       });
       if (typeof checked === 'string') {
@@ -318,12 +318,12 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   }
 
   #indexOf(userId: string): number {
-    return this.#leaves.findIndex((l) => l?.userId === userId);
+    return this.#roster.indexOf(userId);
   }
 
   /** Group members still connected and not awaiting removal (the ones proposals go to). */
   #activeMembers(): string[] {
-    return this.#leaves
+    return this.#roster.leaves
       .filter((l): l is Leaf => l !== null && this.#connected.has(l.userId) && !this.#toReAdd.has(l.userId))
       .map((l) => l.userId);
   }
@@ -342,7 +342,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     const fresh: Uint8Array[] = [];
     const pending = (kind: 'add' | 'remove', userId: string): boolean =>
       this.#proposals.pending(kind, userId);
-    this.#leaves.forEach((leaf, leafIndex) => {
+    this.#roster.leaves.forEach((leaf, leafIndex) => {
       if (leaf === null) return;
       const leaving = !this.#connected.has(leaf.userId) || this.#toReAdd.has(leaf.userId);
       if (!leaving || pending('remove', leaf.userId)) return;
@@ -371,16 +371,8 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
 
   #accept(commit: Uint8Array, welcome: Uint8Array, removes: SentProposal[], adds: SentProposal[]): void {
     const before = this.#activeMembers();
-    // RFC 9420 §12.3: Removes first, then Adds in commit order, each into the leftmost blank leaf.
-    for (const p of removes) if (p.leafIndex !== undefined) this.#leaves[p.leafIndex] = null;
-    while (this.#leaves.length > 0 && this.#leaves[this.#leaves.length - 1] === null) this.#leaves.pop();
-    for (const p of adds) {
-      const leaf = { userId: p.userId, signatureKey: p.signatureKey };
-      const blank = this.#leaves.indexOf(null);
-      if (blank >= 0) this.#leaves[blank] = leaf;
-      else this.#leaves.push(leaf);
-      this.#keyPackages.delete(p.userId);
-    }
+    this.#roster.apply(removes, adds);
+    for (const p of adds) this.#keyPackages.delete(p.userId);
     for (const p of removes) this.#toReAdd.delete(p.userId);
     this.#epoch += 1n;
     this.#proposals.clear();
@@ -405,7 +397,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
   #soleMemberReset(userId: string): void {
     this.#log(`dave: ${userId} is alone in channel ${this.#channelId}; resetting its group`);
     this.#transitions.cancel();
-    this.#leaves = [{ userId, signatureKey: undefined }];
+    this.#roster.reset([{ userId, signatureKey: undefined }]);
     this.#epoch = 0n;
     this.#proposals.clear();
     this.#toReAdd.clear();
@@ -423,7 +415,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
    */
   #resetGroup(): void {
     this.#transitions.cancel();
-    this.#leaves = [];
+    this.#roster.reset([]);
     this.#epoch = 0n;
     this.#proposals.clear();
     this.#toReAdd.clear();
@@ -431,7 +423,7 @@ export class DaveCoordinator extends TypedEmitter<DaveCoordinatorEvents> {
     if (next === undefined) return;
     const [userId, { signatureKey }] = next;
     this.#keyPackages.delete(userId);
-    this.#leaves = [{ userId, signatureKey }];
+    this.#roster.reset([{ userId, signatureKey }]);
     this.#log(`dave: ${userId} starts the group of channel ${this.#channelId}`);
     this.#reconcile();
   }

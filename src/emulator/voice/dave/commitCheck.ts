@@ -3,14 +3,7 @@ import type { KeyPackage, MlsMessage } from 'ts-mls';
 import type { TsMls } from '../../../dave/tsMls.js';
 import { bytesEqual, credentialUserId, refKey } from '../../../dave/wire.js';
 import type { SentProposal } from './proposals.js';
-
-/** A leaf of the group as the gateway sees it. */
-export interface Leaf {
-  /** The member's user id. */
-  userId: string;
-  /** The signature key from the member's key package (undefined right after a sole-member reset). */
-  signatureKey: Uint8Array | undefined;
-}
+import type { Leaf } from './roster.js';
 
 /** What a member's commit does, once accepted: the gateway's proposals it commits, by kind. */
 export interface CheckedCommit {
