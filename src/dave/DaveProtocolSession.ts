@@ -7,6 +7,7 @@ import { TypedEmitter } from '../util/TypedEmitter.js';
 import { privacyCode as makePrivacyCode, verificationCode as makeVerificationCode } from './codes.js';
 import { exportSenderKey, generateDaveKeyPackage, groupMembers, type OwnKeyPackage } from './group.js';
 import { parseExternalSender, parseProposals, readU16 } from './payloads.js';
+import { daveLog, InputQueue, type DaveLog } from './inputQueue.js';
 import { PendingTransitions } from './transitions.js';
 import { daveCipherSuite, loadTsMls, type TsMls } from './tsMls.js';
 import {
@@ -98,9 +99,9 @@ export interface DaveProtocolSessionOptions {
 export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents> {
   readonly #selfUserId: string;
   readonly #groupId: Uint8Array;
-  readonly #log: (severity: LoggingSeverity, message: string) => void;
+  readonly #log: DaveLog;
   readonly #tolerance: number;
-  #queue: Promise<void> = Promise.resolve();
+  readonly #inputs: InputQueue;
   #closed = false;
 
   #mls: TsMls | undefined;
@@ -124,14 +125,12 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     this.#groupId = snowflakeBE64(options.channelId);
     this.#tolerance = options.decryptionFailureTolerance ?? DEFAULT_DECRYPTION_FAILURE_TOLERANCE;
     this.#recognized.add(options.selfUserId);
-    const logger = options.logger;
-    this.#log = (severity, message) => {
-      if (!logger) return;
-      const line = `dave: ${message}`;
-      if ('log' in logger) logger.log(severity, line);
-      else if (severity >= LoggingSeverity.Warning) logger.warn(line);
-      else logger.info(line);
-    };
+    this.#log = daveLog(options.logger);
+    this.#inputs = new InputQueue({
+      log: this.#log,
+      closed: () => this.#closed,
+      recover: () => this.#recover(this.#transitions.current),
+    });
   }
 
   /** The DAVE protocol version in force (0: transport encryption only). */
@@ -161,12 +160,12 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
 
   /** Resolves when every input given so far has been handled. */
   whenIdle(): Promise<void> {
-    return this.#queue;
+    return this.#inputs.idle;
   }
 
   /** Op 4 (Session Description) arrived with `dave_protocol_version`. */
   onSessionDescription(daveProtocolVersion: number): Promise<void> {
-    return this.#enqueue('session description', async () => {
+    return this.#inputs.enqueue('session description', async () => {
       if (daveProtocolVersion > 0) {
         await this.#init(daveProtocolVersion);
       } else {
@@ -187,7 +186,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
 
   /** JSON DAVE ops 21 (prepare transition), 22 (execute transition) and 24 (prepare epoch). */
   onJson(op: number, d: unknown): Promise<void> {
-    return this.#enqueue(`op ${op}`, async () => {
+    return this.#inputs.enqueue(`op ${op}`, async () => {
       const data = (typeof d === 'object' && d !== null ? d : {}) as Record<string, unknown>;
       const int = (key: string): number | undefined => {
         const value = data[key];
@@ -224,7 +223,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   /** Binary DAVE ops 25, 27, 29 and 30: `payload` is what follows the sequence number and opcode. */
   onBinary(op: number, payload: Uint8Array): Promise<void> {
     const unexpected = op === DaveOp.AnnounceCommit || op === DaveOp.Welcome ? 'recover' : 'ignore';
-    return this.#enqueue(
+    return this.#inputs.enqueue(
       `op ${op}`,
       async () => {
         switch (op) {
@@ -253,7 +252,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
    * signature keys in the current group. Rejects when either is not in the group.
    */
   async verificationCode(userId: string): Promise<string> {
-    await this.#queue;
+    await this.#inputs.idle;
     const members = groupMembers(this.#state);
     const self = members.find((m) => m.userId === this.#selfUserId);
     const other = members.find((m) => m.userId === userId);
@@ -267,7 +266,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
    */
   reportDecryptFailures(count: number): void {
     if (count < this.#tolerance) return;
-    void this.#enqueue('decrypt failures', () => {
+    void this.#inputs.enqueue('decrypt failures', () => {
       if (this.#protocolVersion === 0 || this.#transitions.size > 0) return Promise.resolve();
       this.#transitions.current = this.#transitions.lastExecuted;
       throw new Refusal(`${count} consecutive decrypt failures`, 'recover');
@@ -282,41 +281,6 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
   }
 
   // --- internals ---------------------------------------------------------------------------------------
-
-  /**
-   * Runs `step` after every earlier input. A {@link Refusal} is logged and acted on; any other error is
-   * logged, and for a commit or welcome (`unexpected` = 'recover') also leads to the recovery, since the
-   * group can no longer be followed. Nothing is thrown to the caller.
-   */
-  #enqueue(
-    what: string,
-    step: () => Promise<void>,
-    unexpected: 'recover' | 'ignore' = 'ignore',
-  ): Promise<void> {
-    const run = this.#queue.then(async () => {
-      if (this.#closed) return;
-      let recover = false;
-      try {
-        await step();
-      } catch (error) {
-        if (error instanceof Refusal) {
-          this.#log(LoggingSeverity.Warning, `${what} refused: ${error.message}`);
-          recover = error.action === 'recover';
-        } else {
-          this.#log(LoggingSeverity.Error, `${what} failed: ${describe(error)}`);
-          recover = unexpected === 'recover';
-        }
-      }
-      if (!recover || this.#closed) return;
-      try {
-        await this.#recover(this.#transitions.current);
-      } catch (error) {
-        this.#log(LoggingSeverity.Error, `recovery after ${what} failed: ${describe(error)}`);
-      }
-    });
-    this.#queue = run.catch(() => undefined);
-    return this.#queue;
-  }
 
   /**
    * DAVE's credentials: members carry a basic credential whose identity is an 8-byte user id; the one
