@@ -14,7 +14,7 @@ import type { VoiceImpairment } from './impairment.js';
 import { MediaRelay, type RelayCounters } from './MediaRelay.js';
 import { DAVE_PROTOCOL_VERSION, VOICE_GATEWAY_VERSIONS, VoiceClose, VoiceOp } from './opcodes.js';
 import type { CallParticipant, LeaveReason, VoiceCall, VoiceCalls } from './VoiceCalls.js';
-import { VoiceConnection, type VoiceConnectionHost } from './VoiceConnection.js';
+import { VoiceGatewayConnection, type VoiceGatewayConnectionHost } from './VoiceGatewayConnection.js';
 import type { VoiceSession } from './VoiceSession.js';
 
 /** The voice server's settings, resolved from `EmulatorOptions.voice`. */
@@ -54,7 +54,7 @@ const WS_MAX_PAYLOAD = 1024 * 1024;
  * checked against the lobby calls the main gateway made ({@link VoiceCalls}); each connection gets an
  * SSRC, a fresh 32-byte key for the mode it selects, and the SSRC map of the others (op 11 + op 5). DAVE
  * ops go through the call's coordinator. Sessions survive a lost socket for the resume window, with their
- * sequenced messages buffered for replay. Each socket's protocol runs in its {@link VoiceConnection}; the
+ * sequenced messages buffered for replay. Each socket's protocol runs in its {@link VoiceGatewayConnection}; the
  * server owns what outlives a socket: the listeners, the calls' state and the ending of sessions.
  */
 export class VoiceServer {
@@ -63,8 +63,8 @@ export class VoiceServer {
   readonly #wss: WebSocketServer;
   readonly #relay: MediaRelay;
   readonly #calls = new Map<string, CallState>();
-  readonly #conns = new Set<VoiceConnection>();
-  readonly #host: VoiceConnectionHost;
+  readonly #conns = new Set<VoiceGatewayConnection>();
+  readonly #host: VoiceGatewayConnectionHost;
   #endpoint = '';
   #udpPort = 0;
   #noDaveLogged = false;
@@ -285,7 +285,7 @@ export class VoiceServer {
   }
 
   #accept(ws: WebSocket): void {
-    const conn = new VoiceConnection(ws, this.#host);
+    const conn = new VoiceGatewayConnection(ws, this.#host);
     this.#conns.add(conn);
     conn.start();
   }

@@ -21,7 +21,7 @@ import type { VoiceServerDeps } from './VoiceServer.js';
 import { VoiceSession } from './VoiceSession.js';
 
 /** What a connection needs from the voice server that accepted it. */
-export interface VoiceConnectionHost {
+export interface VoiceGatewayConnectionHost {
   /** The server's dependencies. */
   readonly deps: VoiceServerDeps;
   /** The forwarding unit. */
@@ -29,13 +29,13 @@ export interface VoiceConnectionHost {
   /** The per-call state, by lobby id (a connection adds a call's state at its first Identify). */
   readonly calls: Map<string, CallState>;
   /** The open connections. */
-  readonly connections: ReadonlySet<VoiceConnection>;
+  readonly connections: ReadonlySet<VoiceGatewayConnection>;
   /** How the calls' DAVE version is decided. */
   readonly dave: DaveWiring;
   /** Ready's `ip` and `port`: where clients reach the forwarding unit. */
   readyAddress(): { ip: string; port: number };
   /** Forgets a connection whose socket closed. */
-  forget(conn: VoiceConnection): void;
+  forget(conn: VoiceGatewayConnection): void;
   /** Ends a voice session (see the server's `endSession`). */
   endSession(session: VoiceSession, close: { code: number; reason: string } | null, announce: boolean): void;
 }
@@ -45,7 +45,7 @@ export interface VoiceConnectionHost {
  * Resume, Select Protocol, Speaking and the DAVE ops, each checked and refused with its close code. The
  * voice session it drives outlives the socket (see {@link VoiceSession}).
  */
-export class VoiceConnection {
+export class VoiceGatewayConnection {
   /** The socket. */
   readonly ws: WebSocket;
   /** A short id for this socket. */
@@ -54,14 +54,14 @@ export class VoiceConnection {
   session: VoiceSession | null = null;
   /** Set once the socket is closing: later messages are dropped. */
   closing = false;
-  readonly #host: VoiceConnectionHost;
+  readonly #host: VoiceGatewayConnectionHost;
   #heartbeat: TimerHandle | undefined;
 
   /**
    * @param ws - The accepted socket.
    * @param host - The server that accepted it.
    */
-  constructor(ws: WebSocket, host: VoiceConnectionHost) {
+  constructor(ws: WebSocket, host: VoiceGatewayConnectionHost) {
     this.ws = ws;
     this.#host = host;
   }
