@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import { TRANSPORT_ENCRYPTION_MODES } from '../../media/rtp/types.js';
 import type { TimerHandle } from '../../util/Clock.js';
 import { randomHex, safeEqual } from '../random.js';
-import { CallState, daveVersionFor, type DaveWiring } from './CallState.js';
+import { ServerCallState, daveVersionFor, type DaveWiring } from './ServerCallState.js';
 import type { DaveCoordinatorLike } from './daveBridge.js';
 import { decodeBinaryOp, decodeText, isObject, isU16, toBuffer } from './frames.js';
 import type { MediaRelay, RelayMember } from './MediaRelay.js';
@@ -27,7 +27,7 @@ export interface VoiceGatewayConnectionHost {
   /** The forwarding unit. */
   readonly relay: MediaRelay;
   /** The per-call state, by lobby id (a connection adds a call's state at its first Identify). */
-  readonly calls: Map<string, CallState>;
+  readonly calls: Map<string, ServerCallState>;
   /** The open connections. */
   readonly connections: ReadonlySet<VoiceGatewayConnection>;
   /** How the calls' DAVE version is decided. */
@@ -263,7 +263,7 @@ export class VoiceGatewayConnection {
     const states = this.#host.calls;
     let state = states.get(call.lobbyId);
     if (!state) {
-      state = new CallState(call.lobbyId);
+      state = new ServerCallState(call.lobbyId);
       states.set(call.lobbyId, state);
     }
     const previous = state.sessions.get(participant.userId);

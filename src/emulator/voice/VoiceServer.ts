@@ -8,7 +8,7 @@ import type { MediaEngine } from '../../media/MediaEngine.js';
 import type { Clock } from '../../util/Clock.js';
 import type { EmulatorLog } from '../log.js';
 import type { EmulatorVoiceCall } from '../types.js';
-import type { CallState } from './CallState.js';
+import type { ServerCallState } from './ServerCallState.js';
 import type { DaveCoordinatorFactory } from './daveBridge.js';
 import type { VoiceImpairment } from './impairment.js';
 import { MediaRelay, type RelayCounters } from './MediaRelay.js';
@@ -62,7 +62,7 @@ export class VoiceServer {
   readonly #http: Server;
   readonly #wss: WebSocketServer;
   readonly #relay: MediaRelay;
-  readonly #calls = new Map<string, CallState>();
+  readonly #calls = new Map<string, ServerCallState>();
   readonly #conns = new Set<VoiceGatewayConnection>();
   readonly #host: VoiceGatewayConnectionHost;
   #endpoint = '';

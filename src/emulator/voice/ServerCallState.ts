@@ -4,7 +4,7 @@ import { DAVE_PROTOCOL_VERSION, VoiceOp } from './opcodes.js';
 import type { VoiceSession } from './VoiceSession.js';
 
 /** The voice server's per-call state: the call's voice sessions and its DAVE version and coordinator. */
-export class CallState {
+export class ServerCallState {
   /** The lobby whose call this is. */
   readonly lobbyId: string;
   /** The voice sessions, by user. */
@@ -63,7 +63,7 @@ export interface DaveWiring {
  * The DAVE version for a session's op 4, making the call's coordinator on first use; a client without DAVE
  * (allowed by the option) downgrades the call.
  */
-export function daveVersionFor(state: CallState, session: VoiceSession, wiring: DaveWiring): number {
+export function daveVersionFor(state: ServerCallState, session: VoiceSession, wiring: DaveWiring): number {
   const factory = wiring.daveFactory;
   if (!factory) {
     wiring.noFactory();
@@ -97,7 +97,7 @@ export function daveVersionFor(state: CallState, session: VoiceSession, wiring: 
 }
 
 /** Moves a call to DAVE version 0 for good (until it empties): op 21 with transition 0 to DAVE members. */
-function downgrade(state: CallState, log: EmulatorLog): void {
+function downgrade(state: ServerCallState, log: EmulatorLog): void {
   const wasDave = state.daveVersion === DAVE_PROTOCOL_VERSION;
   state.daveVersion = 0;
   state.dave?.close();
