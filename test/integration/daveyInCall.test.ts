@@ -97,29 +97,37 @@ async function oneEpoch(calls: Call[], members: DaveyMember[], previous = ''): P
   return code;
 }
 
+/**
+ * Alice and Bob (SDK clients) in a lobby call, Bob listening per user; then Carol (davey) joins, and all
+ * three reach one epoch. `heardFromCarol` collects the 440 Hz strength of each of Carol's frames at Bob.
+ */
+async function twoPlayersAndDavey(users: number) {
+  const emulator = await emulatorFor({ autoConsent: true, users });
+  const alice = await linkAndConnect(emulator, userAt(emulator, 0));
+  const bob = await linkAndConnect(emulator, userAt(emulator, 1));
+  const lobbyId = await alice.client.createOrJoinLobby(SECRET);
+  await bob.client.createOrJoinLobby(SECRET);
+  const heardFromCarol: number[] = [];
+  let carolId = '';
+  const aliceCall = alice.client.startCall(lobbyId);
+  const bobCall = bob.client.startCallWithAudioCallbacks(
+    lobbyId,
+    (userId, samples) => {
+      if (userId === carolId) heardFromCarol.push(toneStrength(samples, 440));
+    },
+    () => undefined,
+  );
+  await connected(aliceCall);
+  await connected(bobCall);
+  const carol = await daveyJoins(emulator, 'carol', lobbyId);
+  carolId = carol.id;
+  const code = await oneEpoch([aliceCall, bobCall], [carol.member]);
+  return { emulator, alice, bob, lobbyId, aliceCall, bobCall, carol, heardFromCarol, code };
+}
+
 describe('@snazzah/davey in a lobby call with SDK clients', () => {
   it('shares the epoch and codes, and audio decrypts both ways', async () => {
-    const emulator = await emulatorFor({ autoConsent: true, users: 3 });
-    const alice = await linkAndConnect(emulator, userAt(emulator, 0));
-    const bob = await linkAndConnect(emulator, userAt(emulator, 1));
-    const lobbyId = await alice.client.createOrJoinLobby(SECRET);
-    await bob.client.createOrJoinLobby(SECRET);
-
-    const heardFromCarol: number[] = [];
-    let carolId = '';
-    const aliceCall = alice.client.startCall(lobbyId);
-    const bobCall = bob.client.startCallWithAudioCallbacks(
-      lobbyId,
-      (userId, samples) => {
-        if (userId === carolId) heardFromCarol.push(toneStrength(samples, 440));
-      },
-      () => undefined,
-    );
-    await connected(aliceCall);
-    await connected(bobCall);
-    const carol = await daveyJoins(emulator, 'carol', lobbyId);
-    carolId = carol.id;
-    const code = await oneEpoch([aliceCall, bobCall], [carol.member]);
+    const { alice, bob, aliceCall, bobCall, carol, heardFromCarol, code } = await twoPlayersAndDavey(3);
     expect(code).toMatch(/^\d{30}$/);
     expect(carol.member.errors).toEqual([]);
 
@@ -172,26 +180,9 @@ describe('@snazzah/davey in a lobby call with SDK clients', () => {
   }, 60_000);
 
   it('keeps one group through 20 joins and leaves of a davey member, and frames keep decrypting', async () => {
-    const emulator = await emulatorFor({ autoConsent: true, users: 4 });
-    const alice = await linkAndConnect(emulator, userAt(emulator, 0));
-    const bob = await linkAndConnect(emulator, userAt(emulator, 1));
-    const lobbyId = await alice.client.createOrJoinLobby(SECRET);
-    await bob.client.createOrJoinLobby(SECRET);
-    const aliceCall = alice.client.startCall(lobbyId);
-    const heardFromCarol: number[] = [];
-    let carolId = '';
-    const bobCall = bob.client.startCallWithAudioCallbacks(
-      lobbyId,
-      (userId, samples) => {
-        if (userId === carolId) heardFromCarol.push(toneStrength(samples, 440));
-      },
-      () => undefined,
-    );
-    await connected(aliceCall);
-    await connected(bobCall);
-    const carol = await daveyJoins(emulator, 'carol', lobbyId);
-    carolId = carol.id;
-    let code = await oneEpoch([aliceCall, bobCall], [carol.member]);
+    const { emulator, lobbyId, aliceCall, bobCall, carol, heardFromCarol, ...first } =
+      await twoPlayersAndDavey(4);
+    let code = first.code;
 
     const frames = toneFrames(10);
     let sequence = 1000;

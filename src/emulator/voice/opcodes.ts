@@ -1,29 +1,7 @@
-/** Voice gateway v8 opcodes (wire-protocols.md §2.2, dave-e2ee.md §1.2). */
-export const VoiceOp = {
-  Identify: 0,
-  SelectProtocol: 1,
-  Ready: 2,
-  Heartbeat: 3,
-  SessionDescription: 4,
-  Speaking: 5,
-  HeartbeatAck: 6,
-  Resume: 7,
-  Hello: 8,
-  Resumed: 9,
-  ClientsConnect: 11,
-  ClientDisconnect: 13,
-  DavePrepareTransition: 21,
-  DaveExecuteTransition: 22,
-  DaveTransitionReady: 23,
-  DavePrepareEpoch: 24,
-  DaveMlsExternalSender: 25,
-  DaveMlsKeyPackage: 26,
-  DaveMlsProposals: 27,
-  DaveMlsCommitWelcome: 28,
-  DaveMlsAnnounceCommitTransition: 29,
-  DaveMlsWelcome: 30,
-  DaveMlsInvalidCommitWelcome: 31,
-} as const;
+import { VoiceOpcode } from '../../voice/protocol.js';
+
+/** Voice gateway v8 opcodes (wire-protocols.md §2.2, dave-e2ee.md §1.2): one table, the SDK's. */
+export const VoiceOp = VoiceOpcode;
 
 /**
  * Client ops the platform's own clients send that the emulator has no use for (video, session flags,
