@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 
+import type { GatewaySocket } from '../gateway/GatewaySocket.js';
 import type { LogWriter } from '../logging/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
@@ -17,16 +18,9 @@ import {
   type VoiceReady,
 } from './protocol.js';
 
-/** The part of a `ws` WebSocket the voice gateway client uses (text and binary frames). */
-export interface VoiceSocket {
+/** The part of a `ws` WebSocket the voice gateway client uses: the main gateway's, plus binary frames. */
+export interface VoiceSocket extends Omit<GatewaySocket, 'send'> {
   send(data: string | Uint8Array): void;
-  close(code?: number, reason?: string): void;
-  terminate(): void;
-  on(event: 'open', listener: () => void): unknown;
-  on(event: 'message', listener: (data: WebSocket.RawData, isBinary: boolean) => void): unknown;
-  on(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  removeAllListeners(): unknown;
 }
 
 /** Opens a voice socket to a URL. */
