@@ -48,7 +48,9 @@ export function requireMetadata(metadata: Record<string, string>): void {
 
 /** A direct-message conversation: the other user and the newest message's id. */
 export interface UserMessageSummary {
+  /** The other user in the conversation. */
   userId: string;
+  /** The id of the newest message, sent by either user. */
   lastMessageId: string;
 }
 

@@ -104,17 +104,30 @@ export class MessageHandle {
 
 /** The plain form of a {@link MessageHandle}. */
 export interface MessageSnapshot {
+  /** The message id. */
   id: string;
+  /** The text. */
   content: string;
+  /** The author's id. */
   authorId: string;
+  /** In a direct message, the user it was sent to; `''` in a lobby. */
   recipientId: string;
+  /** The channel: in a direct message, the other user's id as seen by the player. */
   channelId: string;
+  /** The lobby the message was sent in, or null for a direct message. */
   lobbyId: string | null;
+  /** When it was sent, Unix ms. */
   sentTimestamp: number;
+  /** When it was last edited, Unix ms, or 0. */
   editedTimestamp: number;
+  /** The application it was sent from; a sibling application's id when it came from one; null from a chat client. */
   applicationId: string | null;
+  /** Metadata its sender attached. */
   metadata: Record<string, string>;
+  /** Metadata the game backend set for moderation (server-side only). */
   moderationMetadata: Record<string, string>;
+  /** The author's additional display name (e.g. a character name), or null. */
   additionalName: string | null;
+  /** True when it was sent from a game rather than a chat client. */
   sentFromGame: boolean;
 }

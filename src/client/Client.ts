@@ -568,7 +568,12 @@ export class Client extends TypedEmitter<ClientEvents> {
   fetchCurrentUser(
     token: string,
     options: { signal?: AbortSignal } = {},
-  ): Promise<{ id: string; username: string }> {
+  ): Promise<{
+    /** The user's id. */
+    id: string;
+    /** The user's unique username. */
+    username: string;
+  }> {
     return this.#auth.fetchCurrentUser(token, options.signal);
   }
 
@@ -690,7 +695,14 @@ export class Client extends TypedEmitter<ClientEvents> {
    * features that need a signed-in game. Rejects with an `RPCError` when no desktop client runs or it refuses
    * the token (4009).
    */
-  async authenticateLocalClient(): Promise<{ user: RpcUser; scopes: string[]; expires: string }> {
+  async authenticateLocalClient(): Promise<{
+    /** The user the desktop client is signed in as. */
+    user: RpcUser;
+    /** The OAuth2 scopes the token grants, e.g. `identify`. */
+    scopes: string[];
+    /** When the token expires, as an ISO 8601 date; `''` when the desktop client did not say. */
+    expires: string;
+  }> {
     const token = this.#auth.token;
     if (token === undefined || token === '')
       throw new ClientNotReadyError('authenticating needs a token: call updateToken() first');
@@ -816,7 +828,14 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Every user the player has direct messages with, and the newest message id of each. */
-  getUserMessageSummaries(): Promise<{ userId: string; lastMessageId: string }[]> {
+  getUserMessageSummaries(): Promise<
+    {
+      /** The other user in the conversation. */
+      userId: string;
+      /** The id of the newest message, sent by either user. */
+      lastMessageId: string;
+    }[]
+  > {
     return this.#directMessages.summaries();
   }
 

@@ -2,13 +2,21 @@ import WebSocket from 'ws';
 
 /** The part of a `ws` WebSocket the gateway client uses; a seam for unit tests of the gateway alone. */
 export interface GatewaySocket {
+  /** Sends one text frame (a JSON gateway payload). */
   send(data: string): void;
+  /** Starts the closing handshake, with a WebSocket close code (e.g. 1000 for a normal close) and reason. */
   close(code?: number, reason?: string): void;
+  /** Drops the connection at once, without a closing handshake (used when the gateway stops answering). */
   terminate(): void;
+  /** Called once the connection is open. */
   on(event: 'open', listener: () => void): unknown;
+  /** Called for each frame received; `isBinary` is false for the gateway's JSON text frames. */
   on(event: 'message', listener: (data: WebSocket.RawData, isBinary: boolean) => void): unknown;
+  /** Called once the connection is closed, with the close code and reason the server sent. */
   on(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
+  /** Called on a connection or protocol error; a `'close'` follows. */
   on(event: 'error', listener: (error: Error) => void): unknown;
+  /** Detaches every listener, so a socket being replaced reports nothing more. */
   removeAllListeners(): unknown;
 }
 

@@ -10,8 +10,11 @@ import { rpcSocketCandidates } from './paths.js';
 
 /** The local client's user, from its READY event. */
 export interface RpcUser {
+  /** The signed-in user's id. */
   id: string;
+  /** The unique username. */
   username: string;
+  /** The display name, or null (or absent) when the user has not set one. */
   global_name?: string | null;
 }
 

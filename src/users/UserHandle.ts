@@ -6,9 +6,13 @@ import type { UserStore, WireUser } from './UserStore.js';
 
 /** Image formats of avatar URLs, with the C++ SDK's `UserHandle::AvatarType` values. */
 export enum AvatarType {
+  /** Animated GIF; only for animated avatars. */
   Gif = 0,
+  /** WebP, animated or static. */
   Webp = 1,
+  /** PNG; the default for static avatars. */
   Png = 2,
+  /** JPEG (`.jpg`). */
   Jpeg = 3,
 }
 
@@ -122,10 +126,15 @@ export class UserHandle {
 
   /** A plain snapshot, for logging or serialising. */
   toJSON(): {
+    /** The user id. */
     id: string;
+    /** The unique username. */
     username: string;
+    /** The name to show: the global name, else the username. */
     displayName: string;
+    /** True for a provisional account (no full platform account linked yet). */
     isProvisional: boolean;
+    /** The online status as friends see it; Blocked for a user you blocked. */
     status: StatusType;
   } {
     return {

@@ -48,16 +48,27 @@ export type AudioResultName = (typeof AUDIO_RESULTS)[number];
 
 /** The result codes as numbers, for comparing a per-frame call's return value (`-AudioResult.X`). */
 export const AudioResult = Object.freeze({
+  /** Success (per-frame calls return 0 or a positive count). */
   Ok: 0,
+  /** The Opus packet could not be decoded, or was empty. */
   InvalidPacket: 1,
+  /** The output buffer is too small for the result. */
   BufferTooSmall: 2,
+  /** The PCM frame is not one 20 ms frame of the expected length. */
   BadFrameSize: 3,
+  /** An argument is out of range. */
   BadArgument: 4,
+  /** The Opus codec is not available in this media engine. */
   CodecUnavailable: 5,
+  /** Opus reported an internal error. */
   CodecError: 6,
+  /** The jitter buffer dropped a packet whose playout time has already passed. */
   LatePacket: 7,
+  /** The jitter buffer dropped a packet it already holds. */
   DuplicatePacket: 8,
+  /** The jitter buffer dropped a packet larger than its slots. */
   PacketTooLarge: 9,
+  /** `setUserGain` was refused: the processor already holds gains for as many users as it can. */
   TooManyUsers: 10,
 });
 
