@@ -8,13 +8,24 @@ export enum AuthorizationTokenType {
 
 /** Identity providers that can back a provisional account, with the C++ SDK's values. */
 export enum AuthenticationExternalAuthType {
+  /** An ID token from an OpenID Connect provider configured for the application. */
   OIDC = 0,
+  /** An Epic Online Services (EOS Connect) access token. */
   EpicOnlineServicesAccessToken = 1,
+  /** An Epic Online Services ID token. */
   EpicOnlineServicesIdToken = 2,
+  /** A Steam session ticket for the game's Steam app. */
   SteamSessionTicket = 3,
+  /** A Unity Authentication ID token. */
   UnityServicesIdToken = 4,
+  /**
+   * For provisional accounts the game's backend created with its bot token; the external token is the
+   * provisional access token.
+   */
   DiscordBotIssuedAccessToken = 5,
+  /** A Sign in with Apple ID token. */
   AppleIdToken = 6,
+  /** A PlayStation Network ID token. */
   PlayStationNetworkIdToken = 7,
 }
 

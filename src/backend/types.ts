@@ -24,8 +24,15 @@ export interface BackendLobby {
   metadata: Record<string, string>;
   /** The members. */
   members: BackendLobbyMember[];
-  /** The linked guild channel, or null. */
-  linkedChannel: { id: string; name: string; guildId: string } | null;
+  /** The guild channel the lobby's chat is mirrored to, or null when none is linked. */
+  linkedChannel: {
+    /** The channel's snowflake id. */
+    id: string;
+    /** The channel's name, without the leading `#`. */
+    name: string;
+    /** The guild (server) the channel belongs to. */
+    guildId: string;
+  } | null;
   /** Lobby flags. */
   flags: number;
 }
@@ -76,13 +83,19 @@ export interface UpdateLobbyOptions {
 
 /** A lobby message as the game backend reads it. */
 export interface BackendLobbyMessage {
+  /** The message id; also what moderation metadata is set by. */
   id: string;
+  /** The lobby it was sent in. */
   lobbyId: string;
+  /** The text, or `''` when the message has none. */
   content: string;
+  /** The sender's user id, or `''` when the reply named none. */
   authorId: string;
   /** When it was sent, Unix ms. */
   sentTimestamp: number;
+  /** The developer metadata the sender attached; empty when none. Not shown in a linked channel. */
   metadata: Record<string, string>;
+  /** What the backend set with {@link GameBackend.setLobbyMessageModerationMetadata}; empty when none. */
   moderationMetadata: Record<string, string>;
   /** The author's additional name when it was sent, or null. */
   additionalName: string | null;

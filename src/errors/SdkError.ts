@@ -45,6 +45,7 @@ export class SdkError extends Error {
     this.retryAfter = details.retryAfter ?? 0;
   }
 
+  /** The `ErrorType` name, plus the platform's code in brackets when set: `HTTPError[50035]`. */
   override get name(): string {
     const kind = ErrorType[this.type] ?? 'SdkError';
     return this.code === undefined ? kind : `${kind}[${String(this.code)}]`;

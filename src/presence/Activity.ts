@@ -1,34 +1,50 @@
 /** Kinds of activity, with the C++ SDK's `ActivityTypes` values. */
 export enum ActivityTypes {
+  /** "Playing {name}": the type games should use. Settable. */
   Playing = 0,
+  /** A live stream; set by the platform, not by a game. */
   Streaming = 1,
+  /** "Listening to {name}". Settable. */
   Listening = 2,
+  /** "Watching {name}". Settable. */
   Watching = 3,
+  /** The user's own custom status text; reported only. */
   CustomStatus = 4,
+  /** "Competing in {name}". Settable. */
   Competing = 5,
+  /** The user's "hang status" in a voice channel; reported only. */
   HangStatus = 6,
 }
 
 /** Which field the user's status line shows, with the C++ SDK's `StatusDisplayTypes` values. */
 export enum StatusDisplayTypes {
+  /** The activity's name, e.g. "Playing My Game". The default. */
   Name = 0,
+  /** The `state` line instead of the name. */
   State = 1,
+  /** The `details` line instead of the name. */
   Details = 2,
 }
 
 /** Whether a party can be joined without a request, with the C++ SDK's `ActivityPartyPrivacy` values. */
 export enum ActivityPartyPrivacy {
+  /** Joining takes a request the player accepts. The default, also for others' parties of unknown privacy. */
   Private = 0,
+  /** Friends or voice-channel members may join without a request, as their account privacy settings allow. */
   Public = 1,
 }
 
 /** Images and their hover texts and links. Images are asset keys or URLs. */
 export interface ActivityAssets {
+  /** The large square image, 1–256 characters. */
   largeImage?: string;
+  /** The tooltip of the large image, 1–256 characters. */
   largeText?: string;
   /** Opened when the large image is clicked. */
   largeUrl?: string;
+  /** The small circle drawn over the large image, 1–256 characters. */
   smallImage?: string;
+  /** The tooltip of the small image, 1–256 characters. */
   smallText?: string;
   /** Opened when the small image is clicked. */
   smallUrl?: string;
@@ -40,14 +56,19 @@ export interface ActivityAssets {
 export interface ActivityParty {
   /** 2–128 characters; the same for every member. */
   id: string;
+  /** Players in the party now: an integer from 0 to `maxSize`. */
   currentSize: number;
+  /** Party capacity: an integer of at least 1. Shown as "(current of max)". */
   maxSize: number;
+  /** Whether others can join without a request; Private when unset. */
   privacy?: ActivityPartyPrivacy;
 }
 
 /** Times shown as elapsed or remaining. Unix time in ms; values that look like seconds are converted. */
 export interface ActivityTimestamps {
+  /** When the activity started; shown as an elapsed-time counter. */
   start?: number;
+  /** When the activity ends; shown as a countdown of the time remaining. */
   end?: number;
 }
 
@@ -67,15 +88,24 @@ export interface Activity {
   name?: string;
   /** Line 3: the party state, e.g. "In a group". */
   state?: string;
+  /** Opened when the state line is clicked; http(s), at most 256 characters. */
   stateUrl?: string;
   /** Line 2: what the player does, e.g. "Ranked match". */
   details?: string;
+  /** Opened when the details line is clicked; http(s), at most 256 characters. */
   detailsUrl?: string;
+  /** The images shown with the activity. */
   assets?: ActivityAssets;
+  /** The player's party; with `secrets.join` it makes the activity joinable. */
   party?: ActivityParty;
-  /** The join secret handed to players who accept an invite. */
-  secrets?: { join?: string };
+  /** Set by the game for its own activity; never present on other users' activities. */
+  secrets?: {
+    /** The join secret handed to players who accept an invite. */
+    join?: string;
+  };
+  /** Elapsed or remaining time shown under the activity. */
   timestamps?: ActivityTimestamps;
+  /** At most two link buttons; other users' activities carry the labels only (`url` is `''`). */
   buttons?: ActivityButton[];
   /** Which field the status line shows. */
   statusDisplayType?: StatusDisplayTypes;

@@ -1,11 +1,18 @@
 /** How the signed-in user relates to another, with the C++ SDK's `RelationshipType` values. */
 export enum RelationshipType {
+  /** No relationship; also what a handle reports for a user the SDK has no relationship with. */
   None = 0,
+  /** The two users are friends. */
   Friend = 1,
+  /** The signed-in user blocked the other: messages between them fail, and their status shows as Blocked. */
   Blocked = 2,
+  /** The other user sent a friend request that is not yet accepted. */
   PendingIncoming = 3,
+  /** The signed-in user sent a friend request that is not yet accepted. */
   PendingOutgoing = 4,
+  /** Kept for the C++ SDK's numbering; the platform does not use it for SDK relationships. */
   Implicit = 5,
+  /** Kept for the C++ SDK's numbering; the platform does not use it for SDK relationships. */
   Suggestion = 6,
 }
 
@@ -15,18 +22,27 @@ export enum RelationshipGroupType {
   OnlinePlayingGame = 0,
   /** Online, not playing this game. */
   OnlineElsewhere = 1,
+  /** Offline, invisible or blocked: everyone who does not show as online. */
   Offline = 2,
 }
 
 /** A user's online status, with the C++ SDK's `StatusType` values. */
 export enum StatusType {
+  /** Online and recently active. Settable. */
   Online = 0,
+  /** Not connected, or no presence known for the user yet. */
   Offline = 1,
+  /** Reported for a user the signed-in user has blocked, whatever their real status. */
   Blocked = 2,
+  /** Online but away for a while. Settable. */
   Idle = 3,
+  /** Do not disturb: online, with notifications silenced. Settable. */
   Dnd = 4,
+  /** Online but shown to others as offline; only the signed-in user sees it. Settable. */
   Invisible = 5,
+  /** Online and streaming. Reported only; a game cannot set it. */
   Streaming = 6,
+  /** A status the gateway named that this SDK does not know. */
   Unknown = 7,
 }
 
