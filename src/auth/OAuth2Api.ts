@@ -40,6 +40,7 @@ export interface CodeExchange {
 
 /** An external identity for the provisional-account calls. */
 export interface ExternalAuth {
+  /** The identity provider that issued the token. */
   externalAuthType: AuthenticationExternalAuthType;
   /** The provider's token. Secret. */
   externalAuthToken: string;

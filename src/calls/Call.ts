@@ -271,10 +271,15 @@ export class Call extends TypedEmitter<CallEvents> {
 
   /** A plain snapshot. */
   toJSON(): {
+    /** The lobby the call belongs to. */
     lobbyId: string;
+    /** The status's name, as {@link callStatusToString} gives it (e.g. `'Connected'`). */
     status: string;
+    /** The user ids of everyone in the call, the player included once joined. */
     participants: string[];
+    /** Whether the player is muted in this call. */
     selfMute: boolean;
+    /** Whether the player is deafened in this call. */
     selfDeaf: boolean;
   } {
     return {

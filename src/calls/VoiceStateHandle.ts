@@ -41,7 +41,14 @@ export class VoiceStateHandle {
   }
 
   /** A plain snapshot. */
-  toJSON(): { userId: string; selfMute: boolean; selfDeaf: boolean } {
+  toJSON(): {
+    /** The participant's user id. */
+    userId: string;
+    /** True when they muted their microphone. */
+    selfMute: boolean;
+    /** True when they deafened themselves. */
+    selfDeaf: boolean;
+  } {
     const s = this.#current();
     return { userId: s.userId, selfMute: s.selfMute, selfDeaf: s.selfDeaf };
   }

@@ -2,6 +2,7 @@ import { enumMember } from '../util/enumMember.js';
 
 /** What an invite asks, with the C++ SDK's `ActivityActionTypes` values. */
 export enum ActivityActionTypes {
+  /** Not an invite the SDK understands (an unknown type); such an invite is never valid. */
   Invalid = 0,
   /** "Join my party": the sender invites the recipient. */
   Join = 1,
@@ -17,6 +18,7 @@ export interface ActivityInvite {
   channelId: string;
   /** The message that carries it (see `getMessageHandle`). */
   messageId: string;
+  /** Whether the sender invites the recipient (Join) or asks to join them (JoinRequest). */
   type: ActivityActionTypes;
   /** The application the invite is for; a sibling application's id when it came from one. */
   applicationId: string;

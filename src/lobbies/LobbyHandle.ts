@@ -77,8 +77,12 @@ export class LobbyHandle {
 
 /** The plain form of a {@link LobbyHandle}. */
 export interface LobbySnapshot {
+  /** The lobby id. */
   id: string;
+  /** Developer metadata of the lobby. */
   metadata: Record<string, string>;
+  /** One snapshot per member. */
   members: LobbyMemberSnapshot[];
+  /** The guild channel linked to this lobby, or null. */
   linkedChannel: LinkedChannel | null;
 }

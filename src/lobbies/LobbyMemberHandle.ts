@@ -59,9 +59,14 @@ export class LobbyMemberHandle {
 
 /** The plain form of a {@link LobbyMemberHandle}. */
 export interface LobbyMemberSnapshot {
+  /** The member's user id. */
   id: string;
+  /** Developer metadata of this member (set with `createOrJoinLobby` or by the game backend). */
   metadata: Record<string, string>;
+  /** True when the member may link a guild channel to the lobby (a flag the game backend sets). */
   canLinkLobby: boolean;
+  /** True while the member is online in the game (has a live connection). */
   connected: boolean;
+  /** The member's additional display name (e.g. a character name), set by the game backend; null when unset. */
   additionalName: string | null;
 }

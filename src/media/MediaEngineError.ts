@@ -100,6 +100,7 @@ export class MediaEngineError extends Error {
     this.code = code;
   }
 
+  /** `MediaEngineError[code]`, so a logged stack trace shows the code first. */
   override get name(): string {
     return `MediaEngineError[${this.code}]`;
   }

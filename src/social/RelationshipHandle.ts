@@ -46,7 +46,14 @@ export class RelationshipHandle {
   }
 
   /** A plain snapshot. */
-  toJSON(): { id: string; discord: RelationshipType; game: RelationshipType } {
+  toJSON(): {
+    /** The other user's id. */
+    id: string;
+    /** The platform relationship (friend, pending, blocked, or None). */
+    discord: RelationshipType;
+    /** The game relationship of this application (friend, pending, or None). */
+    game: RelationshipType;
+  } {
     return { id: this.id, discord: this.discordRelationshipType, game: this.gameRelationshipType };
   }
 }

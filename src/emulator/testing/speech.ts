@@ -28,6 +28,7 @@ export interface SpeechAudio {
 
 /** Raised when espeak-ng is missing or fails; `apt-get install espeak-ng` on Debian. */
 export class SpeechSynthesisError extends Error {
+  /** `'SpeechSynthesisError'`, to tell it apart from other errors when logged. */
   override readonly name = 'SpeechSynthesisError';
 }
 
