@@ -103,7 +103,7 @@ export interface ClientOptions {
   /**
    * Creates the DAVE (end-to-end encryption) session of each voice connection. `false` offers DAVE version 0
    * (no end-to-end encryption), which voice servers that require it refuse (close 4017, `CallError.Forbidden`).
-   * @defaultValue the SDK's {@link DaveProtocolSession} (MLS on the patched ts-mls)
+   * @defaultValue the SDK's own DAVE session, `DaveProtocolSession` (MLS on the patched ts-mls)
    */
   daveSessionFactory?: DaveSessionFactory | false;
   /** Test seam: opens voice gateway sockets. @defaultValue a `ws` WebSocket */

@@ -34,7 +34,7 @@ function parseChannel(value: unknown): GuildChannel | undefined {
   };
 }
 
-/** Options of {@link GuildManager.joinLinkedLobbyGuild}. */
+/** Options of {@link Client.joinLinkedLobbyGuild}. */
 export interface JoinLinkedLobbyGuildOptions {
   /**
    * Called when the player has a provisional account, which cannot join a guild: the game runs its merge flow

@@ -202,7 +202,7 @@ export interface MediaEngine {
   /**
    * Creates one voice connection's transport: UDP socket, IP discovery, 20 ms send pacing, receive,
    * per-SSRC DAVE and jitter buffers, the mix. The native engine runs it on its own thread, so a blocked
-   * event loop does not delay packets; the JS engine runs it on timers (see {@link VoiceTransport}).
+   * event loop does not delay packets; the JS engine runs it on timers (see `VoiceTransport`).
    */
   createVoiceTransport(options: VoiceTransportOptions): VoiceTransport;
 }

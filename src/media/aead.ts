@@ -3,7 +3,7 @@ export const AEAD_ALGORITHMS = ['aes-256-gcm', 'chacha20-poly1305'] as const;
 
 /**
  * An AEAD algorithm by its node:crypto name. The transport modes add `'aes-128-gcm'` and
- * `'xchacha20-poly1305'` (24-byte nonce) later, which is why sizes come from {@link AEAD_PARAMETERS}.
+ * `'xchacha20-poly1305'` (24-byte nonce) later, which is why sizes come from `AEAD_PARAMETERS`.
  */
 export type AeadAlgorithm = (typeof AEAD_ALGORITHMS)[number];
 

@@ -74,7 +74,10 @@ export function getDefaultMediaEngine(options: Pick<CreateMediaEngineOptions, 'l
   return defaultEngine;
 }
 
-/** The {@link MediaEngineInfo} of {@link getDefaultMediaEngine}'s engine. */
+/**
+ * The {@link MediaEngineInfo} of the process's shared engine (created with `prefer: 'auto'` on first use),
+ * the one a client with `mediaEngine: 'auto'` uses.
+ */
 export function getMediaEngineInfo(options: Pick<CreateMediaEngineOptions, 'log'> = {}): MediaEngineInfo {
   return getDefaultMediaEngine(options).info;
 }

@@ -1,9 +1,14 @@
 /** An opaque timer returned by a {@link Clock}. */
-export type TimerHandle = { readonly __timer: unique symbol } | object;
+export type TimerHandle =
+  | {
+      /** A type-only brand; no handle has this property, and callers never read one. */
+      readonly __timer: unique symbol;
+    }
+  | object;
 
 /**
  * Time and timers, injectable so unit tests of a single piece can drive time themselves.
- * Production code always uses {@link systemClock}.
+ * Production code always uses the system clock (`systemClock`).
  */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */

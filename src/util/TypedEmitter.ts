@@ -32,7 +32,7 @@ export class TypedEmitter<Events extends EventMap> {
     return this.on(event, wrapper);
   }
 
-  /** Removes a listener added with {@link TypedEmitter.on}. */
+  /** Removes a listener added with `on`. */
   off<E extends keyof Events>(event: E, listener: Listener<Events[E]>): this {
     this.#listeners.get(event)?.delete(listener as unknown as AnyListener);
     return this;

@@ -16,11 +16,15 @@ export interface DaveSessionLike {
   onJson(op: number, d: unknown): Promise<void>;
   /** Binary DAVE ops 25, 27, 29, 30 (the payload after seq and op). */
   onBinary(op: number, payload: Uint8Array): Promise<void>;
-  /** Listeners: what to send, and the media keys. */
+  /** A JSON DAVE op (23, 31) to send to the voice gateway. */
   on(event: 'sendJson', fn: (op: number, d: unknown) => void): unknown;
+  /** A binary DAVE op (26, 28) to send to the voice gateway. */
   on(event: 'sendBinary', fn: (op: number, payload: Uint8Array) => void): unknown;
+  /** The player's media key for the new epoch, or null to send without end-to-end encryption. */
   on(event: 'sendKey', fn: (key: Uint8Array | null) => void): unknown;
+  /** A participant's media key for the new epoch, or null when their frames arrive unencrypted. */
   on(event: 'receiveKey', fn: (userId: string, key: Uint8Array | null) => void): unknown;
+  /** A new epoch took effect, with its privacy code and the protocol version. */
   on(
     event: 'epoch',
     fn: (info: { epoch: bigint; privacyCode: string; protocolVersion: number }) => void,

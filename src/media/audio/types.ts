@@ -254,7 +254,7 @@ export interface AudioProcessorOptions {
  * VAD is energy-based: a frame is voice when its RMS level after capture gain, in dBFS
  * (20·log10(rms / 32768), -100 for digital silence), reaches the threshold. It has no model of speech, so
  * a noisy room wants a higher threshold. When transmission ends (silence, key released past the delay,
- * mute or deafen), the next five frames say {@link SendAction.Silence}, then {@link SendAction.Nothing}.
+ * mute or deafen), the next five frames say `SendAction.Silence`, then `SendAction.Nothing`.
  */
 export interface AudioProcessor {
   /** Linear gain applied to captured PCM (0–10, soft-limited); 1 by default. */

@@ -64,8 +64,20 @@ export interface DaveRange {
  * was copied unchanged (the silence frame, or passthrough mode). On failure `out` holds no plaintext.
  */
 export type DaveFrameResult =
-  | { readonly ok: true; readonly length: number; readonly passthrough: boolean }
-  | { readonly ok: false; readonly code: DaveResultCode };
+  | {
+      /** The frame was encrypted, decrypted or passed through. */
+      readonly ok: true;
+      /** How many bytes of `out` hold the result. */
+      readonly length: number;
+      /** True when the frame was copied unchanged rather than encrypted or decrypted. */
+      readonly passthrough: boolean;
+    }
+  | {
+      /** The frame was refused; `out` holds no plaintext. */
+      readonly ok: false;
+      /** Why it was refused. */
+      readonly code: DaveResultCode;
+    };
 
 /** Counters since the encryptor or decryptor was created. */
 export interface DaveStats {
@@ -102,8 +114,11 @@ export interface DaveEncryptor {
    * @param clearRanges - Ascending, non-overlapping spans to leave in clear; none for Opus.
    */
   encrypt(frame: Uint8Array, out: Uint8Array, clearRanges?: readonly DaveRange[]): DaveFrameResult;
-  /** See {@link DaveStats}; `lastNonce` is the nonce of the last frame encrypted (0 before any). */
-  stats(): DaveStats & { readonly lastNonce: number };
+  /** See {@link DaveStats}, plus the nonce of the last frame encrypted. */
+  stats(): DaveStats & {
+    /** The nonce of the last frame encrypted (0 before any). */
+    readonly lastNonce: number;
+  };
 }
 
 /**
