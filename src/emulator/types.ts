@@ -34,7 +34,12 @@ export interface EmulatorOptions {
   /** How long a dropped gateway session stays resumable. @defaultValue `180_000` */
   resumeWindowMs?: number;
   /** Messages a gateway client may send per window before it is closed with 4008. @defaultValue 120 per 60 s */
-  gatewayRateLimit?: { count: number; windowMs: number };
+  gatewayRateLimit?: {
+    /** Messages allowed per window (a positive integer). */
+    count: number;
+    /** Length of the fixed window, in ms. */
+    windowMs: number;
+  };
   /**
    * The emulated desktop client: an IPC socket games reach over RPC (rich presence without sign-in,
    * AUTHORIZE, invites), signed in as `user` (username or id). `false` turns it off.
@@ -42,7 +47,14 @@ export interface EmulatorOptions {
    * with 1003, so a peer that connects and says nothing cannot hold a connection forever.
    * @defaultValue on, signed in as the first seeded user (off when no user is seeded)
    */
-  rpc?: boolean | { user?: string; handshakeTimeoutMs?: number };
+  rpc?:
+    | boolean
+    | {
+        /** Username or id of the desktop client's signed-in user. @defaultValue the first seeded user */
+        user?: string;
+        /** Ms to complete the handshake before the connection is closed with 1003. @defaultValue `10000` */
+        handshakeTimeoutMs?: number;
+      };
   /**
    * Directory of the desktop client's socket. The default is a fresh owner-only directory (0700) holding
    * `discord-ipc-0`, so tests never meet a real desktop client. Given a directory (such as the platform's, to be
@@ -124,9 +136,11 @@ export interface VoiceImpairment {
 export interface EmulatorVoiceCounters {
   /** RTP packets received and opened with the sender's transport key. */
   packetsIn: number;
+  /** Bytes of those packets as they arrived, encrypted, RTP header included. */
   bytesIn: number;
   /** Packet copies sent to receivers (one per receiver). */
   packetsForwarded: number;
+  /** Bytes of those copies as sent, re-encrypted for each receiver. */
   bytesForwarded: number;
   /** Packets from an address other than the one pinned for their SSRC. */
   droppedForeignSource: number;
@@ -140,15 +154,19 @@ export interface EmulatorVoiceCounters {
 
 /** A call participant, as {@link EmulatorVoice.calls} shows it. */
 export interface EmulatorVoiceParticipant {
+  /** The participant's user id. */
   userId: string;
   /** The main gateway session in the voice state. */
   sessionId: string;
+  /** Whether the client's voice state says it muted its microphone. */
   selfMute: boolean;
+  /** Whether the client's voice state says it deafened itself (hears nothing). */
   selfDeaf: boolean;
   /** The voice connection, or null until the client identifies on the voice gateway. */
   voice: {
     /** Whether a voice socket is attached (false while the session waits for a resume). */
     connected: boolean;
+    /** The RTP source id the voice server gave the participant in Ready; their packets carry it. */
     ssrc: number;
     /** The transport encryption mode, or null before Select Protocol. */
     mode: string | null;
@@ -156,13 +174,16 @@ export interface EmulatorVoiceParticipant {
     daveProtocolVersion: number | null;
     /** The last speaking flags the client sent (0 silent). */
     speaking: number;
+    /** RTP packets from this participant that the forwarding unit accepted. */
     packetsFromClient: number;
+    /** RTP packets the forwarding unit sent to this participant (others' audio). */
     packetsToClient: number;
   } | null;
 }
 
 /** A lobby call, as {@link EmulatorVoice.calls} shows it. */
 export interface EmulatorVoiceCall {
+  /** The lobby whose call this is; each lobby has at most one. */
   lobbyId: string;
   /** Participants in join order. */
   participants: EmulatorVoiceParticipant[];
@@ -170,6 +191,7 @@ export interface EmulatorVoiceCall {
   daveProtocolVersion: number | null;
   /** The MLS epoch of the call's DAVE group, or null without one. */
   daveEpoch: bigint | null;
+  /** The forwarding unit's packet and byte counts for this call. */
   counters: EmulatorVoiceCounters;
 }
 
@@ -177,7 +199,9 @@ export interface EmulatorVoiceCall {
 export interface EmulatorImpairmentStats {
   /** Packet copies that went through it. */
   seen: number;
+  /** Copies dropped by `lossPercent`. */
   dropped: number;
+  /** Copies held back by `reorderPercent` so the next one overtakes them. */
   reordered: number;
   /** Copies sent later than at once (delay, jitter or reordering). */
   delayed: number;
@@ -231,7 +255,9 @@ export interface EmulatorVoiceUdpCounters {
 
 /** One rate limit: at most `limit` requests per fixed window of `windowMs` milliseconds. */
 export interface RateLimitRule {
+  /** Requests allowed per window; the next one gets 429. */
   limit: number;
+  /** Length of the fixed window, in ms. */
   windowMs: number;
   /**
    * For a route: `'caller'` counts per caller and major parameter (lobby, guild, channel or target user), as
@@ -299,6 +325,7 @@ export interface BrowserOptions {
 
 /** A user's presence as others see it. */
 export interface EmulatorPresence {
+  /** The status friends see; an invisible user, or one with no connected session, shows `'offline'`. */
   status: 'online' | 'idle' | 'dnd' | 'offline';
   /** The activities as stored (with secrets; others receive them without). */
   activities: Record<string, unknown>[];
@@ -306,7 +333,9 @@ export interface EmulatorPresence {
 
 /** One relationship as the owner holds it: 1 friend, 2 blocked, 3 incoming request, 4 outgoing request. */
 export interface EmulatorRelationship {
+  /** The other user's id. */
   id: string;
+  /** 1 friend, 2 blocked, 3 incoming request, 4 outgoing request (as in `RelationshipType`). */
   type: 1 | 2 | 3 | 4;
 }
 
@@ -326,6 +355,7 @@ export interface GatewaySessionInfo {
 export interface EmulatorLobbyMember {
   /** The member's user id. */
   id: string;
+  /** Developer metadata of the member, set by the game backend or on joining. */
   metadata: Record<string, string>;
   /** Member flags; 1 << 0 is CanLinkLobby. */
   flags: number;
@@ -337,13 +367,17 @@ export interface EmulatorLobbyMember {
 
 /** A lobby, as {@link Emulator.lobbies} shows it. */
 export interface EmulatorLobby {
+  /** The lobby's snowflake id. */
   id: string;
   /** Whether the lobby has a create-or-join secret (the secret itself is not shown). */
   secret: boolean;
   /** `sdk`: made by a player's `PUT /lobbies`; `bot`: made by the game backend. */
   createdBy: 'sdk' | 'bot';
+  /** Developer metadata of the lobby. */
   metadata: Record<string, string>;
+  /** Lobby flags as the creator or the backend set them; 0 when none. */
   flags: number;
+  /** Seconds without connected members before the lobby is deleted; 300 unless the creator set it. */
   idleTimeoutSeconds: number;
   /** The linked guild channel, or null. */
   linkedChannelId: string | null;
@@ -353,10 +387,15 @@ export interface EmulatorLobby {
 
 /** A lobby message, as {@link Emulator.lobbyMessages} shows it. */
 export interface EmulatorLobbyMessage {
+  /** The message's snowflake id. */
   id: string;
+  /** The sender's user id (the chat-app user for a relayed message). */
   authorId: string;
+  /** The text as sent. */
   content: string;
+  /** The developer metadata the sender attached; empty when none or relayed. */
   metadata: Record<string, string>;
+  /** What the game backend set as moderation metadata; empty until it does. */
   moderationMetadata: Record<string, string>;
   /** True when sent from the game (SDK or bot), false when relayed from the linked channel. */
   fromGame: boolean;
@@ -380,20 +419,27 @@ export interface EmulatorChannelOverwrite {
 
 /** A channel of a guild. */
 export interface EmulatorGuildChannel {
+  /** The channel's snowflake id, used to link it to a lobby. */
   id: string;
+  /** The channel's name, without `#`. */
   name: string;
   /** 0 text, 2 voice, 4 category. */
   type: number;
+  /** Sort order among its siblings, from 0; ties go by id. */
   position: number;
   /** The category's id, or null at the top level. */
   parentId: string | null;
+  /** Permission overwrites on top of the members' guild permissions; empty when none. */
   overwrites: EmulatorChannelOverwrite[];
 }
 
 /** A guild, as {@link Emulator.guilds} and {@link Emulator.createGuild} show it. */
 export interface EmulatorGuild {
+  /** The guild's snowflake id. */
   id: string;
+  /** The guild's display name, e.g. `Emulator Guild`. */
   name: string;
+  /** The owner's user id; the owner holds every permission. */
   ownerId: string;
   /** Member id → guild permissions bitfield (decimal string); the owner holds every bit. */
   members: Record<string, string>;
@@ -403,6 +449,7 @@ export interface EmulatorGuild {
 
 /** A channel of {@link Emulator.createGuild}. */
 export interface EmulatorGuildChannelSpec {
+  /** The channel's name; categories are referred to by it in `parent`. */
   name: string;
   /** 0 text, 2 voice, 4 category. @defaultValue `0` */
   type?: number;
@@ -414,14 +461,25 @@ export interface EmulatorGuildChannelSpec {
    * Permission overwrites: `target` is `'@everyone'`, a username or a user id; `allow` and `deny` are
    * bitfields (decimal strings or bigints; VIEW_CHANNEL 1<<10, SEND_MESSAGES 1<<11, MANAGE_CHANNELS 1<<4).
    */
-  overwrites?: { target: string; allow?: string | bigint; deny?: string | bigint }[];
+  overwrites?: {
+    /** `'@everyone'`, a username or a user id. */
+    target: string;
+    /** Permission bits granted (decimal string or bigint). */
+    allow?: string | bigint;
+    /** Permission bits taken away (decimal string or bigint). */
+    deny?: string | bigint;
+  }[];
 }
 
 /** A message in a guild channel. */
 export interface EmulatorChannelMessage {
+  /** The message's snowflake id. */
   id: string;
+  /** The guild text channel it is in. */
   channelId: string;
+  /** The chat-app user who wrote it, or the lobby member whose message was relayed. */
   authorId: string;
+  /** The text, 1–2000 characters. */
   content: string;
   /** The lobby it was relayed from, or null when a chat-app user wrote it. */
   fromLobbyId: string | null;
@@ -477,7 +535,12 @@ export interface Emulator extends EmulatorInfo {
   /** A user's presence as their friends see it. */
   presenceOf(userId: string): EmulatorPresence;
   /** The user's relationships: `{ id, type }` per other user, in each graph. */
-  relationshipsOf(userId: string): { discord: EmulatorRelationship[]; game: EmulatorRelationship[] };
+  relationshipsOf(userId: string): {
+    /** Relationships in the platform's own (Discord) graph. */
+    discord: EmulatorRelationship[];
+    /** Game friends and requests of this application only. */
+    game: EmulatorRelationship[];
+  };
   /**
    * Sends an event from the emulated desktop client (ACTIVITY_JOIN, ACTIVITY_JOIN_REQUEST, ACTIVITY_INVITE,
    * AUTHORIZE_REQUEST, GUILD_STATUS, …) to every game connection subscribed to it; returns how many got it.
@@ -490,7 +553,12 @@ export interface Emulator extends EmulatorInfo {
   /** The activity a game set through the desktop client, or null. */
   rpcActivity(): Record<string, unknown> | null;
   /** Invite commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, …), oldest first. */
-  rpcCommands(): { cmd: string; args: Record<string, unknown> }[];
+  rpcCommands(): {
+    /** The RPC command, e.g. `SEND_ACTIVITY_JOIN_INVITE`. */
+    cmd: string;
+    /** The command's `args` as the game sent them. */
+    args: Record<string, unknown>;
+  }[];
   /**
    * How the player answers AUTHORIZE in the desktop client from now on: `true` approves (a code for the
    * desktop client's user), `false` declines (ERROR 5000), `null` follows `autoConsent` again.
