@@ -57,6 +57,7 @@ export class ClientCreateOptions {
 
 /** A `bool&` out-parameter: set `value` to true. */
 export interface OutBool {
+  /** False on entry; set it to true to leave that user's audio out of the SDK's playout. */
   value: boolean;
 }
 /**

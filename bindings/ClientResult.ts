@@ -66,6 +66,7 @@ export class ClientResult {
   Type(): ErrorType {
     return this.#type;
   }
+  /** Sets the error kind; for building results in tests and mocks, as the C++ setters allow. */
   SetType(value: ErrorType): void {
     this.#type = value;
   }
@@ -73,6 +74,7 @@ export class ClientResult {
   Error(): string {
     return this.#error;
   }
+  /** Replaces the error description that `Error()` and `ToString()` show. */
   SetError(value: string): void {
     this.#error = value;
   }
@@ -80,6 +82,7 @@ export class ClientResult {
   ErrorCode(): number {
     return this.#errorCode;
   }
+  /** Sets the platform error code; 0 means none. */
   SetErrorCode(value: number): void {
     this.#errorCode = value;
   }
@@ -87,6 +90,7 @@ export class ClientResult {
   Status(): number {
     return this.#status;
   }
+  /** Sets the HTTP status; 0 means no HTTP response was involved. */
   SetStatus(value: number): void {
     this.#status = value;
   }
@@ -94,6 +98,7 @@ export class ClientResult {
   ResponseBody(): string {
     return this.#responseBody;
   }
+  /** Replaces the raw response body (usually JSON). */
   SetResponseBody(value: string): void {
     this.#responseBody = value;
   }
@@ -101,6 +106,7 @@ export class ClientResult {
   Successful(): boolean {
     return this.#type === ErrorType.None;
   }
+  /** `true` resets the type to `ErrorType.None`; `false` changes nothing (set a type with `SetType`). */
   SetSuccessful(value: boolean): void {
     if (value) this.#type = ErrorType.None;
   }
@@ -108,6 +114,7 @@ export class ClientResult {
   Retryable(): boolean {
     return this.#retryable;
   }
+  /** Marks whether retrying later is safe and recommended. */
   SetRetryable(value: boolean): void {
     this.#retryable = value;
   }
@@ -115,6 +122,7 @@ export class ClientResult {
   RetryAfter(): number {
     return this.#retryAfter;
   }
+  /** Sets the seconds to wait before a retry; 0 when the platform gave none. */
   SetRetryAfter(value: number): void {
     this.#retryAfter = value;
   }
