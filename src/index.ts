@@ -66,8 +66,36 @@ export {
   type DaveRange,
   type DaveResultCode,
   type DaveStats,
+  // Types the signatures above use, so that callers can name them.
+  AEAD_ALGORITHMS,
+  RTP_RESULTS,
+  type AeadSelfTestResult,
+  type AudioProcessorOptions,
+  type IpDiscoveryDecodeResult,
+  type IpDiscoveryPacket,
+  type JitterBufferOptions,
+  type JitterBufferStatus,
+  type JitterFrameKindValue,
+  type MediaEngineErrorCode,
+  type MediaEngineLog,
+  type RtpHeaderInit,
+  type RtpParseResult,
+  type SendActionValue,
+  type TransportCryptor,
+  type RtpFailure,
+  type RtpHeader,
+  type RtpLayout,
+  type RtpResultCode,
+  type TransportOpenResult,
+  type TransportStats,
+  type VoiceTransport,
+  type VoiceTransportOptions,
+  type VoiceTransportState,
+  type VoiceTransportStats,
 } from './media/index.js';
-export { LoggingSeverity, type LogCallback } from './logging/index.js';
+export { LoggingSeverity, type LogCallback, type LogWriter } from './logging/index.js';
+export type { VoiceSocket, VoiceSocketFactory } from './voice/VoiceGatewayClient.js';
+export type { Listener } from './util/TypedEmitter.js';
 export { RpcError, type RpcUser } from './rpc/IpcTransport.js';
 export type { LocalClientOptions } from './rpc/LocalClientLink.js';
 export { AvatarType, UserHandle } from './users/UserHandle.js';

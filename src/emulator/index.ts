@@ -33,6 +33,8 @@ export type {
   EmulatorLobbyMember,
   EmulatorLobbyMessage,
   EmulatorOptions,
+  EmulatorPresence,
+  EmulatorRelationship,
   EmulatorUser,
   EmulatorImpairmentStats,
   EmulatorVoice,

@@ -29,6 +29,7 @@ export interface CreateMediaEngineOptions {
    * Test seam: replaces the addon loader, e.g. `() => loadNativeAddon({ searchPaths: [...] })` or a
    * fixed `{ ok: false, … }`.
    * @defaultValue `loadNativeAddon` with the package's build folders
+   * @internal
    */
   readonly loadNativeAddon?: () => NativeAddonLoadResult;
 }

@@ -1,7 +1,8 @@
 /** Maps each event name to the tuple of arguments its listeners receive. */
 export type EventMap = { [event: string]: unknown[] };
 
-type Listener<Args extends unknown[]> = (...args: Args) => void;
+/** A function called with an event's arguments. */
+export type Listener<Args extends unknown[]> = (...args: Args) => void;
 /** Listeners are stored untyped; the public methods keep the types. */
 type AnyListener = (...args: unknown[]) => void;
 
