@@ -15,11 +15,15 @@ interface Sink {
   minSeverity: LoggingSeverity;
 }
 
-/** The tagged view of a {@link Logger} that one component writes through. */
+/** The tagged view of the SDK's logger that one component writes through; every line is redacted. */
 export interface LogWriter {
+  /** Writes a line at Verbose severity. */
   verbose(message: string): void;
+  /** Writes a line at Info severity. */
   info(message: string): void;
+  /** Writes a line at Warning severity. */
   warn(message: string): void;
+  /** Writes a line at Error severity. */
   error(message: string): void;
   /** Remembers a secret value so that no later line can show it. */
   secret(value: string | undefined | null): void;

@@ -20,6 +20,7 @@ import {
 
 /** The part of a `ws` WebSocket the voice gateway client uses: the main gateway's, plus binary frames. */
 export interface VoiceSocket extends Omit<GatewaySocket, 'send'> {
+  /** Sends a text (JSON) or binary (DAVE) message. */
   send(data: string | Uint8Array): void;
 }
 

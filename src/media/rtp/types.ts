@@ -83,7 +83,12 @@ export interface RtpHeader {
   /** Up to 15 contributing sources. */
   readonly csrcs: readonly number[];
   /** The extension preamble when the X bit is set: the profile and the body's length in 32-bit words. */
-  readonly extension: { readonly profile: number; readonly words: number } | null;
+  readonly extension: {
+    /** The extension profile, e.g. 0xBEDE for RFC 8285's one-byte elements. */
+    readonly profile: number;
+    /** The body's length in 32-bit words, as the preamble states it. */
+    readonly words: number;
+  } | null;
   /** Bytes of padding removed from the end of the payload, the count byte included; 0 without P. */
   readonly paddingSize: number;
 }
@@ -103,10 +108,15 @@ export interface RtpHeaderInit {
   /** @defaultValue none; at most 15 */
   readonly csrcs?: readonly number[];
   /**
-   * A header extension: its profile (e.g. {@link ONE_BYTE_EXTENSION_PROFILE}) and body, whole 32-bit
+   * A header extension: its profile (e.g. `ONE_BYTE_EXTENSION_PROFILE`, 0xBEDE) and body, whole 32-bit
    * words (see `encodeExtensionElements`). In the rtpsize modes the body is encrypted with the payload.
    */
-  readonly extension?: { readonly profile: number; readonly body: Uint8Array };
+  readonly extension?: {
+    /** The extension profile written in the preamble. */
+    readonly profile: number;
+    /** The extension elements, a whole number of 32-bit words. */
+    readonly body: Uint8Array;
+  };
   /** Bytes of padding to append (zeros, then the count byte), 0–255. @defaultValue 0 */
   readonly paddingSize?: number;
 }
@@ -134,13 +144,25 @@ export interface RtpFailure {
 }
 
 /** {@link MediaEngine.parseRtpPacket}'s outcome: offsets into the packet, or why it is malformed. */
-export type RtpParseResult = ({ readonly ok: true } & RtpLayout) | RtpFailure;
+export type RtpParseResult =
+  | ({
+      /** The packet parsed; its layout follows. */
+      readonly ok: true;
+    } & RtpLayout)
+  | RtpFailure;
 
 /**
  * {@link TransportCryptor.open}'s outcome: offsets into the caller's output buffer, which holds the
  * decrypted extension body, payload and padding; or why the packet was refused.
  */
-export type TransportOpenResult = ({ readonly ok: true; readonly nonce: number } & RtpLayout) | RtpFailure;
+export type TransportOpenResult =
+  | ({
+      /** The packet authenticated and decrypted; its layout follows. */
+      readonly ok: true;
+      /** The sender's 32-bit nonce counter from the packet's last 4 bytes. */
+      readonly nonce: number;
+    } & RtpLayout)
+  | RtpFailure;
 
 /** A cryptor's counters since it was created. */
 export interface TransportStats {
@@ -206,7 +228,14 @@ export interface IpDiscoveryPacket {
 }
 
 /** {@link MediaEngine.decodeIpDiscovery}'s outcome. */
-export type IpDiscoveryDecodeResult = { readonly ok: true; readonly packet: IpDiscoveryPacket } | RtpFailure;
+export type IpDiscoveryDecodeResult =
+  | {
+      /** The datagram was a well-formed IP discovery packet. */
+      readonly ok: true;
+      /** What it carried. */
+      readonly packet: IpDiscoveryPacket;
+    }
+  | RtpFailure;
 
 /** True when `value` names a mode of {@link TRANSPORT_ENCRYPTION_MODES}. */
 export function isTransportEncryptionMode(value: unknown): value is TransportEncryptionMode {

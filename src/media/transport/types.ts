@@ -35,32 +35,51 @@ export type VoiceTransportState = 'idle' | 'discovering' | 'running' | 'discover
 
 /** The transport's counters; each `dropped*` counts one reason a frame or datagram went nowhere. */
 export interface VoiceTransportStats {
+  /** 20 ms ticks run since the transport started. */
   readonly ticks: number;
+  /** RTP packets sent (voice and silence frames). */
   readonly packetsSent: number;
+  /** Opus voice frames sent. */
   readonly voiceFramesSent: number;
+  /** Opus silence frames sent (five after each transmission ends). */
   readonly silenceFramesSent: number;
   /** Datagrams read from the socket. */
   readonly packetsReceived: number;
   /** 20 ms mixed frames handed to the receive ring (per-speaker frames in speaker-output mode). */
   readonly framesMixed: number;
+  /** Capture frames dropped because the input ring was full (the capture side ran ahead). */
   readonly droppedInputOverrun: number;
+  /** Pushed samples that did not make a whole 20 ms frame. */
   readonly droppedInputPartial: number;
+  /** Mixed frames dropped because nobody pulled them in time (the output ring was full). */
   readonly droppedOutputOverrun: number;
+  /** Datagrams from an address other than the voice server's. */
   readonly droppedForeignSource: number;
+  /** Datagrams that were not Opus RTP (RTCP, keep-alives, junk). */
   readonly droppedNotRtp: number;
+  /** Packets received or to be sent before the transport key was set. */
   readonly droppedNoKey: number;
+  /** Packets whose transport decryption failed (wrong key, altered bytes, malformed). */
   readonly droppedOpenFailed: number;
+  /** Frames whose DAVE decryption or encryption failed (missing key, replay, bad frame). */
   readonly droppedDaveFailed: number;
+  /** Packets the jitter buffer refused (late, duplicate, oversized). */
   readonly droppedJitterRefused: number;
+  /** Packets from a new speaker while all 32 speaker slots were taken. */
   readonly droppedTooManySsrcs: number;
+  /** Frames the Opus decoder refused. */
   readonly droppedDecodeFailed: number;
+  /** Capture frames the Opus encoder refused. */
   readonly droppedEncodeFailed: number;
+  /** Packets the socket refused to send. */
   readonly droppedSendFailed: number;
   /** Ticks that began more than 2 ms after their deadline. */
   readonly lateTicks: number;
+  /** The latest any tick started after its deadline, in microseconds. */
   readonly maxLatenessUs: number;
   /** Native only: heap allocations inside ticks (0 unless the hot path regressed); 0 in the JS engine. */
   readonly allocationsInTicks: number;
+  /** IP discovery requests sent. */
   readonly discoveryAttempts: number;
   /** Native only: 0 normal, 1 raised nice, 2 real-time (SCHED_FIFO); always 0 in the JS engine. */
   readonly priority: number;
@@ -71,7 +90,7 @@ export const VOICE_FRAME_SAMPLES = 1920;
 
 /**
  * One voice connection's transport. Every call returns at once; PCM crosses in whole 20 ms frames of
- * {@link VOICE_FRAME_SAMPLES} interleaved 48 kHz stereo samples.
+ * `VOICE_FRAME_SAMPLES` (1920) interleaved 48 kHz stereo samples.
  */
 export interface VoiceTransport {
   /** Binds the socket and starts discovery then ticking; resolves with the local port. */
@@ -81,7 +100,12 @@ export interface VoiceTransport {
   /** See {@link VoiceTransportState}. */
   state(): VoiceTransportState;
   /** The address and port the server saw, once discovery succeeded; null before. */
-  discovered(): { address: string; port: number } | null;
+  discovered(): {
+    /** Our address as the server saw it. */
+    address: string;
+    /** Our UDP port as the server saw it. */
+    port: number;
+  } | null;
   /** The transport encryption mode and its 32-byte key (from the session description). */
   setTransportKey(mode: string, key: Uint8Array): void;
   /** The local user's 16-byte DAVE sender key; turns DAVE passthrough off for sending. */
