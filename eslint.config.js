@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**', 'docs/api/**', 'build-deps/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
