@@ -3,9 +3,9 @@ import {
   AudioResult,
   JitterFrameKind,
   OPUS_MAX_PACKET_SIZE,
-  OPUS_SILENCE_FRAME,
   type JitterBufferStatus,
 } from '../../audio/types.js';
+import { isOpusSilenceFrame } from '../dave/frame.js';
 
 // The TS twin of native/core/audio/jitter_buffer.cc, line for line in behaviour: the same slots, the
 // same RFC 3550 jitter estimate, the same adaptive target, the same counters. Its comments say why.
@@ -17,16 +17,6 @@ const FRAME_MS = 20;
 /** Jitter (2·J, ms) that one frame of target delay absorbs before the target grows (see jitter_buffer.h). */
 const JITTER_SLACK_MS = 10;
 const FRAME_TIMESTAMP_STEP = 960;
-
-/** Whether a packet is the Opus silence frame, with which a sender ends a transmission. */
-function isSilenceFrame(data: Uint8Array, size: number): boolean {
-  return (
-    size === OPUS_SILENCE_FRAME.length &&
-    data[0] === OPUS_SILENCE_FRAME[0] &&
-    data[1] === OPUS_SILENCE_FRAME[1] &&
-    data[2] === OPUS_SILENCE_FRAME[2]
-  );
-}
 
 /** Signed distance from b to a in 16-bit sequence space. */
 function sequenceDelta(a: number, b: number): number {
@@ -204,7 +194,8 @@ export class JsJitterBuffer implements JitterBufferCore {
       info[0] = JitterFrameKind.Packet;
       info[1] = slot.size;
       info[3] = slot.timestamp;
-      this.#lastWasSilence = isSilenceFrame(slot.data, slot.size);
+      // The size test first keeps the view off the path of every other packet.
+      this.#lastWasSilence = slot.size === 3 && isOpusSilenceFrame(slot.data.subarray(0, 3));
       this.#lastReal = this.#next;
       this.#release(slot);
       this.#advance();
