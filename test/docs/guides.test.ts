@@ -1,0 +1,100 @@
+/**
+ * The guides' snippets really run. Every fenced block of docs/*.md whose info string is exactly `ts` is a
+ * complete ES module: it is written into a scratch directory inside the repository (so `sdkpp`,
+ * `sdkpp/emulator`, … resolve as they do for the examples), run with `node --import tsx` against the real
+ * emulator it starts itself, and must exit 0 within 30 s. When the next fenced block under the same heading
+ * is a `text` block, the output must contain its lines in order. All blocks are type-checked together with
+ * the repository's compiler settings. Blocks marked `ts fragment` are neither run nor checked.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { collectGuides, containsInOrder, type GuideBlock } from './guideBlocks.js';
+import { limiter, runSnippet, type SnippetRun } from './snippetRunner.js';
+import { typecheckSnippets, type TypecheckResult } from './snippetTypecheck.js';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const DOCS_DIR = path.join(REPO_ROOT, 'docs');
+/** Per run, so two runs of this file never share files. */
+const WORK_DIR = path.join(REPO_ROOT, '.guide-snippets', `run-${process.pid}`);
+const SNIPPET_TIMEOUT_MS = 30_000;
+/** Two cores: two snippets at a time (each runs an emulator and its clients); tsc takes a slot too. */
+const CONCURRENCY = 2;
+
+const guides = collectGuides(DOCS_DIR);
+const blocks = [...guides.values()].flat();
+const fileOf = (block: GuideBlock): string =>
+  path.join(WORK_DIR, `${block.guide.replace(/\.md$/, '')}-${block.index}.ts`);
+
+const runs = new Map<GuideBlock, Promise<SnippetRun>>();
+let typecheck: Promise<TypecheckResult> | undefined;
+
+beforeAll(() => {
+  mkdirSync(WORK_DIR, { recursive: true });
+  for (const block of blocks) writeFileSync(fileOf(block), block.code);
+  const slot = limiter(CONCURRENCY);
+  typecheck = slot(() => typecheckSnippets(REPO_ROOT, WORK_DIR));
+  for (const block of blocks) {
+    const run = slot(() => runSnippet(fileOf(block), REPO_ROOT, SNIPPET_TIMEOUT_MS));
+    // Awaited by its test; marked handled so a failure before then is not an unhandled rejection.
+    run.catch(() => undefined);
+    runs.set(block, run);
+  }
+});
+
+afterAll(async () => {
+  await Promise.allSettled([...runs.values(), typecheck]);
+  rmSync(WORK_DIR, { recursive: true, force: true });
+});
+
+/** The end of a stream, enough to see why a snippet failed. */
+function tail(text: string, lines = 40): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+function report(block: GuideBlock, run: SnippetRun): string {
+  const how = run.timedOut ? `timed out after ${SNIPPET_TIMEOUT_MS} ms` : `exited ${String(run.code)}`;
+  return [
+    `docs/${block.guide}:${block.line} (block #${block.index}) ${how} in ${run.ms} ms`,
+    `--- stdout ---\n${tail(run.stdout)}`,
+    `--- stderr ---\n${tail(run.stderr)}`,
+  ].join('\n');
+}
+
+describe('guides (docs/*.md)', () => {
+  it('there are guides', () => {
+    expect([...guides.keys()]).toContain('README.md');
+  });
+
+  for (const [guide, guideBlocks] of guides) {
+    it(`${guide} has at least one runnable block`, () => {
+      expect(guideBlocks.length, `docs/${guide} has no \`\`\`ts block`).toBeGreaterThan(0);
+    });
+  }
+
+  for (const block of blocks) {
+    // Runs started in beforeAll; a test may wait for the ones queued before it.
+    it(`${block.guide} #${block.index}: ${block.title}`, { timeout: 240_000 }, async () => {
+      const run = await runs.get(block);
+      if (!run) throw new Error('the snippet was not started');
+      expect(run.timedOut, report(block, run)).toBe(false);
+      expect(run.code, report(block, run)).toBe(0);
+      if (block.expectedOutput) {
+        const match = containsInOrder(run.stdout, block.expectedOutput);
+        expect(match.ok, `missing "${match.missing ?? ''}" (in order)\n${report(block, run)}`).toBe(true);
+      }
+    });
+  }
+
+  it('every runnable block type-checks (tsc --noEmit with the repository settings)', { timeout: 300_000 }, async () => {
+    const result = await typecheck;
+    if (!result) throw new Error('the type check was not started');
+    const withGuideNames = blocks.reduce(
+      (text, block) => text.replaceAll(path.basename(fileOf(block)), `${block.guide} #${block.index}`),
+      result.diagnostics,
+    );
+    expect(result.ok, withGuideNames).toBe(true);
+  });
+});
