@@ -305,6 +305,11 @@ export class Activity {
     return [...this.#buttons];
   }
 
+  /** True when every field of `other` equals this one's (the C++ `Activity::Equals`). */
+  Equals(other: Activity): boolean {
+    return JSON.stringify(this.toCore()) === JSON.stringify(other.toCore());
+  }
+
   /** @internal The idiomatic activity the core client takes. */
   toCore(): CoreActivity {
     const secret = this.#secrets?.Join();

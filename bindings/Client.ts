@@ -1,9 +1,9 @@
 import { Client as CoreClient, type ClientOptions } from '../src/client/Client.js';
 import {
+  ClientError,
+  ClientStatus,
   clientErrorToString,
   statusToString,
-  type ClientError,
-  type ClientStatus,
 } from '../src/client/ClientStatus.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../src/auth/scopes.js';
 import {
@@ -13,6 +13,9 @@ import {
 } from '../src/auth/tokenTypes.js';
 import type { LoggingSeverity } from '../src/logging/index.js';
 import type { Call as CoreCall } from '../src/calls/Call.js';
+import type { RpcUser } from '../src/rpc/IpcTransport.js';
+import { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
+import { UserStore } from '../src/users/UserStore.js';
 import {
   AuthorizationArgs,
   AuthorizationCodeChallenge,
@@ -114,6 +117,14 @@ export type UserIdCallback = (userId: bigint) => void;
 export type ActivityInviteCallback = (invite: ActivityInvite) => void;
 /** `AcceptActivityInviteCallback(result, joinSecret)`. */
 export type AcceptActivityInviteCallback = (result: ClientResult, joinSecret: string) => void;
+/**
+ * `GetDiscordClientConnectedUserCallback(result, user)`: the user signed in to the running desktop client, or
+ * undefined when none runs.
+ */
+export type GetDiscordClientConnectedUserCallback = (
+  result: ClientResult,
+  user: UserHandle | undefined,
+) => void;
 /** `FetchCurrentUserCallback(result, id, name)`. */
 export type FetchCurrentUserCallback = (result: ClientResult, id: bigint, name: string) => void;
 /** `SendUserMessageCallback(result, messageId)`; the id is 0 on failure. */
@@ -186,6 +197,11 @@ export class Client {
       if (callback) enqueueCallback(callback);
     });
   }
+
+  /** The C++ `Client::Status` enum. */
+  static readonly Status = ClientStatus;
+  /** The C++ `Client::Error` enum. */
+  static readonly Error = ClientError;
 
   /** The idiomatic client underneath, for code that mixes both APIs. */
   get core(): CoreClient {
@@ -417,6 +433,32 @@ export class Client {
   GetUser(userId: Uint64Like): UserHandle | undefined {
     const user = this.#core.getUser(idToString(userId));
     return user ? new UserHandle(user) : undefined;
+  }
+  /**
+   * The user signed in to the desktop client running on this machine (over RPC; needs no sign-in of the game).
+   * `applicationId` is the game's, as the client's own (`SetApplicationId`); the callback gets undefined when no
+   * desktop client runs.
+   */
+  GetDiscordClientConnectedUser(
+    applicationId: Uint64Like,
+    callback: GetDiscordClientConnectedUserCallback,
+  ): void {
+    settle(
+      () => {
+        const wanted = idToString(applicationId);
+        const own = this.#core.getApplicationId();
+        if (own === undefined) this.#core.setApplicationId(wanted);
+        else if (own !== wanted)
+          throw new RangeError(`applicationId ${wanted} is not the client's application (${own})`);
+        return this.#core.getDiscordClientConnectedUser();
+      },
+      (user) => {
+        deliver(callback, ClientResult.success(), user ? desktopClientUser(user) : undefined);
+      },
+      (result) => {
+        deliver(callback, result, undefined);
+      },
+    );
   }
   /** Sets the callback invoked whenever a known user changes (name, status, activity). */
   SetUserUpdatedCallback(callback: UserIdCallback): void {
@@ -1153,6 +1195,13 @@ function plainMap(
       ? (map as ReadonlyMap<string, string>).entries()
       : Object.entries(map as Readonly<Record<string, string>>);
   return Object.fromEntries(entries);
+}
+
+/** A handle over the desktop client's user: name and id as it reported them, no presence or relationship. */
+function desktopClientUser(user: RpcUser): UserHandle {
+  const store = new UserStore();
+  store.upsert({ id: user.id, username: user.username, global_name: user.global_name ?? null });
+  return new UserHandle(new CoreUserHandle(store, user.id));
 }
 
 /** A subscription on the desktop client is best effort (the core logs failures); nothing is left unhandled. */

@@ -20,6 +20,7 @@ export {
   type AuthorizeRequestCallback,
   type AuthorizationCallback,
   type FetchCurrentUserCallback,
+  type GetDiscordClientConnectedUserCallback,
   type LogCallback,
   type OnStatusChanged,
   type RelationshipCallback,
