@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { systemClock } from '../util/Clock.js';
 import { Accounts } from './accounts/Accounts.js';
 import { wireUser } from './accounts/userObject.js';
 import type { EmulatorContext, EmulatorUrls } from './context.js';
+import { Dashboard } from './dashboard/Dashboard.js';
 import { GatewayHub } from './gateway/GatewayHub.js';
 import { GATEWAY_PATH, GatewayServer } from './gateway/GatewayServer.js';
 import { allRoutes } from './http/routes.js';
@@ -121,10 +122,12 @@ class RunningEmulator implements Emulator {
   readonly http: string;
   readonly api: string;
   readonly gateway: string;
+  readonly dashboard: string;
   readonly rpcSocket: string | null;
   readonly applicationId: string;
   readonly botToken: string;
   readonly #ctx: EmulatorContext;
+  readonly #dashboard: Dashboard;
   readonly #server: Server;
   readonly #router: Router;
   readonly #gatewayServer: GatewayServer;
@@ -160,6 +163,18 @@ class RunningEmulator implements Emulator {
     this.gateway = ctx.urls.gateway;
     this.applicationId = ctx.store.state.application.id;
     this.botToken = ctx.store.state.application.botToken;
+    this.#dashboard = new Dashboard({
+      emulator: this,
+      users: () => ctx.store.allUsers().filter((u) => !u.bot),
+      log: ctx.log,
+    });
+    this.dashboard = this.#dashboard.url;
+  }
+
+  /** Answers one HTTP request: the dashboard's own, or the API's through the router. */
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    if (this.#dashboard.owns(req)) void this.#dashboard.handle(req, res);
+    else void this.#router.handle(req, res);
   }
 
   get users(): EmulatorUser[] {
@@ -172,6 +187,7 @@ class RunningEmulator implements Emulator {
       http: this.http,
       api: this.api,
       gateway: this.gateway,
+      dashboard: this.dashboard,
       rpcSocket: this.rpcSocket,
       applicationId: this.applicationId,
       botToken: this.botToken,
@@ -186,6 +202,7 @@ class RunningEmulator implements Emulator {
 
   async #shutdown(): Promise<void> {
     this.#stopLobbySweep();
+    this.#dashboard.close();
     await this.#voiceServer.close();
     await this.#localClient?.close();
     this.#gatewayServer.close();
@@ -519,8 +536,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     server.close();
     throw error;
   }
+  // The API answers from here on; the dashboard joins once the emulator object it shows exists.
+  const started: { emulator?: RunningEmulator } = {};
   server.on('request', (req, res) => {
-    void router.handle(req, res);
+    if (started.emulator) started.emulator.serve(req, res);
+    else void router.handle(req, res);
   });
   const gatewayServer = new GatewayServer(hub, log);
   gatewayServer.attach(server);
@@ -530,9 +550,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     server.close();
     throw error;
   });
+  const emulator = new RunningEmulator(
+    ctx,
+    server,
+    router,
+    gatewayServer,
+    localClient,
+    wallClock,
+    stopLobbySweep,
+    {
+      server: voiceServer,
+      calls,
+    },
+  );
+  started.emulator = emulator;
   log.line('emulator', `listening on ${urls.http} (application ${store.state.application.id})`);
-  return new RunningEmulator(ctx, server, router, gatewayServer, localClient, wallClock, stopLobbySweep, {
-    server: voiceServer,
-    calls,
-  });
+  return emulator;
 }

@@ -1,10 +1,26 @@
+/** One line of the emulator's log, as listeners receive it. */
+export interface LogEntry {
+  /** Unix ms (real time) when the line was written. */
+  time: number;
+  /** The part of the emulator that wrote it: `http`, `gateway`, `voice`, `lobbies`, … */
+  area: string;
+  /** The line without its area. */
+  message: string;
+}
+
+/** How many recent lines the log keeps, so a dashboard opened later still shows what just happened. */
+const RECENT_LINES = 200;
+
 /**
- * Writes the emulator's log lines. Call sites pass only names, ids, methods, paths and status codes — never
- * tokens, codes, verifiers or secrets — so the lines are safe to show in a demo. A throwing sink is ignored:
- * a bad log callback must not break request handling.
+ * Writes the emulator's log lines to the `log` option's sink and to every subscriber (the dashboard). Call
+ * sites pass only names, ids, methods, paths and status codes — never tokens, codes, verifiers or secrets — so
+ * the lines are safe to show in a demo or a browser. A throwing sink or subscriber is ignored: a bad log
+ * callback must not break request handling.
  */
 export class EmulatorLog {
   readonly #sink: ((line: string) => void) | undefined;
+  readonly #listeners = new Set<(entry: LogEntry) => void>();
+  readonly #recent: LogEntry[] = [];
 
   constructor(sink: ((line: string) => void) | undefined) {
     this.#sink = sink;
@@ -12,17 +28,41 @@ export class EmulatorLog {
 
   /** Whether anyone listens; lets callers skip building a line. */
   get enabled(): boolean {
-    return this.#sink !== undefined;
+    return this.#sink !== undefined || this.#listeners.size > 0;
   }
 
   /** Writes `[area] message`. */
   line(area: string, message: string): void {
-    if (!this.#sink) return;
-    try {
-      this.#sink(`[${area}] ${message}`);
-    } catch {
-      // Ignored on purpose: see the class comment.
+    const entry: LogEntry = { time: Date.now(), area, message };
+    this.#recent.push(entry);
+    if (this.#recent.length > RECENT_LINES) this.#recent.shift();
+    if (this.#sink) {
+      try {
+        this.#sink(`[${area}] ${message}`);
+      } catch {
+        // Ignored on purpose: see the class comment.
+      }
     }
+    for (const listener of this.#listeners) {
+      try {
+        listener(entry);
+      } catch {
+        // Ignored on purpose: see the class comment.
+      }
+    }
+  }
+
+  /** Calls `listener` with every line from now on; returns the function that stops it. */
+  subscribe(listener: (entry: LogEntry) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** The most recent lines, oldest first (at most 200). */
+  recent(): LogEntry[] {
+    return this.#recent.map((entry) => ({ ...entry }));
   }
 }
 

@@ -302,6 +302,12 @@ export interface EmulatorInfo {
   api: string;
   /** The gateway WebSocket URL, e.g. `ws://127.0.0.1:43121/gateway`. */
   gateway: string;
+  /**
+   * The dashboard, `${http}/dashboard`: a live page of users, presence, relationships, lobbies, calls (DAVE
+   * epoch, speaking, SSRCs), gateway sessions and the request and event log, with tester actions (create
+   * users, ban, revoke tokens, kick from a call, drop gateway connections). Loopback clients only.
+   */
+  dashboard: string;
   /** Path of the emulated desktop client's IPC socket, or null when it is off. */
   rpcSocket: string | null;
   /** The application's id. */

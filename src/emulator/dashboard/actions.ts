@@ -1,0 +1,151 @@
+import type { UserRecord } from '../store/types.js';
+import type { Emulator } from '../types.js';
+
+/** A refused action: the HTTP status and the JSON error body `{ error, message }`. */
+export class ActionError extends Error {
+  /** The HTTP status (400, 404, 409). */
+  readonly status: number;
+  /** A short machine-readable reason. */
+  readonly error: string;
+
+  constructor(status: number, error: string, message: string) {
+    super(message);
+    this.name = 'ActionError';
+    this.status = status;
+    this.error = error;
+  }
+}
+
+/** What an action needs: the emulator's test API and every user but the bot. */
+export interface ActionTarget {
+  /** The running emulator. */
+  emulator: Emulator;
+  /** Every user but the application's bot. */
+  users(): readonly UserRecord[];
+}
+
+/** One dashboard action: `POST /dashboard/api/<path>` with a JSON body. */
+export interface DashboardAction {
+  /** Path segments after `/dashboard/api/`; `:name` matches one segment. */
+  pattern: string[];
+  /** Performs the action; resolves with the 2xx status and the JSON answer. */
+  run(
+    target: ActionTarget,
+    params: Record<string, string>,
+    body: unknown,
+  ): {
+    /** 200 or 201. */
+    status: number;
+    /** The JSON answer. */
+    value: unknown;
+  };
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ActionError(400, 'bad_body', 'The body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+function optionalString(body: Record<string, unknown>, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new ActionError(400, 'bad_field', `"${field}" must be a string`);
+  return value;
+}
+
+function requireString(body: Record<string, unknown>, field: string): string {
+  const value = optionalString(body, field);
+  if (value === undefined) throw new ActionError(400, 'bad_field', `"${field}" is required`);
+  return value;
+}
+
+function userNamed(target: ActionTarget, id: string): UserRecord {
+  const user = target.users().find((u) => u.id === id || u.username === id.toLowerCase());
+  if (!user) throw new ActionError(404, 'unknown_user', `No user "${id}"`);
+  return user;
+}
+
+/** Every action the dashboard offers a tester. */
+export const DASHBOARD_ACTIONS: DashboardAction[] = [
+  {
+    pattern: ['users'],
+    run(target, _params, body) {
+      const fields = objectBody(body);
+      const username = optionalString(fields, 'username');
+      const globalName = optionalString(fields, 'globalName');
+      try {
+        const user = target.emulator.createUser({
+          ...(username !== undefined ? { username } : {}),
+          ...(globalName !== undefined ? { globalName } : {}),
+        });
+        return { status: 201, value: user };
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        const taken = error.message.includes('taken');
+        throw new ActionError(taken ? 409 : 400, taken ? 'username_taken' : 'bad_field', error.message);
+      }
+    },
+  },
+  {
+    pattern: ['users', ':user', 'ban'],
+    run(target, params) {
+      const user = userNamed(target, params.user ?? '');
+      target.emulator.banUser(user.id);
+      return { status: 200, value: { banned: user.id } };
+    },
+  },
+  {
+    pattern: ['users', ':user', 'revoke-tokens'],
+    run(target, params) {
+      const user = userNamed(target, params.user ?? '');
+      target.emulator.revokeUserTokens(user.id);
+      return { status: 200, value: { revoked: user.id } };
+    },
+  },
+  {
+    pattern: ['users', ':user', 'drop-gateway'],
+    run(target, params) {
+      const user = userNamed(target, params.user ?? '');
+      return { status: 200, value: { dropped: target.emulator.dropGatewayConnections(user.id) } };
+    },
+  },
+  {
+    pattern: ['calls', ':lobby', 'kick'],
+    run(target, params, body) {
+      const userId = requireString(objectBody(body), 'userId');
+      const lobbyId = params.lobby ?? '';
+      if (!target.emulator.voice.calls().some((call) => call.lobbyId === lobbyId)) {
+        throw new ActionError(404, 'unknown_call', `No call in lobby ${lobbyId}`);
+      }
+      if (!target.emulator.voice.kick(lobbyId, userId)) {
+        throw new ActionError(404, 'not_in_call', `User ${userId} is not in the call of lobby ${lobbyId}`);
+      }
+      return { status: 200, value: { kicked: userId, lobbyId } };
+    },
+  },
+];
+
+/** The action whose pattern matches the path segments, with the `:name` values. */
+export function findAction(
+  segments: string[],
+): { action: DashboardAction; params: Record<string, string> } | null {
+  for (const action of DASHBOARD_ACTIONS) {
+    if (action.pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matches = action.pattern.every((part, i) => {
+      const segment = segments[i] ?? '';
+      if (!part.startsWith(':')) return part === segment;
+      if (segment.length === 0) return false;
+      try {
+        params[part.slice(1)] = decodeURIComponent(segment);
+      } catch {
+        return false;
+      }
+      return true;
+    });
+    if (matches) return { action, params };
+  }
+  return null;
+}

@@ -1,0 +1,79 @@
+import { escapeHtml } from '../http/html.js';
+
+/** Where the page's script and style are served (self-hosted, so the policy needs no inline code). */
+export const SCRIPT_PATH = '/dashboard/app.js';
+/** See {@link SCRIPT_PATH}. */
+export const STYLE_PATH = '/dashboard/app.css';
+
+/**
+ * The page's policy: its own script and style only, requests to its own origin only (the event stream and
+ * the actions), no frames, no forms posting elsewhere, no plugins.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The dashboard's page: an empty frame the script fills from the event stream. `token` is the per-emulator
+ * secret the script sends with every action; only a same-origin page can read it.
+ */
+export function dashboardPage(token: string, origin: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="dashboard-token" content="${escapeHtml(token)}">
+<title>sdkpp emulator dashboard</title>
+<link rel="stylesheet" href="${STYLE_PATH}">
+<script src="${SCRIPT_PATH}" defer></script>
+</head>
+<body>
+<header>
+  <h1>sdkpp emulator</h1>
+  <span class="origin">${escapeHtml(origin)}</span>
+  <span id="live" class="live off" role="status">connecting…</span>
+</header>
+<div id="notice" role="alert" hidden></div>
+<main>
+  <section id="users-section">
+    <h2>Users</h2>
+    <form id="create-user" autocomplete="off">
+      <input name="username" placeholder="username (optional)" maxlength="32" aria-label="username">
+      <input name="globalName" placeholder="display name (optional)" maxlength="32" aria-label="display name">
+      <button type="submit" id="create-user-button">Create user</button>
+    </form>
+    <table id="users"><thead><tr>
+      <th>User</th><th>Status</th><th>Activity</th><th>Relationships</th><th>Sessions</th><th>Actions</th>
+    </tr></thead><tbody></tbody></table>
+  </section>
+  <section id="lobbies-section">
+    <h2>Lobbies</h2>
+    <div id="lobbies" class="cards"><p class="empty">No lobbies.</p></div>
+  </section>
+  <section id="calls-section">
+    <h2>Voice calls</h2>
+    <div id="calls" class="cards"><p class="empty">No calls.</p></div>
+  </section>
+  <section id="sessions-section">
+    <h2>Gateway sessions</h2>
+    <table id="sessions"><thead><tr>
+      <th>Session</th><th>User</th><th>Seq</th><th>Socket</th>
+    </tr></thead><tbody></tbody></table>
+  </section>
+  <section id="log-section">
+    <h2>Requests and events</h2>
+    <ol id="log"></ol>
+  </section>
+</main>
+</body>
+</html>
+`;
+}
