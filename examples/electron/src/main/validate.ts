@@ -1,0 +1,64 @@
+import { MAX_LOBBY_SECRET_LENGTH, MAX_MESSAGE_LENGTH } from '../shared/api.js';
+
+/** An argument the renderer sent that the main process refuses; becomes an `invalid-argument` answer. */
+export class InvalidArgument extends Error {}
+
+/** Checks one argument and returns it typed, or throws {@link InvalidArgument}. */
+export type Check<T> = (value: unknown, name: string) => T;
+
+const SNOWFLAKE = /^[0-9]{1,20}$/;
+const USERNAME = /^[a-z0-9_.]{2,32}$/;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? `a string of ${value.length} characters` : `a ${typeof value}`;
+}
+
+/** A user or lobby id: a snowflake (digits only). */
+export const snowflake: Check<string> = (value, name) => {
+  if (typeof value !== 'string' || !SNOWFLAKE.test(value)) {
+    throw new InvalidArgument(`${name} must be an id of 1–20 digits, got ${describe(value)}`);
+  }
+  return value;
+};
+
+/** A platform username (lower case letters, digits, `_` and `.`, 2–32 characters). */
+export const username: Check<string> = (value, name) => {
+  if (typeof value !== 'string' || !USERNAME.test(value)) {
+    throw new InvalidArgument(`${name} must be a username (2–32 of a-z 0-9 _ .), got ${describe(value)}`);
+  }
+  return value;
+};
+
+/** Message text: 1–2000 characters, not only blanks. */
+export const messageContent: Check<string> = (value, name) => {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_MESSAGE_LENGTH) {
+    throw new InvalidArgument(
+      `${name} must be text of 1–${MAX_MESSAGE_LENGTH} characters, got ${describe(value)}`,
+    );
+  }
+  return value;
+};
+
+/** A lobby secret: 1–250 printable characters. */
+export const lobbySecret: Check<string> = (value, name) => {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (typeof value !== 'string' || value.length < 1 || value.length > MAX_LOBBY_SECRET_LENGTH || /[\x00-\x1f\x7f]/.test(value)) {
+    throw new InvalidArgument(
+      `${name} must be 1–${MAX_LOBBY_SECRET_LENGTH} printable characters, got ${describe(value)}`,
+    );
+  }
+  return value;
+};
+
+/**
+ * The argument list, when it has exactly `count` entries: extras are refused as well, so a renderer cannot
+ * smuggle anything past the checks.
+ */
+export function arity(args: readonly unknown[], count: number): readonly unknown[] {
+  if (args.length !== count) {
+    throw new InvalidArgument(`expected ${count} argument(s), got ${args.length}`);
+  }
+  return args;
+}
