@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { readWavFile, synthesizeSpeech, SpeechSynthesisError, writeWavFile } from 'sdkpp/emulator';
@@ -20,17 +20,18 @@ export interface Playback {
   readonly seconds: number;
 }
 
-/** Reads a WAV file to play; a UsageError says why it cannot be played. */
-export function loadPlayback(file: string): Playback {
+/** Reads a WAV file to play (given as `option`); a UsageError says why it cannot be played. */
+export function loadPlayback(file: string, option = '--play'): Playback {
+  if (!existsSync(file)) throw new UsageError(`${option}: there is no file ${file}`);
   let pcm: Int16Array;
   try {
     pcm = readWavFile(file);
   } catch (error) {
-    if (error instanceof ValidationError) throw new UsageError(`cannot play ${file}: ${error.message}`);
+    if (error instanceof ValidationError) throw new UsageError(`${option}: cannot play it: ${error.message}`);
     throw error;
   }
   if (pcm.length < SAMPLES_PER_SECOND / 50)
-    throw new UsageError(`cannot play ${file}: it holds no audio (shorter than 20 ms)`);
+    throw new UsageError(`${option}: ${file} holds no audio (shorter than 20 ms)`);
   return { file: path.resolve(file), pcm, seconds: pcm.length / SAMPLES_PER_SECOND };
 }
 

@@ -35,7 +35,7 @@ export async function startPartner(
   const folder = path.dirname(path.resolve(options.record));
   const line =
     options.partnerPlay !== undefined
-      ? loadPlayback(options.partnerPlay)
+      ? loadPlayback(options.partnerPlay, '--partner-play')
       : await generateSpeechFile(path.join(folder, `${username}-said.wav`), PARTNER_LINE, 'en-us+m3', 130);
   const client = gameClient(emulator, emulator.browserAs(username));
   await signIn(client, username);
