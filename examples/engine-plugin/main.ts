@@ -1,0 +1,73 @@
+/**
+ * The engine-plugin sample: a tiny engine host loads a social plugin written against `sdkpp/bindings`, the
+ * SDK-shaped API, and a game script. With no address it starts an embedded emulator (two test players,
+ * alice and bob, already friends); `--emulator <url> --app-id <id>` uses one running in another terminal.
+ *
+ *   npm run example:engine-plugin
+ *   npm run example:engine-plugin -- --emulator http://127.0.0.1:53111 --app-id 1234567890123456789
+ */
+import { parseArgs } from 'node:util';
+
+import { startEmulator, type Emulator } from 'sdkpp/emulator';
+
+import { consentAs } from './browser.js';
+import { Engine } from './engine.js';
+import { GameScript } from './gameScript.js';
+import { say } from './print.js';
+import { SocialPlugin, type SocialPluginSettings } from './socialPlugin.js';
+
+const { values } = parseArgs({
+  options: {
+    emulator: { type: 'string' },
+    'app-id': { type: 'string' },
+    player: { type: 'string', default: 'alice' },
+    frames: { type: 'string', default: '60' },
+  },
+});
+const emulatorUrl = values.emulator ?? process.env.SDKPP_EMULATOR;
+const framesAfterPresence = Number(values.frames);
+if (!Number.isInteger(framesAfterPresence) || framesAfterPresence < 1) {
+  process.stderr.write('--frames takes a whole number of frames, at least 1\n');
+  process.exit(2);
+}
+const presence = { details: 'Exploring the harbour', state: 'Solo, level 3' };
+
+let embedded: Emulator | undefined;
+let platform: Omit<SocialPluginSettings, 'presence'>;
+if (emulatorUrl) {
+  const applicationId = values['app-id'] ?? process.env.SDKPP_APPLICATION_ID;
+  if (!applicationId) {
+    process.stderr.write(
+      '--emulator needs the application id the emulator runs with: --app-id <id> (or SDKPP_APPLICATION_ID)\n',
+    );
+    process.exit(2);
+  }
+  const http = new URL(emulatorUrl).origin;
+  platform = { applicationId, apiBase: `${http}/api/v10`, webBase: http, openUrl: consentAs(values.player) };
+  say('emulator', `using the emulator at ${http}`);
+} else {
+  embedded = await startEmulator({ users: 2, autoConsent: true, rpc: false, seedGuild: false });
+  const [alice, bob] = embedded.users;
+  if (alice && bob) embedded.befriend(alice.id, bob.id);
+  platform = {
+    applicationId: embedded.applicationId,
+    apiBase: embedded.api,
+    webBase: embedded.http,
+    openUrl: embedded.browserAs(values.player),
+  };
+  say('emulator', `embedded emulator at ${embedded.http}; players alice and bob are friends`);
+}
+
+const social = new SocialPlugin({ ...platform, presence });
+const engine = new Engine({ stepsPerSecond: 60 }).addPlugin(social).addPlugin(
+  new GameScript({
+    social,
+    framesAfterPresence,
+    timeoutSeconds: 30,
+    ...(embedded ? { emulator: embedded } : {}),
+  }),
+);
+const exitCode = await engine.run();
+say('engine', `stopped after ${engine.frame} frames, exit code ${exitCode}`);
+await embedded?.close();
+process.exitCode = exitCode;
