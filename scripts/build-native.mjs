@@ -3,8 +3,10 @@
 // runs this script, so that nothing is downloaded (a bare `node-gyp` would fetch headers from nodejs.org).
 //
 //   node scripts/build-native.mjs                 fail (non-zero) when the build fails
-//   node scripts/build-native.mjs --if-possible   the package's install script: a failed build only
-//                                                 means the JS media engine is used, so npm install goes on
+//   node scripts/build-native.mjs --if-possible   the package's install script: a prebuild for this platform
+//                                                 that passes its self-tests is used as is (unless
+//                                                 npm_config_build_from_source is set), and a failed build
+//                                                 only means the JS media engine is used, so npm install goes on
 // libopus is built from source first (scripts/opus-build.mjs). Other arguments go to node-gyp (e.g. `npm run build:native -- --debug`). JOBS sets the parallelism.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
@@ -14,6 +16,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+
+import { checkPrebuild } from './prebuild-check.mjs';
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ifPossible = process.argv.includes('--if-possible');
@@ -59,7 +63,24 @@ function remedyParagraph(failure) {
   );
 }
 
+/** npm's own switch for packages with prebuilds: `npm install --build-from-source` or the env variable. */
+function buildFromSource() {
+  const setting = process.env.npm_config_build_from_source;
+  return setting !== undefined && setting !== '' && setting !== 'false';
+}
+
 async function main() {
+  // As the install script: a prebuild that loads and passes its self-tests makes compiling pointless.
+  if (ifPossible && !buildFromSource()) {
+    const prebuild = await checkPrebuild(packageRoot);
+    if (prebuild.ok) {
+      process.stdout.write(
+        `sdkpp: using the prebuilt native addon ${path.relative(packageRoot, prebuild.file)} (self-tests ` +
+          'passed); `npm rebuild sdkpp --build-from-source` builds one here instead\n',
+      );
+      return 0;
+    }
+  }
   const nodeDir = findNodeDir();
   let nodeGyp;
   try {

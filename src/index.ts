@@ -39,6 +39,8 @@ export {
   type MediaEngineInfo,
   type MediaEngineKind,
   type MediaEnginePreference,
+  type NativeAddonOrigin,
+  type NativeAddonSource,
   AUDIO_RESULTS,
   AudioResult,
   audioResultName,

@@ -1,3 +1,4 @@
+import type { NativeAddonOrigin } from '../native/loader.js';
 import type { AeadAlgorithm } from './aead.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from './dave/types.js';
 import type {
@@ -49,6 +50,16 @@ export interface MediaEngineInfo {
   readonly features: readonly string[];
   /** Why the JS engine runs although the native one was wanted (`prefer: 'auto'`); absent otherwise. */
   readonly fallbackReason?: string;
+  /** For the native engine: the `.node` file that was loaded and whether it was a prebuild or a local build. */
+  readonly addon?: NativeAddonSource;
+}
+
+/** Where the native engine's addon was loaded from; see {@link MediaEngineInfo.addon}. */
+export interface NativeAddonSource {
+  /** The absolute path of the `.node` file. */
+  readonly path: string;
+  /** `'prebuild'` (shipped in the package), `'local-build'` (built on this machine) or `'search-path'`. */
+  readonly origin: NativeAddonOrigin;
 }
 
 /** The self-test outcome for one algorithm. */

@@ -49,7 +49,7 @@ export function createMediaEngine(options: CreateMediaEngineOptions = {}): Media
   if (prefer === 'js') return new JsMediaEngine();
 
   const loaded = (options.loadNativeAddon ?? loadNativeAddon)();
-  if (loaded.ok) return new NativeMediaEngine(loaded.addon);
+  if (loaded.ok) return new NativeMediaEngine(loaded.addon, { path: loaded.path, origin: loaded.origin });
 
   if (prefer === 'native') {
     throw new MediaEngineError(

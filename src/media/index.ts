@@ -10,12 +10,13 @@ export type {
   MediaEngine,
   MediaEngineInfo,
   MediaEngineKind,
+  NativeAddonSource,
 } from './MediaEngine.js';
 export { MediaEngineError } from './MediaEngineError.js';
 export type { MediaEngineErrorCode } from './MediaEngineError.js';
 export { NativeMediaEngine } from './native/NativeMediaEngine.js';
 export { loadNativeAddon, nativeAddonRemedy } from '../native/loader.js';
-export type { LoadNativeAddonOptions, NativeAddonLoadResult } from '../native/loader.js';
+export type { LoadNativeAddonOptions, NativeAddonLoadResult, NativeAddonOrigin } from '../native/loader.js';
 export {
   AUDIO_RESULTS,
   AudioResult,

@@ -1,15 +1,16 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { findPackageRoot } from './packageRoot.js';
+import { findPrebuild } from './prebuild.js';
 import { NATIVE_ADDON_ABI, type NativeAddon } from './types.js';
 
 /** The file name both builds produce (binding.gyp and CMakeLists.txt). */
 export const NATIVE_ADDON_FILE = 'sdkpp_native.node';
 
-// node-gyp's outputs first, then cmake-js's (`--out build-cmake`); prebuilds/<platform>-<arch>/ comes later.
+// node-gyp's outputs first, then cmake-js's (`--out build-cmake`).
 const BUILD_DIRS = ['build/Release', 'build/Debug', 'build-cmake/Release', 'build-cmake/Debug'] as const;
 
 const ADDON_FUNCTIONS = [
@@ -27,6 +28,12 @@ const ADDON_FUNCTIONS = [
   'TransportCryptor',
 ] as const;
 
+/**
+ * Where a loaded addon came from: a prebuilt binary shipped in the package (`prebuilds/`), a build made
+ * on this machine (`build/`, `build-cmake/`), or a file the caller named (`searchPaths`).
+ */
+export type NativeAddonOrigin = 'prebuild' | 'local-build' | 'search-path';
+
 /** The outcome of {@link loadNativeAddon}: the addon, or why not and how to fix it. */
 export type NativeAddonLoadResult =
   | {
@@ -35,6 +42,8 @@ export type NativeAddonLoadResult =
       readonly addon: NativeAddon;
       /** The absolute path of the `.node` file that was loaded. */
       readonly path: string;
+      /** Which kind of file that was. */
+      readonly origin: NativeAddonOrigin;
     }
   | {
       readonly ok: false;
@@ -57,7 +66,9 @@ export interface LoadNativeAddonOptions {
 const results = new Map<string, NativeAddonLoadResult>();
 
 /**
- * Finds and loads `sdkpp_native.node`. Never throws: a missing, broken or stale build gives
+ * Finds and loads the native addon: the package's prebuild for this platform first, then a local build
+ * (`npm run build:native`), except that a local build newer than the prebuild goes first, so a rebuilt
+ * addon is the one that runs. A candidate that fails to load or is stale is skipped. Never throws: a missing, broken or stale build gives
  * `{ ok: false, reason, remedy }`, and the caller decides whether the JS engine will do. Memoized per
  * process and per `searchPaths`.
  */
@@ -85,25 +96,50 @@ export function nativeAddonRemedy(packageRoot: string | undefined): string {
   );
 }
 
+interface Candidate {
+  readonly file: string;
+  readonly origin: NativeAddonOrigin;
+}
+
+function modifiedMs(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The package's own candidates, in the order described at {@link loadNativeAddon}. */
+function packageCandidates(packageRoot: string): Candidate[] {
+  const builds = BUILD_DIRS.map((dir) => ({
+    file: path.join(packageRoot, dir, NATIVE_ADDON_FILE),
+    origin: 'local-build' as const,
+  }));
+  const prebuild = findPrebuild(packageRoot);
+  if (prebuild === undefined) return builds;
+  const prebuilt = modifiedMs(prebuild);
+  const newer = builds.filter(({ file }) => modifiedMs(file) > prebuilt);
+  const older = builds.filter((candidate) => !newer.includes(candidate));
+  return [...newer, { file: prebuild, origin: 'prebuild' }, ...older];
+}
+
 function load(searchPaths: readonly string[] | undefined): NativeAddonLoadResult {
   const moduleDir = path.dirname(fileURLToPath(import.meta.url));
   const packageRoot = findPackageRoot(moduleDir);
   const remedy = nativeAddonRemedy(packageRoot);
-  const candidates =
-    searchPaths?.map((file) => path.resolve(file)) ??
-    (packageRoot === undefined
-      ? undefined
-      : BUILD_DIRS.map((dir) => path.join(packageRoot, dir, NATIVE_ADDON_FILE)));
+  const candidates: Candidate[] | undefined =
+    searchPaths?.map((file) => ({ file: path.resolve(file), origin: 'search-path' as const })) ??
+    (packageRoot === undefined ? undefined : packageCandidates(packageRoot));
   if (candidates === undefined) {
     return { ok: false, reason: `the sdkpp package root was not found above ${moduleDir}`, remedy };
   }
 
   const requireAddon = createRequire(import.meta.url);
   const failures: string[] = [];
-  for (const file of candidates) {
+  for (const { file, origin } of candidates) {
     if (!existsSync(file)) continue;
     try {
-      return { ok: true, addon: checkAddon(requireAddon(file)), path: file };
+      return { ok: true, addon: checkAddon(requireAddon(file)), path: file, origin };
     } catch (error) {
       failures.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -111,7 +147,7 @@ function load(searchPaths: readonly string[] | undefined): NativeAddonLoadResult
   const reason =
     failures.length > 0
       ? `the native addon failed to load (${failures.join('; ')})`
-      : `the native addon is not built (looked for ${candidates.join(', ')})`;
+      : `the native addon is not built (looked for ${candidates.map(({ file }) => file).join(', ')})`;
   return { ok: false, reason, remedy };
 }
 

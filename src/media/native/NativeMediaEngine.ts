@@ -12,7 +12,12 @@ import type {
 } from '../audio/types.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from '../dave/types.js';
-import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../MediaEngine.js';
+import type {
+  CryptoSelfTestResult,
+  MediaEngine,
+  MediaEngineInfo,
+  NativeAddonSource,
+} from '../MediaEngine.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 import { bytesArg, checkIpDiscoveryPacket, checkRtpHeader } from '../rtp/args.js';
 import type {
@@ -42,8 +47,11 @@ export class NativeMediaEngine implements MediaEngine {
   readonly #addon: NativeAddon;
   readonly #audio: AudioObjects;
 
-  /** @param addon - A loaded addon, from `loadNativeAddon()` (or a test double). */
-  constructor(addon: NativeAddon) {
+  /**
+   * @param addon - A loaded addon, from `loadNativeAddon()` (or a test double).
+   * @param source - Where it was loaded from, reported in {@link MediaEngineInfo.addon}.
+   */
+  constructor(addon: NativeAddon, source?: NativeAddonSource) {
     this.#addon = addon;
     const native = addon.engineInfo();
     this.info = Object.freeze({
@@ -56,6 +64,7 @@ export class NativeMediaEngine implements MediaEngine {
           ? wasmCodecInfo()
           : Object.freeze({ name: 'libopus' as const, version: native.opus.version }),
       features: Object.freeze([...native.features]),
+      ...(source === undefined ? {} : { addon: Object.freeze({ ...source }) }),
     });
     this.#audio = new AudioObjects(nativeAudioCores(addon, native.opus !== null));
   }

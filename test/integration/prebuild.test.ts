@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repo = process.cwd();
+const PREBUILD = path.join('prebuilds', `${process.platform}-${process.arch}`, 'sdkpp.glibc.node');
+
+/**
+ * A copy of the package to build in: prebuildify runs `node-gyp rebuild` in its working directory, and
+ * doing that in the repository would pull build/Release out from under the other test files.
+ */
+function copyPackage(into: string): void {
+  for (const entry of ['package.json', 'binding.gyp', 'native', 'scripts', 'dist']) {
+    cpSync(path.join(repo, entry), path.join(into, entry), { recursive: true });
+  }
+  // Dependencies and the libopus source build are shared, not copied: both are read-only here.
+  symlinkSync(path.join(repo, 'node_modules'), path.join(into, 'node_modules'));
+  symlinkSync(path.join(repo, 'build-deps'), path.join(into, 'build-deps'));
+}
+
+/** What a game that imports the installed package sees: the engine and where its addon came from. */
+async function engineSeenBy(packageDir: string): Promise<{
+  engine: string;
+  origin?: string;
+  path?: string;
+  fallbackReason?: string;
+  selfTest: boolean;
+}> {
+  const script = `
+    const { createMediaEngine } = await import(${JSON.stringify(path.join(packageDir, 'dist', 'index.js'))});
+    const engine = createMediaEngine();
+    const { info } = engine;
+    console.log(JSON.stringify({
+      engine: info.engine,
+      origin: info.addon?.origin,
+      path: info.addon?.path,
+      fallbackReason: info.fallbackReason,
+      selfTest: engine.cryptoSelfTest().ok,
+    }));`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Awaited<ReturnType<typeof engineSeenBy>>;
+}
+
+describe('prebuilt addon packaging (linux-x64)', () => {
+  let work: string;
+  let pkg: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'sdkpp-prebuild-'));
+    pkg = path.join(work, 'sdkpp');
+    mkdirSync(pkg);
+    copyPackage(pkg);
+    await run(process.execPath, [path.join(pkg, 'scripts', 'prebuild.mjs')], {
+      cwd: pkg,
+      timeout: 240_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  }, 300_000);
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('npm run native:prebuild leaves a checked Node-API prebuild where node-gyp-build looks', async () => {
+    expect(existsSync(path.join(pkg, PREBUILD))).toBe(true);
+    const { stdout } = await run(process.execPath, [path.join(pkg, 'scripts', 'prebuild-check.mjs'), pkg]);
+    const check = JSON.parse(stdout) as { ok: boolean; file: string; engine: { opus: string } };
+    expect(check.ok).toBe(true);
+    expect(check.file).toBe(path.join(pkg, PREBUILD));
+    expect(check.engine.opus).toMatch(/^libopus 1\.4/);
+  });
+
+  it('npm pack ships the prebuild and the install script that checks it', async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkg });
+    const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
+    const files = packed.files.map((file) => file.path);
+    expect(files).toContain(PREBUILD);
+    expect(files).toContain('scripts/prebuild-check.mjs');
+    expect(files).toContain('scripts/build-native.mjs');
+  });
+
+  it('an installed package with only the prebuild (no compiler, install scripts skipped) runs the native engine', async () => {
+    const installed = path.join(work, 'game', 'node_modules', 'sdkpp');
+    mkdirSync(installed, { recursive: true });
+    for (const entry of ['package.json', 'dist', 'prebuilds']) {
+      cpSync(path.join(pkg, entry), path.join(installed, entry), { recursive: true });
+    }
+    symlinkSync(path.join(repo, 'node_modules'), path.join(installed, 'node_modules'));
+
+    const seen = await engineSeenBy(installed);
+    expect(seen).toMatchObject({ engine: 'native', origin: 'prebuild', selfTest: true });
+    expect(seen.path).toBe(path.join(installed, PREBUILD));
+
+    // Without it, the JS engine takes over and says why.
+    rmSync(path.join(installed, 'prebuilds'), { recursive: true });
+    const fallback = await engineSeenBy(installed);
+    expect(fallback).toMatchObject({ engine: 'js', selfTest: true });
+    expect(fallback.fallbackReason).toMatch(/not built/);
+  });
+
+  it('prefers the prebuild to an older local build, and a newer local build to the prebuild', async () => {
+    const localBuild = path.join(pkg, 'build', 'Release', 'sdkpp_native.node');
+    expect(existsSync(localBuild)).toBe(true);
+    const prebuild = path.join(pkg, PREBUILD);
+
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(localBuild, past, past);
+    expect(await engineSeenBy(pkg)).toMatchObject({ engine: 'native', origin: 'prebuild', path: prebuild });
+
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(localBuild, later, later);
+    expect(await engineSeenBy(pkg)).toMatchObject({
+      engine: 'native',
+      origin: 'local-build',
+      path: localBuild,
+    });
+  });
+
+  it('a broken prebuild is refused by the install check and skipped by the loader', async () => {
+    const broken = path.join(work, 'broken');
+    mkdirSync(path.dirname(path.join(broken, PREBUILD)), { recursive: true });
+    for (const entry of ['package.json', 'dist']) {
+      cpSync(path.join(pkg, entry), path.join(broken, entry), { recursive: true });
+    }
+    symlinkSync(path.join(repo, 'node_modules'), path.join(broken, 'node_modules'));
+    writeFileSync(path.join(broken, PREBUILD), 'not an ELF file');
+    cpSync(path.join(pkg, 'build'), path.join(broken, 'build'), { recursive: true });
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(path.join(broken, 'build', 'Release', 'sdkpp_native.node'), past, past);
+
+    const check = await run(process.execPath, [
+      path.join(repo, 'scripts', 'prebuild-check.mjs'),
+      broken,
+    ]).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: unknown) => error as { code: number; stdout: string },
+    );
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^the prebuild did not load: .*(file too short|invalid ELF header)/) as unknown,
+    });
+
+    expect(await engineSeenBy(broken)).toMatchObject({ engine: 'native', origin: 'local-build' });
+  });
+
+  it('the install script uses a working prebuild instead of compiling', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(pkg, 'scripts', 'build-native.mjs'), '--if-possible'],
+      {
+        cwd: pkg,
+        env: { ...process.env, npm_config_build_from_source: '' },
+        timeout: 60_000,
+      },
+    );
+    expect(stdout).toMatch(
+      /using the prebuilt native addon prebuilds\/linux-x64\/sdkpp\.glibc\.node \(self-tests passed\)/,
+    );
+    expect(stdout).not.toMatch(/building the native addon/);
+    expect(readFileSync(path.join(pkg, PREBUILD)).subarray(1, 4).toString()).toBe('ELF');
+  });
+});
