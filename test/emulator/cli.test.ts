@@ -58,6 +58,7 @@ describe('sdkpp CLI', () => {
       'http',
       'api',
       'gateway',
+      'dashboard',
       'rpcSocket',
       'applicationId',
       'botToken',
@@ -66,6 +67,7 @@ describe('sdkpp CLI', () => {
     expect(info.http).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(info.api).toBe(`${String(info.http)}/api/v10`);
     expect(info.gateway).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/);
+    expect(info.dashboard).toBe(`${String(info.http)}/dashboard`);
     expect(info.rpcSocket).toMatch(/discord-ipc-0$/);
     expect(info.applicationId).toMatch(/^\d+$/);
     expect(typeof info.botToken).toBe('string');

@@ -25,6 +25,8 @@ export type GatewayHubEvents = {
   sessionDisconnected: [session: GatewaySession];
   /** A session is over and can never be resumed. */
   sessionEnded: [session: GatewaySession];
+  /** An event was dispatched to a session (sent now, or buffered for its resume). */
+  dispatched: [session: GatewaySession, event: string];
 };
 
 /** Adds fields to a session's READY (relationships, presences, …); later keys replace earlier ones. */
@@ -114,6 +116,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     if (session.ended) return;
     const sent = session.record(event, data);
     session.connection?.sendFrame(sent.frame);
+    this.emit('dispatched', session, event);
   }
 
   /** Ends every session of the user, closing their sockets with `code`. */
