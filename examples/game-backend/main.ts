@@ -1,0 +1,101 @@
+/**
+ * Game backend sample: the game server's side of the platform, with the application's bot token
+ * (`sdkpp/backend`). A readable walkthrough: provisional accounts for the game's players, a server-managed
+ * lobby with character names, bulk member changes, lobby history and moderation. See README.md.
+ */
+import { GameBackend } from 'sdkpp/backend';
+import { startEmulator, type Emulator } from 'sdkpp/emulator';
+
+import { moderateDirectMessage, moderateLobbyChat } from './chatModeration.js';
+import { createMatchLobby, fillParty, reshuffle } from './lobbyManagement.js';
+import { readOptions, USAGE, type BackendSampleOptions } from './options.js';
+import { say, step, UsageError } from './print.js';
+import { provisionPlayer, showFindOrCreate, type Player, type Server } from './provisional.js';
+
+/** The game's own accounts (its login system), which get provisional platform accounts. */
+const ACCOUNTS = [
+  { name: 'Aria', externalId: 'acct-1001' },
+  { name: 'Borin', externalId: 'acct-1002' },
+  { name: 'Cass', externalId: 'acct-1003' },
+] as const;
+
+async function walkthrough(server: Server): Promise<void> {
+  const backend = new GameBackend({ botToken: server.botToken, apiBase: server.api });
+  const players: Player[] = [];
+  try {
+    step('1. Provisional accounts: the server asks for them, each game connects with its token');
+    for (const account of ACCOUNTS)
+      players.push(await provisionPlayer(server, account.name, account.externalId));
+    const [aria, borin, cass] = players;
+    if (!aria || !borin || !cass) throw new Error('three players expected');
+    await showFindOrCreate(server, aria);
+
+    step('2. A server-managed lobby for the match, with a character name for its leader');
+    const lobby = await createMatchLobby(backend, aria);
+
+    step('3. Bulk member changes: the party joins with character names');
+    await fillParty(backend, lobby.id, aria, [borin, cass]);
+    step(
+      '4. The match moves on: new lobby metadata; one bulk request removes a player and renames a character',
+    );
+    await reshuffle(backend, lobby.id, aria, borin, cass);
+
+    step('5. Lobby chat, history and moderation metadata');
+    await moderateLobbyChat(backend, lobby.id, aria, borin);
+
+    step('6. Moderation metadata on a direct message');
+    await moderateDirectMessage(backend, borin, aria);
+
+    step('7. The lobby as the server sees it now');
+    const now = await backend.getLobby(lobby.id);
+    for (const member of now.members) {
+      const player = players.find((p) => p.id === member.id);
+      say(
+        'backend',
+        `member ${player?.name ?? member.id} as "${member.additionalName ?? '-'}": ${member.connected ? 'online' : 'offline'}, can link a channel: ${member.canLinkLobby ? 'yes' : 'no'}`,
+      );
+    }
+    say('backend', `lobby ${now.id} stays until it has been idle for an hour (or the server deletes it)`);
+  } finally {
+    await Promise.all(players.map((p) => p.client.destroy()));
+  }
+}
+
+async function main(): Promise<number> {
+  let options: BackendSampleOptions | undefined;
+  let emulator: Emulator | undefined;
+  try {
+    options = readOptions(process.argv.slice(2), process.env);
+    if (!options) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    let server: Server;
+    if (options.emulator === undefined) {
+      emulator = await startEmulator({ users: 0, rpc: false });
+      say('emulator', `platform emulator up at ${emulator.http} (application ${emulator.applicationId})`);
+      server = { api: emulator.api, applicationId: emulator.applicationId, botToken: emulator.botToken };
+    } else {
+      server = {
+        api: `${options.emulator}/api/v10`,
+        applicationId: options.applicationId ?? '',
+        botToken: options.botToken ?? '',
+      };
+      say('backend', `using the emulator at ${options.emulator} (application ${server.applicationId})`);
+    }
+    await walkthrough(server);
+    say('game-backend', 'done');
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`game-backend: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`game-backend: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await emulator?.close();
+  }
+}
+
+process.exitCode = await main();
