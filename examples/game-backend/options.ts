@@ -51,7 +51,7 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): BackendSamp
   if (emulator !== undefined) {
     if (!/^https?:\/\/[^/]+$/.test(emulator))
       throw new UsageError(`--emulator takes the emulator's http:// address, not "${emulator}"`);
-    if (applicationId === undefined || botToken === undefined)
+    if (!applicationId || !botToken)
       throw new UsageError(
         '--emulator needs the application id and bot token the emulator printed: --app-id and SDKPP_BOT_TOKEN',
       );
