@@ -88,13 +88,17 @@ describe('guides (docs/*.md)', () => {
     });
   }
 
-  it('every runnable block type-checks (tsc --noEmit with the repository settings)', { timeout: 300_000 }, async () => {
-    const result = await typecheck;
-    if (!result) throw new Error('the type check was not started');
-    const withGuideNames = blocks.reduce(
-      (text, block) => text.replaceAll(path.basename(fileOf(block)), `${block.guide} #${block.index}`),
-      result.diagnostics,
-    );
-    expect(result.ok, withGuideNames).toBe(true);
-  });
+  it(
+    'every runnable block type-checks (tsc --noEmit with the repository settings)',
+    { timeout: 300_000 },
+    async () => {
+      const result = await typecheck;
+      if (!result) throw new Error('the type check was not started');
+      const withGuideNames = blocks.reduce(
+        (text, block) => text.replaceAll(path.basename(fileOf(block)), `${block.guide} #${block.index}`),
+        result.diagnostics,
+      );
+      expect(result.ok, withGuideNames).toBe(true);
+    },
+  );
 });
