@@ -9,7 +9,7 @@ import type { Emulator } from '../types.js';
 import { ActionError, findAction, type ActionTarget } from './actions.js';
 import { DashboardGuard, type Refusal } from './guard.js';
 import { LiveFeed } from './LiveFeed.js';
-import { DASHBOARD_CSP, SCRIPT_PATH, STYLE_PATH, dashboardPage } from './page.js';
+import { DASHBOARD_CSP, DASHBOARD_ICON, ICON_PATH, SCRIPT_PATH, STYLE_PATH, dashboardPage } from './page.js';
 import { DASHBOARD_SCRIPT } from './script.js';
 import { dashboardState } from './state.js';
 import { DASHBOARD_STYLE } from './style.js';
@@ -151,6 +151,14 @@ export class Dashboard {
         script ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
         script ? DASHBOARD_SCRIPT : DASHBOARD_STYLE,
       );
+      return;
+    }
+    if (path === ICON_PATH) {
+      if (!read) {
+        this.#methodNotAllowed(res, 'GET');
+        return;
+      }
+      send(res, 200, 'image/svg+xml', DASHBOARD_ICON);
       return;
     }
     if (path === `${DASHBOARD_PATH}/events`) {

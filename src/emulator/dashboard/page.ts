@@ -4,6 +4,15 @@ import { escapeHtml } from '../http/html.js';
 export const SCRIPT_PATH = '/dashboard/app.js';
 /** See {@link SCRIPT_PATH}. */
 export const STYLE_PATH = '/dashboard/app.css';
+/** The page's icon; without one the browser asks for `/favicon.ico`, which the emulator does not serve. */
+export const ICON_PATH = '/dashboard/icon.svg';
+
+/** A small icon: a waveform on the accent colour. */
+export const DASHBOARD_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
+<rect width="32" height="32" rx="7" fill="#5865f2"/>
+<path d="M7 16h3M12 10v12M16 6v20M20 11v10M24 14v4" stroke="#fff" stroke-width="2.5" stroke-linecap="round"/>
+</svg>
+`;
 
 /**
  * The page's policy: its own script and style only, requests to its own origin only (the event stream and
@@ -32,6 +41,7 @@ export function dashboardPage(token: string, origin: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="dashboard-token" content="${escapeHtml(token)}">
 <title>sdkpp emulator dashboard</title>
+<link rel="icon" href="${ICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="${STYLE_PATH}">
 <script src="${SCRIPT_PATH}" defer></script>
 </head>
