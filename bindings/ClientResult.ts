@@ -86,7 +86,7 @@ export class ClientResult {
   SetErrorCode(value: number): void {
     this.#errorCode = value;
   }
-  /** The HTTP status, or 0. */
+  /** The HTTP status (one of the `HttpStatusCode` values), or 0. */
   Status(): number {
     return this.#status;
   }

@@ -5,25 +5,37 @@ import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 import { CallInfoHandle } from './Call.js';
 import { UserHandle } from './UserHandle.js';
 
-/** The channel a lobby is linked to, as the C++ SDK's `LinkedChannel`. */
+/** The channel a lobby is linked to, as the C++ SDK's `LinkedChannel` (a value struct, with setters). */
 export class LinkedChannel {
   readonly #core: CoreLinkedChannel;
 
-  /** @internal Created by the client. */
-  constructor(core: CoreLinkedChannel) {
+  /** An empty link, or (from the client) a copy of the lobby's. */
+  constructor(core: CoreLinkedChannel = { id: '0', name: '', guildId: '0' }) {
     this.#core = { ...core };
   }
   /** The channel id. */
   Id(): bigint {
     return idToBigInt(this.#core.id);
   }
+  /** Sets the channel id. */
+  SetId(value: Uint64Like): void {
+    this.#core.id = idToString(value);
+  }
   /** The channel's name. */
   Name(): string {
     return this.#core.name;
   }
+  /** Sets the channel's name. */
+  SetName(value: string): void {
+    this.#core.name = value;
+  }
   /** The guild that owns the channel. */
   GuildId(): bigint {
     return idToBigInt(this.#core.guildId);
+  }
+  /** Sets the guild that owns the channel. */
+  SetGuildId(value: Uint64Like): void {
+    this.#core.guildId = idToString(value);
   }
 }
 

@@ -14,6 +14,12 @@ export class UserHandle {
   constructor(core: CoreUserHandle | undefined) {
     this.#core = core;
   }
+  /** The name of an avatar image type, e.g. `"Png"` (the C++ `UserHandle::AvatarTypeToString`). */
+  static AvatarTypeToString(type: AvatarType): string {
+    return AvatarType[type] ?? '';
+  }
+  /** The C++ `UserHandle::AvatarType` enum. */
+  static readonly AvatarType = AvatarType;
   /** True unless this is `nullobj`. */
   IsValid(): boolean {
     return this.#core !== undefined;

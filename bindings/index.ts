@@ -42,6 +42,7 @@ export {
   type TokenExchangeCallback,
 } from './Client.js';
 export { ClientResult } from './ClientResult.js';
+export { HttpStatusCode } from './HttpStatusCode.js';
 export {
   AudioDevice,
   AudioModeType,

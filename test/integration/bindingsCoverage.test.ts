@@ -12,12 +12,19 @@ import {
   ClientError,
   ClientResult,
   ClientStatus,
+  AvatarType,
+  ChannelType,
   ErrorType,
+  GuildChannel,
+  GuildMinimal,
+  HttpStatusCode,
+  LinkedChannel,
+  LinkedLobby,
   ResetCallbacks,
-  type UserHandle,
+  UserHandle,
 } from '../../bindings/index.js';
 import { emulatorFor } from './helpers.js';
-import { pumpUntil } from './bindingsHelpers.js';
+import { pumpUntil, readyClient } from './bindingsHelpers.js';
 
 /** The gaps closed for the coverage table, each against the emulator where it talks to one. */
 describe('bindings coverage: the methods added to match the idiomatic API', () => {
@@ -96,5 +103,83 @@ describe('bindings coverage: the methods added to match the idiomatic API', () =
     expect(Client.Status.Ready).toBe(ClientStatus.Ready);
     expect(Client.Error.UnexpectedClose).toBe(ClientError.UnexpectedClose);
     expect(Client.StatusToString(Client.Status.HttpWait)).toBe('HttpWait');
+  });
+
+  it('the guild structs are value structs with setters; the client hands out copies', async () => {
+    ResetCallbacks();
+    const emulator = await emulatorFor({ autoConsent: true });
+    const alice = await readyClient(emulator, 'alice');
+    let channels: GuildChannel[] = [];
+    let guilds: GuildMinimal[] = [];
+    alice.GetUserGuilds((result, list) => {
+      expect(result.Successful()).toBe(true);
+      guilds = list;
+    });
+    await pumpUntil(() => guilds.length > 0);
+    const guild = guilds[0] ?? new GuildMinimal();
+    expect(guild.Name()).toBe('Emulator Guild');
+    alice.GetGuildChannels(guild.Id(), (result, list) => {
+      expect(result.Successful()).toBe(true);
+      channels = list;
+    });
+    await pumpUntil(() => channels.length > 0);
+    const text = channels.find((c) => c.Type() === ChannelType.GuildText) ?? new GuildChannel();
+    const name = text.Name();
+    text.SetName('renamed locally');
+    const link = new LinkedLobby();
+    link.SetLobbyId('42');
+    link.SetApplicationId(emulator.applicationId);
+    text.SetLinkedLobby(link);
+    text.SetParentId(undefined);
+    expect(text.Name()).toBe('renamed locally');
+    expect(text.LinkedLobby()?.LobbyId()).toBe(42n);
+    expect(text.ParentId()).toBeUndefined();
+    let again: GuildChannel[] = [];
+    alice.GetGuildChannels(guild.Id(), (_result, list) => {
+      again = list;
+    });
+    await pumpUntil(() => again.length > 0);
+    expect(again.find((c) => c.Id() === text.Id())?.Name()).toBe(name);
+
+    const made = new GuildChannel();
+    made.SetId(7);
+    made.SetType(ChannelType.GuildVoice);
+    made.SetPosition(3);
+    made.SetIsLinkable(true);
+    made.SetIsViewableAndWriteableByAllMembers(true);
+    expect([made.Id(), made.Type(), made.Position(), made.IsLinkable()]).toEqual([
+      7n,
+      ChannelType.GuildVoice,
+      3,
+      true,
+    ]);
+    expect(made.IsViewableAndWriteableByAllMembers()).toBe(true);
+    const minimal = new GuildMinimal();
+    minimal.SetId('9');
+    minimal.SetName('Mock Guild');
+    expect([minimal.Id(), minimal.Name()]).toEqual([9n, 'Mock Guild']);
+    const linked = new LinkedChannel();
+    linked.SetId(1);
+    linked.SetName('general');
+    linked.SetGuildId(2);
+    expect([linked.Id(), linked.Name(), linked.GuildId()]).toEqual([1n, 'general', 2n]);
+    alice.Disconnect();
+    await alice.core.destroy();
+  });
+
+  it('ClientResult.Status() compares with HttpStatusCode; AvatarTypeToString names the image types', async () => {
+    ResetCallbacks();
+    const emulator = await emulatorFor();
+    const client = new Client(emulator.api, emulator.http);
+    let result: ClientResult | undefined;
+    client.RefreshToken(emulator.applicationId, 'no-such-refresh-token', (r) => {
+      result = r;
+    });
+    await pumpUntil(() => result !== undefined);
+    expect(result?.Status()).toBe(HttpStatusCode.BadRequest);
+    expect(HttpStatusCode.TooManyRequests).toBe(429);
+    expect(UserHandle.AvatarTypeToString(AvatarType.Webp)).toBe('Webp');
+    expect(UserHandle.AvatarTypeToString(UserHandle.AvatarType.Jpeg)).toBe('Jpeg');
+    await client.core.destroy();
   });
 });
