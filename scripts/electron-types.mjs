@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import process from 'node:process';
 import { gunzipSync } from 'node:zlib';
 
 const VERSION = '41.7.1';
@@ -47,7 +48,10 @@ function upToDate() {
 function npm(args) {
   const npmCli = process.env.npm_execpath;
   if (npmCli && /\.[cm]?js$/.test(npmCli)) {
-    return execFileSync(process.execPath, [npmCli, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(process.execPath, [npmCli, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   }
   return execFileSync('npm', args, {
     encoding: 'utf8',
@@ -62,7 +66,14 @@ function fetchTarball() {
   try {
     let report;
     try {
-      report = npm(['pack', `electron@${VERSION}`, '--pack-destination', scratch, '--json', '--ignore-scripts']);
+      report = npm([
+        'pack',
+        `electron@${VERSION}`,
+        '--pack-destination',
+        scratch,
+        '--json',
+        '--ignore-scripts',
+      ]);
     } catch (error) {
       const detail = String(error.stderr ?? error.message)
         .split('\n')

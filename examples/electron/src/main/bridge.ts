@@ -16,7 +16,15 @@ import {
 } from '../shared/api.js';
 import { forwardEvents } from './events.js';
 import { signIn } from './signIn.js';
-import { arity, InvalidArgument, lobbySecret, messageContent, snowflake, username } from './validate.js';
+import {
+  arity,
+  describe,
+  InvalidArgument,
+  lobbySecret,
+  messageContent,
+  snowflake,
+  username,
+} from './validate.js';
 import { friendsView, lobbyView, messageView, sessionView } from './views.js';
 
 /** The part of an invoke event the bridge reads: which frame asked. Electron's `IpcMainInvokeEvent` fits. */
@@ -155,12 +163,16 @@ export function createSdkppBridge(options: SdkppBridgeOptions): SdkppBridge {
     return messageView(handle);
   }
 
-  async function dispatch(event: InvokeEventLike, method: unknown, args: unknown[]): Promise<BridgeResult<unknown>> {
+  async function dispatch(
+    event: InvokeEventLike,
+    method: unknown,
+    args: unknown[],
+  ): Promise<BridgeResult<unknown>> {
     if (!options.isTrustedSender(event)) {
       return failure({ code: 'untrusted-sender', message: 'this frame may not use sdkpp' });
     }
     if (typeof method !== 'string' || !Object.hasOwn(handlers, method)) {
-      const name = typeof method === 'string' ? JSON.stringify(method.slice(0, 64)) : `a ${typeof method}`;
+      const name = typeof method === 'string' ? JSON.stringify(method.slice(0, 64)) : describe(method);
       return failure({ code: 'unknown-method', message: `no method ${name}` });
     }
     try {

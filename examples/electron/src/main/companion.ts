@@ -39,6 +39,8 @@ export async function startCompanion(
       log(`companion could not answer: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
-  log(`companion bob is online, sent ${player} a friend request, and waits in lobby "${COMPANION_LOBBY_SECRET}"`);
+  log(
+    `companion bob is online, sent ${player} a friend request, and waits in lobby "${COMPANION_LOBBY_SECRET}"`,
+  );
   return { close: () => bob.destroy() };
 }

@@ -9,13 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
 import { LoggingSeverity } from 'sdkpp';
 
-import {
-  APP_ENTRY,
-  APP_SCHEME,
-  CONTENT_SECURITY_POLICY,
-  isAppUrl,
-  resolveAppFile,
-} from './appProtocol.js';
+import { APP_ENTRY, APP_SCHEME, CONTENT_SECURITY_POLICY, isAppUrl, resolveAppFile } from './appProtocol.js';
 import { createSdkppBridge, type SdkppBridge } from './bridge.js';
 import { startCompanion } from './companion.js';
 import { resolveBackend, type Backend } from './config.js';

@@ -9,10 +9,13 @@ export type Check<T> = (value: unknown, name: string) => T;
 const SNOWFLAKE = /^[0-9]{1,20}$/;
 const USERNAME = /^[a-z0-9_.]{2,32}$/;
 
-function describe(value: unknown): string {
+/** What a refused value was, for the message: its type, never its content (which may be anything). */
+export function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? `a string of ${value.length} characters` : `a ${typeof value}`;
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** A user or lobby id: a snowflake (digits only). */
@@ -43,8 +46,12 @@ export const messageContent: Check<string> = (value, name) => {
 
 /** A lobby secret: 1–250 printable characters. */
 export const lobbySecret: Check<string> = (value, name) => {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (typeof value !== 'string' || value.length < 1 || value.length > MAX_LOBBY_SECRET_LENGTH || /[\x00-\x1f\x7f]/.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    value.length < 1 ||
+    value.length > MAX_LOBBY_SECRET_LENGTH ||
+    /\p{Cc}/u.test(value)
+  ) {
     throw new InvalidArgument(
       `${name} must be 1–${MAX_LOBBY_SECRET_LENGTH} printable characters, got ${describe(value)}`,
     );

@@ -121,13 +121,7 @@ export const METHOD_NAMES = [
  * (the platform refused, the network failed); `internal` is a bug in the main process.
  */
 export type BridgeErrorCode =
-  | 'invalid-argument'
-  | 'unknown-method'
-  | 'untrusted-sender'
-  | 'not-signed-in'
-  | 'busy'
-  | 'sdk'
-  | 'internal';
+  'invalid-argument' | 'unknown-method' | 'untrusted-sender' | 'not-signed-in' | 'busy' | 'sdk' | 'internal';
 
 /** A failure as the renderer sees it. `sdkError` is the SDK's error name (e.g. `HTTPError[50007]`). */
 export interface BridgeError {
@@ -152,7 +146,9 @@ export type BridgeEvent =
 
 /** The API the preload exposes to the renderer as `window.sdkpp`. */
 export type SdkppApi = {
-  [K in MethodName]: (...args: Parameters<BridgeMethods[K]>) => Promise<BridgeResult<ReturnType<BridgeMethods[K]>>>;
+  [K in MethodName]: (
+    ...args: Parameters<BridgeMethods[K]>
+  ) => Promise<BridgeResult<ReturnType<BridgeMethods[K]>>>;
 } & {
   /** Calls `listener` with every event; returns the function that stops it. */
   onEvent(listener: (event: BridgeEvent) => void): () => void;

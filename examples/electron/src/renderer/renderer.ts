@@ -1,0 +1,278 @@
+/**
+ * The window's UI: plain DOM, no framework, no Node, no Electron. All it can do is call `window.sdkpp`
+ * (exposed by the preload) and listen to its events.
+ */
+import type {
+  BridgeEvent,
+  BridgeResult,
+  FriendView,
+  LobbyView,
+  MessageView,
+  SdkppApi,
+  SessionView,
+} from '../shared/api.js';
+import { byId, element, setFormEnabled } from './dom.js';
+
+declare global {
+  interface Window {
+    readonly sdkpp: SdkppApi;
+  }
+}
+
+const api = window.sdkpp;
+
+const ui = {
+  status: byId('status', HTMLSpanElement),
+  user: byId('user', HTMLSpanElement),
+  engine: byId('engine', HTMLSpanElement),
+  signIn: byId('sign-in', HTMLButtonElement),
+  signOut: byId('sign-out', HTMLButtonElement),
+  addFriend: byId('add-friend', HTMLFormElement),
+  addFriendName: byId('add-friend-name', HTMLInputElement),
+  friends: byId('friends', HTMLUListElement),
+  dmTitle: byId('dm-title', HTMLHeadingElement),
+  dmMessages: byId('dm-messages', HTMLOListElement),
+  dmForm: byId('dm-form', HTMLFormElement),
+  dmInput: byId('dm-input', HTMLInputElement),
+  lobbyJoin: byId('lobby-join', HTMLFormElement),
+  lobbySecret: byId('lobby-secret', HTMLInputElement),
+  lobbyLeave: byId('lobby-leave', HTMLButtonElement),
+  lobbyMembers: byId('lobby-members', HTMLUListElement),
+  lobbyMessages: byId('lobby-messages', HTMLOListElement),
+  lobbyForm: byId('lobby-form', HTMLFormElement),
+  lobbyInput: byId('lobby-input', HTMLInputElement),
+  error: byId('error', HTMLElement),
+};
+
+const state = {
+  session: undefined as SessionView | undefined,
+  friends: [] as FriendView[],
+  selected: undefined as string | undefined,
+  conversations: new Map<string, MessageView[]>(),
+  lobby: undefined as LobbyView | undefined,
+  lobbyMessages: [] as MessageView[],
+};
+
+/** The value of a call, or undefined after showing its error. */
+function unwrap<T>(result: BridgeResult<T>): T | undefined {
+  if (result.ok) {
+    ui.error.textContent = '';
+    return result.value;
+  }
+  ui.error.textContent = `${result.error.code}: ${result.error.message}`;
+  return undefined;
+}
+
+function signedIn(): boolean {
+  return state.session?.user != null && state.session.status !== 'Disconnected';
+}
+
+function renderSession(): void {
+  const session = state.session;
+  if (!session) return;
+  ui.status.textContent = session.status;
+  ui.user.textContent = session.user
+    ? `${session.user.displayName} (@${session.user.username})`
+    : 'not signed in';
+  const { engine } = session;
+  ui.engine.textContent =
+    `voice engine: ${engine.engine} ${engine.version}, ${engine.crypto}` +
+    (engine.fallbackReason ? ` — JS fallback: ${engine.fallbackReason}` : '');
+  ui.signIn.hidden = signedIn();
+  ui.signOut.hidden = !signedIn();
+}
+
+function renderFriends(): void {
+  ui.friends.replaceChildren(
+    ...state.friends.map((friend) => {
+      const row = element('li', '', friend.id === state.selected ? 'selected' : '');
+      row.append(element('span', '', `presence ${friend.presence}`), element('span', friend.displayName));
+      if (friend.relation === 'incoming') {
+        const accept = element('button', 'Accept');
+        accept.type = 'button';
+        accept.addEventListener('click', (event) => {
+          event.stopPropagation();
+          void api.acceptFriendRequest(friend.id).then(unwrap);
+        });
+        row.append(' ', accept);
+      } else if (friend.relation === 'outgoing') {
+        row.append(element('span', ' (request sent)', 'muted'));
+      }
+      if (friend.activity) row.append(element('div', friend.activity, 'activity'));
+      row.addEventListener('click', () => {
+        if (friend.relation === 'friend') void selectFriend(friend.id);
+      });
+      return row;
+    }),
+  );
+}
+
+function renderMessages(list: HTMLOListElement, messages: readonly MessageView[]): void {
+  list.replaceChildren(
+    ...messages.map((message) => {
+      const row = element('li');
+      row.append(element('span', message.authorName, 'author'), element('span', message.content));
+      row.title = new Date(message.sentAt).toLocaleString();
+      return row;
+    }),
+  );
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderDirectMessages(): void {
+  const friend = state.friends.find((f) => f.id === state.selected);
+  ui.dmTitle.textContent = friend ? `Direct messages with ${friend.displayName}` : 'Direct messages';
+  renderMessages(ui.dmMessages, state.selected ? (state.conversations.get(state.selected) ?? []) : []);
+  setFormEnabled(ui.dmForm, friend !== undefined, friend ? `message ${friend.displayName}` : 'pick a friend');
+}
+
+function renderLobby(): void {
+  const lobby = state.lobby;
+  ui.lobbyLeave.hidden = !lobby;
+  ui.lobbyMembers.replaceChildren(
+    ...(lobby?.members ?? []).map((m) => element('li', `${m.displayName}${m.connected ? '' : ' (away)'}`)),
+  );
+  renderMessages(ui.lobbyMessages, state.lobbyMessages);
+  setFormEnabled(ui.lobbyForm, lobby !== undefined, lobby ? 'message the lobby' : 'join a lobby first');
+}
+
+/** Adds a message once (it arrives both as a call's answer and as an event). */
+function addMessage(list: MessageView[], message: MessageView): MessageView[] {
+  return list.some((m) => m.id === message.id) ? list : [...list, message];
+}
+
+function receive(message: MessageView): void {
+  const where = message.conversation;
+  if (where.kind === 'dm') {
+    state.conversations.set(where.userId, addMessage(state.conversations.get(where.userId) ?? [], message));
+    if (where.userId === state.selected) renderDirectMessages();
+  } else if (where.lobbyId === state.lobby?.id) {
+    state.lobbyMessages = addMessage(state.lobbyMessages, message);
+    renderLobby();
+  }
+}
+
+async function selectFriend(userId: string): Promise<void> {
+  state.selected = userId;
+  renderFriends();
+  const history = unwrap(await api.getDirectMessages(userId));
+  if (history) state.conversations.set(userId, history);
+  renderDirectMessages();
+}
+
+async function loadFriends(): Promise<void> {
+  const friends = unwrap(await api.getFriends());
+  if (friends) state.friends = friends;
+  renderFriends();
+}
+
+function onEvent(event: BridgeEvent): void {
+  switch (event.type) {
+    case 'session': {
+      const wasSignedIn = signedIn();
+      state.session = event.session;
+      renderSession();
+      if (!wasSignedIn && event.session.status === 'Ready') void loadFriends();
+      break;
+    }
+    case 'friends':
+      state.friends = event.friends;
+      renderFriends();
+      renderDirectMessages();
+      break;
+    case 'message':
+      receive(event.message);
+      break;
+    case 'lobby':
+      if (state.lobby?.id === event.lobby.id) {
+        state.lobby = event.lobby;
+        renderLobby();
+      }
+      break;
+    case 'lobbyClosed':
+      if (state.lobby?.id === event.lobbyId) {
+        state.lobby = undefined;
+        state.lobbyMessages = [];
+        renderLobby();
+      }
+      break;
+  }
+}
+
+function onSubmit(form: HTMLFormElement, action: () => Promise<void>): void {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void action();
+  });
+}
+
+ui.signIn.addEventListener('click', () => {
+  ui.signIn.disabled = true;
+  void api.signIn().then((result) => {
+    ui.signIn.disabled = false;
+    const session = unwrap(result);
+    if (!session) return;
+    state.session = session;
+    renderSession();
+    void loadFriends();
+  });
+});
+
+ui.signOut.addEventListener('click', () => {
+  void api.signOut().then((result) => {
+    const session = unwrap(result);
+    if (session) state.session = session;
+    renderSession();
+  });
+});
+
+onSubmit(ui.addFriend, async () => {
+  if (unwrap(await api.sendFriendRequest(ui.addFriendName.value.trim())) !== undefined) {
+    ui.addFriendName.value = '';
+  }
+});
+
+onSubmit(ui.dmForm, async () => {
+  if (!state.selected) return;
+  const sent = unwrap(await api.sendMessage(state.selected, ui.dmInput.value));
+  if (!sent) return;
+  ui.dmInput.value = '';
+  receive(sent);
+});
+
+onSubmit(ui.lobbyJoin, async () => {
+  const lobby = unwrap(await api.joinLobby(ui.lobbySecret.value));
+  if (!lobby) return;
+  state.lobby = lobby;
+  state.lobbyMessages = unwrap(await api.getLobbyMessages(lobby.id)) ?? [];
+  renderLobby();
+});
+
+ui.lobbyLeave.addEventListener('click', () => {
+  const lobby = state.lobby;
+  if (!lobby) return;
+  void api.leaveLobby(lobby.id).then((result) => {
+    if (unwrap(result) === undefined) return;
+    state.lobby = undefined;
+    state.lobbyMessages = [];
+    renderLobby();
+  });
+});
+
+onSubmit(ui.lobbyForm, async () => {
+  const lobby = state.lobby;
+  if (!lobby) return;
+  const sent = unwrap(await api.sendLobbyMessage(lobby.id, ui.lobbyInput.value));
+  if (!sent) return;
+  ui.lobbyInput.value = '';
+  receive(sent);
+});
+
+api.onEvent(onEvent);
+void api.getSession().then((result) => {
+  state.session = unwrap(result);
+  renderSession();
+  renderDirectMessages();
+  renderLobby();
+  if (signedIn()) void loadFriends();
+});
