@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** What one snippet did as a child process. */
 export interface SnippetRun {
@@ -11,8 +13,31 @@ export interface SnippetRun {
   ms: number;
 }
 
-/** Runs `node --import tsx <file>` from `cwd`, killing it (and what it started) after `timeoutMs`. */
-export function runSnippet(file: string, cwd: string, timeoutMs: number): Promise<SnippetRun> {
+/**
+ * Writes the tsconfig that tsx runs snippets with: the repository's settings without its `paths`, so
+ * `sdkpp`, `sdkpp/emulator`, … resolve through the package's own `exports` to dist/, as they do for a game
+ * that installed the package (the repository's `paths` point type-checking at src/ instead).
+ */
+export function writeRunConfig(repoRoot: string, dir: string): string {
+  const file = path.join(dir, 'tsconfig.run.json');
+  const config = {
+    extends: path.relative(dir, path.join(repoRoot, 'tsconfig.json')),
+    compilerOptions: { paths: {} },
+  };
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  return file;
+}
+
+/**
+ * Runs `node --import tsx <file>` from `cwd` with `tsconfig` as tsx's configuration, killing it (and what it
+ * started) after `timeoutMs`.
+ */
+export function runSnippet(
+  file: string,
+  cwd: string,
+  tsconfig: string,
+  timeoutMs: number,
+): Promise<SnippetRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', file], {
@@ -20,7 +45,7 @@ export function runSnippet(file: string, cwd: string, timeoutMs: number): Promis
       // Its own process group, so a timeout also ends anything the snippet spawned.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig, FORCE_COLOR: '0', NO_COLOR: '1' },
     });
     let stdout = '';
     let stderr = '';
