@@ -169,6 +169,9 @@ class RunningEmulator implements Emulator {
       log: ctx.log,
     });
     this.dashboard = this.#dashboard.url;
+    ctx.hub.on('dispatched', (session, event) => {
+      this.#dashboard.dispatched(session.userId, event);
+    });
   }
 
   /** Answers one HTTP request: the dashboard's own, or the API's through the router. */

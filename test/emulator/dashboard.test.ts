@@ -241,6 +241,13 @@ describe('the emulator dashboard over HTTP', () => {
       (data) => data.includes('"area":"gateway"') && data.includes('identified'),
       'Identify',
     );
+    // Gateway dispatches show by event name and user, never with their payload.
+    const ready = await feed.waitFor(
+      'log',
+      (data) => data.includes('"area":"dispatch"') && data.includes('READY'),
+      'the READY dispatch',
+    );
+    expect(JSON.parse(ready)).toMatchObject({ area: 'dispatch', message: 'READY → alice' });
     await alice.client.sendLobbyMessage(lobbyId, 'streamed message');
     await feed.waitFor('state', (data) => data.includes('streamed message'), 'a state with the message');
     feed.close();
