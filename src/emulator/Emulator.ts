@@ -166,6 +166,7 @@ class RunningEmulator implements Emulator {
     this.#dashboard = new Dashboard({
       emulator: this,
       users: () => ctx.store.allUsers().filter((u) => !u.bot),
+      findUser: (idOrName) => ctx.store.findUser(idOrName),
       log: ctx.log,
     });
     this.dashboard = this.#dashboard.url;

@@ -440,6 +440,10 @@ describe('the emulator dashboard over HTTP', () => {
     expect(await act(emulator, 'users/123/revoke-tokens', {}, { 'X-Dashboard-Token': token })).toMatchObject({
       status: 404,
     });
+    // The application's bot is not a user a tester manages.
+    expect(
+      await act(emulator, `users/${emulator.applicationId}/ban`, {}, { 'X-Dashboard-Token': token }),
+    ).toMatchObject({ status: 404 });
     const wrongMethod = await fetch(`${emulator.dashboard}/api/${path}`);
     expect(wrongMethod.status).toBe(405);
     const unknown = await fetch(`${emulator.dashboard}/api/nothing-here`, { method: 'POST' });

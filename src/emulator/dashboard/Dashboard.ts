@@ -26,6 +26,8 @@ export interface DashboardDeps {
   emulator: Emulator;
   /** Every user but the application's bot (provisional and banned ones too). */
   users(): readonly UserRecord[];
+  /** A user by id or username (the bot included; actions refuse it). */
+  findUser(idOrName: string): UserRecord | undefined;
   /** The log the dashboard follows. */
   log: EmulatorLog;
 }
@@ -73,7 +75,13 @@ export class Dashboard {
     this.#deps = deps;
     this.url = `${deps.emulator.http}${DASHBOARD_PATH}`;
     this.#guard = new DashboardGuard(deps.emulator.http, this.#token);
-    this.#target = { emulator: deps.emulator, users: () => deps.users() };
+    this.#target = {
+      emulator: deps.emulator,
+      findUser: (idOrName) => {
+        const user = deps.findUser(idOrName);
+        return user?.bot === true ? undefined : user;
+      },
+    };
     this.#feed = new LiveFeed(() => JSON.stringify(this.state()), deps.log);
   }
 
@@ -90,7 +98,7 @@ export class Dashboard {
 
   /** A gateway dispatch, shown in the pages' log by event name and user (never its payload). */
   dispatched(userId: string, event: string): void {
-    const user = this.#deps.users().find((u) => u.id === userId);
+    const user = this.#deps.findUser(userId);
     this.#feed.note({
       time: Date.now(),
       area: 'dispatch',

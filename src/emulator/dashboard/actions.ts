@@ -16,12 +16,12 @@ export class ActionError extends Error {
   }
 }
 
-/** What an action needs: the emulator's test API and every user but the bot. */
+/** What an action needs: the emulator's test API and its users. */
 export interface ActionTarget {
   /** The running emulator. */
   emulator: Emulator;
-  /** Every user but the application's bot. */
-  users(): readonly UserRecord[];
+  /** A user by id or username; undefined for an unknown one and for the application's bot. */
+  findUser(idOrName: string): UserRecord | undefined;
 }
 
 /** One dashboard action: `POST /dashboard/api/<path>` with a JSON body. */
@@ -62,7 +62,7 @@ function requireString(body: Record<string, unknown>, field: string): string {
 }
 
 function userNamed(target: ActionTarget, id: string): UserRecord {
-  const user = target.users().find((u) => u.id === id || u.username === id.toLowerCase());
+  const user = target.findUser(id);
   if (!user) throw new ActionError(404, 'unknown_user', `No user "${id}"`);
   return user;
 }
