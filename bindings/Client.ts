@@ -22,6 +22,7 @@ import {
   AuthorizationCodeVerifier,
 } from './AuthorizationArgs.js';
 import { enqueueCallback } from './callbacks.js';
+import { isVoiceLogLine, logFileWriter } from './logFiles.js';
 import { ClientResult } from './ClientResult.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 import { UserHandle } from './UserHandle.js';
@@ -169,6 +170,8 @@ const VERSION = { major: 0, minor: 1, patch: 0, hash: 'sdkpp' };
 export class Client {
   readonly #core: CoreClient;
   #statusCallback: OnStatusChanged | undefined;
+  /** Removes the log-file callback of the last `SetLogDir`. */
+  #stopLogFile: (() => void) | undefined;
   #tokenExpirationCallback: (() => void) | undefined;
   /** The listener each `Set…Callback` registered, by client event. */
   readonly #callbacks = new Map<string, (...args: unknown[]) => void>();
@@ -256,6 +259,29 @@ export class Client {
   /** Adds a log callback (called directly, not through `RunCallbacks`, so no line is held back). */
   AddLogCallback(callback: LogCallback, minSeverity: LoggingSeverity): void {
     this.#core.addLogCallback(callback, minSeverity);
+  }
+  /**
+   * Adds a callback for the voice subsystem's lines only (calls, the voice connection, the media engine).
+   * Called directly, like `AddLogCallback`, which gets these lines too.
+   */
+  AddVoiceLogCallback(callback: LogCallback, minSeverity: LoggingSeverity): void {
+    this.#core.addLogCallback((message, severity) => {
+      if (isVoiceLogLine(message)) callback(message, severity);
+    }, minSeverity);
+  }
+  /**
+   * Writes the SDK's log lines at `minSeverity` and above (redacted, as every callback gets them) to
+   * `sdkpp.log` in `path`, created when missing; replaces the previous directory. An empty path stops
+   * writing. False when the directory cannot be created.
+   */
+  SetLogDir(path: string, minSeverity: LoggingSeverity): boolean {
+    this.#stopLogFile?.();
+    this.#stopLogFile = undefined;
+    if (path === '') return true;
+    const write = logFileWriter(path);
+    if (!write) return false;
+    this.#stopLogFile = this.#core.addLogCallback(write, minSeverity);
+    return true;
   }
   /** Sets the callback for status changes. */
   SetStatusChangedCallback(callback: OnStatusChanged): void {

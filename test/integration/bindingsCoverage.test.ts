@@ -1,3 +1,4 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 
@@ -8,6 +9,8 @@ import {
   ActivityButton,
   ActivityParty,
   ActivityTypes,
+  AuthorizationArgs,
+  AuthorizationTokenType,
   Client,
   ClientError,
   ClientResult,
@@ -20,6 +23,7 @@ import {
   HttpStatusCode,
   LinkedChannel,
   LinkedLobby,
+  LoggingSeverity,
   ResetCallbacks,
   UserHandle,
 } from '../../bindings/index.js';
@@ -180,6 +184,56 @@ describe('bindings coverage: the methods added to match the idiomatic API', () =
     expect(HttpStatusCode.TooManyRequests).toBe(429);
     expect(UserHandle.AvatarTypeToString(AvatarType.Webp)).toBe('Webp');
     expect(UserHandle.AvatarTypeToString(UserHandle.AvatarType.Jpeg)).toBe('Jpeg');
+    await client.core.destroy();
+  });
+
+  it('SetLogDir writes the redacted log to a file; AddVoiceLogCallback gets the voice subsystem’s lines', async () => {
+    ResetCallbacks();
+    const emulator = await emulatorFor({ autoConsent: true });
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'sdkpp-logdir-')), 'logs');
+    const client = new Client({
+      apiBase: emulator.api,
+      webBase: emulator.http,
+      openUrl: emulator.browserAs('alice'),
+      localClient: false,
+      debug: true,
+    });
+    expect(client.SetLogDir(dir, LoggingSeverity.Info)).toBe(true);
+    const voiceLines: string[] = [];
+    client.AddVoiceLogCallback((message) => voiceLines.push(message), LoggingSeverity.Verbose);
+
+    const verifier = client.CreateAuthorizationCodeVerifier();
+    const args = new AuthorizationArgs();
+    args.SetClientId(emulator.applicationId);
+    args.SetScopes(Client.GetDefaultCommunicationScopes());
+    args.SetCodeChallenge(verifier.Challenge());
+    let accessToken = '';
+    client.Authorize(args, (_result, code, redirectUri) => {
+      client.GetToken(emulator.applicationId, code, verifier.Verifier(), redirectUri, (_r, token) => {
+        accessToken = token;
+        client.UpdateToken(AuthorizationTokenType.Bearer, token, () => {
+          client.Connect();
+        });
+      });
+    });
+    await pumpUntil(() => client.GetStatus() === ClientStatus.Ready);
+    client.core.getMediaEngineInfo(); // the media engine says which engine it picked
+
+    const file = readFileSync(path.join(dir, 'sdkpp.log'), 'utf8');
+    expect(file).toMatch(/ Info .*ready as alice/);
+    expect(file).not.toContain(accessToken);
+    expect(voiceLines.some((line) => line.startsWith('[media] media engine:'))).toBe(true);
+    expect(voiceLines.every((line) => /^\[(voice|media)/.test(line))).toBe(true);
+
+    // An empty path stops the file; a directory that cannot be made is refused.
+    expect(client.SetLogDir('', LoggingSeverity.Info)).toBe(true);
+    const before = readFileSync(path.join(dir, 'sdkpp.log'), 'utf8');
+    client.Disconnect();
+    await pumpUntil(() => client.GetStatus() === ClientStatus.Disconnected);
+    expect(readFileSync(path.join(dir, 'sdkpp.log'), 'utf8')).toBe(before);
+    const blocker = path.join(dir, 'not-a-directory');
+    writeFileSync(blocker, '');
+    expect(client.SetLogDir(path.join(blocker, 'logs'), LoggingSeverity.Info)).toBe(false);
     await client.core.destroy();
   });
 });
