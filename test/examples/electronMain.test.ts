@@ -15,6 +15,8 @@ import {
   type IpcMainLike,
   type SdkppBridge,
 } from '../../examples/electron/src/main/bridge.js';
+import { COMPANION_LOBBY_SECRET, startCompanion } from '../../examples/electron/src/main/companion.js';
+import { resolveBackend, UsageError, type Backend } from '../../examples/electron/src/main/config.js';
 import {
   EVENT_CHANNEL,
   INVOKE_CHANNEL,
@@ -354,5 +356,98 @@ describe('Electron sample: the main-process bridge under Node', () => {
     expect(ipc.handlers.size).toBe(0);
     await expect(ipc.invoke(page, INVOKE_CHANNEL, 'getSession')).rejects.toThrow(/No handler registered/);
     bridge = { client: bridge.client, close: () => Promise.resolve() };
+  });
+});
+
+describe('Electron sample: one command (embedded emulator and the companion player)', () => {
+  let backend: Backend | undefined;
+  let embeddedBridge: SdkppBridge | undefined;
+  let companion: { close(): Promise<void> } | undefined;
+  const seam = new IpcMainSeam();
+  const events: BridgeEvent[] = [];
+
+  afterAll(async () => {
+    await embeddedBridge?.close();
+    await companion?.close();
+    await backend?.close();
+  });
+
+  async function ask<K extends MethodName>(
+    method: K,
+    ...args: Parameters<BridgeMethods[K]>
+  ): Promise<ReturnType<BridgeMethods[K]>> {
+    const result = (await seam.invoke(page, INVOKE_CHANNEL, method, ...args)) as BridgeResult<
+      ReturnType<BridgeMethods[K]>
+    >;
+    if (!result.ok) throw new Error(`${method} failed: ${result.error.code}: ${result.error.message}`);
+    return result.value;
+  }
+
+  async function eventWhere<T extends BridgeEvent>(match: (event: BridgeEvent) => event is T): Promise<T> {
+    for (let waited = 0; waited < 10_000; waited += 20) {
+      const found = events.find(match);
+      if (found) return found;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('no such event was pushed to the renderer');
+  }
+
+  it('reads --emulator and --app-id (or the environment) and refuses a bad command line', async () => {
+    await expect(resolveBackend(['--emulator', 'http://127.0.0.1:1'], {})).rejects.toThrow(
+      /--app-id <id> .* is needed with --emulator/,
+    );
+    await expect(resolveBackend(['--emulator', 'ftp://host', '--app-id', '1'], {})).rejects.toThrow(
+      UsageError,
+    );
+    const external = await resolveBackend([], {
+      SDKPP_EMULATOR: 'http://127.0.0.1:53100/',
+      SDKPP_APPLICATION_ID: '1234567890123456789',
+    });
+    expect(external.emulator).toBeUndefined();
+    expect(external.client).toEqual({
+      apiBase: 'http://127.0.0.1:53100/api/v10',
+      webBase: 'http://127.0.0.1:53100',
+      applicationId: '1234567890123456789',
+    });
+  });
+
+  it('with no address, starts an emulator in which bob befriends and answers the player', async () => {
+    backend = await resolveBackend([], {});
+    const emulator = backend.emulator;
+    if (!emulator) throw new Error('no embedded emulator');
+    embeddedBridge = createSdkppBridge({
+      ipcMain: seam,
+      send: (_channel, event) => events.push(structuredClone(event)),
+      client: { ...backend.client, localClient: false },
+      isTrustedSender: (event) => isAppUrl(event.senderFrame?.url),
+    });
+    const log: string[] = [];
+    companion = await startCompanion(emulator, 'alice', (line) => log.push(line));
+    expect(log).toEqual([expect.stringMatching(/companion bob is online.*lobby "tavern"/)]);
+
+    expect((await ask('signIn')).user?.username).toBe('alice');
+    // The request came before the player signed in: it is in the list the UI asks for after sign-in.
+    const request = (await ask('getFriends')).find((x) => x.username === 'bob');
+    expect(request?.relation).toBe('incoming');
+    const bobId = request?.id ?? '';
+    await ask('acceptFriendRequest', bobId);
+    // Presence is shared between friends only: bob's shows once the request is accepted.
+    const friends = await eventWhere(
+      friendsWith((f) => f.some((x) => x.id === bobId && x.relation === 'friend' && x.activity !== null)),
+    );
+    expect(friends.friends.find((x) => x.id === bobId)).toMatchObject({
+      presence: 'online',
+      activity: expect.stringContaining('Waiting in the tavern'),
+    });
+
+    await ask('sendMessage', bobId, 'hi Bob');
+    const dmReply = await eventWhere(messageWhere((m) => m.content === 'Bob heard: "hi Bob"'));
+    expect(dmReply.message.conversation).toEqual({ kind: 'dm', userId: bobId });
+
+    const lobby = await ask('joinLobby', COMPANION_LOBBY_SECRET);
+    expect(lobby.members.map((m) => m.username).sort()).toEqual(['alice', 'bob']);
+    await ask('sendLobbyMessage', lobby.id, 'anyone here?');
+    const lobbyReply = await eventWhere(messageWhere((m) => m.content === 'Bob heard: "anyone here?"'));
+    expect(lobbyReply.message.conversation).toEqual({ kind: 'lobby', lobbyId: lobby.id });
   });
 });

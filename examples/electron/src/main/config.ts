@@ -16,13 +16,13 @@ export interface Backend {
 
 const USAGE =
   'usage: electron examples/electron/dist/main.js [--emulator <http url> --app-id <id>]\n' +
-  '  (or SDKPP_EMULATOR and SDKPP_APP_ID; with neither, an emulator is started inside the app)';
+  '  (or SDKPP_EMULATOR and SDKPP_APPLICATION_ID; with neither, an emulator is started inside the app)';
 
 /** A bad command line; the message is the usage. */
 export class UsageError extends Error {}
 
 /**
- * Reads `--emulator <url>` and `--app-id <id>` (or SDKPP_EMULATOR / SDKPP_APP_ID). With an address, the app
+ * Reads `--emulator <url>` and `--app-id <id>` (or SDKPP_EMULATOR / SDKPP_APPLICATION_ID). With an address, the app
  * talks to that emulator and sign-in opens the system browser (start the emulator with `--auto-consent` to
  * skip the consent click). With none, it starts an emulator of its own and plays `alice` on the consent page,
  * so the app works with one command.
@@ -39,7 +39,7 @@ export async function resolveBackend(argv: readonly string[], env: NodeJS.Proces
     throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
   }
   const address = stringOption(values.emulator) ?? env.SDKPP_EMULATOR;
-  const applicationId = stringOption(values['app-id']) ?? env.SDKPP_APP_ID;
+  const applicationId = stringOption(values['app-id']) ?? env.SDKPP_APPLICATION_ID;
   if (address === undefined) return embedded();
 
   let http: URL;
