@@ -254,6 +254,20 @@ describe('the emulator dashboard over HTTP', () => {
     for (const secret of [...alice.secrets, emulator.botToken]) expect(feed.raw()).not.toContain(secret);
   });
 
+  it('ends open streams when the emulator closes, without holding the port', async () => {
+    const emulator = await emulatorFor();
+    const res = await fetch(`${emulator.dashboard}/events`);
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error('no stream');
+    const started = Date.now();
+    await emulator.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    for (;;) {
+      const { done } = (await reader.read()) as { done: boolean };
+      if (done) break;
+    }
+  });
+
   it('creates a user, and refuses a taken or malformed name with a clear 4xx', async () => {
     const emulator = await emulatorFor();
     const token = await pageToken(emulator);

@@ -174,7 +174,7 @@ export class Dashboard {
         this.#methodNotAllowed(res, 'GET');
         return;
       }
-      this.#feed.open(req, res);
+      this.#feed.open(res);
       return;
     }
     if (path === `${DASHBOARD_PATH}/api/state`) {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 import type { EmulatorLog, LogEntry } from '../log.js';
 
@@ -53,7 +53,7 @@ export class LiveFeed {
   }
 
   /** Turns the response into an event stream: the backlog, the state, then live events. */
-  open(req: IncomingMessage, res: ServerResponse): void {
+  open(res: ServerResponse): void {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -73,8 +73,11 @@ export class LiveFeed {
       this.#clients.delete(res);
       if (this.#clients.size === 0) this.#stopTimers();
     };
-    req.once('close', gone);
+    // The response never finishes by itself, so its 'close' means the page went away.
     res.once('close', gone);
+    res.on('error', () => {
+      // A page that vanished mid-write is handled by 'close'.
+    });
     this.#poll ??= setInterval(() => {
       this.#pushIfChanged();
     }, POLL_MS).unref();
