@@ -11,7 +11,7 @@ import { DashboardGuard, type Refusal } from './guard.js';
 import { LiveFeed } from './LiveFeed.js';
 import { DASHBOARD_CSP, DASHBOARD_ICON, ICON_PATH, SCRIPT_PATH, STYLE_PATH, dashboardPage } from './page.js';
 import { DASHBOARD_SCRIPT } from './script.js';
-import { dashboardState } from './state.js';
+import { dashboardState, type DashboardState } from './state.js';
 import { DASHBOARD_STYLE } from './style.js';
 
 /** The dashboard's path under the emulator's origin. */
@@ -92,7 +92,7 @@ export class Dashboard {
   }
 
   /** The current state, as the page and `GET /dashboard/api/state` show it. */
-  state(): ReturnType<typeof dashboardState> {
+  state(): DashboardState {
     return dashboardState(this.#deps.emulator, this.#deps.users());
   }
 
