@@ -7,9 +7,10 @@
  *   index.html, styles.css
  * esbuild comes with the repository's dev dependencies (through tsup); it only strips types, so type errors
  * are the type check's business (`npx tsc -p examples/electron/tsconfig.json` and src/renderer/tsconfig.json).
+ * `--out <dir>` builds elsewhere (the renderer's browser test builds into a scratch directory).
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +18,9 @@ import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const src = join(here, 'src');
-const out = join(here, 'dist');
+const outFlag = process.argv.indexOf('--out');
+const out =
+  outFlag >= 0 && process.argv[outFlag + 1] ? resolve(process.argv[outFlag + 1]) : join(here, 'dist');
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

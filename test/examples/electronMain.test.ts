@@ -12,7 +12,6 @@ import { APP_ENTRY, isAppUrl, resolveAppFile } from '../../examples/electron/src
 import {
   createSdkppBridge,
   type InvokeEventLike,
-  type IpcMainLike,
   type SdkppBridge,
 } from '../../examples/electron/src/main/bridge.js';
 import { COMPANION_LOBBY_SECRET, startCompanion } from '../../examples/electron/src/main/companion.js';
@@ -27,37 +26,7 @@ import {
   type MessageView,
   type MethodName,
 } from '../../examples/electron/src/shared/api.js';
-
-type Listener = (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>;
-
-/**
- * What Electron's IPC does for `ipcRenderer.invoke`: finds the channel's handler (or rejects as Electron
- * does), and copies arguments and answer by structured clone, so an answer that could not cross IPC fails
- * here as it would there.
- */
-class IpcMainSeam implements IpcMainLike {
-  readonly handlers = new Map<string, Listener>();
-  /** Every answer the renderer got. */
-  readonly answers: unknown[] = [];
-
-  handle(channel: string, listener: Listener): void {
-    if (this.handlers.has(channel))
-      throw new Error(`Attempted to register a second handler for '${channel}'`);
-    this.handlers.set(channel, listener);
-  }
-
-  removeHandler(channel: string): void {
-    this.handlers.delete(channel);
-  }
-
-  async invoke(event: InvokeEventLike, channel: string, ...args: unknown[]): Promise<unknown> {
-    const handler = this.handlers.get(channel);
-    if (!handler) throw new Error(`No handler registered for '${channel}'`);
-    const answer = structuredClone(await handler(event, ...structuredClone(args)));
-    this.answers.push(answer);
-    return answer;
-  }
-}
+import { IpcMainSeam } from './electronIpcSeam.js';
 
 const page: InvokeEventLike = { senderFrame: { url: APP_ENTRY } };
 

@@ -38,6 +38,7 @@ function serveApp(): void {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => {
     callback(false);
   });
+  session.defaultSession.setPermissionCheckHandler(() => false);
 }
 
 function openWindow(): BrowserWindow {

@@ -51,7 +51,9 @@ export function sessionView(client: Client): SessionView {
   const engine: EngineView = {
     engine: info.engine,
     version: info.version,
-    crypto: `${info.crypto.backend} (${info.crypto.version})`,
+    crypto: info.crypto.version.startsWith(info.crypto.backend)
+      ? info.crypto.version
+      : `${info.crypto.backend} (${info.crypto.version})`,
     codec: info.codec.name,
     fallbackReason: info.fallbackReason ?? null,
   };
