@@ -56,6 +56,7 @@ export class SocialPlugin implements EnginePlugin {
     const APPLICATION_ID = this.#settings.applicationId;
 
     // auto client = std::make_shared<discordpp::Client>();
+    // (The settings replace the defaults, the platform's real addresses and the system browser.)
     const client = new Client({
       apiBase: this.#settings.apiBase,
       webBase: this.#settings.webBase,
@@ -83,13 +84,10 @@ export class SocialPlugin implements EnginePlugin {
     // auto codeVerifier = client->CreateAuthorizationCodeVerifier();
     const codeVerifier = client.CreateAuthorizationCodeVerifier();
 
-    // discordpp::AuthorizationArgs args{};
+    // discordpp::AuthorizationArgs args{};  — and the same three setters, with the same arguments
     const args = new AuthorizationArgs();
-    // args.SetClientId(APPLICATION_ID);
     args.SetClientId(APPLICATION_ID);
-    // args.SetScopes(discordpp::Client::GetDefaultPresenceScopes());
-    args.SetScopes(Client.GetDefaultPresenceScopes());
-    // args.SetCodeChallenge(codeVerifier.Challenge());
+    args.SetScopes(Client.GetDefaultPresenceScopes()); // discordpp::Client::GetDefaultPresenceScopes()
     args.SetCodeChallenge(codeVerifier.Challenge());
 
     // client->Authorize(args, [client, codeVerifier](auto result, auto code, auto redirectUri) { … });
