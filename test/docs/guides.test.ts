@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { collectGuides, containsInOrder, type GuideBlock } from './guideBlocks.js';
 import { limiter, runSnippet, writeRunConfig, type SnippetRun } from './snippetRunner.js';
-import { typecheckSnippets, type TypecheckResult } from './snippetTypecheck.js';
+import { typecheckSnippets } from './snippetTypecheck.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const DOCS_DIR = path.join(REPO_ROOT, 'docs');
@@ -32,25 +32,17 @@ const blocks = [...guides.values()].flat();
 const fileOf = (block: GuideBlock): string =>
   path.join(WORK_DIR, `${block.guide.replace(/\.md$/, '')}-${block.index}.ts`);
 
-const runs = new Map<GuideBlock, Promise<SnippetRun>>();
-let typecheck: Promise<TypecheckResult> | undefined;
+/** Shared by every run and the type check, so at most CONCURRENCY child processes work at once. */
+const slot = limiter(CONCURRENCY);
+let runConfig = '';
 
 beforeAll(() => {
   mkdirSync(WORK_DIR, { recursive: true });
   for (const block of blocks) writeFileSync(fileOf(block), block.code);
-  const runConfig = writeRunConfig(REPO_ROOT, WORK_DIR);
-  const slot = limiter(CONCURRENCY);
-  typecheck = slot(() => typecheckSnippets(REPO_ROOT, WORK_DIR));
-  for (const block of blocks) {
-    const run = slot(() => runSnippet(fileOf(block), REPO_ROOT, runConfig, SNIPPET_TIMEOUT_MS));
-    // Awaited by its test; marked handled so a failure before then is not an unhandled rejection.
-    run.catch(() => undefined);
-    runs.set(block, run);
-  }
+  runConfig = writeRunConfig(REPO_ROOT, WORK_DIR);
 });
 
-afterAll(async () => {
-  await Promise.allSettled([...runs.values(), typecheck]);
+afterAll(() => {
   rmSync(WORK_DIR, { recursive: true, force: true });
   try {
     rmdirSync(SNIPPETS_DIR); // only when no other run is using it
@@ -85,31 +77,32 @@ describe('guides (docs/*.md)', () => {
     });
   }
 
-  for (const block of blocks) {
-    // Runs started in beforeAll; a test may wait for the ones queued before it.
-    it(`${block.guide} #${block.index}: ${block.title}`, { timeout: 240_000 }, async () => {
-      const run = await runs.get(block);
-      if (!run) throw new Error('the snippet was not started');
-      expect(run.timedOut, report(block, run)).toBe(false);
-      expect(run.code, report(block, run)).toBe(0);
-      if (block.expectedOutput) {
-        const match = containsInOrder(run.stdout, block.expectedOutput);
-        expect(match.ok, `missing "${match.missing ?? ''}" (in order)\n${report(block, run)}`).toBe(true);
-      }
-    });
-  }
+  // Concurrent tests, throttled by the shared slots: a test's time includes its wait for a slot.
+  describe.concurrent('runnable blocks', () => {
+    // First, so the long tsc run overlaps the snippets instead of following them.
+    it(
+      'every runnable block type-checks (tsc --noEmit with the repository settings and paths)',
+      { timeout: 300_000 },
+      async ({ expect }) => {
+        const result = await slot(() => typecheckSnippets(REPO_ROOT, WORK_DIR));
+        const withGuideNames = blocks.reduce(
+          (text, block) => text.replaceAll(path.basename(fileOf(block)), `${block.guide} #${block.index}`),
+          result.diagnostics,
+        );
+        expect(result.ok, withGuideNames).toBe(true);
+      },
+    );
 
-  it(
-    'every runnable block type-checks (tsc --noEmit with the repository settings)',
-    { timeout: 300_000 },
-    async () => {
-      const result = await typecheck;
-      if (!result) throw new Error('the type check was not started');
-      const withGuideNames = blocks.reduce(
-        (text, block) => text.replaceAll(path.basename(fileOf(block)), `${block.guide} #${block.index}`),
-        result.diagnostics,
-      );
-      expect(result.ok, withGuideNames).toBe(true);
-    },
-  );
+    for (const block of blocks) {
+      it(`${block.guide} #${block.index}: ${block.title}`, { timeout: 240_000 }, async ({ expect }) => {
+        const run = await slot(() => runSnippet(fileOf(block), REPO_ROOT, runConfig, SNIPPET_TIMEOUT_MS));
+        expect(run.timedOut, report(block, run)).toBe(false);
+        expect(run.code, report(block, run)).toBe(0);
+        if (block.expectedOutput) {
+          const match = containsInOrder(run.stdout, block.expectedOutput);
+          expect(match.ok, `missing "${match.missing ?? ''}" (in order)\n${report(block, run)}`).toBe(true);
+        }
+      });
+    }
+  });
 });
