@@ -179,7 +179,7 @@ beforeAll(async () => {
     send: (channel, event) => {
       if (!pageReady) return; // the page asks for the state when it loads
       page
-        .evaluate(([c, e]) => (window as unknown as PageGlobals).__electronSend(c, e), [
+        .evaluate(([c, e]) => (globalThis as unknown as PageGlobals).__electronSend(c, e), [
           channel,
           event,
         ] as const)
@@ -285,13 +285,13 @@ describe('Electron sample: the renderer and preload in Chromium', () => {
     await page.locator('#error', { hasText: /^invalid-argument: username must be a username/ }).waitFor();
 
     const answers = await page.evaluate(async () => {
-      const api = (window as unknown as PageGlobals).sdkpp;
+      const api = (globalThis as unknown as PageGlobals).sdkpp;
       const call = api.sendMessage as unknown as (...args: unknown[]) => Promise<BridgeResult<unknown>>;
       return [
         await call(42, 'hi'),
         await call('1', 'x'.repeat(2001)),
-        typeof (window as unknown as { require?: unknown }).require,
-        typeof (window as unknown as { process?: unknown }).process,
+        typeof (globalThis as unknown as { require?: unknown }).require,
+        typeof (globalThis as unknown as { process?: unknown }).process,
       ];
     });
     expect(answers.slice(0, 2).map((a) => (a as BridgeResult<unknown>).ok)).toEqual([false, false]);
