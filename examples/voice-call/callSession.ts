@@ -16,11 +16,21 @@ export interface CallPlan {
   readonly record: string;
   /** Seconds to stay once someone else is in the call. */
   readonly seconds: number;
+  /** Seconds to listen before playing (to answer rather than talk at the same time); default 0. */
+  readonly answerAfterSeconds?: number;
   /** Seconds to wait for someone else to join. */
   readonly waitSeconds: number;
   /** Print every change seen in the call (participants, speaking, privacy code), or only the milestones. */
   readonly narrate: boolean;
 }
+
+/**
+ * How long to let a new epoch settle before speaking. A member that commits a join holds the new group at
+ * once, but the joiner still has to process its Welcome, and senders switch to the new keys only when the
+ * transition executes (after every member said it is ready); frames sent before that are lost to the
+ * joiner. The SDK does not announce the transition, so the sample gives it this long.
+ */
+const EPOCH_SETTLE_MS = 1000;
 
 /** Longest extra time the recording runs while someone is still speaking after `seconds`. */
 const MAX_OVERTIME_MS = 10_000;
@@ -122,6 +132,13 @@ export async function talkInLobbyCall(client: Client, who: string, plan: CallPla
   const observer = new CallObserver(client, call, who, plan.narrate);
   try {
     await until(() => call.getStatus() === CallStatus.Connected, 20_000, 'the call to connect');
+    say(
+      who,
+      `connected; in the call: ${call
+        .getParticipants()
+        .map((id) => observer.name(id))
+        .join(', ')}`,
+    );
     if (observer.others().length === 0) {
       say(
         who,
@@ -130,19 +147,21 @@ export async function talkInLobbyCall(client: Client, who: string, plan: CallPla
     }
     await until(() => observer.others().length > 0, plan.waitSeconds * 1000, 'someone to join the call');
     await until(() => sharesKeysWith(call, observer.others()), 20_000, 'a shared end-to-end encrypted epoch');
+    await sleep(EPOCH_SETTLE_MS);
     const peers = observer.others();
     for (const peer of peers) {
       const code = await call.getVerificationCode(peer);
       say(who, `verification code with ${observer.name(peer)}: ${groupDigits(code)} (compare it out loud)`);
     }
 
+    const start = Date.now();
+    if (plan.answerAfterSeconds !== undefined) await sleep(plan.answerAfterSeconds * 1000);
     await client.setInputDevice(`wav-in:${plan.playback.file}`);
     say(
       who,
       `playing ${path.basename(plan.playback.file)} (${plan.playback.seconds.toFixed(1)} s) into the call`,
     );
-    const start = Date.now();
-    const played = start + plan.playback.seconds * 1000;
+    const played = Date.now() + plan.playback.seconds * 1000;
     const end = start + plan.seconds * 1000;
     const heard = new Set(peers);
     while (Date.now() < end) {

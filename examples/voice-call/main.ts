@@ -68,9 +68,13 @@ async function runEmbedded(options: VoiceCallOptions, playback: Playback): Promi
     const me = gameClient(emulator, emulator.browserAs(user));
     clients.push(me);
     await signIn(me, user);
-    const plan = planFor(options, playback);
-    const partner = await startPartner(emulator, partnerUser.username, options, plan);
+    const partner = await startPartner(emulator, partnerUser.username, options, planFor(options, playback));
     clients.push(partner.client);
+    // The player listens until the partner has answered.
+    const plan = {
+      ...planFor(options, playback),
+      seconds: options.seconds ?? playback.seconds + partner.line.seconds + 3,
+    };
     const [heardFrom] = await Promise.all([talkInLobbyCall(me, user, plan), partner.talk()]);
     summarize(user, options, heardFrom);
     const match = heardPartner(partner.line, options.record);

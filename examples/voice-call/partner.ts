@@ -44,8 +44,9 @@ export async function startPartner(
     ...plan,
     playback: line,
     record: recording,
-    // Stays a little longer than the player, so the player's recording ends with the call still up.
-    seconds: Math.max(plan.seconds, line.seconds + 2) + 1,
+    // Answers once the player's WAV has played, and stays until the player has heard it all.
+    answerAfterSeconds: plan.playback.seconds + 0.5,
+    seconds: plan.playback.seconds + 0.5 + line.seconds + 3,
     waitSeconds: 30,
     narrate: false,
   };
@@ -54,7 +55,7 @@ export async function startPartner(
     line,
     recording,
     talk: async () => {
-      if (options.partnerPlay === undefined) say(username, `will say: "${PARTNER_LINE}"`);
+      if (options.partnerPlay === undefined) say(username, `will answer: "${PARTNER_LINE}"`);
       return talkInLobbyCall(client, username, partnerPlan);
     },
   };
