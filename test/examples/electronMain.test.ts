@@ -304,6 +304,18 @@ describe('Electron sample: the main-process bridge under Node', () => {
     expect((await value('sendMessage', bobId, 'still here')).content).toBe('still here');
   });
 
+  it('signs out, refuses a second sign-in while one runs, and signs in again', async () => {
+    expect((await value('signOut')).status).toBe('Disconnected');
+    expect(await call('getFriends')).toMatchObject({ ok: false, error: { code: 'not-signed-in' } });
+    const [first, second] = await Promise.all([call('signIn'), call('signIn')]);
+    expect(first).toMatchObject({ ok: true, value: { status: 'Ready', user: { username: 'alice' } } });
+    expect(second).toEqual({
+      ok: false,
+      error: { code: 'busy', message: 'a sign-in is already in progress' },
+    });
+    expect((await value('getFriends')).map((f) => f.username)).toEqual(['bob']);
+  });
+
   it('never hands the renderer a token, verifier, OAuth state or secret', () => {
     const keys = [...keysOf([pushed, ipc.answers])];
     expect(keys.filter((k) => /token|verifier|secret|state|redirect/i.test(k))).toEqual([]);
