@@ -532,6 +532,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const router = new Router(log);
   router.add(allRoutes(ctx));
+  router.delayApiReplies(resolved.httpLatencyMs);
   try {
     router.limitWith(new HttpRateLimits(resolved.rateLimits, store));
   } catch (error) {

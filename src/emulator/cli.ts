@@ -29,6 +29,8 @@ Options:
   --no-seed-guild   do not seed the "Emulator Guild" (guilds and channels for lobby linking)
   --rate-limits P   HTTP rate limits: default (generous), development (the platform's pre-approval
                     limits) or off
+  --http-latency MS hold each API reply back MS milliseconds (0-10000) while the gateway stays
+                    fast, to meet replies that arrive after the events they caused
   --voice-port N    TCP port of the voice gateway (default 0: any free port)
   --voice-udp-port N
                     UDP port of the voice forwarding unit (default 0: any free port)
@@ -77,6 +79,7 @@ function parseEmulatorArgs(args: string[]): {
         'no-rpc': { type: 'boolean' },
         'rpc-user': { type: 'string' },
         'rate-limits': { type: 'string' },
+        'http-latency': { type: 'string' },
         'no-seed-guild': { type: 'boolean' },
         'voice-port': { type: 'string' },
         'voice-udp-port': { type: 'string' },
@@ -110,6 +113,8 @@ function parseEmulatorArgs(args: string[]): {
     }
     options.rateLimits = rateLimits;
   }
+  const latency = intOption('http-latency', v['http-latency'], 0, 10_000);
+  if (latency !== undefined) options.httpLatencyMs = latency;
   const voice = voiceOptions(v);
   if (voice) options.voice = voice;
   return { options, json: v.json === true, verbose: v.verbose === true, help: v.help === true };

@@ -22,6 +22,8 @@ export interface ResolvedOptions {
   gatewayRateLimit: { count: number; windowMs: number };
   /** HTTP rate limits, resolved from {@link EmulatorOptions.rateLimits}. */
   rateLimits: RateLimitConfig;
+  /** {@link EmulatorOptions.httpLatencyMs}. */
+  httpLatencyMs: number;
   log: ((line: string) => void) | undefined;
   /** The desktop client's user (username or id), or null when it is off. */
   rpcUser: string | null;
@@ -113,6 +115,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       windowMs: positiveInt('gatewayRateLimit.windowMs', rate.windowMs, 60_000),
     },
     rateLimits: resolveRateLimits(options.rateLimits),
+    httpLatencyMs: latencyOption(options.httpLatencyMs),
     log: options.log,
     rpcUser: rpcUserOption(options.rpc),
     rpcSocketDir: options.rpcSocketDir,
@@ -153,4 +156,13 @@ function resolveVoiceOptions(voice: EmulatorOptions['voice']): Omit<VoiceServerS
     resumeWindowMs: positiveInt('voice.resumeWindowMs', v.resumeWindowMs, 30_000),
     impairment: v.impairment ? { ...v.impairment } : null,
   };
+}
+
+/** The HTTP reply latency: an integer from 0 to 10 s, so a typo cannot stall every request for minutes. */
+function latencyOption(value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isInteger(value) || value < 0 || value > 10_000) {
+    throw new RangeError('httpLatencyMs must be an integer from 0 to 10000');
+  }
+  return value;
 }

@@ -81,6 +81,13 @@ export interface EmulatorOptions {
    */
   rateLimits?: RateLimitsOption;
   /**
+   * Milliseconds each API reply waits after its request was processed, while gateway dispatches go out at
+   * once: a slow HTTP path next to a fast gateway, as on a real network. It makes a game meet the case of an
+   * HTTP reply that arrives after the dispatches its request caused, or after later ones. From 0 to
+   * 10 000. @defaultValue `0`
+   */
+  httpLatencyMs?: number;
+  /**
    * Receives one line per request or event, for demos and debugging. Lines never contain tokens, codes,
    * verifiers or secrets.
    */

@@ -121,7 +121,7 @@ export class LobbyManager implements SessionFeature {
       this.#s.log.warn('createOrJoinLobby: the platform replied without a lobby');
       throw new ValidationError('the platform returned no lobby');
     }
-    this.#upsert(lobby, false);
+    this.#takeReply(lobby, { metadata: options.lobbyMetadata !== undefined });
     this.#s.log.info(`in lobby ${lobby.id} (${lobby.members.size} members)`);
     return lobby.id;
   }
@@ -182,7 +182,35 @@ export class LobbyManager implements SessionFeature {
       json: { channel_id: channelId },
     });
     const lobby = parseLobby(reply);
-    if (lobby) this.#upsert(lobby, false);
+    if (lobby) this.#takeReply(lobby, { link: true });
+  }
+
+  /**
+   * Takes a lobby from an HTTP reply. The first sight of a lobby is taken whole. After that the reply only
+   * supplies what this request wrote (`wrote`) and the player's own membership, so the caller reads its own
+   * write on return. Other members are left to the gateway: the reply is not ordered with the dispatches and
+   * may predate a join or leave that already arrived, and taking its member list would undo that (announce
+   * as removed a member who never left). Every change, the caller's own included, also comes as a dispatch.
+   */
+  #takeReply(lobby: LobbyData, wrote: { metadata?: boolean; link?: boolean }): void {
+    const known = this.#lobbies.get(lobby.id);
+    if (!known) {
+      this.#upsert(lobby, false);
+      return;
+    }
+    const members = new Map(known.members);
+    const selfId = this.#s.currentUserId() ?? '';
+    const self = lobby.members.get(selfId);
+    if (self) members.set(selfId, self);
+    this.#upsert(
+      {
+        ...known,
+        members,
+        metadata: wrote.metadata === true ? lobby.metadata : known.metadata,
+        linkedChannel: wrote.link === true ? lobby.linkedChannel : known.linkedChannel,
+      },
+      false,
+    );
   }
 
   #requireCanLink(lobbyId: string): void {

@@ -147,5 +147,10 @@ describe('sdkpp CLI', () => {
     const badOut = output(badOption);
     expect(await exitOf(badOption)).toBe(2);
     expect(badOut.stderr()).toContain('--port');
+
+    const slow = runCli(['emulator', '--http-latency', '20000']);
+    const slowOut = output(slow);
+    expect(await exitOf(slow)).toBe(2);
+    expect(slowOut.stderr()).toContain('--http-latency must be an integer from 0 to 10000');
   });
 });

@@ -93,6 +93,38 @@ describe('lobbies', () => {
     expect(bob.client.getLobbyIds()).toHaveLength(2);
   });
 
+  it('an HTTP reply older than a gateway join never removes the member who joined', async () => {
+    // Replies held back 40 ms: the host's republish replies, computed before a guest joined, arrive after
+    // that guest's LOBBY_MEMBER_ADD, as they can on a real network.
+    const emulator = await emulatorFor({ autoConsent: true, users: 3, httpLatencyMs: 40 });
+    const players = await Promise.all([0, 1, 2].map((i) => linkAndConnect(emulator, userAt(emulator, i))));
+    const [host, ...guests] = players as [(typeof players)[0], ...typeof players];
+    const hostSaw = lobbyEvents(host.client);
+    const lobbyId = await host.client.createOrJoinLobby('busy-table', { turn: '0' });
+
+    let turn = 0;
+    const publishes = [0, 1, 2].map(() =>
+      host.client.createOrJoinLobby('busy-table', { turn: String(++turn) }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await Promise.all([...publishes, ...guests.map((guest) => guest.client.createOrJoinLobby('busy-table'))]);
+    await eventually(
+      () => host.client.getLobbyHandle(lobbyId)?.lobbyMemberIds.length === 3,
+      5000,
+      'both guests at the host',
+    );
+
+    expect(hostSaw.filter((event) => event.startsWith('lobbyMemberRemoved'))).toEqual([]);
+    await eventually(
+      () => host.client.getLobbyHandle(lobbyId)?.metadata.turn === String(turn),
+      5000,
+      'the last published turn (from LOBBY_UPDATE)',
+    );
+    expect(new Set(host.client.getLobbyHandle(lobbyId)?.lobbyMemberIds)).toEqual(
+      new Set(players.map((player) => player.user.id)),
+    );
+  });
+
   it('refuses bad input before any request', async () => {
     const emulator = await emulatorFor({ autoConsent: true });
     const alice = await linkAndConnect(emulator, userAt(emulator, 0));

@@ -126,6 +126,7 @@ export class Router {
   readonly #counts = new Map<string, number>();
   readonly #log: EmulatorLog;
   #limits: HttpRateLimits | undefined;
+  #latencyMs = 0;
 
   constructor(log: EmulatorLog) {
     this.#log = log;
@@ -138,6 +139,11 @@ export class Router {
   limitWith(limits: HttpRateLimits): void {
     limits.checkRoutes(this.#routes.map((r) => `${r.method} ${r.pattern}`));
     this.#limits = limits;
+  }
+
+  /** Holds every API reply back by `ms` after its request was processed; see EmulatorOptions.httpLatencyMs. */
+  delayApiReplies(ms: number): void {
+    this.#latencyMs = ms;
   }
 
   /** Adds routes. */
@@ -183,6 +189,9 @@ export class Router {
           this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
           reply = await this.#run(found.route, found.params, req, search);
           if (verdict) reply = { ...reply, headers: { ...reply.headers, ...verdict.headers } };
+          if (this.#latencyMs > 0 && found.route.scope === 'api') {
+            await new Promise((resolve) => setTimeout(resolve, this.#latencyMs));
+          }
         }
       } else if (found.kind === 'method') {
         reply = jsonReply(
