@@ -24,6 +24,7 @@ const SAMPLE = ['--import', 'tsx', 'examples/voice-call/main.ts'];
 const HEARD = 0.9;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'voice-call-sample-'));
+// KEEP_SAMPLE_FILES=1 leaves the WAV files in the temporary folder, to listen to what each side heard.
 afterAll(() => {
   if (process.env.KEEP_SAMPLE_FILES === undefined) rmSync(dir, { recursive: true, force: true });
 });
