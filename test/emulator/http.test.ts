@@ -40,6 +40,22 @@ describe('HTTP robustness and routing', () => {
     expect((await fetch(`${emu.http}/favicon.ico`)).status).toBe(404);
   });
 
+  it('tells a game in another process where everything is, with no secrets, at /emulator.json', async () => {
+    const reply = await fetch(`${emu.http}/emulator.json`);
+    expect(reply.status).toBe(200);
+    const text = await reply.text();
+    expect(JSON.parse(text)).toEqual({
+      http: emu.http,
+      api: emu.api,
+      gateway: emu.gateway,
+      dashboard: emu.dashboard,
+      applicationId: emu.applicationId,
+      autoConsent: true,
+      users: emu.users.map((user) => ({ id: user.id, username: user.username })),
+    });
+    expect(text).not.toContain(emu.botToken);
+  });
+
   it('serves the unversioned /api alias and HEAD', async () => {
     const grant = await getCode(emu);
     const response = await postForm(`${emu.http}/api/oauth2/token`, {

@@ -1,4 +1,5 @@
 import type { EmulatorContext } from '../context.js';
+import { emulatorInfoRoutes } from './emulatorInfo.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
@@ -19,6 +20,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...tokenRoutes(ctx),
     ...userRoutes(ctx),
     ...gatewayRoutes(ctx),
+    ...emulatorInfoRoutes(ctx),
     ...provisionalRoutes(ctx),
     ...relationshipRoutes(ctx),
     ...inviteRoutes(ctx),

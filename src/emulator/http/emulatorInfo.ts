@@ -1,0 +1,29 @@
+import type { EmulatorContext } from '../context.js';
+import { jsonReply } from './replies.js';
+import type { Route } from './router.js';
+
+/**
+ * `GET /emulator.json` (no auth, emulator-only): what a game process started in another terminal needs to
+ * find its way in — the addresses, the application id, the test users' names. Nothing secret: no bot token,
+ * no client secret, no tokens, so it is as public as the consent page.
+ */
+export function emulatorInfoRoutes(ctx: EmulatorContext): Route[] {
+  return [
+    {
+      method: 'GET',
+      scope: 'root',
+      pattern: '/emulator.json',
+      style: 'api',
+      handle: () =>
+        jsonReply(200, {
+          http: ctx.urls.http,
+          api: ctx.urls.api,
+          gateway: ctx.urls.gateway,
+          dashboard: `${ctx.urls.http}/dashboard`,
+          applicationId: ctx.store.state.application.id,
+          autoConsent: ctx.options.autoConsent,
+          users: ctx.store.fullUsers().map((user) => ({ id: user.id, username: user.username })),
+        }),
+    },
+  ];
+}
