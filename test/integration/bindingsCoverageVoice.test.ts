@@ -1,0 +1,161 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { Call, ResetCallbacks, type AudioDevice, type ClientResult } from '../../bindings/index.js';
+import { emulatorFor } from './helpers.js';
+import { pumpUntil, readyClient } from './bindingsHelpers.js';
+import { tempDir, writeToneWav } from './callHelpers.js';
+
+/** Pumps until a result-only operation answered; fails on an unsuccessful result. */
+async function succeeds(call: (callback: (result: ClientResult) => void) => void): Promise<void> {
+  let result: ClientResult | undefined;
+  call((r) => {
+    result = r;
+  });
+  await pumpUntil(() => result !== undefined);
+  expect(result?.ToString()).toBe('');
+}
+
+describe('bindings coverage: calls and audio settings', () => {
+  it('audio callbacks, speaking, participants, voice states, PTT, deafen, E2EE codes, devices and volumes', async () => {
+    ResetCallbacks();
+    const emulator = await emulatorFor({ autoConsent: true });
+    const alice = await readyClient(emulator, 'alice');
+    const bob = await readyClient(emulator, 'bob');
+    const aliceId = BigInt(emulator.users[0]?.id ?? '0');
+    const bobId = BigInt(emulator.users[1]?.id ?? '0');
+    let lobbyId = 0n;
+    alice.CreateOrJoinLobby('coverage-voice', (_r, id) => {
+      lobbyId = id;
+    });
+    await pumpUntil(() => lobbyId !== 0n);
+    let joined = false;
+    bob.CreateOrJoinLobby('coverage-voice', () => {
+      joined = true;
+    });
+    await pumpUntil(() => joined && alice.GetLobbyHandle(lobbyId)?.LobbyMemberIds().length === 2);
+
+    // Alice joins with the raw audio callbacks; they run on the audio pump, not through RunCallbacks. Her
+    // microphone is a tone file too, so there is captured audio to see.
+    const dir = tempDir();
+    const aliceTone = path.join(dir, 'alice-tone.wav');
+    writeToneWav(aliceTone, { hz: 660, seconds: 3 });
+    await succeeds((cb) => alice.SetInputDevice(`wav-in:${aliceTone}`, cb));
+    const heardFrom = new Set<bigint>();
+    let capturedFrames = 0;
+    const aliceCall = alice.StartCallWithAudioCallbacks(
+      lobbyId,
+      (userId, data, samplesPerChannel, sampleRate, channels, outShouldMute) => {
+        expect([samplesPerChannel, sampleRate, channels]).toEqual([960, 48_000, 2]);
+        if (data.some((sample) => sample !== 0)) heardFrom.add(userId);
+        outShouldMute.value = false;
+      },
+      (data) => {
+        if (data.some((sample) => sample !== 0)) capturedFrames += 1;
+      },
+    );
+    expect(aliceCall.IsValid()).toBe(true);
+    expect(aliceCall.GetGuildId()).toBe(lobbyId);
+    const participants: Array<[bigint, boolean]> = [];
+    const speaking: Array<[bigint, boolean]> = [];
+    const voiceStates: bigint[] = [];
+    aliceCall.SetParticipantChangedCallback((userId, added) => participants.push([userId, added]));
+    aliceCall.SetSpeakingStatusChangedCallback((userId, isSpeaking) => speaking.push([userId, isSpeaking]));
+    aliceCall.SetOnVoiceStateChangedCallback((userId) => voiceStates.push(userId));
+    await pumpUntil(() => aliceCall.GetStatus() === Call.Status.Connected, 15_000);
+
+    // Bob's microphone is a tone file; Alice hears it and sees him speak.
+    const tone = path.join(dir, 'tone.wav');
+    writeToneWav(tone, { hz: 440, seconds: 1.5 });
+    await succeeds((cb) => bob.SetInputDevice(`wav-in:${tone}`, cb));
+    const bobCall = bob.StartCall(lobbyId);
+    await pumpUntil(() => bobCall.GetStatus() === Call.Status.Connected, 15_000);
+    await pumpUntil(() => participants.some(([id, added]) => id === bobId && added));
+    await pumpUntil(() => speaking.some(([id, on]) => id === bobId && on), 10_000);
+    await pumpUntil(() => heardFrom.has(bobId), 10_000);
+    expect(capturedFrames).toBeGreaterThan(0);
+
+    // Both see the same end-to-end encryption codes.
+    await pumpUntil(
+      () => aliceCall.GetPrivacyCode() !== '' && aliceCall.GetPrivacyCode() === bobCall.GetPrivacyCode(),
+      10_000,
+    );
+    expect(aliceCall.GetPrivacyCode()).toMatch(/^\d{30}$/);
+    const codes: string[] = [];
+    aliceCall.GetVerificationCode(bobId, (code) => codes.push(code));
+    bobCall.GetVerificationCode(aliceId, (code) => codes.push(code));
+    await pumpUntil(() => codes.length === 2);
+    expect(codes[0]).toMatch(/^\d{45}$/);
+    expect(codes[0]).toBe(codes[1]);
+
+    // Deafening and push-to-talk, as the other side sees them.
+    bobCall.SetSelfDeaf(true);
+    expect(bobCall.GetSelfDeaf()).toBe(true);
+    await pumpUntil(
+      () => voiceStates.includes(bobId) && aliceCall.GetVoiceStateHandle(bobId)?.SelfDeaf() === true,
+    );
+    bobCall.SetSelfDeaf(false);
+    expect(bobCall.GetSelfMute()).toBe(false);
+    bobCall.SetPTTReleaseDelay(20);
+    expect(bobCall.GetPTTReleaseDelay()).toBe(20);
+    bobCall.SetPTTActive(true);
+    expect(bobCall.GetPTTActive()).toBe(true);
+    bobCall.SetPTTActive(false);
+
+    // Client-wide switches.
+    bob.SetSelfMuteAll(true);
+    expect(bob.GetSelfMuteAll()).toBe(true);
+    expect(bobCall.GetSelfMute()).toBe(true);
+    bob.SetSelfMuteAll(false);
+    bob.SetSelfDeafAll(true);
+    expect(bob.GetSelfDeafAll()).toBe(true);
+    bob.SetSelfDeafAll(false);
+    bob.SetOutputVolume(150);
+    expect(bob.GetOutputVolume()).toBe(150);
+    bob.SetOutputVolume(201); // out of range: unchanged
+    expect(bob.GetOutputVolume()).toBe(150);
+
+    // Devices: the current ones, the output list, switching the output to a WAV file.
+    let outputs: AudioDevice[] = [];
+    let currentIn: AudioDevice | undefined;
+    let currentOut: AudioDevice | undefined;
+    bob.GetOutputDevices((devices) => {
+      outputs = devices;
+    });
+    bob.GetCurrentInputDevice((device) => {
+      currentIn = device;
+    });
+    bob.GetCurrentOutputDevice((device) => {
+      currentOut = device;
+    });
+    await pumpUntil(() => outputs.length > 0 && currentIn !== undefined && currentOut !== undefined);
+    expect(outputs.map((d) => d.Id())).toEqual(['null']);
+    expect(currentIn?.Id()).toBe(`wav-in:${tone}`);
+    expect(currentOut?.Id()).toBe('null');
+    const heard = path.join(dir, 'bob-hears.wav');
+    await succeeds((cb) => bob.SetOutputDevice(`wav-out:${heard}`, cb));
+    await pumpUntil(() => existsSync(heard));
+
+    // Diagnostics: the voice log directory gets voice.log, and the AEC dump its recordings.
+    const logDir = path.join(dir, 'voice-logs');
+    bob.SetVoiceLogDir(logDir);
+    bob.SetAecDump(true);
+    bob.SetEngineManagedAudioSession(true); // no effect on desktop; accepted
+    await pumpUntil(
+      () => existsSync(logDir) && readdirSync(logDir).some((f) => f.startsWith('aec-')),
+      10_000,
+    );
+    bob.SetAecDump(false);
+
+    let ended = 0;
+    alice.EndCalls(() => ended++);
+    bob.EndCalls(() => ended++);
+    await pumpUntil(() => ended === 2, 10_000);
+    alice.Disconnect();
+    bob.Disconnect();
+    await alice.core.destroy();
+    await bob.core.destroy();
+  }, 60_000);
+});
