@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import process from 'node:process';
+import { setImmediate, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 function report(event, data = {}) {
@@ -57,7 +58,9 @@ export const protocol = {
 export const net = {
   fetch(url) {
     return Promise.resolve(
-      new Response(readFileSync(fileURLToPath(url)), { headers: { 'Content-Type': 'text/plain' } }),
+      new globalThis.Response(readFileSync(fileURLToPath(url)), {
+        headers: { 'Content-Type': 'text/plain' },
+      }),
     );
   },
 };
@@ -129,7 +132,7 @@ export class BrowserWindow {
   }
 
   async #fetch(url) {
-    const response = await schemeHandler(new Request(url));
+    const response = await schemeHandler(new globalThis.Request(url));
     return {
       status: response.status,
       csp: response.headers.get('content-security-policy'),

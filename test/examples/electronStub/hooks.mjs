@@ -1,3 +1,5 @@
+import { URL } from 'node:url';
+
 // Module hooks for running the built Electron main process under Node: `electron` resolves to the stand-in
 // next to this file, and `sdkpp` resolves as from the repository (the build lives in a scratch directory).
 const stub = new URL('./electron.mjs', import.meta.url).href;
