@@ -6,8 +6,14 @@ import { describe, expect, it } from 'vitest';
 
 import {
   Activity,
+  ActivityActionTypes,
   ActivityButton,
+  ActivityInvite,
   ActivityParty,
+  AudioDevice,
+  AuthenticationCodeChallengeMethod,
+  AuthorizationCodeChallenge,
+  AuthorizationCodeVerifier,
   ActivityTypes,
   AuthorizationArgs,
   AuthorizationTokenType,
@@ -26,6 +32,7 @@ import {
   LoggingSeverity,
   ResetCallbacks,
   UserHandle,
+  VADThresholdSettings,
 } from '../../bindings/index.js';
 import { emulatorFor } from './helpers.js';
 import { pumpUntil, readyClient } from './bindingsHelpers.js';
@@ -235,5 +242,70 @@ describe('bindings coverage: the methods added to match the idiomatic API', () =
     writeFileSync(blocker, '');
     expect(client.SetLogDir(path.join(blocker, 'logs'), LoggingSeverity.Info)).toBe(false);
     await client.core.destroy();
+  });
+
+  it('value structs have a getter and a setter per field, as in C++, and copy on construction', () => {
+    const result = new ClientResult();
+    result.SetType(ErrorType.HTTPError);
+    result.SetError('rate limited');
+    result.SetErrorCode(20016);
+    result.SetStatus(HttpStatusCode.TooManyRequests);
+    result.SetResponseBody('{"retry_after":1.5}');
+    result.SetRetryable(true);
+    result.SetRetryAfter(1.5);
+    const copy = new ClientResult(result);
+    expect([copy.Successful(), copy.ErrorCode(), copy.Status(), copy.Retryable(), copy.RetryAfter()]).toEqual(
+      [false, 20016, 429, true, 1.5],
+    );
+    expect(copy.ToString()).toBe('HTTPError: rate limited');
+    expect(copy.ResponseBody()).toBe('{"retry_after":1.5}');
+    copy.SetSuccessful(true);
+    expect(copy.Successful()).toBe(true);
+    expect(result.Successful()).toBe(false);
+
+    const challenge = new AuthorizationCodeChallenge();
+    challenge.SetMethod(AuthenticationCodeChallengeMethod.S256);
+    challenge.SetChallenge('c'.repeat(43));
+    const verifier = new AuthorizationCodeVerifier();
+    verifier.SetChallenge(challenge);
+    verifier.SetVerifier('v'.repeat(43));
+    expect([verifier.Challenge().Method(), verifier.Challenge().Challenge(), verifier.Verifier()]).toEqual([
+      AuthenticationCodeChallengeMethod.S256,
+      'c'.repeat(43),
+      'v'.repeat(43),
+    ]);
+
+    const invite = new ActivityInvite();
+    invite.SetSenderId(1n);
+    invite.SetChannelId('2');
+    invite.SetMessageId(3);
+    invite.SetType(ActivityActionTypes.JoinRequest);
+    invite.SetApplicationId(4n);
+    invite.SetParentApplicationId(5n);
+    invite.SetPartyId('party');
+    invite.SetSessionId('session');
+    invite.SetIsValid(false);
+    const sameInvite = new ActivityInvite(invite);
+    expect([sameInvite.SenderId(), sameInvite.ChannelId(), sameInvite.MessageId()]).toEqual([1n, 2n, 3n]);
+    expect([sameInvite.ApplicationId(), sameInvite.ParentApplicationId()]).toEqual([4n, 5n]);
+    expect([sameInvite.Type(), sameInvite.PartyId(), sameInvite.SessionId(), sameInvite.IsValid()]).toEqual([
+      ActivityActionTypes.JoinRequest,
+      'party',
+      'session',
+      false,
+    ]);
+
+    const device = new AudioDevice();
+    device.SetId('wav-in:/tmp/a.wav');
+    device.SetName('A file');
+    device.SetIsDefault(true);
+    const other = new AudioDevice();
+    other.SetId('wav-in:/tmp/a.wav');
+    expect([device.Equals(other), device.Name(), device.IsDefault()]).toEqual([true, 'A file', true]);
+
+    const vad = new VADThresholdSettings();
+    vad.SetAutomatic(false);
+    vad.SetVadThreshold(-42);
+    expect([vad.Automatic(), vad.VadThreshold()]).toEqual([false, -42]);
   });
 });
