@@ -42,6 +42,10 @@ if (emulatorUrl) {
     );
     process.exit(2);
   }
+  if (!URL.canParse(emulatorUrl)) {
+    process.stderr.write(`--emulator takes the emulator's http address, e.g. http://127.0.0.1:53111\n`);
+    process.exit(2);
+  }
   const http = new URL(emulatorUrl).origin;
   platform = { applicationId, apiBase: `${http}/api/v10`, webBase: http, openUrl: consentAs(values.player) };
   say('emulator', `using the emulator at ${http}`);
