@@ -48,6 +48,12 @@ export class Friends {
     client.on('userUpdated', (userId) => {
       this.#presenceChanged(userId);
     });
+    // Requests sent while the player was away came with READY, not as events.
+    for (const r of client.getRelationships()) {
+      if (r.discordRelationshipType === RelationshipType.PendingIncoming) {
+        this.#relationshipChanged(r.id).catch((error: unknown) => this.#error(error));
+      }
+    }
   }
 
   /** The friend with this username, if they are one. */

@@ -66,7 +66,16 @@ export class TableHost {
       if (seats.length < MIN_PLAYERS) {
         throw new IllegalMove(`a game needs ${MIN_PLAYERS}–${MAX_PLAYERS} players; invite a friend first`);
       }
-      return { ...table, status: 'playing', seats, round: table.round + 1, game: newGame(seats.length) };
+      // Each new game, the next player in the order of arrival moves first.
+      const first = table.round % seats.length;
+      const order = [...seats.slice(first), ...seats.slice(0, first)];
+      return {
+        ...table,
+        status: 'playing',
+        seats: order,
+        round: table.round + 1,
+        game: newGame(order.length),
+      };
     });
   }
 

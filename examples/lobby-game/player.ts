@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { ActivityInvite, Client } from 'sdkpp';
+import { HttpError, type ActivityInvite, type Client } from 'sdkpp';
 
 import { parseCommand, HELP, type Command } from './commands.js';
 import { Friends } from './friends.js';
@@ -261,7 +261,12 @@ export class Player {
     const lobby = this.#lobby;
     if (!lobby) return;
     this.#forget();
-    await this.client.leaveLobby(lobby.id);
+    try {
+      await this.client.leaveLobby(lobby.id);
+    } catch (error) {
+      // A lobby that is gone already (404) has been left all the same.
+      if (!(error instanceof HttpError && error.status === 404)) throw error;
+    }
     this.#print('lobby', 'you left the table');
     this.#updatePresence();
   }

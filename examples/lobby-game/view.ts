@@ -59,7 +59,7 @@ export function printTableChange(before: Table | null, after: Table, me: string,
       game.outcome === 'four'
         ? `${winner} wins with four in a row!`
         : game.outcome === 'forfeit'
-          ? `${winner} wins: everyone else left`
+          ? `${winner} wins: everyone else left.`
           : 'the board is full: a draw.';
     print('game', `game over: ${result} Score: ${scoreLine(after)}`);
     if (isHost) print('game', '/start for a rematch, /quit to leave');

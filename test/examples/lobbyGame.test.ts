@@ -104,8 +104,18 @@ describe('examples/lobby-game: four in a row in separate terminals against one e
     bob.type('/friends');
     await bob.next(/\[friends\]\s+Alice \(@alice\), online: Four in a row, game 1/);
 
+    // A rematch: the other player moves first this time, and the score carries over.
+    alice.type('/start');
+    for (const player of [alice, bob]) {
+      await player.next(/\[game\]\s+game 2 begins: X Bob, O Alice; line up four to win/);
+    }
+    await bob.move(1, 4);
+    await alice.next(/\[game\]\s+Bob dropped X into column 4/);
+
     bob.type('/quit');
     await alice.next(/\[lobby\]\s+Bob left the table/);
+    await alice.next(/\[game\]\s+Bob left the game and forfeits/);
+    await alice.next(/\[game\]\s+game over: Alice wins: everyone else left. Score: Bob 0 · Alice 2/);
     expect(await bob.exited).toBe(0);
     alice.endInput();
     expect(await alice.exited).toBe(0);
