@@ -2,21 +2,12 @@ import { DeauthorizedError, HttpError, SdkError, ErrorType, ValidationError } fr
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
 import { isValidCodeVerifier } from './pkce.js';
+import { parseTokenResponse, type WireTokenResponse } from './tokenResponse.js';
 import {
-  AuthorizationTokenType,
   externalAuthTypeWireName,
   type AuthenticationExternalAuthType,
   type TokenExchangeResult,
 } from './tokenTypes.js';
-
-interface WireTokenResponse {
-  access_token?: unknown;
-  refresh_token?: unknown;
-  token_type?: unknown;
-  expires_in?: unknown;
-  scope?: unknown;
-  id_token?: unknown;
-}
 
 /** What `GET /oauth2/@me` says about a token. */
 export interface TokenInfo {
@@ -144,7 +135,7 @@ export class OAuth2Api {
       },
       signal,
     });
-    return this.#parseTokens(response.body);
+    return parseTokenResponse(response.body, this.#log);
   }
 
   /** Moves the external identity off the linked account into a new provisional account. */
@@ -206,31 +197,7 @@ export class OAuth2Api {
       form,
       signal,
     });
-    return this.#parseTokens(response.body);
-  }
-
-  #parseTokens(body: WireTokenResponse | undefined): TokenExchangeResult {
-    if (!body || typeof body.access_token !== 'string' || body.access_token === '')
-      throw malformed('token', 'access_token');
-    const tokenType = typeof body.token_type === 'string' ? body.token_type.toLowerCase() : '';
-    if (tokenType !== 'bearer') throw malformed('token', 'token_type');
-    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : NaN;
-    if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw malformed('token', 'expires_in');
-    const refreshToken = typeof body.refresh_token === 'string' ? body.refresh_token : '';
-    this.#log.secret(body.access_token);
-    this.#log.secret(refreshToken);
-    const result: TokenExchangeResult = {
-      accessToken: body.access_token,
-      refreshToken,
-      tokenType: AuthorizationTokenType.Bearer,
-      expiresIn,
-      scopes: typeof body.scope === 'string' ? body.scope : '',
-    };
-    if (typeof body.id_token === 'string') {
-      this.#log.secret(body.id_token);
-      result.idToken = body.id_token;
-    }
-    return result;
+    return parseTokenResponse(response.body, this.#log);
   }
 }
 

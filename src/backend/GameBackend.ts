@@ -15,6 +15,8 @@ import type {
 } from './types.js';
 import { lobbyFromWire, lobbyMessageFromWire, memberFromWire, memberToWire } from './wire.js';
 import { checkInput } from '../util/checkInput.js';
+import { parseTokenResponse, type WireTokenResponse } from '../auth/tokenResponse.js';
+import type { TokenExchangeResult } from '../auth/tokenTypes.js';
 
 /** At most this many member changes per bulk request, and members per create or update. */
 export const MAX_BULK_MEMBER_CHANGES = 25;
@@ -90,8 +92,21 @@ function requireModerationMetadata(metadata: Record<string, string>): void {
     throw new ValidationError(`moderation metadata may total at most ${MODERATION_LIMITS.chars} characters`);
 }
 
+function requireExternalUserId(id: string): void {
+  if (typeof id !== 'string' || id.length < 1 || id.length > 1024) {
+    throw new ValidationError('externalUserId must be 1 to 1024 characters');
+  }
+}
+
+function requirePreferredName(name: string): void {
+  if (typeof name !== 'string' || name.trim().length < 1 || name.length > 32) {
+    throw new ValidationError('preferredGlobalName must be 1 to 32 characters');
+  }
+}
+
 /**
- * The game backend's side of the platform, authenticated with the application's bot token: server-managed
+ * The game backend's side of the platform, authenticated with the application's bot token: provisional
+ * accounts for the game's own players, server-managed
  * lobbies and their members (metadata, the CanLinkLobby flag, additional display names), lobby history,
  * moderation metadata on lobby and direct messages, channel links and lobby channel invites. Rate limits are
  * waited out and retried as in the client. Runs on a server, never in a game build (the token is a secret).
@@ -127,6 +142,49 @@ export class GameBackend {
       ...(options.maxRateLimitWaitMs === undefined
         ? {}
         : { rateLimits: { maxWaitMs: options.maxRateLimitWaitMs } }),
+    });
+  }
+
+  /**
+   * Finds or creates the provisional account of one of the game's own accounts and resolves with a token for
+   * it, which the game hands to its client (`client.updateToken(AuthorizationTokenType.Bearer, accessToken)`).
+   * The same `externalUserId` always gives the same account; once merged into a full account, the platform
+   * refuses (the player then signs in with OAuth2). The tokens are registered as log secrets.
+   *
+   * @param externalUserId - The game's own, stable id for the player (1–1024 characters).
+   * @param preferredGlobalName - The display name for a new account (1–32 characters).
+   */
+  async getProvisionalToken(
+    externalUserId: string,
+    preferredGlobalName?: string,
+  ): Promise<TokenExchangeResult> {
+    checkInput(this.#log, 'getProvisionalToken', () => {
+      requireExternalUserId(externalUserId);
+      if (preferredGlobalName !== undefined) requirePreferredName(preferredGlobalName);
+    });
+    const reply = await this.#call({
+      method: 'POST',
+      route: '/partner-sdk/token/bot',
+      json: {
+        external_user_id: externalUserId,
+        ...(preferredGlobalName === undefined ? {} : { preferred_global_name: preferredGlobalName }),
+      },
+    });
+    return parseTokenResponse(reply as WireTokenResponse | undefined, this.#log);
+  }
+
+  /**
+   * Moves the game's account `externalUserId` off the full account it was merged into, into a new provisional
+   * account (friends and history made on the full account stay there).
+   */
+  async unmergeProvisionalAccount(externalUserId: string): Promise<void> {
+    checkInput(this.#log, 'unmergeProvisionalAccount', () => {
+      requireExternalUserId(externalUserId);
+    });
+    await this.#call({
+      method: 'POST',
+      route: '/partner-sdk/provisional-accounts/unmerge/bot',
+      json: { external_user_id: externalUserId },
     });
   }
 

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
+import { GameBackend } from '../../src/backend/index.js';
 import {
   AuthenticationExternalAuthType,
   AuthorizationTokenType,
   ClientStatus,
   HttpError,
+  ValidationError,
 } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { allSecrets, clientFor, emulatorFor } from './helpers.js';
+import { allLogLines, allSecrets, clientFor, emulatorFor } from './helpers.js';
 
 const steam = (ticket: string) => ({
   externalAuthType: AuthenticationExternalAuthType.SteamSessionTicket,
@@ -69,6 +71,64 @@ describe('provisional accounts', () => {
     const after = await provisionalUserId(emulator, 'ticket-merge');
     expect(after).not.toBe(before);
     await expect(mergedClient.fetchCurrentUser(merged.accessToken)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it("the game's backend gets provisional accounts for its own player ids with the bot token, and unmerges them", async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const backend = new GameBackend({
+      botToken: emulator.botToken,
+      apiBase: emulator.api,
+      logCallback: (line) => allLogLines.push(line),
+    });
+    const tokens = await backend.getProvisionalToken('player-7', 'Aria');
+    allSecrets.add(tokens.accessToken);
+    expect(tokens).toMatchObject({ refreshToken: '', scopes: 'sdk.social_layer' });
+    expect(tokens.idToken).toEqual(expect.any(String));
+
+    const game = clientFor(emulator);
+    await game.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
+    await game.connect();
+    const me = game.getCurrentUser();
+    expect(me).toMatchObject({ isProvisional: true, displayName: 'Aria' });
+    const again = await backend.getProvisionalToken('player-7');
+    allSecrets.add(again.accessToken);
+    expect((await clientFor(emulator).fetchCurrentUser(again.accessToken)).id).toBe(me?.id);
+    const other = await backend.getProvisionalToken('player-8');
+    allSecrets.add(other.accessToken);
+    expect((await clientFor(emulator).fetchCurrentUser(other.accessToken)).id).not.toBe(me?.id);
+
+    // The player links a full account: the game's id now belongs to it, until the backend unmerges it.
+    const linker = clientFor(emulator, { openUrl: emulator.browserAs('alice') });
+    const pkce = linker.createAuthorizationCodeVerifier();
+    const { code, redirectUri } = await linker.authorize({ codeChallenge: pkce.challenge });
+    allSecrets.add(code);
+    const merged = await linker.getTokenFromProvisionalMerge({
+      code,
+      codeVerifier: pkce.verifier,
+      redirectUri,
+      externalAuthType: AuthenticationExternalAuthType.DiscordBotIssuedAccessToken,
+      externalAuthToken: again.accessToken,
+    });
+    allSecrets.add(merged.accessToken);
+    await expect(backend.getProvisionalToken('player-7')).rejects.toMatchObject({
+      status: 400,
+      code: 530010,
+    });
+    await backend.unmergeProvisionalAccount('player-7');
+    const fresh = await backend.getProvisionalToken('player-7');
+    allSecrets.add(fresh.accessToken);
+    const freshUser = await clientFor(emulator).fetchCurrentUser(fresh.accessToken);
+    expect(freshUser.id).not.toBe(me?.id);
+    await game.disconnect();
+
+    // Checked before any request.
+    await expect(backend.getProvisionalToken('')).rejects.toBeInstanceOf(ValidationError);
+    await expect(backend.getProvisionalToken('player-9', 'x'.repeat(33))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(backend.unmergeProvisionalAccount('y'.repeat(1025))).rejects.toBeInstanceOf(ValidationError);
+    expect(emulator.requestCount('POST', '/partner-sdk/token/bot')).toBe(5);
+    await expect(backend.unmergeProvisionalAccount('never-seen')).rejects.toBeInstanceOf(HttpError);
   });
 
   it("a banned user's identity lands on a restricted provisional account whose merge fails with 530017", async () => {
