@@ -25,10 +25,10 @@ async function walkthrough(server: Server): Promise<void> {
   try {
     step('1. Provisional accounts: the server asks for them, each game connects with its token');
     for (const account of ACCOUNTS)
-      players.push(await provisionPlayer(server, account.name, account.externalId));
+      players.push(await provisionPlayer(server, backend, account.name, account.externalId));
     const [aria, borin, cass] = players;
     if (!aria || !borin || !cass) throw new Error('three players expected');
-    await showFindOrCreate(server, aria);
+    await showFindOrCreate(server, backend, aria);
 
     step('2. A server-managed lobby for the match, with a character name for its leader');
     const lobby = await createMatchLobby(backend, aria);

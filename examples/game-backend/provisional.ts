@@ -1,4 +1,5 @@
-import { AuthorizationTokenType, Client } from 'sdkpp';
+import { AuthorizationTokenType, Client, type TokenExchangeResult } from 'sdkpp';
+import type { GameBackend } from 'sdkpp/backend';
 
 import { say } from './print.js';
 
@@ -24,43 +25,17 @@ export interface Player {
   readonly client: Client;
 }
 
-/** A provisional account's token as the server receives it. */
-interface ProvisionalToken {
-  accessToken: string;
-  expiresIn: number;
-  scope: string;
-}
-
 /**
  * The server's half: finds or creates the provisional account of one of the game's own accounts
- * (`POST /partner-sdk/token/bot` with the bot token) and returns its access token, which the server then
+ * (`GameBackend.getProvisionalToken`, the bot-token endpoint) and returns its token, which the server then
  * hands to that player's game over the game's own connection.
  */
-export async function provisionalTokenFor(
-  server: Server,
+export function provisionalTokenFor(
+  backend: GameBackend,
   externalUserId: string,
   preferredName: string,
-): Promise<ProvisionalToken> {
-  const response = await fetch(`${server.api}/partner-sdk/token/bot`, {
-    method: 'POST',
-    headers: { Authorization: `Bot ${server.botToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ external_user_id: externalUserId, preferred_global_name: preferredName }),
-  });
-  const body = (await response.json().catch(() => ({}))) as {
-    access_token?: unknown;
-    expires_in?: unknown;
-    scope?: unknown;
-    message?: unknown;
-  };
-  if (!response.ok || typeof body.access_token !== 'string')
-    throw new Error(
-      `the platform refused a provisional account for ${externalUserId}: HTTP ${response.status} ${typeof body.message === 'string' ? body.message : ''}`,
-    );
-  return {
-    accessToken: body.access_token,
-    expiresIn: typeof body.expires_in === 'number' ? body.expires_in : 0,
-    scope: typeof body.scope === 'string' ? body.scope : '',
-  };
+): Promise<TokenExchangeResult> {
+  return backend.getProvisionalToken(externalUserId, preferredName);
 }
 
 /**
@@ -75,11 +50,16 @@ export async function connectWithToken(server: Server, accessToken: string): Pro
 }
 
 /** Both halves for one player, narrated. */
-export async function provisionPlayer(server: Server, name: string, externalId: string): Promise<Player> {
-  const token = await provisionalTokenFor(server, externalId, name);
+export async function provisionPlayer(
+  server: Server,
+  backend: GameBackend,
+  name: string,
+  externalId: string,
+): Promise<Player> {
+  const token = await provisionalTokenFor(backend, externalId, name);
   say(
     'backend',
-    `provisional account for game account ${externalId} ("${name}"): token with scope "${token.scope}", valid ${Math.round(token.expiresIn / 86_400)} days, handed to ${name}'s game`,
+    `provisional account for game account ${externalId} ("${name}"): token with scope "${token.scopes}", valid ${Math.round(token.expiresIn / 86_400)} days, handed to ${name}'s game`,
   );
   const client = await connectWithToken(server, token.accessToken);
   const me = client.getCurrentUser();
@@ -92,8 +72,8 @@ export async function provisionPlayer(server: Server, name: string, externalId: 
 }
 
 /** Asking again for the same game account finds the same platform user: the call is find-or-create. */
-export async function showFindOrCreate(server: Server, player: Player): Promise<void> {
-  const again = await provisionalTokenFor(server, player.externalId, player.name);
+export async function showFindOrCreate(server: Server, backend: GameBackend, player: Player): Promise<void> {
+  const again = await provisionalTokenFor(backend, player.externalId, player.name);
   const response = await fetch(`${server.api}/users/@me`, {
     headers: { Authorization: `Bearer ${again.accessToken}` },
   });
