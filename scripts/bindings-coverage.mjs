@@ -240,7 +240,7 @@ async function render() {
         ? areas.map((a) => [a, cls.methods.filter((m) => m.area === a)])
         : [[null, cls.methods]];
     for (const [area, methods] of groups) {
-      if (area) lines.push(`#### ${cls.name}: ${area}`, '');
+      if (area) lines.push(`#### ${area}`, '');
       lines.push('| Method | Status | Notes |', '| --- | --- | --- |');
       for (const method of methods) lines.push(methodRow(method, cls));
       lines.push('');
