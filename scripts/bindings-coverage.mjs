@@ -14,7 +14,7 @@
  * `fromCore`, `core`) are the bridge to the idiomatic API, not SDK surface, and are not listed.
  * Exits 1 with one line per problem.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -61,8 +61,21 @@ if (check) {
   writeFileSync(PAGE, page);
 }
 for (const problem of problems) console.error(problem);
-if (problems.length > 0) process.exit(1);
+if (problems.length > 0) {
+  if (builtIsStale())
+    console.error('(dist/bindings.js is older than bindings/: run `npm run build:ts` first)');
+  process.exit(1);
+}
 console.log(`${check ? 'checked' : 'wrote'} ${path.relative(root, PAGE)}: ${summary()}`);
+
+/** True when a bindings source file changed after the build the claims were checked against. */
+function builtIsStale() {
+  const built = statSync(BUILT).mtimeMs;
+  const sources = path.join(root, 'bindings');
+  return readdirSync(sources).some(
+    (f) => f.endsWith('.ts') && statSync(path.join(sources, f)).mtimeMs > built,
+  );
+}
 
 /** True for a class (as opposed to a function or an enum object) among the bindings' exports. */
 function isClass(value) {
