@@ -308,4 +308,15 @@ describe('Electron sample: the renderer and preload in Chromium', () => {
     expect(readFileSync(SCREENSHOT).subarray(0, 4).toString('latin1')).toBe('\x89PNG');
     expect(problems).toEqual([]);
   });
+
+  it('signs out from the button and clears the social state from the screen', async () => {
+    await page.click('#sign-out');
+    await page.locator('#status', { hasText: 'Disconnected' }).waitFor();
+    await page.locator('#sign-in').waitFor({ state: 'visible' });
+    expect(await page.locator('#friends li').count()).toBe(0);
+    expect(await page.locator('#dm-messages li').count()).toBe(0);
+    expect(await page.locator('#lobby-members li').count()).toBe(0);
+    expect(await page.locator('#dm-input').isDisabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
 });

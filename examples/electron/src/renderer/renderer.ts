@@ -166,6 +166,18 @@ async function loadFriends(): Promise<void> {
   renderFriends();
 }
 
+/** After sign-out nothing of the player's social state stays on screen. */
+function forgetSession(): void {
+  state.friends = [];
+  state.selected = undefined;
+  state.conversations.clear();
+  state.lobby = undefined;
+  state.lobbyMessages = [];
+  renderFriends();
+  renderDirectMessages();
+  renderLobby();
+}
+
 function onEvent(event: BridgeEvent): void {
   switch (event.type) {
     case 'session': {
@@ -173,6 +185,7 @@ function onEvent(event: BridgeEvent): void {
       state.session = event.session;
       renderSession();
       if (!wasSignedIn && event.session.status === 'Ready') void loadFriends();
+      if (wasSignedIn && !signedIn()) forgetSession();
       break;
     }
     case 'friends':
