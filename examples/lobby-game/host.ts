@@ -89,6 +89,7 @@ export class TableHost {
       if (table.status !== 'playing' || !game) throw new IllegalMove('no game is running');
       const seat = table.seats.findIndex((s) => s.id === userId);
       if (seat < 0) throw new IllegalMove('you are watching this game, not playing it');
+      if (seat !== game.turn) throw new IllegalMove('it is not your turn');
       if (movesSeen !== null && movesSeen !== game.moves) {
         throw new IllegalMove('the board changed before your move arrived; look again');
       }

@@ -139,7 +139,7 @@ export class Player {
     return this.type(`/invite ${username}`);
   }
 
-  /** Leaves the table, signs out and resolves {@link done}. */
+  /** Leaves the table, signs out and resolves {@link done}; never rejects (trouble is printed). */
   async quit(): Promise<void> {
     if (this.#quitting) return;
     this.#quitting = true;
@@ -148,7 +148,11 @@ export class Player {
     } catch (error) {
       this.#print('error', `leaving the table: ${error instanceof Error ? error.message : String(error)}`);
     }
-    await this.client.destroy();
+    try {
+      await this.client.destroy();
+    } catch (error) {
+      this.#print('error', `signing out: ${error instanceof Error ? error.message : String(error)}`);
+    }
     this.#resolveDone();
   }
 
@@ -307,9 +311,11 @@ export class Player {
       const user = this.client.getUser(memberId);
       this.#print('lobby', `${user?.displayName ?? 'someone'} sat down at the table`);
       this.#updatePresence();
-      void this.#host
-        ?.joined({ id: memberId, name: user?.displayName ?? memberId })
-        .then(() => this.#autoStart());
+      const host = this.#host;
+      if (host) {
+        const seat = { id: memberId, name: user?.displayName ?? memberId };
+        this.#background(host.joined(seat).then(() => this.#autoStart()));
+      }
     });
     this.client.on('lobbyMemberRemoved', (lobbyId, memberId) => {
       if (!mine(lobbyId) || memberId === this.#me) return;
@@ -339,7 +345,7 @@ export class Player {
     this.#print('lobby', `${this.client.getUser(memberId)?.displayName ?? 'someone'} left the table`);
     this.#updatePresence();
     if (this.#host) {
-      void this.#host.left(memberId);
+      this.#background(this.#host.left(memberId));
     } else if (memberId === this.#shown?.host) {
       this.#print('lobby', 'the host left, so the table is closed');
       void this.type('/leave');
@@ -353,16 +359,24 @@ export class Player {
       if (!host || authorId === this.#me) return;
       const seen =
         metadata.moves !== undefined && /^\d+$/.test(metadata.moves) ? Number(metadata.moves) : null;
-      void host
-        .move(authorId, Number(metadata.column), seen)
-        .then((refused) => (refused === null ? undefined : this.#refuse(authorId, refused)))
-        .catch((error: unknown) => this.#print('error', String(error)));
+      this.#background(
+        host
+          .move(authorId, Number(metadata.column), seen)
+          .then((refused) => (refused === null ? undefined : this.#refuse(authorId, refused))),
+      );
     } else if (metadata.kind === REFUSED) {
       if (metadata.to === this.#me)
         this.#print('game', `move refused by the host: ${metadata.reason ?? '?'}`);
     } else {
       this.#print('chat', `${author}: ${content}`);
     }
+  }
+
+  /** Work started by an event rather than by a typed line: a failure is printed, never left unhandled. */
+  #background(work: Promise<unknown>): void {
+    work.catch((error: unknown) => {
+      this.#print('error', error instanceof Error ? error.message : String(error));
+    });
   }
 
   async #refuse(userId: string, reason: string): Promise<void> {

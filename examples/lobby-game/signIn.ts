@@ -18,14 +18,16 @@ export function autoConsentAs(username: string): (url: string) => Promise<void> 
   return async (authorizeUrl) => {
     const url = new URL(authorizeUrl);
     url.searchParams.set('login_hint', username);
-    const page = await fetch(url, { redirect: 'manual' });
+    const page = await fetch(url, { redirect: 'manual' }).catch(() => {
+      throw new Error(`no emulator answers at ${url.origin}: is it running?`);
+    });
     await page.arrayBuffer();
     const location = page.headers.get('location');
     if (page.status !== 302 || location === null) {
       throw new Error(
         page.status === 200
           ? 'the emulator shows its consent page: start it with --auto-consent, or leave out --user to sign in in your browser'
-          : `the emulator refused the sign-in (HTTP ${page.status})`,
+          : `the emulator refused the sign-in (HTTP ${page.status}); was it started with this game's --app-id?`,
       );
     }
     const redirect = new URL(location);
