@@ -22,6 +22,9 @@ import {
   ClientResult,
   ClientStatus,
   AvatarType,
+  Call,
+  CallError,
+  CallStatus,
   ChannelType,
   ErrorType,
   GuildChannel,
@@ -112,6 +115,8 @@ describe('bindings coverage: the methods added to match the idiomatic API', () =
     expect(sizes.Equals(make('Ranked'))).toBe(false);
 
     expect(Client.Status.Ready).toBe(ClientStatus.Ready);
+    expect(Call.Status.Connected).toBe(CallStatus.Connected);
+    expect(Call.Error.JoinTimeout).toBe(CallError.JoinTimeout);
     expect(Client.Error.UnexpectedClose).toBe(ClientError.UnexpectedClose);
     expect(Client.StatusToString(Client.Status.HttpWait)).toBe('HttpWait');
   });
