@@ -14,6 +14,14 @@ export interface Whereabouts {
   table: Table | null;
 }
 
+/** The platform's limit for an activity's text fields. */
+const MAX_ACTIVITY_TEXT = 128;
+
+/** Long names could push a line past the platform's limit: cut it with an ellipsis instead. */
+function clip(text: string): string {
+  return text.length <= MAX_ACTIVITY_TEXT ? text : `${text.slice(0, MAX_ACTIVITY_TEXT - 1)}…`;
+}
+
 /** "Alice 1 · Bob 0": the wins at a table, in seat order. */
 export function scoreLine(table: Table): string {
   return table.seats.map((s) => `${s.name} ${table.wins[s.id] ?? 0}`).join(' · ');
@@ -54,10 +62,11 @@ export function presenceFor(where: Whereabouts): Activity {
     };
   }
   const over = table.status === 'over';
+  const scored = Object.values(table.wins).some((wins) => wins > 0);
   return {
     ...activity,
     details: `Four in a row, game ${table.round}${over ? ' over' : ''}`,
-    state: over ? `${gameLine(table)} · score ${scoreLine(table)}` : gameLine(table),
+    state: clip(over || scored ? `${gameLine(table)} · score ${scoreLine(table)}` : gameLine(table)),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   type Game,
 } from '../../examples/lobby-game/rules.js';
 import { chooseColumn } from '../../examples/lobby-game/strategy.js';
+import { presenceFor } from '../../examples/lobby-game/presence.js';
 import { tableFromMetadata, tableToMetadata, type Table } from '../../examples/lobby-game/table.js';
 
 /** Plays columns in turn order from a fresh game. */
@@ -93,5 +94,33 @@ describe('lobby game table metadata', () => {
     expect(tableFromMetadata({ ...meta, board: 'nonsense' })).toBeNull();
     expect(tableFromMetadata({ ...meta, seats: '{' })).toBeNull();
     expect(tableFromMetadata({ ...meta, status: 'paused' })).toBeNull();
+  });
+});
+
+describe('lobby game rich presence', () => {
+  it('says whose turn it is and the score, within the platform limit for long names', () => {
+    const seats = ['A', 'B', 'C', 'D'].map((c, i) => ({ id: String(i + 1), name: c.repeat(32) }));
+    const table: Table = {
+      status: 'over',
+      host: '1',
+      seats,
+      round: 3,
+      wins: { '1': 2, '2': 1 },
+      revision: 9,
+      game: { ...playAll(4, [1, 2, 3, 4]), outcome: 'four', winner: 0 },
+    };
+    const over = presenceFor({ lobbyId: '77', secret: 's', members: 4, table });
+    expect(over.details).toBe('Four in a row, game 3 over');
+    expect(over.state?.length).toBeLessThanOrEqual(128);
+    expect(over.state).toMatch(/^A{32} won in 4 moves · score A{32} 2 · B{32} 1/);
+    expect(over.party).toMatchObject({ id: 'table-77', currentSize: 4, maxSize: 4 });
+    const playing = presenceFor({
+      lobbyId: '77',
+      secret: 's',
+      members: 2,
+      table: { ...table, status: 'playing', seats: seats.slice(0, 2), wins: {}, game: playAll(2, [4]) },
+    });
+    expect(playing.state).toBe(`move 2: ${'B'.repeat(32)}'s turn (O)`);
+    expect(presenceFor({ lobbyId: null, secret: null, members: 0, table: null }).details).toBe('In the menu');
   });
 });
