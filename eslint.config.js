@@ -13,6 +13,7 @@ export default tseslint.config(
       'build-deps/**',
       '.guide-snippets/**',
       'test-artifacts/**',
+      'examples/*/dist/**',
     ],
   },
   js.configs.recommended,
