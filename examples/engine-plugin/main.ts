@@ -1,16 +1,18 @@
 /**
  * The engine-plugin sample: a tiny engine host loads a social plugin written against `sdkpp/bindings`, the
  * SDK-shaped API, and a game script. With no address it starts an embedded emulator (two test players,
- * alice and bob, already friends); `--emulator <url> --app-id <id>` uses one running in another terminal.
+ * alice and bob, already friends); `--emulator <url>` uses one running in another terminal (its application id
+ * comes from its dashboard, or from `--app-id <id>`).
  *
  *   npm run example:engine-plugin
- *   npm run example:engine-plugin -- --emulator http://127.0.0.1:53111 --app-id 1234567890123456789
+ *   npm run example:engine-plugin -- --emulator http://127.0.0.1:53111
  */
 import { parseArgs } from 'node:util';
 
 import { startEmulator, type Emulator } from 'sdkpp/emulator';
 
 import { consentAs } from './browser.js';
+import { applicationIdOf } from './emulatorInfo.js';
 import { Engine } from './engine.js';
 import { GameScript } from './gameScript.js';
 import { say } from './print.js';
@@ -35,18 +37,19 @@ const presence = { details: 'Exploring the harbour', state: 'Solo, level 3' };
 let embedded: Emulator | undefined;
 let platform: Omit<SocialPluginSettings, 'presence'>;
 if (emulatorUrl) {
-  const applicationId = values['app-id'] ?? process.env.SDKPP_APPLICATION_ID;
-  if (!applicationId) {
-    process.stderr.write(
-      '--emulator needs the application id the emulator runs with: --app-id <id> (or SDKPP_APPLICATION_ID)\n',
-    );
-    process.exit(2);
-  }
   if (!URL.canParse(emulatorUrl)) {
     process.stderr.write(`--emulator takes the emulator's http address, e.g. http://127.0.0.1:53111\n`);
     process.exit(2);
   }
   const http = new URL(emulatorUrl).origin;
+  const given = values['app-id'] ?? process.env.SDKPP_APPLICATION_ID;
+  const applicationId = given === undefined || given === '' ? await applicationIdOf(http) : given;
+  if (!applicationId) {
+    process.stderr.write(
+      `no emulator answered at ${http}; give the application id it runs with: --app-id <id> (or SDKPP_APPLICATION_ID)\n`,
+    );
+    process.exit(2);
+  }
   platform = { applicationId, apiBase: `${http}/api/v10`, webBase: http, openUrl: consentAs(values.player) };
   say('emulator', `using the emulator at ${http}`);
 } else {

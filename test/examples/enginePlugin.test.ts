@@ -51,7 +51,8 @@ describe('examples/engine-plugin', () => {
 
     const child = spawn(
       process.execPath,
-      [...SAMPLE, '--emulator', emulator.http, '--app-id', emulator.applicationId, '--frames', '240'],
+      // No --app-id: the sample asks the emulator's dashboard which application it runs.
+      [...SAMPLE, '--emulator', emulator.http, '--frames', '240'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let stdout = '';
@@ -86,7 +87,7 @@ describe('examples/engine-plugin', () => {
     expect(watcher.getUser(alice.id)?.status).toBe(StatusType.Offline);
   }, 60_000);
 
-  it('--emulator without --app-id says what it needs and exits 2', async () => {
+  it('--emulator where no emulator answers, without --app-id, says what it needs and exits 2', async () => {
     const failed = await run(process.execPath, [...SAMPLE, '--emulator', 'http://127.0.0.1:9'], {
       timeout: 30_000,
       env: { ...process.env, SDKPP_APPLICATION_ID: '' },
