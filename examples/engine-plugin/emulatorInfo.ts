@@ -1,14 +1,24 @@
+/** What an emulator running in another terminal says about itself. */
+export interface EmulatorInfo {
+  /** Its HTTP API base. */
+  api: string;
+  /** The application id it runs with. */
+  applicationId: string;
+}
+
 /**
- * The application id an emulator in another terminal runs with, as its dashboard reports it
- * (`GET /dashboard/api/state`, answered to loopback callers only); undefined when it does not answer.
+ * Asks an emulator in another terminal for its API address and application id (`GET /emulator.json`, which holds
+ * nothing secret); undefined when nothing answers there like an emulator.
  */
-export async function applicationIdOf(http: string): Promise<string | undefined> {
+export async function emulatorInfo(http: string): Promise<EmulatorInfo | undefined> {
   try {
-    const reply = await fetch(new URL('/dashboard/api/state', http), { signal: AbortSignal.timeout(5000) });
+    const reply = await fetch(new URL('/emulator.json', http), { signal: AbortSignal.timeout(5000) });
     if (!reply.ok) return undefined;
-    const state = (await reply.json()) as { emulator?: { applicationId?: unknown } };
-    const id = state.emulator?.applicationId;
-    return typeof id === 'string' && /^[0-9]{1,20}$/.test(id) ? id : undefined;
+    const info = (await reply.json()) as { api?: unknown; applicationId?: unknown };
+    const { api, applicationId } = info;
+    if (typeof api !== 'string' || typeof applicationId !== 'string' || !/^[0-9]{1,20}$/.test(applicationId))
+      return undefined;
+    return { api, applicationId };
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
  * The engine-plugin sample: a tiny engine host loads a social plugin written against `sdkpp/bindings`, the
  * SDK-shaped API, and a game script. With no address it starts an embedded emulator (two test players,
  * alice and bob, already friends); `--emulator <url>` uses one running in another terminal (its application id
- * comes from its dashboard, or from `--app-id <id>`).
+ * comes from its `/emulator.json`, or from `--app-id <id>`).
  *
  *   npm run example:engine-plugin
  *   npm run example:engine-plugin -- --emulator http://127.0.0.1:53111
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { startEmulator, type Emulator } from 'sdkpp/emulator';
 
 import { consentAs } from './browser.js';
-import { applicationIdOf } from './emulatorInfo.js';
+import { emulatorInfo } from './emulatorInfo.js';
 import { Engine } from './engine.js';
 import { GameScript } from './gameScript.js';
 import { say } from './print.js';
@@ -42,15 +42,21 @@ if (emulatorUrl) {
     process.exit(2);
   }
   const http = new URL(emulatorUrl).origin;
+  const info = await emulatorInfo(http);
   const given = values['app-id'] ?? process.env.SDKPP_APPLICATION_ID;
-  const applicationId = given === undefined || given === '' ? await applicationIdOf(http) : given;
+  const applicationId = given === undefined || given === '' ? info?.applicationId : given;
   if (!applicationId) {
     process.stderr.write(
       `no emulator answered at ${http}; give the application id it runs with: --app-id <id> (or SDKPP_APPLICATION_ID)\n`,
     );
     process.exit(2);
   }
-  platform = { applicationId, apiBase: `${http}/api/v10`, webBase: http, openUrl: consentAs(values.player) };
+  platform = {
+    applicationId,
+    apiBase: info?.api ?? `${http}/api/v10`,
+    webBase: http,
+    openUrl: consentAs(values.player),
+  };
   say('emulator', `using the emulator at ${http}`);
 } else {
   embedded = await startEmulator({ users: 2, autoConsent: true, rpc: false, seedGuild: false });

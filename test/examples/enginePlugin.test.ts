@@ -51,7 +51,7 @@ describe('examples/engine-plugin', () => {
 
     const child = spawn(
       process.execPath,
-      // No --app-id: the sample asks the emulator's dashboard which application it runs.
+      // No --app-id: the sample reads it from the emulator's /emulator.json.
       [...SAMPLE, '--emulator', emulator.http, '--frames', '240'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
