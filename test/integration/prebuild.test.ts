@@ -153,7 +153,9 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     expect(check.code).toBe(1);
     expect(JSON.parse(check.stdout)).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/^the prebuild did not load: .*(file too short|invalid ELF header)/) as unknown,
+      reason: expect.stringMatching(
+        /^the prebuild did not load: .*(file too short|invalid ELF header)/,
+      ) as unknown,
     });
 
     expect(await engineSeenBy(broken)).toMatchObject({ engine: 'native', origin: 'local-build' });
