@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
 
-import { HttpError, type ActivityInvite, type Client } from 'sdkpp';
+import type { ActivityInvite, Client } from 'sdkpp';
 
 import { parseCommand, HELP, type Command } from './commands.js';
 import { Friends } from './friends.js';
-import { TableHost } from './host.js';
 import { presenceFor } from './presence.js';
 import type { Print } from './print.js';
-import { MAX_PLAYERS, refusal } from './rules.js';
-import { chooseColumn } from './strategy.js';
-import { tableFromMetadata, tableToMetadata, type Table } from './table.js';
-import { printBoard, printTableChange } from './view.js';
+import { TableSession, type TableSessionOptions } from './session.js';
 
 /** How a player behaves beyond what is typed. */
 export interface PlayerOptions {
@@ -27,35 +23,21 @@ export interface PlayerOptions {
   greeting: string | null;
 }
 
-/** Lobby message metadata `kind`s: a move request to the host, the host's refusal, or chat. */
-const MOVE = 'move';
-const REFUSED = 'refused';
-const CHAT = 'chat';
-/** How long a member must stay gone before they count as having left. */
-const LEAVE_CONFIRM_MS = 400;
-
 /**
  * One player of the game, signed in and connected: what they type becomes commands, chat or moves; what
- * arrives (invites, lobby changes, messages, the host's published table) is printed. A player is either the
- * host of their table (and decides every move) or a guest who asks the host.
+ * friends send (requests, invites, presence) is printed; where they are shows in their rich presence. At a
+ * table, the {@link TableSession} does the rest.
  */
 export class Player {
   readonly client: Client;
   readonly #o: PlayerOptions;
   readonly #print: Print;
-  readonly #me: string;
   readonly #friends: Friends;
-  #lobby: { id: string; secret: string } | null = null;
-  #host: TableHost | null = null;
-  /** The table as last shown. */
-  #shown: Table | null = null;
-  /** The other members at the table, as announced. */
-  readonly #members = new Set<string>();
+  #table: TableSession | null = null;
   #latestInvite: ActivityInvite | null = null;
   #lastPresence = '';
   #commands: Promise<void> = Promise.resolve();
   #quitting = false;
-  #autoMoveFor = -1;
   readonly #done: Promise<void>;
   #resolveDone: () => void = () => undefined;
 
@@ -63,9 +45,7 @@ export class Player {
     this.client = client;
     this.#o = options;
     this.#print = options.print;
-    const me = client.getCurrentUser();
-    if (!me) throw new Error('a player needs a connected client');
-    this.#me = me.id;
+    if (!client.getCurrentUser()) throw new Error('a player needs a connected client');
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.#friends = new Friends(client, {
       print: options.print,
@@ -73,15 +53,9 @@ export class Player {
       onInvite: (invite) => {
         this.#invited(invite);
       },
-      isTableMate: (id) => this.#shown?.seats.some((s) => s.id === id) ?? false,
+      isTableMate: (id) => this.#table?.seats(id) ?? false,
     });
-    this.#listen();
     this.#updatePresence();
-  }
-
-  /** The player's display name. */
-  get name(): string {
-    return this.client.getCurrentUser()?.displayName ?? '?';
   }
 
   /** Resolves once the player has left the game (`/quit`, end of input, or after the game when told to). */
@@ -105,33 +79,19 @@ export class Player {
 
   /** Opens a table: a lobby whose secret (random unless given) is the join secret of the player's presence. */
   async host(secret = `table-${randomBytes(16).toString('hex')}`): Promise<void> {
-    if (this.#lobby) {
-      this.#print('error', 'you are at a table already: /leave first');
-      return;
-    }
-    const lobbyId = await this.client.createOrJoinLobby(secret);
-    this.#enter(lobbyId, secret);
-    const host = new TableHost({ id: this.#me, name: this.name }, (table) => this.#publish(table));
-    this.#host = host;
-    this.#print('lobby', `opened a table for ${MAX_PLAYERS} (lobby ${lobbyId}): /invite <friend> to fill it`);
-    await host.open();
+    if (this.#atTable()) return;
+    const table = await TableSession.host(this.client, secret, this.#sessionOptions());
+    this.#table = table;
+    await table.publishOpening();
     this.#updatePresence();
   }
 
-  /** Joins the table with this lobby secret. */
+  /** Sits down at the table with this lobby secret. */
   async join(secret: string): Promise<void> {
-    if (this.#lobby) {
-      this.#print('error', 'you are at a table already: /leave first');
-      return;
-    }
-    const lobbyId = await this.client.createOrJoinLobby(secret);
-    this.#enter(lobbyId, secret);
-    const table = this.#table();
-    const hostName = table?.seats.find((s) => s.id === table.host)?.name ?? 'the host';
-    this.#print('lobby', `joined ${hostName}'s table (lobby ${lobbyId})`);
-    this.#showTable();
+    if (this.#atTable()) return;
+    this.#table = await TableSession.join(this.client, secret, this.#sessionOptions());
     this.#updatePresence();
-    if (this.#o.greeting !== null) await this.#chat(this.#o.greeting);
+    if (this.#o.greeting !== null) await this.#table.chat(this.#o.greeting);
   }
 
   /** Invites a friend (by username) to the table. */
@@ -166,10 +126,6 @@ export class Player {
       case 'help':
         for (const line of HELP) this.#print('game', line);
         return;
-      case 'chat':
-        return this.#chat(command.text);
-      case 'move':
-        return this.#move(command.column);
       case 'friends':
         this.#friends.list();
         return;
@@ -177,77 +133,49 @@ export class Player {
         return this.#friends.request(command.username);
       case 'accept':
         return this.#friends.accept(command.username);
-      case 'invite':
-        if (!this.#lobby) {
-          this.#print('error', 'you are not at a table: /host opens one');
-          return;
-        }
-        return this.#friends.invite(command.username);
       case 'join':
-        return this.#joinCommand(command.secret);
+        return this.#join(command.secret);
       case 'host':
         return this.host();
-      case 'start':
-        return this.#start();
-      case 'board': {
-        const table = this.#table();
-        if (table?.game) printBoard(table, this.#print);
-        else this.#print('error', 'no game on the table yet');
-        return;
-      }
       case 'leave':
         return this.#leave();
       case 'quit':
         return this.quit();
+      default:
+        return this.#atTableCommand(command);
     }
   }
 
-  async #chat(text: string): Promise<void> {
-    if (!this.#lobby) {
-      this.#print('error', "chat goes to your table's lobby: /host or /join first");
+  /** Commands that need a table. */
+  async #atTableCommand(command: Command): Promise<void> {
+    const table = this.#table;
+    if (!table) {
+      if (command.kind === 'move') this.#print('game', 'move refused: no game is running');
+      else this.#print('error', 'you are not at a table: /host opens one, /join sits down at one');
       return;
     }
-    await this.client.sendLobbyMessage(this.#lobby.id, text.slice(0, 2000), { kind: CHAT });
+    switch (command.kind) {
+      case 'chat':
+        return table.chat(command.text);
+      case 'move':
+        return table.move(command.column);
+      case 'invite':
+        return this.#friends.invite(command.username);
+      case 'start':
+        return table.start();
+      case 'board':
+        table.showBoard();
+        return;
+      default:
+    }
   }
 
-  async #move(column: number): Promise<void> {
-    const table = this.#table();
-    const game = table?.game;
-    if (!this.#lobby || !table || !game || table.status !== 'playing') {
-      this.#print('game', 'move refused: no game is running');
-      return;
-    }
-    const seat = table.seats.findIndex((s) => s.id === this.#me);
-    const reason = seat < 0 ? 'you are watching this game, not playing it' : refusal(game, seat, column);
-    if (reason !== null) {
-      this.#print('game', `move refused: ${reason}`);
-      return;
-    }
-    if (this.#host) {
-      const refused = await this.#host.move(this.#me, column, game.moves);
-      if (refused !== null) this.#print('game', `move refused: ${refused}`);
-      return;
-    }
-    await this.client.sendLobbyMessage(this.#lobby.id, `drops a disc into column ${column}`, {
-      kind: MOVE,
-      column: String(column),
-      moves: String(game.moves),
-    });
+  #atTable(): boolean {
+    if (this.#table) this.#print('error', 'you are at a table already: /leave first');
+    return this.#table !== null;
   }
 
-  async #start(): Promise<void> {
-    if (!this.#host) {
-      this.#print(
-        'error',
-        this.#lobby ? 'only the host starts the game' : 'you are not at a table: /host opens one',
-      );
-      return;
-    }
-    const refused = await this.#host.start();
-    if (refused !== null) this.#print('game', `cannot start: ${refused}`);
-  }
-
-  async #joinCommand(secret: string | undefined): Promise<void> {
+  async #join(secret: string | undefined): Promise<void> {
     if (secret !== undefined) return this.join(secret);
     const invite = this.#latestInvite;
     if (!invite) {
@@ -262,185 +190,50 @@ export class Player {
   }
 
   async #leave(): Promise<void> {
-    const lobby = this.#lobby;
-    if (!lobby) return;
-    this.#forget();
-    try {
-      await this.client.leaveLobby(lobby.id);
-    } catch (error) {
-      // A lobby that is gone already (404) has been left all the same.
-      if (!(error instanceof HttpError && error.status === 404)) throw error;
-    }
-    this.#print('lobby', 'you left the table');
+    const table = this.#table;
+    if (!table) return;
+    this.#table = null;
+    await table.leave();
     this.#updatePresence();
-  }
-
-  #enter(lobbyId: string, secret: string): void {
-    this.#lobby = { id: lobbyId, secret };
-    const members = this.client.getLobbyHandle(lobbyId)?.lobbyMemberIds ?? [];
-    for (const id of members) if (id !== this.#me) this.#members.add(id);
-  }
-
-  #forget(): void {
-    this.#lobby = null;
-    this.#host = null;
-    this.#shown = null;
-    this.#members.clear();
   }
 
   #invited(invite: ActivityInvite): void {
     const from = this.client.getUser(invite.senderId)?.displayName ?? 'a friend';
-    if (this.#o.autoJoin && !this.#lobby) {
-      this.#print('invite', `${from} invites you to their table: joining`);
-      this.#latestInvite = invite;
-      void this.type('/join');
-      return;
-    }
     this.#latestInvite = invite;
-    this.#print('invite', `${from} invites you to their table: /join to accept`);
-  }
-
-  #listen(): void {
-    const mine = (lobbyId: string): boolean => this.#lobby?.id === lobbyId;
-    this.client.on('lobbyUpdated', (lobbyId) => {
-      if (mine(lobbyId)) this.#showTable();
-    });
-    this.client.on('lobbyMemberAdded', (lobbyId, memberId) => {
-      if (!mine(lobbyId) || memberId === this.#me || this.#members.has(memberId)) return;
-      this.#members.add(memberId);
-      const user = this.client.getUser(memberId);
-      this.#print('lobby', `${user?.displayName ?? 'someone'} sat down at the table`);
-      this.#updatePresence();
-      const host = this.#host;
-      if (host) {
-        const seat = { id: memberId, name: user?.displayName ?? memberId };
-        this.#background(host.joined(seat).then(() => this.#autoStart()));
-      }
-    });
-    this.client.on('lobbyMemberRemoved', (lobbyId, memberId) => {
-      if (!mine(lobbyId) || memberId === this.#me) return;
-      // A lobby snapshot older than the gateway's news can briefly drop a member who just arrived: act on a
-      // departure only once it still holds a moment later.
-      setTimeout(() => {
-        if (mine(lobbyId) && !this.client.getLobbyHandle(lobbyId)?.getLobbyMemberHandle(memberId)) {
-          this.#memberLeft(memberId);
-        }
-      }, LEAVE_CONFIRM_MS);
-    });
-    this.client.on('lobbyDeleted', (lobbyId) => {
-      if (!mine(lobbyId)) return;
-      this.#forget();
-      this.#print('lobby', 'the table is gone');
-      this.#updatePresence();
-    });
-    this.client.on('messageCreated', (messageId) => {
-      const message = this.client.getMessageHandle(messageId);
-      if (!message || message.lobbyId === null || !mine(message.lobbyId)) return;
-      this.#lobbyMessage(message.authorId, message.content, message.metadata);
-    });
-  }
-
-  #memberLeft(memberId: string): void {
-    if (!this.#members.delete(memberId)) return;
-    this.#print('lobby', `${this.client.getUser(memberId)?.displayName ?? 'someone'} left the table`);
-    this.#updatePresence();
-    if (this.#host) {
-      this.#background(this.#host.left(memberId));
-    } else if (memberId === this.#shown?.host) {
-      this.#print('lobby', 'the host left, so the table is closed');
-      void this.type('/leave');
-    }
-  }
-
-  #lobbyMessage(authorId: string, content: string, metadata: Readonly<Record<string, string>>): void {
-    const author = this.client.getUser(authorId)?.displayName ?? 'someone';
-    if (metadata.kind === MOVE) {
-      const host = this.#host;
-      if (!host || authorId === this.#me) return;
-      const seen =
-        metadata.moves !== undefined && /^\d+$/.test(metadata.moves) ? Number(metadata.moves) : null;
-      this.#background(
-        host
-          .move(authorId, Number(metadata.column), seen)
-          .then((refused) => (refused === null ? undefined : this.#refuse(authorId, refused))),
-      );
-    } else if (metadata.kind === REFUSED) {
-      if (metadata.to === this.#me)
-        this.#print('game', `move refused by the host: ${metadata.reason ?? '?'}`);
+    if (this.#o.autoJoin && !this.#table) {
+      this.#print('invite', `${from} invites you to their table: joining`);
+      void this.type('/join');
     } else {
-      this.#print('chat', `${author}: ${content}`);
+      this.#print('invite', `${from} invites you to their table: /join to accept`);
     }
   }
 
-  /** Work started by an event rather than by a typed line: a failure is printed, never left unhandled. */
-  #background(work: Promise<unknown>): void {
-    work.catch((error: unknown) => {
-      this.#print('error', error instanceof Error ? error.message : String(error));
-    });
-  }
-
-  async #refuse(userId: string, reason: string): Promise<void> {
-    if (!this.#lobby) return;
-    await this.client.sendLobbyMessage(this.#lobby.id, `move refused: ${reason}`, {
-      kind: REFUSED,
-      to: userId,
-      reason,
-    });
-  }
-
-  async #publish(table: Table): Promise<void> {
-    if (!this.#lobby) return;
-    // The same call that created the lobby replaces its metadata: the host is the only one who sends it.
-    await this.client.createOrJoinLobby(this.#lobby.secret, tableToMetadata(table));
-    this.#showTable();
-  }
-
-  #table(): Table | null {
-    const lobby = this.#lobby ? this.client.getLobbyHandle(this.#lobby.id) : undefined;
-    return lobby ? tableFromMetadata(lobby.metadata) : null;
-  }
-
-  /** Shows the published table if it is newer than what the terminal shows. */
-  #showTable(): void {
-    const table = this.#table();
-    if (!table || (this.#shown && table.revision <= this.#shown.revision)) return;
-    const before = this.#shown;
-    this.#shown = table;
-    printTableChange(before, table, this.#me, this.#print);
-    this.#updatePresence();
-    this.#maybeAutoplay(table);
-    if (table.status === 'over' && this.#o.quitAfterGame) void this.type('/quit');
-  }
-
-  #maybeAutoplay(table: Table): void {
-    const game = table.game;
-    const delay = this.#o.autoplayDelayMs;
-    if (delay === null || !game || table.status !== 'playing') return;
-    const seat = table.seats.findIndex((s) => s.id === this.#me);
-    if (seat !== game.turn || this.#autoMoveFor === table.revision) return;
-    this.#autoMoveFor = table.revision;
-    setTimeout(() => {
-      if (this.#shown?.revision === table.revision) void this.type(`/move ${chooseColumn(game, seat)}`);
-    }, delay);
-  }
-
-  async #autoStart(): Promise<void> {
-    const host = this.#host;
-    const startAt = this.#o.startAt;
-    if (!host || startAt === null || host.table.status !== 'waiting') return;
-    // Several arrivals may ask at once; only the first start counts, the others are refused quietly.
-    if (host.table.seats.length >= startAt) await host.start();
+  #sessionOptions(): TableSessionOptions {
+    return {
+      print: this.#print,
+      autoplayDelayMs: this.#o.autoplayDelayMs,
+      startAt: this.#o.startAt,
+      onChange: () => {
+        this.#updatePresence();
+      },
+      onTable: (table) => {
+        this.#updatePresence();
+        if (table.status === 'over' && this.#o.quitAfterGame) void this.type('/quit');
+      },
+      onClosed: () => {
+        void this.type('/leave');
+      },
+    };
   }
 
   #updatePresence(): void {
     if (this.#quitting) return;
-    const lobby = this.#lobby;
-    const members = lobby ? (this.client.getLobbyHandle(lobby.id)?.lobbyMemberIds.length ?? 1) : 0;
+    const table = this.#table;
     const activity = presenceFor({
-      lobbyId: lobby?.id ?? null,
-      secret: lobby?.secret ?? null,
-      members,
-      table: lobby ? this.#shown : null,
+      lobbyId: table?.lobbyId ?? null,
+      secret: table?.secret ?? null,
+      members: table?.memberCount ?? 0,
+      table: table?.table ?? null,
     });
     const key = JSON.stringify(activity);
     if (key === this.#lastPresence) return;

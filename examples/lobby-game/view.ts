@@ -18,14 +18,21 @@ export function printBoard(table: Table, print: Print): void {
 
 /**
  * What a terminal prints when the table changes from `before` (null: just sat down) to `after`, as seen by
- * the player `me`: who dropped where, the board, whose turn, the result and the score.
+ * the player `me`: who dropped where, the board, whose turn, the result and the score. `hostHints` adds
+ * what the host can type next (`/start`), for a host who starts games by hand.
  */
-export function printTableChange(before: Table | null, after: Table, me: string, print: Print): void {
-  const isHost = after.host === me;
+export function printTableChange(
+  before: Table | null,
+  after: Table,
+  me: string,
+  print: Print,
+  hostHints = true,
+): void {
+  const hostCanStart = hostHints && after.host === me;
   if (after.status === 'waiting') {
     const names = after.seats.map((s) => s.name).join(', ');
     if (!before || before.seats.length !== after.seats.length) {
-      const hint = isHost && after.seats.length >= MIN_PLAYERS ? ': /start to begin' : '';
+      const hint = hostCanStart && after.seats.length >= MIN_PLAYERS ? ': /start to begin' : '';
       print('lobby', `at the table: ${names} (${after.seats.length}/${MAX_PLAYERS})${hint}`);
     }
     return;
@@ -62,7 +69,7 @@ export function printTableChange(before: Table | null, after: Table, me: string,
           ? `${winner} wins: everyone else left.`
           : 'the board is full: a draw.';
     print('game', `game over: ${result} Score: ${scoreLine(after)}`);
-    if (isHost) print('game', '/start for a rematch, /quit to leave');
+    if (hostCanStart) print('game', '/start for a rematch, /quit to leave');
     return;
   }
   const mine = after.seats[game.turn]?.id === me;
