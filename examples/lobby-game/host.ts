@@ -13,7 +13,11 @@ export class TableHost {
   #queue: Promise<unknown> = Promise.resolve();
   readonly #publish: (table: Table) => Promise<void>;
 
-  constructor(host: Seat, publish: (table: Table) => Promise<void>) {
+  /**
+   * `revision` is the last one published at this lobby (a host reopening their own table), so the new
+   * publications still count as newer in every terminal.
+   */
+  constructor(host: Seat, publish: (table: Table) => Promise<void>, revision = 0) {
     this.#present = [host];
     this.#publish = publish;
     this.#table = {
@@ -22,7 +26,7 @@ export class TableHost {
       seats: [host],
       round: 0,
       wins: {},
-      revision: 0,
+      revision,
       game: null,
     };
   }

@@ -56,7 +56,8 @@ export class TableSession {
     client: Client,
     lobbyId: string,
     secret: string,
-    hosting: boolean,
+    /** The revision to continue from as host, or null for a guest. */
+    hostFrom: number | null,
     options: TableSessionOptions,
   ) {
     this.#client = client;
@@ -65,11 +66,20 @@ export class TableSession {
     this.#o = options;
     const me = client.getCurrentUser();
     this.#me = me?.id ?? '';
-    this.#host = hosting
-      ? new TableHost({ id: this.#me, name: me?.displayName ?? '?' }, (table) => this.#publish(table))
-      : null;
+    this.#host =
+      hostFrom === null
+        ? null
+        : new TableHost(
+            { id: this.#me, name: me?.displayName ?? '?' },
+            (table) => this.#publish(table),
+            hostFrom,
+          );
     for (const id of client.getLobbyHandle(lobbyId)?.lobbyMemberIds ?? []) {
-      if (id !== this.#me) this.#members.add(id);
+      if (id === this.#me) continue;
+      this.#members.add(id);
+      // Reopening one's own table: whoever stayed in the lobby keeps a seat.
+      const name = client.getUser(id)?.displayName ?? id;
+      if (this.#host) this.#background(this.#host.joined({ id, name }));
     }
     this.#listen();
   }
@@ -77,11 +87,20 @@ export class TableSession {
   /** Opens a table as its host: creates the lobby with this secret (then {@link publishOpening}). */
   static async host(client: Client, secret: string, options: TableSessionOptions): Promise<TableSession> {
     const lobbyId = await client.createOrJoinLobby(secret);
+    const open = tableFromMetadata(client.getLobbyHandle(lobbyId)?.metadata ?? {});
+    if (open && open.host !== client.getCurrentUser()?.id) {
+      // Someone else's table has this secret: sit down there rather than take it over.
+      const hostName = open.seats.find((s) => s.id === open.host)?.name ?? 'someone';
+      options.print('lobby', `that secret is ${hostName}'s table already: joined it (lobby ${lobbyId})`);
+      const session = new TableSession(client, lobbyId, secret, null, options);
+      session.#show();
+      return session;
+    }
     options.print(
       'lobby',
       `opened a table for ${MAX_PLAYERS} (lobby ${lobbyId}): /invite <friend> to fill it`,
     );
-    return new TableSession(client, lobbyId, secret, true, options);
+    return new TableSession(client, lobbyId, secret, open?.revision ?? 0, options);
   }
 
   /** The host publishes the empty table, which the others wait for. */
@@ -92,7 +111,7 @@ export class TableSession {
   /** Sits down at the table with this lobby secret. */
   static async join(client: Client, secret: string, options: TableSessionOptions): Promise<TableSession> {
     const lobbyId = await client.createOrJoinLobby(secret);
-    const seat = new TableSession(client, lobbyId, secret, false, options);
+    const seat = new TableSession(client, lobbyId, secret, null, options);
     const table = seat.#published();
     const hostName = table?.seats.find((s) => s.id === table.host)?.name ?? 'the host';
     options.print('lobby', `joined ${hostName}'s table (lobby ${lobbyId})`);
