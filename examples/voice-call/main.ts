@@ -92,10 +92,11 @@ async function runEmbedded(options: VoiceCallOptions, playback: Playback): Promi
 
 /** Joins a call on an emulator another terminal runs; whoever else joins the same lobby is heard. */
 async function runAgainst(options: VoiceCallOptions, playback: Playback): Promise<void> {
+  const http = options.emulator ?? '';
   const platform: Platform = {
-    http: options.emulator ?? '',
-    api: `${options.emulator ?? ''}/api/v10`,
-    applicationId: options.applicationId ?? '',
+    http,
+    api: `${http}/api/v10`,
+    applicationId: options.applicationId ?? (await applicationIdOf(http)),
   };
   const label = options.user ?? 'you';
   const client = gameClient(platform, options.user ? clickAuthorizeAs(options.user) : askInTerminal(label));
@@ -133,3 +134,18 @@ async function main(): Promise<number> {
 }
 
 process.exitCode = await main();
+
+/** The application id an emulator in another terminal runs with, from its `/emulator.json` (nothing secret). */
+async function applicationIdOf(http: string): Promise<string> {
+  const reply = await fetch(new URL('/emulator.json', http), { signal: AbortSignal.timeout(5000) }).catch(
+    (error: unknown) => {
+      throw new Error(
+        `no emulator answers at ${http} (${error instanceof Error ? error.message : String(error)})`,
+      );
+    },
+  );
+  const info = (await reply.json().catch(() => ({}))) as { applicationId?: unknown };
+  if (!reply.ok || typeof info.applicationId !== 'string')
+    throw new Error(`${http} does not look like an sdkpp emulator (no /emulator.json); pass --app-id`);
+  return info.applicationId;
+}

@@ -33,7 +33,8 @@ Options:
   --record FILE        where to record what you hear (default voice-call-output/heard.wav)
   --emulator URL       an emulator started in another terminal (default: start one here, with a
                        second participant who talks to you); also env SDKPP_EMULATOR
-  --app-id ID          that emulator's application id (it prints it); also env SDKPP_APP_ID
+  --app-id ID          that emulator's application id; also env SDKPP_APP_ID (default: asked
+                       from the emulator at <URL>/emulator.json)
   --user NAME          the emulator user to sign in as (default alice; with --emulator and no
                        --user, the sample prints the sign-in URL for you to open in a browser)
   --lobby-secret S     the lobby whose call to join (default voice-call-sample)
@@ -81,8 +82,6 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): VoiceCallOp
   if (emulator !== undefined && !/^https?:\/\/[^/]+/.test(emulator))
     throw new UsageError(`--emulator takes the emulator's http:// address, not "${emulator}"`);
   const applicationId = values['app-id'] ?? env.SDKPP_APP_ID;
-  if (emulator !== undefined && applicationId === undefined)
-    throw new UsageError('--emulator needs --app-id (the emulator prints its "App id" when it starts)');
   if (emulator !== undefined && values['partner-play'] !== undefined)
     throw new UsageError(
       '--partner-play is for the embedded emulator; with --emulator, others join themselves',

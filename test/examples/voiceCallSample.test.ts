@@ -103,18 +103,22 @@ describe('examples/voice-call', () => {
     try {
       const alice = await speechFile('alice.wav', 'Alice here, in the first terminal. Over.', 'en-us');
       const bob = await speechFile('bob.wav', 'Bob answering from the second terminal.', 'en-us+m3');
-      const common = [
-        '--emulator',
-        emulator.http,
-        '--app-id',
-        emulator.applicationId,
-        '--lobby-secret',
-        'two-terminals',
-      ];
+      // Alice names the application; Bob's process asks the emulator for it (/emulator.json).
+      const common = ['--emulator', emulator.http, '--lobby-secret', 'two-terminals'];
       const aliceRecord = path.join(dir, 'two', 'alice-heard.wav');
       const bobRecord = path.join(dir, 'two', 'bob-heard.wav');
       const [aliceRun, bobRun] = await Promise.all([
-        sample([...common, '--user', 'alice', '--play', alice.file, '--record', aliceRecord]),
+        sample([
+          ...common,
+          '--app-id',
+          emulator.applicationId,
+          '--user',
+          'alice',
+          '--play',
+          alice.file,
+          '--record',
+          aliceRecord,
+        ]),
         // The second terminal starts a moment later, as a person would.
         new Promise((resolve) => setTimeout(resolve, 500)).then(() =>
           sample([...common, '--user', 'bob', '--play', bob.file, '--record', bobRecord]),
