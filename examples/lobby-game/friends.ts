@@ -1,6 +1,7 @@
 import {
   ActivityActionTypes,
   RelationshipType,
+  StatusType,
   type ActivityInvite,
   type Client,
   type UserHandle,
@@ -150,7 +151,7 @@ export class Friends {
     const relationship = this.#client.getRelationshipHandle(userId);
     if (relationship.discordRelationshipType !== RelationshipType.Friend || !relationship.user) return;
     const user = relationship.user;
-    const line = activityLine(user) ?? 'not playing';
+    const line = activityLine(user) ?? (user.status === StatusType.Offline ? 'offline' : 'not playing');
     const key = this.#o.isTableMate(userId) ? (user.gameActivity?.details ?? '') : line;
     if (this.#seen.get(userId) === key) return;
     const first = !this.#seen.has(userId);

@@ -10,7 +10,9 @@ export const DISCS = ['X', 'O', '+', '*'] as const;
 export const EMPTY = '.';
 /** Lines of this length win. */
 export const LINE = 4;
+/** A game needs this many players… */
 export const MIN_PLAYERS = 2;
+/** …and takes at most this many. */
 export const MAX_PLAYERS = 4;
 
 /** A game in progress or over. The board is `rows` strings of `cols` characters, top row first. */

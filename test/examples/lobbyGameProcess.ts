@@ -16,11 +16,9 @@ export class Terminal {
   readonly #waiters = new Set<() => void>();
   readonly exited: Promise<number | null>;
 
-  constructor(name: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  constructor(name: string, args: string[]) {
     this.name = name;
-    this.#child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      env: { ...process.env, ...env },
-    });
+    this.#child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args]);
     this.#child.stdout.setEncoding('utf8');
     this.#child.stderr.setEncoding('utf8');
     const take = (text: string): void => {
