@@ -53,7 +53,7 @@ export class Player {
       onInvite: (invite) => {
         this.#invited(invite);
       },
-      isTableMate: (id) => this.#table?.seats(id) ?? false,
+      isTableMate: (id) => this.#table?.hasSeat(id) ?? false,
     });
     this.#updatePresence();
   }

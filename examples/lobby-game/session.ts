@@ -111,12 +111,12 @@ export class TableSession {
   /** Sits down at the table with this lobby secret. */
   static async join(client: Client, secret: string, options: TableSessionOptions): Promise<TableSession> {
     const lobbyId = await client.createOrJoinLobby(secret);
-    const seat = new TableSession(client, lobbyId, secret, null, options);
-    const table = seat.#published();
+    const session = new TableSession(client, lobbyId, secret, null, options);
+    const table = session.#published();
     const hostName = table?.seats.find((s) => s.id === table.host)?.name ?? 'the host';
     options.print('lobby', `joined ${hostName}'s table (lobby ${lobbyId})`);
-    seat.#show();
-    return seat;
+    session.#show();
+    return session;
   }
 
   /** The table as last shown, or null before the host published one. */
@@ -130,7 +130,7 @@ export class TableSession {
   }
 
   /** Whether `userId` has a seat in the game shown. */
-  seats(userId: string): boolean {
+  hasSeat(userId: string): boolean {
     return this.#shown?.seats.some((s) => s.id === userId) ?? false;
   }
 
@@ -272,7 +272,8 @@ export class TableSession {
           .then((refused) => (refused === null ? undefined : this.#refuse(authorId, refused))),
       );
     } else if (metadata.kind === REFUSED) {
-      if (metadata.to === this.#me)
+      // Only the host's refusals count: anyone could send a message that looks like one.
+      if (metadata.to === this.#me && authorId === this.#shown?.host)
         this.#o.print('game', `move refused by the host: ${metadata.reason ?? '?'}`);
     } else {
       this.#o.print('chat', `${this.#client.getUser(authorId)?.displayName ?? 'someone'}: ${content}`);
