@@ -14,6 +14,18 @@ import { gameClient, linkAndConnect, type Platform } from './signIn.js';
 
 const print = terminalPrinter();
 
+/** The application id an emulator in another terminal runs with, from its `/emulator.json` (nothing secret). */
+async function askApplicationId(http: string): Promise<string> {
+  const reply = await fetch(`${http}/emulator.json`, { signal: AbortSignal.timeout(5000) }).catch(() => {
+    throw new Error(`no emulator answers at ${http}: is it running?`);
+  });
+  const info = (await reply.json().catch(() => null)) as { applicationId?: unknown } | null;
+  if (!reply.ok || typeof info?.applicationId !== 'string') {
+    throw new Error(`${http} does not look like an sdkpp emulator (no /emulator.json); give --app-id`);
+  }
+  return info.applicationId;
+}
+
 /** Signs a player in and seats them at the game. */
 async function sitDown(
   platform: Platform,
@@ -64,16 +76,20 @@ async function main(options: GameOptions): Promise<void> {
   let emulator: Emulator | undefined;
   let platform: Platform;
   if (options.emulator !== null) {
-    platform = { http: options.emulator, applicationId: options.appId };
+    platform = {
+      http: options.emulator,
+      applicationId: options.appId ?? (await askApplicationId(options.emulator)),
+    };
   } else {
     emulator = await startEmulator({
       users: 4,
       autoConsent: true,
       rpc: false,
       seedGuild: false,
-      applicationId: options.appId,
+      ...(options.appId === null ? {} : { applicationId: options.appId }),
     });
     platform = { http: emulator.http, applicationId: emulator.applicationId };
+    // Other terminals can join this one too: --emulator finds the application id at /emulator.json.
     print('game', `emulator started in this process at ${emulator.http}`);
   }
   const embedded = emulator !== undefined;

@@ -1,16 +1,11 @@
 import { parseArgs } from 'node:util';
 
-/**
- * The application id the game uses against an emulator in another terminal, which must be started with the
- * same `--app-id` (the README's command does). A real game has its own from the developer portal.
- */
-export const DEFAULT_APP_ID = '1234567890123456789';
-
 /** The command line of the lobby game. */
 export interface GameOptions {
   /** The emulator's HTTP address, or null to start one inside this process. */
   emulator: string | null;
-  appId: string;
+  /** The application id, or null to ask the emulator (its `/emulator.json`) or let the embedded one choose. */
+  appId: string | null;
   /** The user to sign in as (the emulator's auto-consent), or null to sign in in the browser. */
   user: string | null;
   host: boolean;
@@ -30,8 +25,8 @@ Four in a row for 2-4 players, each in their own terminal, against the platform 
 
   --emulator URL   the emulator's HTTP address (or SDKPP_EMULATOR); without it an emulator starts
                    inside this process and computer players (--bots) fill the table
-  --app-id ID      the application id the emulator was started with (or SDKPP_APP_ID;
-                   default ${DEFAULT_APP_ID})
+  --app-id ID      the game's application id (or SDKPP_APP_ID; default: the one the
+                   emulator reports at <URL>/emulator.json)
   --user NAME      sign in as this emulator user (needs the emulator's --auto-consent);
                    without it the browser opens the consent page
   --host           open a table at once
@@ -88,8 +83,10 @@ export function parseGameOptions(args: string[], env: NodeJS.ProcessEnv = proces
   if (emulator !== null && !/^http:\/\/[^/]+\/?$/.test(emulator)) {
     throw new UsageError("--emulator takes the emulator's HTTP address, e.g. http://127.0.0.1:53123");
   }
-  const appId = values['app-id'] ?? (env.SDKPP_APP_ID || DEFAULT_APP_ID);
-  if (!/^\d{1,20}$/.test(appId)) throw new UsageError('--app-id takes an application id (digits)');
+  const appId = values['app-id'] ?? (env.SDKPP_APP_ID || null);
+  if (appId !== null && !/^\d{1,20}$/.test(appId)) {
+    throw new UsageError('--app-id takes an application id (digits)');
+  }
   const bots = count('bots', values.bots, 1, 3);
   if (bots !== null && emulator !== null) {
     throw new UsageError('--bots plays on the embedded emulator; leave out --emulator');

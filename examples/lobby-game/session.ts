@@ -26,8 +26,6 @@ export interface TableSessionOptions {
 const MOVE = 'move';
 const REFUSED = 'refused';
 const CHAT = 'chat';
-/** How long a member must stay gone before they count as having left. */
-const LEAVE_CONFIRM_MS = 400;
 /** The platform's limit for a message. */
 const MAX_MESSAGE = 2000;
 
@@ -230,12 +228,7 @@ export class TableSession {
       this.#arrived(memberId);
     });
     this.#onMember('lobbyMemberRemoved', (memberId) => {
-      // A lobby snapshot older than the gateway's news can briefly drop a member who just arrived: act on a
-      // departure only if it still holds a moment later.
-      setTimeout(() => {
-        if (!this.#client.getLobbyHandle(this.lobbyId)?.getLobbyMemberHandle(memberId))
-          this.#departed(memberId);
-      }, LEAVE_CONFIRM_MS);
+      this.#departed(memberId);
     });
   }
 

@@ -27,7 +27,7 @@ export function autoConsentAs(username: string): (url: string) => Promise<void> 
       throw new Error(
         page.status === 200
           ? 'the emulator shows its consent page: start it with --auto-consent, or leave out --user to sign in in your browser'
-          : `the emulator refused the sign-in (HTTP ${page.status}); was it started with this game's --app-id?`,
+          : `the emulator refused the sign-in (HTTP ${page.status}): is --app-id the emulator's application id?`,
       );
     }
     const redirect = new URL(location);

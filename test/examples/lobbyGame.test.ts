@@ -2,8 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { EmulatorProcess, Terminal } from './lobbyGameProcess.js';
 
-const APP_ID = '1234567890123456789';
-
 describe('examples/lobby-game: four in a row in separate terminals against one emulator', () => {
   let emulator: EmulatorProcess;
   let http: string;
@@ -15,7 +13,7 @@ describe('examples/lobby-game: four in a row in separate terminals against one e
   };
 
   beforeAll(async () => {
-    emulator = new EmulatorProcess(['--auto-consent', '--users', '4', '--app-id', APP_ID, '--no-rpc']);
+    emulator = new EmulatorProcess(['--auto-consent', '--users', '4', '--no-rpc']);
     http = await emulator.http;
   });
   afterEach(() => {
