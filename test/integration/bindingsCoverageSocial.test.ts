@@ -21,7 +21,7 @@ import {
   type Client,
 } from '../../bindings/index.js';
 import { emulatorFor } from './helpers.js';
-import { pumpUntil, readyClient } from './bindingsHelpers.js';
+import { aliceAndBob, pumpUntil, readyClient } from './bindingsHelpers.js';
 
 /** Runs an operation that answers with a result only, and pumps until it answered successfully. */
 async function succeeds(call: (callback: (result: ClientResult) => void) => void): Promise<void> {
@@ -72,12 +72,7 @@ function fullActivity(partyId: string, secret: string): Activity {
 
 describe('bindings coverage: friends, presence and join requests', () => {
   it('game and platform friend requests: send, reject, cancel, accept, remove, block, unblock', async () => {
-    ResetCallbacks();
-    const emulator = await emulatorFor({ autoConsent: true });
-    const alice = await readyClient(emulator, 'alice');
-    const bob = await readyClient(emulator, 'bob');
-    const aliceId = BigInt(emulator.users[0]?.id ?? '0');
-    const bobId = BigInt(emulator.users[1]?.id ?? '0');
+    const { alice, bob, aliceId, bobId } = await aliceAndBob();
     const deletedForBob: Array<[bigint, boolean]> = [];
     bob.SetRelationshipDeletedCallback((userId, isDiscord) => deletedForBob.push([userId, isDiscord]));
     const game = (client: Client, other: bigint): RelationshipType =>

@@ -3,9 +3,8 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { Call, ResetCallbacks, type AudioDevice, type ClientResult } from '../../bindings/index.js';
-import { emulatorFor } from './helpers.js';
-import { pumpUntil, readyClient } from './bindingsHelpers.js';
+import { Call, type AudioDevice, type ClientResult } from '../../bindings/index.js';
+import { aliceAndBob, pumpUntil } from './bindingsHelpers.js';
 import { tempDir, writeToneWav } from './callHelpers.js';
 
 /** Pumps until a result-only operation answered; fails on an unsuccessful result. */
@@ -20,12 +19,7 @@ async function succeeds(call: (callback: (result: ClientResult) => void) => void
 
 describe('bindings coverage: calls and audio settings', () => {
   it('audio callbacks, speaking, participants, voice states, PTT, deafen, E2EE codes, devices and volumes', async () => {
-    ResetCallbacks();
-    const emulator = await emulatorFor({ autoConsent: true });
-    const alice = await readyClient(emulator, 'alice');
-    const bob = await readyClient(emulator, 'bob');
-    const aliceId = BigInt(emulator.users[0]?.id ?? '0');
-    const bobId = BigInt(emulator.users[1]?.id ?? '0');
+    const { alice, bob, aliceId, bobId } = await aliceAndBob();
     let lobbyId = 0n;
     alice.CreateOrJoinLobby('coverage-voice', (_r, id) => {
       lobbyId = id;

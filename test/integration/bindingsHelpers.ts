@@ -5,10 +5,11 @@ import {
   AuthorizationTokenType,
   Client,
   ClientStatus,
+  ResetCallbacks,
   RunCallbacks,
 } from '../../bindings/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { eventually } from './helpers.js';
+import { emulatorFor, eventually } from './helpers.js';
 
 /** Pumps callbacks the way a game loop does, until `done` holds. */
 export async function pumpUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -46,4 +47,24 @@ export async function readyClient(emulator: Emulator, username: string): Promise
   });
   await pumpUntil(() => connected && client.GetStatus() === ClientStatus.Ready);
   return client;
+}
+
+/**
+ * The usual start of a bindings test: callbacks reset, an emulator, and alice and bob signed in and Ready,
+ * with their ids as the bindings' bigints.
+ */
+export async function aliceAndBob(): Promise<{
+  emulator: Emulator;
+  alice: Client;
+  bob: Client;
+  aliceId: bigint;
+  bobId: bigint;
+}> {
+  ResetCallbacks();
+  const emulator = await emulatorFor({ autoConsent: true });
+  const alice = await readyClient(emulator, 'alice');
+  const bob = await readyClient(emulator, 'bob');
+  const aliceId = BigInt(emulator.users[0]?.id ?? '0');
+  const bobId = BigInt(emulator.users[1]?.id ?? '0');
+  return { emulator, alice, bob, aliceId, bobId };
 }

@@ -3,22 +3,15 @@ import { describe, expect, it } from 'vitest';
 import {
   ChannelType,
   ErrorType,
-  ResetCallbacks,
   type ClientResult,
   type MessageHandle,
   type UserMessageSummary,
 } from '../../bindings/index.js';
-import { pumpUntil, readyClient } from './bindingsHelpers.js';
-import { emulatorFor } from './helpers.js';
+import { aliceAndBob, pumpUntil } from './bindingsHelpers.js';
 
 describe('bindings: direct messages', () => {
   it('send, receive, edit, history, summaries and delete through callbacks', async () => {
-    ResetCallbacks();
-    const emulator = await emulatorFor({ autoConsent: true });
-    const alice = await readyClient(emulator, 'alice');
-    const bob = await readyClient(emulator, 'bob');
-    const aliceId = BigInt(emulator.users[0]?.id ?? '0');
-    const bobId = BigInt(emulator.users[1]?.id ?? '0');
+    const { emulator, alice, bob, aliceId, bobId } = await aliceAndBob();
 
     const created: bigint[] = [];
     const updated: bigint[] = [];

@@ -10,21 +10,14 @@ import {
   ClientStatus,
   ErrorType,
   RelationshipType,
-  ResetCallbacks,
   StatusType,
   type ActivityInvite,
 } from '../../bindings/index.js';
-import { pumpUntil, readyClient } from './bindingsHelpers.js';
-import { emulatorFor } from './helpers.js';
+import { aliceAndBob, pumpUntil } from './bindingsHelpers.js';
 
 describe('bindings: friends, presence and invites', () => {
   it('befriend, see presence, invite and accept, all through callbacks', async () => {
-    ResetCallbacks();
-    const emulator = await emulatorFor({ autoConsent: true });
-    const alice = await readyClient(emulator, 'alice');
-    const bob = await readyClient(emulator, 'bob');
-    const aliceId = BigInt(emulator.users[0]?.id ?? '0');
-    const bobId = BigInt(emulator.users[1]?.id ?? '0');
+    const { alice, bob, aliceId, bobId } = await aliceAndBob();
 
     const created: bigint[] = [];
     bob.SetRelationshipCreatedCallback((userId, isDiscord) => {
