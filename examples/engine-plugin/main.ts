@@ -9,10 +9,8 @@
  */
 import { parseArgs } from 'node:util';
 
-import { startEmulator, type Emulator } from 'sdkpp/emulator';
+import { emulatorBrowser, emulatorInfoAt, startEmulator, type Emulator } from 'sdkpp/emulator';
 
-import { consentAs } from './browser.js';
-import { emulatorInfo } from './emulatorInfo.js';
 import { Engine } from './engine.js';
 import { GameScript } from './gameScript.js';
 import { say } from './print.js';
@@ -42,7 +40,7 @@ if (emulatorUrl) {
     process.exit(2);
   }
   const http = new URL(emulatorUrl).origin;
-  const info = await emulatorInfo(http);
+  const info = await emulatorInfoAt(http).catch(() => undefined);
   const given = values['app-id'] ?? process.env.SDKPP_APPLICATION_ID;
   const applicationId = given === undefined || given === '' ? info?.applicationId : given;
   if (!applicationId) {
@@ -55,7 +53,7 @@ if (emulatorUrl) {
     applicationId,
     apiBase: info?.api ?? `${http}/api/v10`,
     webBase: http,
-    openUrl: consentAs(values.player),
+    openUrl: emulatorBrowser(http, values.player),
   };
   say('emulator', `using the emulator at ${http}`);
 } else {

@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline';
 
-import { startEmulator, type Emulator } from 'sdkpp/emulator';
+import { emulatorInfoAt, startEmulator, type Emulator } from 'sdkpp/emulator';
 
 import { parseGameOptions, UsageError, USAGE, type GameOptions } from './options.js';
 import { Player } from './player.js';
@@ -13,18 +13,6 @@ import { botPrinter, terminalPrinter } from './print.js';
 import { gameClient, linkAndConnect, type Platform } from './signIn.js';
 
 const print = terminalPrinter();
-
-/** The application id an emulator in another terminal runs with, from its `/emulator.json` (nothing secret). */
-async function askApplicationId(http: string): Promise<string> {
-  const reply = await fetch(`${http}/emulator.json`, { signal: AbortSignal.timeout(5000) }).catch(() => {
-    throw new Error(`no emulator answers at ${http}: is it running?`);
-  });
-  const info = (await reply.json().catch(() => null)) as { applicationId?: unknown } | null;
-  if (!reply.ok || typeof info?.applicationId !== 'string') {
-    throw new Error(`${http} does not look like an sdkpp emulator (no /emulator.json); give --app-id`);
-  }
-  return info.applicationId;
-}
 
 /** Signs a player in and seats them at the game. */
 async function sitDown(
@@ -78,7 +66,7 @@ async function main(options: GameOptions): Promise<void> {
   if (options.emulator !== null) {
     platform = {
       http: options.emulator,
-      applicationId: options.appId ?? (await askApplicationId(options.emulator)),
+      applicationId: options.appId ?? (await emulatorInfoAt(options.emulator)).applicationId,
     };
   } else {
     emulator = await startEmulator({

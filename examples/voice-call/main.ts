@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 
-import { startEmulator, type Emulator } from 'sdkpp/emulator';
+import { emulatorBrowser, emulatorInfoAt, startEmulator, type Emulator } from 'sdkpp/emulator';
 
 import type { Client } from 'sdkpp';
 
@@ -14,7 +14,7 @@ import { talkInLobbyCall, type CallPlan } from './callSession.js';
 import { readOptions, USAGE, type VoiceCallOptions } from './options.js';
 import { heardPartner, startPartner } from './partner.js';
 import { say, UsageError } from './print.js';
-import { askInTerminal, clickAuthorizeAs, gameClient, signIn, type Platform } from './signIn.js';
+import { askInTerminal, gameClient, signIn, type Platform } from './signIn.js';
 
 const GREETING = 'Hello from the voice call sample. If you can hear this, the call works both ways.';
 
@@ -96,10 +96,14 @@ async function runAgainst(options: VoiceCallOptions, playback: Playback): Promis
   const platform: Platform = {
     http,
     api: `${http}/api/v10`,
-    applicationId: options.applicationId ?? (await applicationIdOf(http)),
+    applicationId: options.applicationId ?? (await emulatorInfoAt(http)).applicationId,
   };
   const label = options.user ?? 'you';
-  const client = gameClient(platform, options.user ? clickAuthorizeAs(options.user) : askInTerminal(label));
+  // With --user, the sample answers the emulator's consent page as that user (the emulator lists its users).
+  const client = gameClient(
+    platform,
+    options.user ? emulatorBrowser(http, options.user) : askInTerminal(label),
+  );
   try {
     say(label, `signing in at ${platform.http}`);
     await signIn(client, label);
@@ -134,18 +138,3 @@ async function main(): Promise<number> {
 }
 
 process.exitCode = await main();
-
-/** The application id an emulator in another terminal runs with, from its `/emulator.json` (nothing secret). */
-async function applicationIdOf(http: string): Promise<string> {
-  const reply = await fetch(new URL('/emulator.json', http), { signal: AbortSignal.timeout(5000) }).catch(
-    (error: unknown) => {
-      throw new Error(
-        `no emulator answers at ${http} (${error instanceof Error ? error.message : String(error)})`,
-      );
-    },
-  );
-  const info = (await reply.json().catch(() => ({}))) as { applicationId?: unknown };
-  if (!reply.ok || typeof info.applicationId !== 'string')
-    throw new Error(`${http} does not look like an sdkpp emulator (no /emulator.json); pass --app-id`);
-  return info.applicationId;
-}
