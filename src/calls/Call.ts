@@ -22,6 +22,12 @@ export interface CallEvents {
   speakingStatusChanged: [userId: string, isPlayingSound: boolean];
   /** A participant's voice state (self mute or deafen) changed. */
   voiceStateChanged: [userId: string];
+  /**
+   * The call's privacy code changed ({@link Call.getPrivacyCode}): a new end-to-end encryption epoch after
+   * someone joined or left, or `''` while the player is alone or the call is not end-to-end encrypted. Show
+   * it next to the call so players can compare it. An sdkpp addition; the C++ SDK has no such callback.
+   */
+  privacyCodeChanged: [privacyCode: string];
 }
 
 /**

@@ -344,6 +344,9 @@ export class CallManager implements SessionFeature {
     connection.on('speaking', (userId, speaking) => {
       if (state.connection === connection) state.call._dispatch('speakingStatusChanged', userId, speaking);
     });
+    connection.on('privacyCode', (code) => {
+      if (state.connection === connection) state.call._dispatch('privacyCodeChanged', code);
+    });
     connection.on('closed', (end, code) => {
       if (state.connection !== connection) return;
       state.connection = undefined;

@@ -55,6 +55,8 @@ export type DaveProtocolSessionEvents = {
   receiveKey: [userId: string, key: Uint8Array | null];
   /** A new MLS epoch was reached. */
   epoch: [info: DaveEpochInfo];
+  /** The privacy code changed: a new epoch's, or `null` once there is no group (alone, or version 0). */
+  privacyCode: [code: string | null];
 };
 
 /** Options of a {@link DaveProtocolSession}. */
@@ -302,7 +304,13 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     this.#pending = undefined;
     this.#state = undefined;
     this.#cached = undefined;
-    this.#privacyCode = null;
+    this.#setPrivacyCode(null);
+  }
+
+  #setPrivacyCode(code: string | null): void {
+    if (code === this.#privacyCode) return;
+    this.#privacyCode = code;
+    this.emit('privacyCode', code);
   }
 
   /** (Re)initialises MLS for `version`: fresh keys, a key package (op 26), and the pending group. */
@@ -480,10 +488,11 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     for (const { userId } of groupMembers(state)) {
       if (userId !== this.#selfUserId) this.emit('receiveKey', userId, await this.#senderKey(state, userId));
     }
-    this.#privacyCode = makePrivacyCode(state.keySchedule.epochAuthenticator);
+    const privacyCode = makePrivacyCode(state.keySchedule.epochAuthenticator);
+    this.#setPrivacyCode(privacyCode);
     this.emit('epoch', {
       epoch: state.groupContext.epoch,
-      privacyCode: this.#privacyCode,
+      privacyCode,
       protocolVersion: this.#protocolVersion,
     });
     this.#log(

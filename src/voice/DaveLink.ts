@@ -15,8 +15,8 @@ export interface DaveLinkDeps {
   gateway: Pick<VoiceGatewayClient, 'sendJson' | 'sendBinary'>;
   /** Where the session's media keys go. */
   router: SsrcRouter;
-  /** A DAVE epoch began (the privacy code changed). */
-  onEpoch: (privacyCode: string) => void;
+  /** The privacy code changed: a new DAVE epoch's, or `''` once there is no group. */
+  onPrivacyCode: (privacyCode: string) => void;
 }
 
 /**
@@ -83,7 +83,9 @@ export class DaveLink {
     });
     dave.on('epoch', (info) => {
       log.info(`voice: DAVE epoch ${info.epoch} (protocol ${info.protocolVersion})`);
-      this.#d.onEpoch(info.privacyCode);
+    });
+    dave.on('privacyCode', (code) => {
+      this.#d.onPrivacyCode(code ?? '');
     });
     if (connected.length > 0) dave.onClientsConnect(connected);
   }

@@ -80,8 +80,8 @@ export interface VoiceConnectionEvents {
   clientDisconnected: [userId: string];
   /** A user started or stopped speaking (op 5 from the server; our own from what the transport sends). */
   speaking: [userId: string, speaking: boolean];
-  /** A DAVE epoch began (privacy code changed). */
-  epoch: [privacyCode: string];
+  /** The privacy code changed: a new DAVE epoch's, or `''` once there is no group. */
+  privacyCode: [privacyCode: string];
   /** Ended for good: `end` and the last close code. */
   closed: [end: VoiceGatewayEnd | 'transport', code: number, reason: string];
 }
@@ -143,8 +143,8 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       log: this.#log,
       gateway: this.#gateway,
       router: this.#router,
-      onEpoch: (privacyCode) => {
-        this.emit('epoch', privacyCode);
+      onPrivacyCode: (privacyCode) => {
+        this.emit('privacyCode', privacyCode);
       },
     });
     this.#gateway.on('state', (state) => {

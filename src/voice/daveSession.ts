@@ -29,6 +29,8 @@ export interface DaveSessionLike {
     event: 'epoch',
     fn: (info: { epoch: bigint; privacyCode: string; protocolVersion: number }) => void,
   ): unknown;
+  /** The privacy code changed: a new epoch's, or null once there is no group. */
+  on(event: 'privacyCode', fn: (code: string | null) => void): unknown;
   /** The negotiated protocol version (0 = not end-to-end encrypted). */
   readonly protocolVersion: number;
   /** The 30-digit privacy code of the current epoch, or null before the first one. */

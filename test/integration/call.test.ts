@@ -322,6 +322,12 @@ describe('end-to-end encrypted calls (DAVE)', () => {
   it('the privacy code changes as members join and leave, is shared by all, and is empty when alone', async () => {
     const { emulator, alice, bob, lobbyId } = await twoInALobby({ users: 3 });
     const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    // Each privacyCodeChanged carries what getPrivacyCode() then returns, and never repeats a value.
+    const aliceSaw: string[] = [];
+    aliceCall.on('privacyCodeChanged', (code) => {
+      expect(code).toBe(aliceCall.getPrivacyCode());
+      aliceSaw.push(code);
+    });
     await eventually(
       () => aliceCall.getPrivacyCode() !== '' && aliceCall.getPrivacyCode() === bobCall.getPrivacyCode(),
       10_000,
@@ -358,6 +364,12 @@ describe('end-to-end encrypted calls (DAVE)', () => {
     await carol.client.endCall(lobbyId);
     await eventually(() => aliceCall.getPrivacyCode() === '', 10_000, 'no privacy code when alone');
     expect(aliceCall.getStatus()).toBe(CallStatus.Connected);
+
+    expect(aliceSaw.at(-1)).toBe('');
+    expect(aliceSaw).toContain(withBob);
+    expect(aliceSaw.every((code, i) => i === 0 || code !== aliceSaw[i - 1])).toBe(true);
+    // The two-member code (if Alice had not seen it before listening), Carol's arrival, Bob's and Carol's leaving.
+    expect(new Set(aliceSaw.filter((code) => code !== '')).size).toBeGreaterThanOrEqual(2);
   });
 
   it('participant volume and local mute change only what this player hears', async () => {
