@@ -32,6 +32,7 @@ const emulator = await startEmulator({
   ...(voiceLoss > 0 ? { voice: { impairment: { lossPercent: voiceLoss, seed: 1 } } } : {}),
 });
 say('emulator', `platform emulator up at ${emulator.http} (gateway ${emulator.gateway})`);
+say('emulator', `dashboard at ${emulator.dashboard} (add --keep-alive to look around after the tour)`);
 say(
   'emulator',
   `test users: ${emulator.users.map((u) => u.username).join(', ')}; application ${emulator.applicationId}`,

@@ -12,6 +12,7 @@ describe('npm run demo', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/demo/main.ts'], {
       timeout: 60_000,
     });
+    expect(stdout).toMatch(/\[emulator\]\s+dashboard at http:\/\/127\.0\.0\.1:\d+\/dashboard/);
     expect(stdout).toMatch(/\[alice\]\s+Ready: signed in as Alice/);
     expect(stdout).toMatch(/\[bob\]\s+Ready: signed in as Bob/);
     expect(stdout).toMatch(/\[bob\]\s+authorized in the desktop client/);
