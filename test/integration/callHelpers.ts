@@ -81,6 +81,17 @@ export function toneStrength(samples: Int16Array, hz: number, rate = 48_000): nu
   return (2 * Math.sqrt(s * s + c * c)) / Math.max(1, n);
 }
 
+/**
+ * The median of {@link toneStrength} over the given 20 ms stereo frames. Per frame, because across frames a
+ * loaded machine's jitter-buffer stretches shift the phase, which says nothing about what was heard.
+ */
+export function medianFrameTone(samples: Int16Array, frames: readonly number[], hz: number): number {
+  const strengths = frames
+    .map((i) => toneStrength(samples.subarray(i * 1920, (i + 1) * 1920), hz))
+    .sort((a, b) => a - b);
+  return strengths[strengths.length >> 1] ?? 0;
+}
+
 /** Two linked players in one lobby on a voice-enabled emulator. */
 export async function twoInALobby(
   options: { allowNonDave?: boolean; users?: number; mediaEngine?: 'native' | 'js' } = {},
