@@ -136,6 +136,8 @@ export type UserMessagesWithLimitCallback = (result: ClientResult, messages: Mes
 export type UserMessageSummariesCallback = (result: ClientResult, summaries: UserMessageSummary[]) => void;
 /** `MessageCreatedCallback(messageId)` and `MessageUpdatedCallback(messageId)`. */
 export type MessageIdCallback = (messageId: bigint) => void;
+/** `Client::NoAudioInputCallback`: whether the microphone's level is at or above the threshold again. */
+export type NoAudioInputCallback = (inputDetected: boolean) => void;
 /** `MessageDeletedCallback(messageId, channelId)`. */
 export type MessageDeletedCallback = (messageId: bigint, channelId: bigint) => void;
 /** `CreateOrJoinLobbyCallback(result, lobbyId)`; the id is 0 on failure. */
@@ -1034,6 +1036,21 @@ export class Client {
   /** The microphone volume. */
   GetInputVolume(): number {
     return this.#core.getInputVolume();
+  }
+  /**
+   * The level (dBFS) under which the microphone counts as silent; −100, the default, turns the check off.
+   * An out-of-range value leaves it unchanged (and logs why).
+   */
+  SetNoAudioInputThreshold(dBFSThreshold: number): void {
+    this.#logged('SetNoAudioInputThreshold', () => {
+      this.#core.setNoAudioInputThreshold(dBFSThreshold);
+    });
+  }
+  /** Sets the callback told when microphone input is detected again (`true`) or has stopped (`false`). */
+  SetNoAudioInputCallback(callback: NoAudioInputCallback): void {
+    this.#setCallback('audioInputDetected', (inputDetected: boolean) => {
+      deliver(callback, inputDetected);
+    });
   }
   /** The playback volume (0–200); an out-of-range value leaves it unchanged. */
   SetOutputVolume(outputVolume: number): void {

@@ -35,6 +35,7 @@ export {
   type LobbyMemberCallback,
   type ProvisionalUserMergeRequiredCallback,
   type MessageIdCallback,
+  type NoAudioInputCallback,
   type SendUserMessageCallback,
   type UserMessageSummariesCallback,
   type UserMessagesWithLimitCallback,

@@ -38,6 +38,8 @@ export interface AudioPumpDeps {
   voiceLogDir: () => string | undefined;
   /** Runs at the start of every tick while a call runs. */
   onTick: () => void;
+  /** Sees every microphone frame read while a call is connected (`null` when the device gave none). */
+  inputObserver?: (frame: Int16Array | null, nowMs: number) => void;
 }
 
 /**
@@ -214,7 +216,9 @@ export class AudioPump {
     }
     const frame = this.#frame;
     for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
-      if (!this.#input.read(frame)) {
+      const read = this.#input.read(frame);
+      this.#d.inputObserver?.(read ? frame : null, performance.now());
+      if (!read) {
         // Silence: nothing to send, and the transport's backlog base follows its clock.
         for (const state of connected) state.capture.base = (ticks.get(state) ?? 0) - state.capture.pushed;
         return;

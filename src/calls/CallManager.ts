@@ -8,6 +8,7 @@ import type { DaveSessionFactory } from '../voice/daveSession.js';
 import { VoiceConnection, type VoiceConnectionState } from '../voice/VoiceConnection.js';
 import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
 import type { AudioDevice } from './audioDevices.js';
+import { NO_AUDIO_INPUT_OFF_DBFS, NoAudioInputDetector } from './NoAudioInputDetector.js';
 import { AudioPump } from './AudioPump.js';
 import { applySelf, createCallState } from './callBackend.js';
 import type { Call } from './Call.js';
@@ -45,6 +46,8 @@ export interface CallManagerDeps {
   socketFactory?: VoiceSocketFactory;
   /** The client-level participant callback (`setVoiceParticipantChangedCallback`). */
   participantChanged: (lobbyId: string, userId: string, added: boolean) => void;
+  /** Microphone input started or stopped being detected (`setNoAudioInputThreshold`). */
+  audioInputDetected?: (inputDetected: boolean) => void;
 }
 
 /**
@@ -65,6 +68,10 @@ export class CallManager implements SessionFeature {
   readonly #voiceLog: VoiceLogFile;
   readonly #voiceStates: VoiceStateSender;
   readonly #pump: AudioPump;
+  readonly #noAudioInput = new NoAudioInputDetector((detected) => {
+    this.#log.info(`microphone input ${detected ? 'detected' : 'not detected'}`);
+    this.#d.audioInputDetected?.(detected);
+  });
 
   constructor(deps: CallManagerDeps) {
     this.#d = deps;
@@ -84,6 +91,9 @@ export class CallManager implements SessionFeature {
       voiceLogDir: () => this.#voiceLog.dir,
       onTick: () => {
         this.#voiceStates.retry();
+      },
+      inputObserver: (frame, nowMs) => {
+        this.#noAudioInput.observe(frame, nowMs);
       },
     });
   }
@@ -221,6 +231,19 @@ export class CallManager implements SessionFeature {
   /** See {@link CallManager.setInputVolume}. */
   getInputVolume(): number {
     return this.#inputVolume;
+  }
+  /**
+   * Reports microphone input above `dBFS` (−100 to 0; −100, the default, turns it off) through
+   * `audioInputDetected`: sound at once, silence after a second below the level.
+   */
+  setNoAudioInputThreshold(dBFS: number): void {
+    if (typeof dBFS !== 'number' || !(dBFS >= NO_AUDIO_INPUT_OFF_DBFS && dBFS <= 0))
+      throw new ValidationError('setNoAudioInputThreshold: the threshold is -100..0 dBFS');
+    this.#noAudioInput.thresholdDbfs = dBFS;
+  }
+  /** See {@link CallManager.setNoAudioInputThreshold}. */
+  getNoAudioInputThreshold(): number {
+    return this.#noAudioInput.thresholdDbfs;
   }
   /** Playback volume, 0–200 (default 100). */
   setOutputVolume(volume: number): void {

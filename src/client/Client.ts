@@ -194,6 +194,12 @@ export interface ClientEvents {
    * {@link ClientStatus.HttpWait}. Waiting requests are sent again by themselves.
    */
   httpWait: [waiting: boolean, retryAfterSeconds: number, route: string];
+  /**
+   * With {@link Client.setNoAudioInputThreshold} set: the microphone started delivering sound at or above
+   * the threshold (`true`, at once) or stayed below it for a second (`false`), while in a call. Only changes
+   * are reported.
+   */
+  audioInputDetected: [inputDetected: boolean];
 }
 
 const DEFAULT_API_BASE = 'https://discord.com/api/v10';
@@ -403,6 +409,9 @@ export class Client extends TypedEmitter<ClientEvents> {
                   })),
             }),
         ...(options.voiceSocketFactory ? { socketFactory: options.voiceSocketFactory } : {}),
+        audioInputDetected: (detected) => {
+          this.emit('audioInputDetected', detected);
+        },
         participantChanged: (lobbyId, memberId, added) => {
           this.emit('voiceParticipantChanged', lobbyId, memberId, added);
           try {
@@ -1146,6 +1155,20 @@ export class Client extends TypedEmitter<ClientEvents> {
   /** The microphone volume. */
   getInputVolume(): number {
     return this.#calls.getInputVolume();
+  }
+
+  /**
+   * Watches the microphone during calls: `audioInputDetected` says when its level (RMS, dBFS) reaches
+   * `dBFS` and when it has stayed below for a second, so the game can say "we can't hear your microphone".
+   * −100 (the default) turns it off; a `ValidationError` outside −100..0.
+   */
+  setNoAudioInputThreshold(dBFS: number): void {
+    this.#calls.setNoAudioInputThreshold(dBFS);
+  }
+
+  /** The threshold of {@link Client.setNoAudioInputThreshold}; −100 when off. */
+  getNoAudioInputThreshold(): number {
+    return this.#calls.getNoAudioInputThreshold();
   }
 
   /** The playback volume, 0–200 (default 100); a `ValidationError` outside that range. */

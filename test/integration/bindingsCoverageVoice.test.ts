@@ -60,6 +60,14 @@ describe('bindings coverage: calls and audio settings', () => {
     aliceCall.SetOnVoiceStateChangedCallback((userId) => voiceStates.push(userId));
     await pumpUntil(() => aliceCall.GetStatus() === Call.Status.Connected, 15_000);
 
+    // Alice's microphone (her tone file, −15 dBFS) is heard above a −45 dBFS threshold.
+    const inputDetected: boolean[] = [];
+    alice.SetNoAudioInputCallback((detected) => inputDetected.push(detected));
+    alice.SetNoAudioInputThreshold(-101); // out of range: logged, left unchanged (off)
+    alice.SetNoAudioInputThreshold(-45);
+    await pumpUntil(() => inputDetected.length > 0, 5000);
+    expect(inputDetected).toEqual([true]);
+
     // Bob's microphone is a tone file; Alice hears it and sees him speak.
     const tone = path.join(dir, 'tone.wav');
     writeToneWav(tone, { hz: 440, seconds: 1.5 });
@@ -142,6 +150,10 @@ describe('bindings coverage: calls and audio settings', () => {
       10_000,
     );
     bob.SetAecDump(false);
+
+    // Alice's 3 s tone has played out by now: a second later, no input.
+    await pumpUntil(() => inputDetected.length === 2, 6000);
+    expect(inputDetected).toEqual([true, false]);
 
     let ended = 0;
     alice.EndCalls(() => ended++);

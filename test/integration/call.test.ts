@@ -373,6 +373,31 @@ describe('end-to-end encrypted calls (DAVE)', () => {
     expect(new Set(aliceSaw.filter((code) => code !== '')).size).toBeGreaterThanOrEqual(2);
   });
 
+  it('tells the game when the microphone goes quiet and when it is heard again (no-audio-input threshold)', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true });
+    const toneIn = path.join(tempDir(), 'one-second.wav');
+    writeToneWav(toneIn, { hz: 440, seconds: 1 });
+    expect(alice.client.getNoAudioInputThreshold()).toBe(-100);
+    for (const bad of [-101, 1, Number.NaN]) {
+      expect(() => alice.client.setNoAudioInputThreshold(bad)).toThrow(ValidationError);
+    }
+    alice.client.setNoAudioInputThreshold(-40);
+    const detected: Array<[boolean, number]> = [];
+    alice.client.on('audioInputDetected', (inputDetected) => detected.push([inputDetected, Date.now()]));
+
+    await bothInCall(alice.client, bob.client, lobbyId);
+    // The null device delivers nothing: after a second, no input.
+    await eventually(() => detected.length === 1, 5000, 'no input on the null device');
+    expect(detected[0]?.[0]).toBe(false);
+    // A second of tone (−15 dBFS) is heard at once; when the file has played, silence again after a second.
+    await alice.client.setInputDevice(`wav-in:${toneIn}`);
+    await eventually(() => detected.length === 2, 5000, 'input detected');
+    expect(detected[1]?.[0]).toBe(true);
+    await eventually(() => detected.length === 3, 5000, 'no input once the file has played');
+    expect(detected[2]?.[0]).toBe(false);
+    expect((detected[2]?.[1] ?? 0) - (detected[1]?.[1] ?? 0)).toBeGreaterThanOrEqual(1900);
+  });
+
   it('participant volume and local mute change only what this player hears', async () => {
     const { alice, bob, lobbyId } = await twoInALobby({ allowNonDave: true });
     const dir = tempDir();
