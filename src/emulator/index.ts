@@ -20,7 +20,12 @@ export {
 export { matchAudio, type AudioMatch, type AudioMatchOptions } from './testing/audioMatch.js';
 export { resampleMono, monoToStereo, stereoToMono } from './testing/resample.js';
 export { readWavFile, writeWavFile } from './testing/wav.js';
-export { emulatorBrowser, emulatorInfoAt, type EmulatorPublicInfo } from './testing/remote.js';
+export {
+  emulatorBrowser,
+  emulatorInfoAt,
+  type EmulatorPublicInfo,
+  type EmulatorPublicUser,
+} from './testing/remote.js';
 export type {
   BrowserOptions,
   Emulator,

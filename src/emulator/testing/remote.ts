@@ -16,7 +16,15 @@ export interface EmulatorPublicInfo {
   /** Whether it approves authorize requests at once (`--auto-consent`). */
   autoConsent: boolean;
   /** Its full test users, oldest first. */
-  users: { id: string; username: string }[];
+  users: EmulatorPublicUser[];
+}
+
+/** A test user as `/emulator.json` lists it. */
+export interface EmulatorPublicUser {
+  /** The user id (snowflake). */
+  id: string;
+  /** The username, e.g. `alice`. */
+  username: string;
 }
 
 function isPublicInfo(value: unknown): value is EmulatorPublicInfo {
