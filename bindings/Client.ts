@@ -1112,10 +1112,10 @@ export class Client {
   SetAecDump(on: boolean): void {
     this.#core.setAecDump(on);
   }
-  /** Writes the voice log lines to `path` (the severity is the client's log severity here). */
-  SetVoiceLogDir(path: string, _severity?: LoggingSeverity): void {
+  /** Writes the voice log lines at or above `severity` (default: all of them) to `voice.log` in `path`. */
+  SetVoiceLogDir(path: string, severity?: LoggingSeverity): void {
     this.#logged('SetVoiceLogDir', () => {
-      this.#core.setVoiceLogDir(path);
+      this.#core.setVoiceLogDir(path, severity);
     });
   }
 

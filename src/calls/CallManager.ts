@@ -1,7 +1,7 @@
 import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
 import { ValidationError } from '../errors/index.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
-import type { LogWriter } from '../logging/index.js';
+import type { LoggingSeverity, LogWriter } from '../logging/index.js';
 import type { MediaEngine } from '../media/MediaEngine.js';
 import { isSnowflake } from '../util/snowflake.js';
 import type { DaveSessionFactory } from '../voice/daveSession.js';
@@ -303,9 +303,12 @@ export class CallManager implements SessionFeature {
   getAecDump(): boolean {
     return this.#pump.getAecDump();
   }
-  /** Where the voice connection's log lines are also written (`voice.log`); undefined stops it. */
-  setVoiceLogDir(dir: string | undefined): void {
-    this.#voiceLog.setDir(dir);
+  /**
+   * Where the voice connection's log lines at or above `minimum` are also written (`voice.log`); undefined
+   * stops it.
+   */
+  setVoiceLogDir(dir: string | undefined, minimum?: LoggingSeverity): void {
+    this.#voiceLog.setDir(dir, minimum);
   }
   /** See {@link CallManager.setVoiceLogDir}. */
   getVoiceLogDir(): string | undefined {

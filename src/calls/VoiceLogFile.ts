@@ -2,7 +2,15 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { ValidationError } from '../errors/index.js';
-import type { LogWriter } from '../logging/index.js';
+import { LoggingSeverity, type LogWriter } from '../logging/index.js';
+
+const SEVERITY_NAMES: Record<LoggingSeverity, string> = {
+  [LoggingSeverity.Verbose]: 'verbose',
+  [LoggingSeverity.Info]: 'info',
+  [LoggingSeverity.Warning]: 'warn',
+  [LoggingSeverity.Error]: 'error',
+  [LoggingSeverity.None]: 'none',
+};
 
 /**
  * The voice log directory: while one is set, the calls' log lines also go to `voice.log` there (redacted),
@@ -11,6 +19,7 @@ import type { LogWriter } from '../logging/index.js';
 export class VoiceLogFile {
   readonly #redact: (line: string) => string;
   #dir: string | undefined;
+  #minimum = LoggingSeverity.Verbose;
 
   /** @param redact - removes secrets from a line before it is written to the file */
   constructor(redact: (line: string) => string) {
@@ -22,8 +31,13 @@ export class VoiceLogFile {
     return this.#dir;
   }
 
-  /** Sets the directory (created when missing) or, with undefined, stops the file. */
-  setDir(dir: string | undefined): void {
+  /**
+   * Sets the directory (created when missing) or, with undefined, stops the file. Lines below `minimum`
+   * stay out of the file (they still reach the SDK log as its own severity says).
+   */
+  setDir(dir: string | undefined, minimum: LoggingSeverity = LoggingSeverity.Verbose): void {
+    if (!Object.values(LoggingSeverity).includes(minimum))
+      throw new ValidationError('setVoiceLogDir: the severity is a LoggingSeverity');
     if (dir !== undefined) {
       if (typeof dir !== 'string' || dir.length === 0)
         throw new ValidationError('setVoiceLogDir: a directory path');
@@ -34,17 +48,18 @@ export class VoiceLogFile {
       }
     }
     this.#dir = dir;
+    this.#minimum = minimum;
   }
 
   /** A writer that writes to `base` and, while a directory is set, to its `voice.log`; its children too. */
   tee(base: LogWriter): LogWriter {
-    const write = (severity: string, message: string): void => {
+    const write = (severity: LoggingSeverity, message: string): void => {
       const dir = this.#dir;
-      if (!dir) return;
+      if (!dir || severity < this.#minimum) return;
       try {
         appendFileSync(
           path.join(dir, 'voice.log'),
-          `${new Date().toISOString()} ${severity} ${this.#redact(message)}\n`,
+          `${new Date().toISOString()} ${SEVERITY_NAMES[severity]} ${this.#redact(message)}\n`,
         );
       } catch {
         // A log file that cannot be written must not break the call.
@@ -53,19 +68,19 @@ export class VoiceLogFile {
     return {
       verbose: (m) => {
         base.verbose(m);
-        write('verbose', m);
+        write(LoggingSeverity.Verbose, m);
       },
       info: (m) => {
         base.info(m);
-        write('info', m);
+        write(LoggingSeverity.Info, m);
       },
       warn: (m) => {
         base.warn(m);
-        write('warn', m);
+        write(LoggingSeverity.Warning, m);
       },
       error: (m) => {
         base.error(m);
-        write('error', m);
+        write(LoggingSeverity.Error, m);
       },
       secret: (v) => {
         base.secret(v);

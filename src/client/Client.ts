@@ -1238,11 +1238,12 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /**
-   * Writes the voice connections' log lines (redacted like every log line) to `voice.log` in `path`, from the
-   * next line on; creates the directory. `undefined` stops it.
+   * Writes the voice connections' log lines (redacted like every log line) at or above `minimumSeverity`
+   * (default: every line, whatever the client's own log severity) to `voice.log` in `path`, from the next
+   * line on; creates the directory. `undefined` stops it.
    */
-  setVoiceLogDir(path: string | undefined): void {
-    this.#calls.setVoiceLogDir(path);
+  setVoiceLogDir(path: string | undefined, minimumSeverity?: LoggingSeverity): void {
+    this.#calls.setVoiceLogDir(path, minimumSeverity);
   }
 
   /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { CallError, CallStatus, ClientStatus } from '../../src/index.js';
+import { CallError, CallStatus, ClientStatus, LoggingSeverity, ValidationError } from '../../src/index.js';
 import { allLogLines, allSecrets, eventually, linkAndConnect, userAt } from './helpers.js';
 import {
   bothInCall,
@@ -94,10 +94,22 @@ describe('calls through network trouble and moderation', () => {
     const dir = tempDir();
     alice.client.setVoiceLogDir(dir);
     alice.client.setAecDump(true);
+    // Bob keeps only warnings and errors in his file.
+    const bobDir = tempDir();
+    expect(() => bob.client.setVoiceLogDir(bobDir, 99 as unknown as LoggingSeverity)).toThrow(
+      ValidationError,
+    );
+    bob.client.setVoiceLogDir(bobDir, LoggingSeverity.Warning);
     const { aliceCall } = await bothInCall(alice.client, bob.client, lobbyId);
     await eventually(() => aliceCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
     await alice.client.endCall(lobbyId);
+    await bob.client.endCall(lobbyId);
     const log = readFileSync(path.join(dir, 'voice.log'), 'utf8');
+    expect(log).toMatch(/^\S+ info /m);
+    const bobLog = existsSync(path.join(bobDir, 'voice.log'))
+      ? readFileSync(path.join(bobDir, 'voice.log'), 'utf8')
+      : '';
+    expect(bobLog.split('\n').filter((line) => line !== '' && !/^\S+ (warn|error) /.test(line))).toEqual([]);
     expect(log).toMatch(/voice ready: ssrc \d+/);
     expect(log).toMatch(/Connecting → SignalingConnected/);
     expect(log).toMatch(/DAVE protocol version 1/);
