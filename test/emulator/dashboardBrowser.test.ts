@@ -101,6 +101,8 @@ describe('the emulator dashboard in Chromium', () => {
     );
 
     const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    // The log names users by their username where the server's line has their id.
+    await textOf(page, '#log', /user @bob joined the call of lobby \d+/, 'a voice line with a name');
     await eventually(() => aliceCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
     await eventually(() => bobCall.getPrivacyCode() === aliceCall.getPrivacyCode(), 10_000, 'one epoch');
     const call = `#calls [data-call-id="${lobbyId}"]`;

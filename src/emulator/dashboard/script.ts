@@ -214,6 +214,14 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     return s;
   }
 
+  // Log lines name users by id (the server's log has no names); the page knows the names.
+  function withNames(message) {
+    return message.replace(/\b\d{17,20}\b/g, function (id) {
+      var user = userById(id);
+      return user ? '@' + user.username : id;
+    });
+  }
+
   function appendLog(entry) {
     var list = document.getElementById('log');
     var atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
@@ -222,7 +230,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       el('time', { text: pad(t.getHours(), 2) + ':' + pad(t.getMinutes(), 2) + ':' + pad(t.getSeconds(), 2) + '.' +
         pad(t.getMilliseconds(), 3) }),
       el('span', { cls: 'area', text: '[' + entry.area + ']' }),
-      el('span', { cls: 'message', text: entry.message })));
+      el('span', { cls: 'message', text: withNames(entry.message) })));
     while (list.children.length > LOG_LIMIT) list.removeChild(list.firstChild);
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
