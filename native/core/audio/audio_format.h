@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/opus_silence.h"
+
 namespace sdkpp::audio {
 
 // The platform's voice format (wire-protocols.md §2): Opus at 48 kHz, stereo, one 20 ms frame per packet.
@@ -19,9 +21,8 @@ inline constexpr size_t kMaxOpusPacketSize = 1275;
 // The longest Opus packet (120 ms) decodes to this many samples per channel.
 inline constexpr size_t kMaxPacketSamplesPerChannel = 5760;
 
-// The Opus frame the platform expects after speech ends: five of them, then nothing
+// After speech ends the platform expects five kOpusSilenceFrame (core/opus_silence.h), then nothing
 // (wire-protocols.md §2.7).
-inline constexpr uint8_t kOpusSilenceFrame[3] = {0xF8, 0xFF, 0xFE};
 inline constexpr int kSilenceFramesOnStop = 5;
 
 } // namespace sdkpp::audio

@@ -159,8 +159,7 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
         frame->kind = JitterFrameKind::kPacket;
         frame->size = slot->size;
         frame->timestamp = slot->timestamp;
-        lastWasSilence_ = slot->size == sizeof(kOpusSilenceFrame) &&
-                          std::memcmp(slot->data, kOpusSilenceFrame, sizeof(kOpusSilenceFrame)) == 0;
+        lastWasSilence_ = IsOpusSilenceFrame(slot->data, slot->size);
         lastReal_ = next_;
         Release(slot);
         Advance();

@@ -6,12 +6,6 @@
 
 namespace sdkpp::dave {
 
-bool IsOpusSilenceFrame(ByteView frame) noexcept
-{
-    return frame.size() == sizeof(kOpusSilenceFrame) &&
-           std::memcmp(frame.data(), kOpusSilenceFrame, sizeof(kOpusSilenceFrame)) == 0;
-}
-
 Result ParseFrame(ByteView frame, ParsedFrame* parsed) noexcept
 {
     const size_t size = frame.size();

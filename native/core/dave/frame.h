@@ -5,6 +5,7 @@
 
 #include "core/crypto/aes_gcm_stream.h"
 #include "core/dave/result.h"
+#include "core/opus_silence.h"
 #include "core/span.h"
 
 namespace sdkpp::dave {
@@ -22,9 +23,11 @@ inline constexpr size_t kMaxSupplementalSize = 255;
 // Each range takes at least two footer bytes, so a one-byte supplemental size bounds how many there are.
 inline constexpr size_t kMaxRanges = (kMaxSupplementalSize - kMinSupplementalSize - 1) / 2;
 
-// Opus's 3-byte silence frame, passed through unencrypted both ways.
-inline constexpr uint8_t kOpusSilenceFrame[3] = {0xF8, 0xFF, 0xFE};
-bool IsOpusSilenceFrame(ByteView frame) noexcept;
+// Opus's silence frame (core/opus_silence.h) is passed through unencrypted both ways.
+inline bool IsOpusSilenceFrame(ByteView frame) noexcept
+{
+    return sdkpp::IsOpusSilenceFrame(frame.data(), frame.size());
+}
 
 struct Range {
     size_t offset = 0;

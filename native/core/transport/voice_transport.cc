@@ -901,7 +901,7 @@ void VoiceTransport::Impl::SendTick(double nowMs) noexcept
             SendPayload(opus, size, false);
         }
     } else if (action == audio::SendAction::kSilence) {
-        SendPayload(audio::kOpusSilenceFrame, sizeof(audio::kOpusSilenceFrame), true);
+        SendPayload(kOpusSilenceFrame, sizeof(kOpusSilenceFrame), true);
     }
     // The RTP clock runs with the wall clock, also while nothing is sent.
     timestamp += audio::kFrameTimestampStep;
