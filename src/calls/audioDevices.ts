@@ -1,7 +1,8 @@
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 
 import { ValidationError } from '../errors/index.js';
 import { VOICE_FRAME_SAMPLES } from '../media/transport/types.js';
+import { WavStream } from './wavStream.js';
 
 /** One audio input or output device (C++ `AudioDevice`). */
 export interface AudioDevice {
@@ -64,96 +65,46 @@ export const nullOutput: AudioOutput = {
 };
 
 /**
- * Reads a RIFF/WAVE file of 16-bit PCM (mono or stereo, any rate from 8 to 192 kHz) into 48 kHz interleaved
- * stereo; other rates are resampled linearly. Refuses other encodings with a ValidationError that says why.
+ * Reads a whole RIFF/WAVE file of 16-bit PCM (mono or stereo, any rate from 8 to 192 kHz) into 48 kHz
+ * interleaved stereo; other rates are resampled linearly. Refuses other encodings with a ValidationError
+ * that says why. The microphone device streams instead ({@link WavFileInput}).
  */
 export function readWavFile(path: string): Int16Array {
-  let bytes: Buffer;
+  const stream = new WavStream(path);
   try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new ValidationError(`cannot read the WAV file ${path}: ${(error as Error).message}`);
+    const out = new Int16Array(stream.frames * 2);
+    stream.read(out);
+    return out;
+  } finally {
+    stream.close();
   }
-  if (
-    bytes.length < 12 ||
-    bytes.toString('ascii', 0, 4) !== 'RIFF' ||
-    bytes.toString('ascii', 8, 12) !== 'WAVE'
-  )
-    throw new ValidationError(`${path} is not a RIFF/WAVE file`);
-  let format: { encoding: number; channels: number; rate: number; bits: number } | undefined;
-  let data: Buffer | undefined;
-  for (let offset = 12; offset + 8 <= bytes.length;) {
-    const id = bytes.toString('ascii', offset, offset + 4);
-    const size = bytes.readUInt32LE(offset + 4);
-    const body = bytes.subarray(offset + 8, Math.min(bytes.length, offset + 8 + size));
-    if (id === 'fmt ' && body.length >= 16) {
-      format = {
-        encoding: body.readUInt16LE(0),
-        channels: body.readUInt16LE(2),
-        rate: body.readUInt32LE(4),
-        bits: body.readUInt16LE(14),
-      };
-    } else if (id === 'data') {
-      data = body;
-    }
-    offset += 8 + size + (size % 2);
-  }
-  if (!format || !data) throw new ValidationError(`${path} has no fmt or data chunk`);
-  // 1 = PCM; 0xFFFE = extensible, which for 16-bit integer samples is PCM too.
-  if ((format.encoding !== 1 && format.encoding !== 0xfffe) || format.bits !== 16)
-    throw new ValidationError(
-      `${path}: only 16-bit PCM WAV files are supported (this one is ${format.bits}-bit, format ${format.encoding})`,
-    );
-  if (format.channels < 1 || format.channels > 2)
-    throw new ValidationError(
-      `${path}: only mono or stereo WAV files are supported (${format.channels} channels)`,
-    );
-  if (format.rate < 8000 || format.rate > 192_000)
-    throw new ValidationError(`${path}: sample rate ${format.rate} Hz is out of range (8000–192000)`);
-  const frames = Math.floor(data.length / (2 * format.channels));
-  const left = new Float64Array(frames);
-  const right = new Float64Array(frames);
-  for (let i = 0; i < frames; i++) {
-    left[i] = data.readInt16LE(i * 2 * format.channels);
-    right[i] = format.channels === 2 ? data.readInt16LE(i * 4 + 2) : (left[i] ?? 0);
-  }
-  const outFrames = format.rate === SAMPLE_RATE ? frames : Math.floor((frames * SAMPLE_RATE) / format.rate);
-  const out = new Int16Array(outFrames * 2);
-  const step = format.rate / SAMPLE_RATE;
-  for (let i = 0; i < outFrames; i++) {
-    const position = i * step;
-    const index = Math.floor(position);
-    const fraction = position - index;
-    const next = Math.min(index + 1, frames - 1);
-    out[2 * i] = Math.round((left[index] ?? 0) * (1 - fraction) + (left[next] ?? 0) * fraction);
-    out[2 * i + 1] = Math.round((right[index] ?? 0) * (1 - fraction) + (right[next] ?? 0) * fraction);
-  }
-  return out;
 }
 
-/** A WAV file as the microphone: its samples once, frame by frame, then silence. */
+/**
+ * A WAV file as the microphone: its samples once, frame by frame, then silence. Opening reads only the
+ * header, and each 20 ms frame comes from a half-second block read as it is reached, so switching to a
+ * long file does not stall the audio pump.
+ */
 export class WavFileInput implements AudioInput {
-  readonly #samples: Int16Array;
-  #position = 0;
+  readonly #stream: WavStream;
 
-  /** Reads the whole file at once (errors are ValidationErrors; see {@link readWavFile}). */
+  /** Opens the file and checks its header (errors are ValidationErrors; see {@link readWavFile}). */
   constructor(path: string) {
-    this.#samples = readWavFile(path);
+    this.#stream = new WavStream(path);
   }
 
   /** {@inheritDoc AudioInput.read} */
   read(out: Int16Array): boolean {
-    if (this.#position >= this.#samples.length) return false;
-    const end = Math.min(this.#samples.length, this.#position + VOICE_FRAME_SAMPLES);
-    out.fill(0);
-    out.set(this.#samples.subarray(this.#position, end));
-    this.#position = end;
+    const frame = out.subarray(0, VOICE_FRAME_SAMPLES);
+    const written = this.#stream.read(frame);
+    if (written === 0) return false;
+    out.fill(0, written * 2);
     return true;
   }
 
   /** {@inheritDoc AudioOutput.close} */
   close(): void {
-    this.#position = this.#samples.length;
+    this.#stream.close();
   }
 }
 
