@@ -67,7 +67,7 @@ export const nullOutput: AudioOutput = {
 /**
  * Reads a whole RIFF/WAVE file of 16-bit PCM (mono or stereo, any rate from 8 to 192 kHz) into 48 kHz
  * interleaved stereo; other rates are resampled linearly. Refuses other encodings with a ValidationError
- * that says why. The microphone device streams instead ({@link WavFileInput}).
+ * that says why. The `wav-in:` microphone device streams its file instead.
  */
 export function readWavFile(path: string): Int16Array {
   const stream = new WavStream(path);
