@@ -1,12 +1,44 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Tests that judge real-time audio by ear: speech or tones through a live call, compared with what was said.
+// A media engine paced by timers (the JS engine above all) is only as punctual as the machine lets it be, so
+// these run after the rest, one file at a time, instead of next to a headless browser and a dozen child
+// processes on two cores.
+const REALTIME_AUDIO = [
+  'test/integration/voiceSpeech.test.ts',
+  'test/integration/call.test.ts',
+  'test/integration/callResilience.test.ts',
+  'test/integration/daveyInCall.test.ts',
+  'test/integration/demo.test.ts',
+  'test/examples/voiceCallSample.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Two cores: integration suites open many sockets; keep workers few so timing stays honest.
-    maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...REALTIME_AUDIO],
+          // Two cores: integration suites open many sockets; keep workers few so timing stays honest.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'realtime-audio',
+          include: REALTIME_AUDIO,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

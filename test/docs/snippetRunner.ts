@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** What one snippet did as a child process. */
@@ -28,9 +29,41 @@ export function writeRunConfig(repoRoot: string, dir: string): string {
   return file;
 }
 
+/** libuv handles every Node process has; the ones left (sockets, servers, timers) are what it waits on. */
+const LOOP_INTERNALS = new Set(['async', 'check', 'prepare', 'idle', 'loop', 'signal']);
+
+/** How long a snippet that timed out gets to write its diagnostic report before it is killed. */
+const REPORT_GRACE_MS = 2000;
+
+/**
+ * What a hung snippet was doing, from the Node diagnostic report it wrote on SIGUSR2: the JavaScript stack
+ * and the libuv handles still open (a timer, a socket, a server…), so a timeout says where it waited.
+ */
+function describeReport(dir: string): string {
+  const file = readdirSync(dir).find((name) => name.endsWith('.json'));
+  if (file === undefined) return 'no diagnostic report (the main thread never got back to the event loop)';
+  try {
+    const report = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+      javascriptStack?: { message?: string; stack?: string[] };
+      libuv?: { type?: string; is_active?: boolean; address?: string; localEndpoint?: unknown }[];
+    };
+    const stack = (report.javascriptStack?.stack ?? []).slice(0, 12).join('\n  ');
+    const handles = (report.libuv ?? [])
+      .filter((handle) => handle.is_active === true && !LOOP_INTERNALS.has(handle.type ?? ''))
+      .map(
+        (handle) =>
+          `${handle.type ?? '?'}${handle.localEndpoint ? ` ${JSON.stringify(handle.localEndpoint)}` : ''}`,
+      );
+    return `JS stack at the timeout:\n  ${stack || '(idle)'}\nactive handles: ${handles.join(', ') || 'none'}`;
+  } catch (error) {
+    return `unreadable diagnostic report: ${(error as Error).message}`;
+  }
+}
+
 /**
  * Runs `node --import tsx <file>` from `cwd` with `tsconfig` as tsx's configuration, killing it (and what it
- * started) after `timeoutMs`.
+ * started) after `timeoutMs`. A snippet that times out is first asked for a diagnostic report, whose
+ * summary is appended to its stderr.
  */
 export function runSnippet(
   file: string,
@@ -40,34 +73,61 @@ export function runSnippet(
 ): Promise<SnippetRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], {
-      cwd,
-      // Its own process group, so a timeout also ends anything the snippet spawned.
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig, FORCE_COLOR: '0', NO_COLOR: '1' },
-    });
+    const reportDir = mkdtempSync(path.join(tmpdir(), 'sdkpp-snippet-report-'));
+    const child = spawn(
+      process.execPath,
+      [
+        '--report-on-signal',
+        '--report-signal=SIGUSR2',
+        `--report-directory=${reportDir}`,
+        '--import',
+        'tsx',
+        file,
+      ],
+      {
+        cwd,
+        // Its own process group, so a timeout also ends anything the snippet spawned.
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig, FORCE_COLOR: '0', NO_COLOR: '1' },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     let timedOut = false;
+    const kill = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    let grace: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
+      try {
+        if (child.pid !== undefined) process.kill(child.pid, 'SIGUSR2');
+      } catch {
+        // Already gone.
       }
+      grace = setTimeout(kill, REPORT_GRACE_MS);
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
+      rmSync(reportDir, { recursive: true, force: true });
       reject(error);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(grace);
+      if (timedOut) {
+        kill(); // whatever the snippet spawned
+        stderr += `\n--- timed out ---\n${describeReport(reportDir)}\n`;
+      }
+      rmSync(reportDir, { recursive: true, force: true });
       resolve({ code, timedOut, stdout, stderr, ms: Date.now() - started });
     });
   });
