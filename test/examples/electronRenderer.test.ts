@@ -14,7 +14,7 @@ import { extname, join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ActivityTypes, AuthorizationTokenType, Client } from 'sdkpp';
+import { ActivityTypes, Client } from 'sdkpp';
 import { startEmulator, type Emulator } from 'sdkpp/emulator';
 
 import {
@@ -27,6 +27,7 @@ import {
 import { createSdkppBridge, type SdkppBridge } from '../../examples/electron/src/main/bridge.js';
 import type { BridgeResult, SdkppApi } from '../../examples/electron/src/shared/api.js';
 import { IpcMainSeam } from './electronIpcSeam.js';
+import { signedInClient } from './signIn.js';
 
 /** Debian's Chromium; CI installs it (`apt-get install chromium`). */
 const CHROMIUM = '/usr/bin/chromium';
@@ -130,22 +131,6 @@ function serve(dir: string): Promise<string> {
   });
 }
 
-async function signedInClient(username: string): Promise<Client> {
-  const client = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    applicationId: emulator.applicationId,
-    openUrl: emulator.browserAs(username),
-    localClient: false,
-  });
-  const pkce = client.createAuthorizationCodeVerifier();
-  const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
-  const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
-  await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
-  await client.connect();
-  return client;
-}
-
 /** Resolves with the content of the next message bob receives from alice. */
 function bobReceives(where: (lobbyId: string | null) => boolean): Promise<string> {
   return new Promise((done) => {
@@ -170,7 +155,7 @@ beforeAll(async () => {
   address = await serve(out);
   emulator = await startEmulator({ users: 2, autoConsent: true, rpc: false });
   aliceId = emulator.users[0]?.id ?? '';
-  bob = await signedInClient('bob');
+  bob = await signedInClient(emulator, 'bob');
 
   const ipc = new IpcMainSeam();
   let pageReady = false;

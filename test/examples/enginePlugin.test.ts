@@ -3,8 +3,10 @@ import { promisify } from 'node:util';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { AuthorizationTokenType, Client, StatusType } from '../../src/index.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { StatusType } from 'sdkpp';
+import { startEmulator } from 'sdkpp/emulator';
+
+import { signedInClient } from './signIn.js';
 
 const run = promisify(execFile);
 const SAMPLE = ['--import', 'tsx', 'examples/engine-plugin/main.ts'];
@@ -46,7 +48,7 @@ describe('examples/engine-plugin', () => {
     const [alice, bob] = emulator.users;
     if (!alice || !bob) throw new Error('the emulator seeded no players');
     emulator.befriend(alice.id, bob.id);
-    const watcher = await signIn(emulator, 'bob');
+    const watcher = await signedInClient(emulator, 'bob');
     cleanup.push(() => watcher.destroy());
 
     const child = spawn(
@@ -96,20 +98,3 @@ describe('examples/engine-plugin', () => {
     expect((failed as { stderr: string }).stderr).toMatch(/--app-id/);
   }, 30_000);
 });
-
-/** Another player's game, signed in through the consent page with the idiomatic API. */
-async function signIn(emulator: Emulator, username: string): Promise<Client> {
-  const client = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    applicationId: emulator.applicationId,
-    openUrl: emulator.browserAs(username),
-    localClient: false,
-  });
-  const pkce = client.createAuthorizationCodeVerifier();
-  const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
-  const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
-  await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
-  await client.connect();
-  return client;
-}

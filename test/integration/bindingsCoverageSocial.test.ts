@@ -11,7 +11,6 @@ import {
   ActivityTimestamps,
   ActivityTypes,
   AvatarType,
-  ClientResult,
   RelationshipGroupType,
   RelationshipType,
   ResetCallbacks,
@@ -21,17 +20,7 @@ import {
   type Client,
 } from '../../bindings/index.js';
 import { emulatorFor } from './helpers.js';
-import { aliceAndBob, pumpUntil, readyClient } from './bindingsHelpers.js';
-
-/** Runs an operation that answers with a result only, and pumps until it answered successfully. */
-async function succeeds(call: (callback: (result: ClientResult) => void) => void): Promise<void> {
-  let result: ClientResult | undefined;
-  call((r) => {
-    result = r;
-  });
-  await pumpUntil(() => result !== undefined);
-  expect(result?.ToString()).toBe('');
-}
+import { aliceAndBob, pumpUntil, readyClient, succeeds } from './bindingsHelpers.js';
 
 /** A rich presence with every field the bindings carry. */
 function fullActivity(partyId: string, secret: string): Activity {

@@ -3,20 +3,11 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { Call, type AudioDevice, type ClientResult } from '../../bindings/index.js';
-import { aliceAndBob, pumpUntil } from './bindingsHelpers.js';
+import { Call, type AudioDevice } from '../../bindings/index.js';
+import { aliceAndBob, pumpUntil, succeeds } from './bindingsHelpers.js';
 import { tempDir, writeToneWav } from './callHelpers.js';
 
 /** Pumps until a result-only operation answered; fails on an unsuccessful result. */
-async function succeeds(call: (callback: (result: ClientResult) => void) => void): Promise<void> {
-  let result: ClientResult | undefined;
-  call((r) => {
-    result = r;
-  });
-  await pumpUntil(() => result !== undefined);
-  expect(result?.ToString()).toBe('');
-}
-
 describe('bindings coverage: calls and audio settings', () => {
   it('audio callbacks, speaking, participants, voice states, PTT, deafen, E2EE codes, devices and volumes', async () => {
     const { alice, bob, aliceId, bobId } = await aliceAndBob();

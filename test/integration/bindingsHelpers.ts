@@ -5,6 +5,7 @@ import {
   AuthorizationTokenType,
   Client,
   ClientStatus,
+  type ClientResult,
   ResetCallbacks,
   RunCallbacks,
 } from '../../bindings/index.js';
@@ -67,4 +68,14 @@ export async function aliceAndBob(): Promise<{
   const aliceId = BigInt(emulator.users[0]?.id ?? '0');
   const bobId = BigInt(emulator.users[1]?.id ?? '0');
   return { emulator, alice, bob, aliceId, bobId };
+}
+
+/** Runs an operation that answers with a result only, and pumps until it answered successfully. */
+export async function succeeds(call: (callback: (result: ClientResult) => void) => void): Promise<void> {
+  let result: ClientResult | undefined;
+  call((r) => {
+    result = r;
+  });
+  await pumpUntil(() => result !== undefined);
+  expect(result?.ToString()).toBe('');
 }
