@@ -26,11 +26,6 @@ export class EmulatorLog {
     this.#sink = sink;
   }
 
-  /** Whether anyone listens; lets callers skip building a line. */
-  get enabled(): boolean {
-    return this.#sink !== undefined || this.#listeners.size > 0;
-  }
-
   /** Writes `[area] message`. */
   line(area: string, message: string): void {
     const entry: LogEntry = { time: Date.now(), area, message };

@@ -1,4 +1,5 @@
 import type { EmulatorContext } from '../context.js';
+import type { EmulatorPublicInfo } from '../testing/remote.js';
 import { jsonReply } from './replies.js';
 import type { Route } from './router.js';
 
@@ -14,8 +15,9 @@ export function emulatorInfoRoutes(ctx: EmulatorContext): Route[] {
       scope: 'root',
       pattern: '/emulator.json',
       style: 'api',
-      handle: () =>
-        jsonReply(200, {
+      handle: () => {
+        // The shape emulatorInfoAt() reads in another process.
+        const info: EmulatorPublicInfo = {
           http: ctx.urls.http,
           api: ctx.urls.api,
           gateway: ctx.urls.gateway,
@@ -23,7 +25,9 @@ export function emulatorInfoRoutes(ctx: EmulatorContext): Route[] {
           applicationId: ctx.store.state.application.id,
           autoConsent: ctx.options.autoConsent,
           users: ctx.store.fullUsers().map((user) => ({ id: user.id, username: user.username })),
-        }),
+        };
+        return jsonReply(200, info);
+      },
     },
   ];
 }
