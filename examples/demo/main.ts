@@ -54,7 +54,8 @@ const first = clients[0];
 if (first) {
   const engine = first.getMediaEngineInfo();
   const selfTest = first.runMediaSelfTest();
-  say('media', `${engine.engine} engine ${engine.version}; crypto ${engine.crypto.version}`);
+  const from = engine.addon ? ` (${engine.addon.origin})` : '';
+  say('media', `${engine.engine} engine ${engine.version}${from}; crypto ${engine.crypto.version}`);
   say('media', `crypto self-test (${engine.features.join(', ')}): ${selfTest.ok ? 'passed' : 'FAILED'}`);
 }
 say('demo', `${clients.length} players linked their accounts and are connected`);

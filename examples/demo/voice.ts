@@ -76,6 +76,12 @@ export async function lobbyVoiceCall(alice: Player, bob: Player, lobbyId: string
   await alice.client.setOutputDevice(`wav-out:${file('alice-hears.wav')}`);
   await bob.client.setOutputDevice(`wav-out:${file('bob-hears.wav')}`);
 
+  // Bob's game watches his microphone, as a settings screen would ("we can't hear you").
+  const MIC_THRESHOLD_DBFS = -50;
+  bob.client.setNoAudioInputThreshold(MIC_THRESHOLD_DBFS);
+  const bobsMic: string[] = [];
+  bob.client.on('audioInputDetected', (heard) => bobsMic.push(heard ? 'heard' : 'silent'));
+
   // Mouth to ear: when Alice's microphone frame with her first word is captured, and when Bob first hears it.
   let spokeAt: number | undefined;
   let heardAt: number | undefined;
@@ -123,6 +129,8 @@ export async function lobbyVoiceCall(alice: Player, bob: Player, lobbyId: string
   await sleep(bobLine.audio.durationMs + 800);
   await alice.client.endCall(lobbyId);
   await bob.client.endCall(lobbyId);
+  bob.client.setNoAudioInputThreshold(-100);
+  say(bob.name, `microphone (threshold ${MIC_THRESHOLD_DBFS} dBFS): ${bobsMic.join(' → ')}`);
 
   const bobHeard = matchAudio(aliceLine.audio.pcm, readWavFile(file('bob-hears.wav')));
   const aliceHeard = matchAudio(bobLine.audio.pcm, readWavFile(file('alice-hears.wav')));
