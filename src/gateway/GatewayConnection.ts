@@ -41,7 +41,6 @@ export interface GatewayStateDetail {
 
 /** Events of a {@link GatewayConnection}. */
 export interface GatewayConnectionEvents {
-  [event: string]: unknown[];
   state: [state: GatewayState, detail: GatewayStateDetail];
   /** READY: a new session. */
   ready: [data: Record<string, unknown>];
@@ -70,6 +69,11 @@ export interface GatewayConnectionOptions {
   helloTimeoutMs?: number;
 }
 
+/**
+ * The largest forward jump of the dispatch sequence number that is believed. The gateway numbers dispatches
+ * one by one; a resume replays at most what the server buffered, far fewer than this.
+ */
+const MAX_SEQUENCE_GAP = 100_000;
 /** Our own close code when a heartbeat went unanswered; any code but 1000/1001 keeps the session resumable. */
 const ZOMBIE_CLOSE_CODE = 4200;
 /** Our close code when the server asked us to reconnect (op 7) or invalidated a resumable session. */
@@ -106,6 +110,7 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
   /** Set before we close a socket ourselves, so its close event is read as ours. */
   #selfClose: { code: number; newSession: boolean } | undefined;
   #budget: SendBudget;
+  #warnedHeartbeatRequests = false;
   #closed: Promise<void> | undefined;
 
   constructor(options: GatewayConnectionOptions) {
@@ -250,7 +255,15 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
         this.#latencyMs = this.#clock.now() - this.#lastHeartbeatAt;
         break;
       case GatewayOpcode.Heartbeat:
-        this.#heartbeat();
+        // The server may ask for a beat at any time, but each one counts against the 120-per-60 s send
+        // limit: beyond the budget's reserve the request is answered by the next scheduled beat instead.
+        if (this.#budget.tryUrgent()) this.#heartbeat();
+        else if (!this.#warnedHeartbeatRequests) {
+          this.#warnedHeartbeatRequests = true;
+          this.#log.warn(
+            'the gateway asks for heartbeats faster than the send limit allows; ignoring the excess',
+          );
+        }
         break;
       case GatewayOpcode.Dispatch:
         this.#onDispatch(payload);
@@ -311,11 +324,19 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
   }
 
   #onDispatch(payload: GatewayPayload): void {
-    const seq = typeof payload.s === 'number' ? payload.s : undefined;
-    if (seq !== undefined) {
+    const seq = payload.s;
+    if (seq !== undefined && seq !== null) {
+      if (!Number.isSafeInteger(seq) || seq < 1) {
+        this.#log.warn(`ignored a dispatch with an invalid sequence number (${String(seq).slice(0, 24)})`);
+        return;
+      }
       // A replay after resume never repeats what we already applied; a duplicate is dropped here.
       if (seq <= this.#seq && this.#state === GatewayState.Ready) return;
-      this.#seq = Math.max(this.#seq, seq);
+      if (this.#seq > 0 && seq - this.#seq > MAX_SEQUENCE_GAP) {
+        // A sequence number far ahead is a broken or hostile frame: adopting it would make every later,
+        // honest dispatch look like a duplicate. The event is delivered; the sequence is not taken.
+        this.#log.warn(`dispatch sequence jumped from ${this.#seq} to ${seq}; not adopting it`);
+      } else this.#seq = Math.max(this.#seq, seq);
     }
     const event = typeof payload.t === 'string' ? payload.t : '';
     if (event === 'READY') {
@@ -401,10 +422,16 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
     this.#attempt += 1;
     this.#setState(GatewayState.Backoff, detail);
     this.#log.verbose(`reconnecting in ${Math.round(delay)} ms`);
-    this.#reconnectTimer = this.#clock.setTimeout(() => {
-      this.#reconnectTimer = undefined;
-      if (this.#state === GatewayState.Backoff) this.#connect();
-    }, delay);
+    this.#reconnectTimer = this.#clock.setTimeout(
+      () => {
+        this.#reconnectTimer = undefined;
+        if (this.#state === GatewayState.Backoff) this.#connect();
+      },
+      delay,
+      // Waiting to reconnect must not keep a game's process alive once nothing else does (a game that
+      // forgot destroy() after its platform went away would otherwise never exit).
+      { unref: true },
+    );
   }
 
   #scheduleHeartbeat(delayMs: number): void {
@@ -418,6 +445,7 @@ export class GatewayConnection extends TypedEmitter<GatewayConnectionEvents> {
         this.#socket?.terminate();
         return;
       }
+      this.#budget.noteUrgent();
       this.#heartbeat();
       this.#scheduleHeartbeat(this.#heartbeatIntervalMs);
     }, delayMs);

@@ -1,9 +1,12 @@
 import type { Clock, TimerHandle } from '../util/Clock.js';
 
+/** Sends of each window kept for the scheduled heartbeats (one every ~41 s), which keep the session alive. */
+const SCHEDULED_HEARTBEAT_RESERVE = 2;
+
 /**
  * Keeps one socket's sends within the gateway's limit of 120 per 60 s (wire-protocols §1.8), which closes the
  * connection with 4008 when exceeded. Payloads over budget wait in order instead of being dropped; a few
- * sends are left spare for heartbeats, which bypass the queue.
+ * sends are left spare for heartbeats, which bypass the queue but are counted too.
  */
 export class SendBudget {
   readonly #clock: Clock;
@@ -15,11 +18,38 @@ export class SendBudget {
   #timer: TimerHandle | undefined;
   #open = false;
 
-  constructor(clock: Clock, write: (text: string) => void, limit = 110, windowMs = 60_000) {
+  readonly #hardLimit: number;
+
+  /**
+   * `limit` sends a window for queued payloads; heartbeats may use the rest up to `hardLimit`, the platform's
+   * own limit.
+   */
+  constructor(clock: Clock, write: (text: string) => void, limit = 110, windowMs = 60_000, hardLimit = 120) {
     this.#clock = clock;
     this.#write = write;
     this.#limit = limit;
     this.#windowMs = windowMs;
+    this.#hardLimit = hardLimit;
+  }
+
+  /**
+   * Counts a heartbeat the server asked for (op 1), when the window has room for it while keeping
+   * {@link SCHEDULED_HEARTBEAT_RESERVE} sends for the scheduled beats; false when it must not be sent.
+   */
+  tryUrgent(): boolean {
+    this.#trim(this.#clock.now());
+    if (this.#sentAt.length >= this.#hardLimit - SCHEDULED_HEARTBEAT_RESERVE) return false;
+    this.#sentAt.push(this.#clock.now());
+    return true;
+  }
+
+  /** Counts a scheduled heartbeat, which is always sent: at most a few a minute. */
+  noteUrgent(): void {
+    this.#sentAt.push(this.#clock.now());
+  }
+
+  #trim(now: number): void {
+    this.#sentAt = this.#sentAt.filter((t) => now - t < this.#windowMs);
   }
 
   /** Payloads waiting for budget or for the socket to be ready. */
@@ -56,7 +86,7 @@ export class SendBudget {
   #drain(): void {
     if (!this.#open) return;
     const now = this.#clock.now();
-    this.#sentAt = this.#sentAt.filter((t) => now - t < this.#windowMs);
+    this.#trim(now);
     while (this.#queue.length > 0 && this.#sentAt.length < this.#limit) {
       const text = this.#queue.shift();
       if (text === undefined) break;

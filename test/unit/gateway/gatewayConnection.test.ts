@@ -151,4 +151,54 @@ describe('GatewayConnection', () => {
     clock.advance(60_000);
     expect(sockets).toHaveLength(1);
   });
+
+  it('ignores a dispatch whose sequence number is not a safe integer, and keeps delivering later ones', () => {
+    const { gateway, last } = setup();
+    const events: string[] = [];
+    gateway.on('dispatch', (event) => events.push(event));
+    gateway.open();
+    ready(last(), 1);
+    last().receive({ op: 0, t: 'HOSTILE', s: 1e300, d: {} });
+    last().receive({ op: 0, t: 'NEGATIVE', s: -5, d: {} });
+    last().receive({ op: 0, t: 'MESSAGE_CREATE', s: 2, d: {} });
+    last().receive({ op: 0, t: 'MESSAGE_UPDATE', s: 3, d: {} });
+    expect(events).toEqual(['READY', 'MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+    expect(gateway.sequence).toBe(3);
+  });
+
+  it('does not adopt a sequence number far ahead, so honest dispatches after it are not dropped', () => {
+    const { gateway, last } = setup();
+    const events: string[] = [];
+    gateway.on('dispatch', (event) => events.push(event));
+    gateway.open();
+    ready(last(), 1);
+    last().receive({ op: 0, t: 'FAR', s: Number.MAX_SAFE_INTEGER, d: {} });
+    last().receive({ op: 0, t: 'NEXT', s: 2, d: {} });
+    expect(events).toEqual(['READY', 'FAR', 'NEXT']);
+    expect(gateway.sequence).toBe(2);
+  });
+
+  it('answers server heartbeat requests only within the 120-per-60 s send limit', () => {
+    const { gateway, last, clock } = setup();
+    gateway.open();
+    ready(last());
+    for (let i = 0; i < 500; i += 1) last().receive({ op: 1, d: null });
+    const beats = last()
+      .ops()
+      .filter((op) => op === GatewayOpcode.Heartbeat).length;
+    expect(beats).toBeGreaterThan(100);
+    expect(last().sent.length).toBeLessThanOrEqual(120);
+    // The scheduled beat still goes out: the reserve was kept for it.
+    last().receive({ op: 11 });
+    const before = last().sent.length;
+    clock.advance(500);
+    expect(last().sent.length).toBe(before + 1);
+    expect(last().sent.at(-1)?.op).toBe(GatewayOpcode.Heartbeat);
+    // A minute later the window is free again.
+    clock.advance(60_000);
+    last().receive({ op: 11 });
+    const after = last().sent.length;
+    last().receive({ op: 1, d: null });
+    expect(last().sent.length).toBe(after + 1);
+  });
 });
