@@ -1,4 +1,4 @@
-import { Client as CoreClient, type ClientOptions } from '../src/client/Client.js';
+import { Client as CoreClient, type ClientEvents, type ClientOptions } from '../src/client/Client.js';
 import {
   ClientError,
   ClientStatus,
@@ -176,7 +176,7 @@ export class Client {
   #stopLogFile: (() => void) | undefined;
   #tokenExpirationCallback: (() => void) | undefined;
   /** The listener each `Set…Callback` registered, by client event. */
-  readonly #callbacks = new Map<string, (...args: unknown[]) => void>();
+  readonly #callbacks = new Map<keyof ClientEvents, (...args: never[]) => void>();
 
   /**
    * `new Client()`, `new Client(apiBase, webBase)`, `new Client(ClientCreateOptions)`, or — beyond the C++ SDK —
@@ -1137,13 +1137,16 @@ export class Client {
     }
   }
 
-  #lobbyCallback(event: string, callback: LobbyIdCallback): void {
+  #lobbyCallback(event: 'lobbyCreated' | 'lobbyUpdated' | 'lobbyDeleted', callback: LobbyIdCallback): void {
     this.#setCallback(event, (lobbyId: string) => {
       deliver(callback, BigInt(lobbyId));
     });
   }
 
-  #memberCallback(event: string, callback: LobbyMemberCallback): void {
+  #memberCallback(
+    event: 'lobbyMemberAdded' | 'lobbyMemberUpdated' | 'lobbyMemberRemoved',
+    callback: LobbyMemberCallback,
+  ): void {
     this.#setCallback(event, (lobbyId: string, memberId: string) => {
       deliver(callback, BigInt(lobbyId), BigInt(memberId));
     });
@@ -1171,12 +1174,11 @@ export class Client {
   }
 
   /** Replaces the one listener a `Set…Callback` method owns for `event`. */
-  #setCallback(event: string, listener: (...args: never[]) => void): void {
-    const previous = this.#callbacks.get(event);
+  #setCallback<E extends keyof ClientEvents>(event: E, listener: (...args: ClientEvents[E]) => void): void {
+    const previous = this.#callbacks.get(event) as ((...args: ClientEvents[E]) => void) | undefined;
     if (previous) this.#core.off(event, previous);
-    const wrapped = listener as (...args: unknown[]) => void;
-    this.#callbacks.set(event, wrapped);
-    this.#core.on(event, wrapped);
+    this.#callbacks.set(event, listener as unknown as (...args: never[]) => void);
+    this.#core.on(event, listener);
   }
 
   #tokens(run: () => Promise<TokenExchangeResult>, callback: TokenExchangeCallback): void {

@@ -22,11 +22,7 @@ export async function joinLobby(
   presence: Activity,
 ): Promise<string> {
   const guestId = idOf(guest);
-  const arrived = next<[string, string]>(
-    host.client,
-    'lobbyMemberAdded',
-    (_lobby, member) => member === guestId,
-  );
+  const arrived = next(host.client, 'lobbyMemberAdded', (_lobby, member) => member === guestId);
   const lobbyId = await guest.client.createOrJoinLobby(secret);
   const lobby = guest.client.getLobbyHandle(lobbyId);
   say(
@@ -36,7 +32,7 @@ export async function joinLobby(
   await arrived;
   const size = host.client.getLobbyHandle(lobbyId)?.lobbyMemberIds.length ?? 1;
   const hostId = idOf(host);
-  const seen = next<[string]>(
+  const seen = next(
     guest.client,
     'userUpdated',
     (id) => id === hostId && guest.client.getUser(id)?.gameActivity?.party?.currentSize === size,
@@ -62,7 +58,7 @@ export async function lobbyChat(
   backend: GameBackend,
 ): Promise<void> {
   const guestId = idOf(guest);
-  const renamed = next<[string, string]>(
+  const renamed = next(
     host.client,
     'lobbyMemberUpdated',
     (lobby, member) => lobby === lobbyId && member === guestId,
@@ -73,7 +69,7 @@ export async function lobbyChat(
   const member = host.client.getLobbyHandle(lobbyId)?.getLobbyMemberHandle(guestId);
   say(host.name, `sees ${guest.name} in the lobby as "${member?.additionalName ?? '?'}"`);
 
-  const received = next<[string]>(
+  const received = next(
     host.client,
     'messageCreated',
     (id) => host.client.getMessageHandle(id)?.lobbyId === lobbyId,

@@ -3,8 +3,8 @@ import {
   ActivityTypes,
   RelationshipType,
   type Activity,
-  type ActivityInvite,
   type Client,
+  type ClientEvents,
   type UserHandle,
 } from 'sdkpp';
 
@@ -24,16 +24,16 @@ export function idOf(player: Player): string {
 }
 
 /** Resolves on the first `event` of `client` whose arguments satisfy `match`. */
-export function next<A extends unknown[]>(
+export function next<E extends keyof ClientEvents>(
   client: Client,
-  event: string,
-  match: (...args: A) => boolean = () => true,
-): Promise<A> {
+  event: E,
+  match: (...args: ClientEvents[E]) => boolean = () => true,
+): Promise<ClientEvents[E]> {
   return new Promise((resolve) => {
-    const listener = (...args: unknown[]): void => {
-      if (!match(...(args as A))) return;
+    const listener = (...args: ClientEvents[E]): void => {
+      if (!match(...args)) return;
       client.off(event, listener);
-      resolve(args as A);
+      resolve(args);
     };
     client.on(event, listener);
   });
@@ -53,7 +53,7 @@ export function describeFriend(user: UserHandle): string {
 /** The first player sends a friend request by username; the second accepts it when it arrives. */
 export async function befriend(asker: Player, answerer: Player): Promise<void> {
   const askerId = idOf(asker);
-  const incoming = next<[string, boolean]>(answerer.client, 'relationshipCreated', (id) => id === askerId);
+  const incoming = next(answerer.client, 'relationshipCreated', (id) => id === askerId);
   await asker.client.sendDiscordFriendRequest(answerer.client.getCurrentUser()?.username ?? '');
   say(asker.name, `sent a friend request to @${answerer.client.getCurrentUser()?.username ?? '?'}`);
   await incoming;
@@ -71,7 +71,7 @@ export async function befriend(asker: Player, answerer: Player): Promise<void> {
 /** The host sets a joinable rich presence (its join secret is the party's lobby secret) and the friend sees it. */
 export async function hostParty(host: Player, friend: Player, joinSecret: string): Promise<Activity> {
   const hostId = idOf(host);
-  const seen = next<[string]>(
+  const seen = next(
     friend.client,
     'userUpdated',
     (id) => id === hostId && friend.client.getUser(id)?.gameActivity !== null,
@@ -95,7 +95,7 @@ export async function hostParty(host: Player, friend: Player, joinSecret: string
 
 /** The host invites the friend, who accepts and receives the join secret; resolves with it. */
 export async function inviteAndJoin(host: Player, friend: Player): Promise<string> {
-  const arrived = next<[ActivityInvite]>(friend.client, 'activityInviteCreated');
+  const arrived = next(friend.client, 'activityInviteCreated');
   await host.client.sendActivityInvite(idOf(friend), 'Join my party!');
   say(host.name, `invited ${friend.name} to the party`);
   const [invite] = await arrived;
@@ -109,7 +109,7 @@ export async function inviteAndJoin(host: Player, friend: Player): Promise<strin
 /** The players exchange direct messages; the second reads the conversation back. */
 export async function chat(first: Player, second: Player): Promise<void> {
   const firstId = idOf(first);
-  const arrived = next<[string]>(
+  const arrived = next(
     second.client,
     'messageCreated',
     (id) => second.client.getMessageHandle(id)?.authorId === firstId,
@@ -118,7 +118,7 @@ export async function chat(first: Player, second: Player): Promise<void> {
   const [messageId] = await arrived;
   const message = second.client.getMessageHandle(messageId);
   say(second.name, `DM from ${message?.author?.displayName ?? '?'}: "${message?.content ?? ''}"`);
-  const replied = next<[string]>(
+  const replied = next(
     first.client,
     'messageCreated',
     (id) => first.client.getMessageHandle(id)?.authorId === idOf(second),

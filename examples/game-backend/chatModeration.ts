@@ -21,7 +21,7 @@ async function chat(
   metadata?: Record<string, string>,
 ): Promise<string> {
   let sent = '';
-  await seenAfter<[string]>(
+  await seenAfter(
     reader.client,
     'messageCreated',
     (id) => id === sent || reader.client.getMessageHandle(id)?.content === content,
@@ -62,7 +62,7 @@ export async function moderateLobbyChat(
   }
 
   const verdict = { verdict: 'spam', action: 'hidden', reviewer: 'automod' };
-  await seenAfter<[string]>(
+  await seenAfter(
     member.client,
     'messageUpdated',
     (id) =>
@@ -82,7 +82,7 @@ export async function moderateLobbyChat(
  */
 export async function moderateDirectMessage(backend: GameBackend, from: Player, to: Player): Promise<void> {
   let sent = '';
-  await seenAfter<[string]>(
+  await seenAfter(
     to.client,
     'messageCreated',
     (id) => id === sent || to.client.getMessageHandle(id)?.content === 'nice tank, gg',
@@ -95,7 +95,7 @@ export async function moderateDirectMessage(backend: GameBackend, from: Player, 
     `game shows a DM from ${from.name}: "${to.client.getMessageHandle(sent)?.content ?? '?'}"; ${to.name} reports it for review`,
   );
   const review = { verdict: 'ok', toxicity: '0.02' };
-  await seenAfter<[string]>(
+  await seenAfter(
     to.client,
     'messageUpdated',
     (id) => id === sent && to.client.getMessageHandle(id)?.moderationMetadata.verdict === 'ok',

@@ -1,21 +1,21 @@
-import type { Client } from 'sdkpp';
+import type { Client, ClientEvents } from 'sdkpp';
 
 /**
  * Does `action`, and resolves once `client` has seen the event it causes (matching `match`): the game
  * backend changes things over HTTP, and the players' games learn of them through the gateway.
  */
-export async function seenAfter<A extends unknown[]>(
+export async function seenAfter<E extends keyof ClientEvents>(
   client: Client,
-  event: string,
-  match: (...args: A) => boolean,
+  event: E,
+  match: (...args: ClientEvents[E]) => boolean,
   action: () => Promise<unknown>,
   timeoutMs = 10_000,
-): Promise<A> {
-  let listener: ((...args: unknown[]) => void) | undefined;
+): Promise<ClientEvents[E]> {
+  let listener: ((...args: ClientEvents[E]) => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const seen = new Promise<A>((resolve, reject) => {
-    listener = (...args: unknown[]): void => {
-      if (match(...(args as A))) resolve(args as A);
+  const seen = new Promise<ClientEvents[E]>((resolve, reject) => {
+    listener = (...args: ClientEvents[E]): void => {
+      if (match(...args)) resolve(args);
     };
     client.on(event, listener);
     timer = setTimeout(() => {

@@ -21,7 +21,7 @@ function describeLobby(player: Player, lobbyId: string): string {
  */
 export async function createMatchLobby(backend: GameBackend, leader: Player): Promise<BackendLobby> {
   let lobby: BackendLobby | undefined;
-  const [lobbyId] = await seenAfter<[string]>(
+  const [lobbyId] = await seenAfter(
     leader.client,
     'lobbyCreated',
     () => true,
@@ -57,7 +57,7 @@ export async function fillParty(
   others: Player[],
 ): Promise<void> {
   const last = others[others.length - 1];
-  await seenAfter<[string, string]>(
+  await seenAfter(
     leader.client,
     'lobbyMemberAdded',
     (lobby, member) => lobby === lobbyId && member === last?.id,
@@ -86,7 +86,7 @@ export async function reshuffle(
   renamed: Player,
   removed: Player,
 ): Promise<void> {
-  await seenAfter<[string]>(
+  await seenAfter(
     leader.client,
     'lobbyUpdated',
     (id) => id === lobbyId && leader.client.getLobbyHandle(id)?.metadata.phase === 'boss',
@@ -97,13 +97,13 @@ export async function reshuffle(
       say('backend', `lobby metadata now ${pairs(lobby.metadata)}`);
     },
   );
-  const gone = seenAfter<[string]>(
+  const gone = seenAfter(
     removed.client,
     'lobbyDeleted',
     (id) => id === lobbyId,
     () => Promise.resolve(),
   );
-  await seenAfter<[string, string]>(
+  await seenAfter(
     leader.client,
     'lobbyMemberUpdated',
     (lobby, member) =>

@@ -13,7 +13,6 @@ export interface VADThresholdSettings {
 
 /** Events of a {@link Call}. */
 export interface CallEvents {
-  [event: string]: unknown[];
   /** The call's status changed; `errorDetail` is a voice close code when there is one. */
   statusChanged: [status: CallStatus, error: CallError, errorDetail: number];
   /** Someone joined (`added`) or left the call. */
@@ -256,13 +255,13 @@ export class Call extends TypedEmitter<CallEvents> {
   }
 
   /** @internal The SDK reports the call's events through this. */
-  _dispatch<E extends keyof CallEvents & string>(event: E, ...args: CallEvents[E]): void {
+  _dispatch<E extends keyof CallEvents>(event: E, ...args: CallEvents[E]): void {
     this.emit(event, ...args);
   }
 
   readonly #set = new Map<string, (...args: never[]) => void>();
 
-  #replace<E extends keyof CallEvents & string>(
+  #replace<E extends keyof CallEvents>(
     event: E,
     cb: ((...args: CallEvents[E]) => void) | undefined,
   ): void {
@@ -271,7 +270,7 @@ export class Call extends TypedEmitter<CallEvents> {
     this.#set.delete(event);
     if (cb) {
       this.on(event, cb);
-      this.#set.set(event, cb);
+      this.#set.set(event, cb as unknown as (...args: never[]) => void);
     }
   }
 

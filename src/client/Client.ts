@@ -127,7 +127,6 @@ export interface ClientOptions {
 
 /** Events of a {@link Client}, each with its argument tuple. */
 export interface ClientEvents {
-  [event: string]: unknown[];
   /** The connection status changed; `errorDetail` holds a close code when `error` is UnexpectedClose. */
   statusChanged: [status: ClientStatus, error: ClientError, errorDetail: number];
   /** The token passed to `updateToken` is about to expire (fires once per token). */

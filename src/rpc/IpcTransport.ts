@@ -27,7 +27,6 @@ export class RpcError extends SdkError {
 
 /** Events of an {@link IpcTransport}. */
 export interface IpcTransportEvents {
-  [event: string]: unknown[];
   /** Connected and READY (also after a reconnect). */
   ready: [user: RpcUser];
   /** The connection ended; `code` and `message` come from the peer's CLOSE when it sent one. */

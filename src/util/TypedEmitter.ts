@@ -1,5 +1,10 @@
-/** Maps each event name to the tuple of arguments its listeners receive. */
-export type EventMap = { [event: string]: unknown[] };
+import { AbortedError } from '../errors/SdkError.js';
+
+/**
+ * The shape of an event map: each event name maps to the tuple of arguments its listeners receive. Maps are
+ * interfaces without an index signature, so a misspelt event name does not compile.
+ */
+export type EventMap<Events> = { [E in keyof Events]: unknown[] };
 
 /** A function called with an event's arguments. */
 export type Listener<Args extends unknown[]> = (...args: Args) => void;
@@ -10,8 +15,10 @@ type AnyListener = (...args: unknown[]) => void;
  * A small typed event emitter. A listener that throws never breaks the emitter or the other listeners:
  * the error goes to {@link TypedEmitter.onListenerError} instead, so a game's bug cannot take the SDK down.
  */
-export class TypedEmitter<Events extends EventMap> {
+export class TypedEmitter<Events extends EventMap<Events>> {
   readonly #listeners = new Map<keyof Events, Set<AnyListener>>();
+  /** Rejecters of the pending {@link TypedEmitter.waitFor} promises, for {@link TypedEmitter.rejectWaiters}. */
+  readonly #waiters = new Set<(error: Error) => void>();
 
   /** Adds a listener. */
   on<E extends keyof Events>(event: E, listener: Listener<Events[E]>): this {
@@ -39,24 +46,36 @@ export class TypedEmitter<Events extends EventMap> {
     return this;
   }
 
-  /** Resolves with the arguments of the next `event`; rejects if `signal` aborts first. */
+  /**
+   * Resolves with the arguments of the next `event`. Rejects with `AbortedError` if `signal` aborts first (at
+   * once for an already-aborted signal), and with the owner's error when it shuts down (e.g.
+   * `ClientDestroyedError` after `destroy()`).
+   */
   waitFor<E extends keyof Events>(event: E, options: { signal?: AbortSignal } = {}): Promise<Events[E]> {
     const { signal } = options;
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
-        reject(signal.reason as Error);
+        reject(abortedError(signal, `waiting for ${String(event)}`));
         return;
       }
-      const onAbort = (): void => {
-        this.off(event, listener);
-        reject(signal?.reason as Error);
-      };
-      const listener: Listener<Events[E]> = (...args) => {
+      const finish = (): void => {
         this.off(event, listener);
         signal?.removeEventListener('abort', onAbort);
+        this.#waiters.delete(fail);
+      };
+      const fail = (error: Error): void => {
+        finish();
+        reject(error);
+      };
+      const onAbort = (): void => {
+        fail(abortedError(signal, `waiting for ${String(event)}`));
+      };
+      const listener: Listener<Events[E]> = (...args) => {
+        finish();
         resolve(args);
       };
       this.on(event, listener);
+      this.#waiters.add(fail);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -79,8 +98,23 @@ export class TypedEmitter<Events extends EventMap> {
     }
   }
 
+  /** Rejects every pending {@link TypedEmitter.waitFor} with `error` (the owner is shutting down). */
+  protected rejectWaiters(error: Error): void {
+    for (const fail of [...this.#waiters]) fail(error);
+  }
+
   /** Receives errors thrown by listeners. Subclasses log them. */
   protected onListenerError(_error: unknown, _event: string): void {
     // Default: swallow, so one faulty listener cannot stop the others.
   }
+}
+
+/**
+ * The error an aborted wait rejects with: the signal's reason when it is already an `AbortedError`, else an
+ * `AbortedError` that keeps the reason as its cause.
+ */
+export function abortedError(signal: AbortSignal | undefined, what: string): AbortedError {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof AbortedError) return reason;
+  return new AbortedError(`${what} was aborted`, reason === undefined ? {} : { cause: reason });
 }

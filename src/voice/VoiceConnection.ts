@@ -73,7 +73,6 @@ export interface VoiceConnectionOptions extends VoiceIdentity {
 
 /** Events of a {@link VoiceConnection}. */
 export interface VoiceConnectionEvents {
-  [event: string]: unknown[];
   state: [state: VoiceConnectionState];
   /** A user is in the call on the voice server (op 11), or left it (op 13). */
   clientConnected: [userId: string];

@@ -74,7 +74,6 @@ export type VoiceGatewayEnd =
 
 /** Events of a {@link VoiceGatewayClient}. */
 export interface VoiceGatewayEvents {
-  [event: string]: unknown[];
   state: [state: VoiceGatewayState];
   /** op 2 after a fresh Identify (again after a reconnect from scratch: UDP must start over). */
   ready: [ready: VoiceReady];
