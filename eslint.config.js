@@ -47,6 +47,12 @@ export default tseslint.config(
     },
   },
   {
+    // Client's methods are guarded after destroy() by kind: an async method rejects, any other throws
+    // (src/client/destroyGuard.ts), so a method that returns a Promise must be async to reject rather than throw.
+    files: ['src/client/Client.ts'],
+    rules: { '@typescript-eslint/promise-function-async': 'error' },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

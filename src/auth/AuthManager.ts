@@ -1,6 +1,7 @@
 import {
   AbortedError,
   AuthorizationError,
+  ClientDestroyedError,
   DeauthorizedError,
   HttpError,
   SdkError,
@@ -380,11 +381,11 @@ export class AuthManager {
     this.#o.log.info('token updated');
   }
 
-  /** Forgets the token and stops timers. */
+  /** Stops timers and ends an authorization in progress with `ClientDestroyedError`. */
   dispose(): void {
     this.#o.clock.clearTimeout(this.#expiryTimer);
     this.#expiryTimer = undefined;
-    this.abortAuthorize();
+    this.#pending?.controller.abort(new ClientDestroyedError('the client was destroyed during authorize()'));
   }
 
   #appId(explicit: string | undefined): string {

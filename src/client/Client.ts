@@ -5,7 +5,12 @@ import { openInSystemBrowser, type UrlOpener } from '../auth/openUrl.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from '../auth/pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth/scopes.js';
 import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenTypes.js';
-import { ClientNotReadyError, ValidationError, type DeauthorizedError } from '../errors/index.js';
+import {
+  ClientDestroyedError,
+  ClientNotReadyError,
+  ValidationError,
+  type DeauthorizedError,
+} from '../errors/index.js';
 import { defaultGatewaySocketFactory, type GatewaySocketFactory } from '../gateway/GatewaySocket.js';
 import {
   createMediaEngine,
@@ -53,6 +58,7 @@ import type { DaveSessionFactory } from '../voice/daveSession.js';
 import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
 import { ClientStatus, type ClientError } from './ClientStatus.js';
 import { ConnectionManager } from './ConnectionManager.js';
+import { guardAfterDestroy } from './destroyGuard.js';
 import { HttpWaitStatus } from './HttpWaitStatus.js';
 import type { SessionContext, SessionFeature } from './SessionContext.js';
 
@@ -248,6 +254,8 @@ export class Client extends TypedEmitter<ClientEvents> {
   readonly #localEvents: LocalClientEvents;
   readonly #localCallbacks: LocalClientCallbacks;
   readonly #launchRegistryDir: string | undefined;
+  /** Set by destroy(): the shutdown under way or done. */
+  #destroyed: Promise<void> | undefined;
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -282,7 +290,7 @@ export class Client extends TypedEmitter<ClientEvents> {
       applicationId: () => this.#applicationId,
       openUrl: options.openUrl ?? openInSystemBrowser,
       tokenExpiryWarningMs: options.tokenExpiryWarningMs ?? 300_000,
-      localClient: () => this.#localClient.get(),
+      localClient: async () => this.#localClient.get(),
       localClientRefusal: () => this.#localClient.refusal,
       events: {
         tokenExpiring: (expiresAt) => {
@@ -321,7 +329,7 @@ export class Client extends TypedEmitter<ClientEvents> {
       readyGateway: () =>
         this.#connection.status === ClientStatus.Ready ? this.#connection.gateway : undefined,
       applicationId: () => this.#applicationId,
-      localClient: () => this.#localClient.get(),
+      localClient: async () => this.#localClient.get(),
       localClientRefusal: () => this.#localClient.refusal,
     });
     this.#session = {
@@ -359,7 +367,7 @@ export class Client extends TypedEmitter<ClientEvents> {
       log: this.#logger.writer('rpc'),
     });
     this.#localEvents = new LocalClientEvents({
-      transport: () => this.#localClient.get(),
+      transport: async () => this.#localClient.get(),
       deliver: (evt, data) => {
         this.#localCallbacks.route(evt, data);
       },
@@ -501,7 +509,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * listener (or through {@link Client.completeAuthorize} for custom schemes), checks `state`, and resolves with
    * the code. Rejects with `AuthorizationError` when denied or timed out, `AbortedError` when aborted.
    */
-  authorize(args: AuthorizationArgs = {}, options: AuthorizeOptions = {}): Promise<AuthorizeResult> {
+  async authorize(args: AuthorizationArgs = {}, options: AuthorizeOptions = {}): Promise<AuthorizeResult> {
     return this.#auth.authorize(args, options);
   }
 
@@ -516,7 +524,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Exchanges the code from {@link Client.authorize} for tokens (public client with PKCE). */
-  getToken(
+  async getToken(
     params: { code: string; codeVerifier: string; redirectUri: string; applicationId?: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<TokenExchangeResult> {
@@ -524,7 +532,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Exchanges the code and merges the provisional account of `externalAuth` into the authorizing account. */
-  getTokenFromProvisionalMerge(
+  async getTokenFromProvisionalMerge(
     params: {
       code: string;
       codeVerifier: string;
@@ -541,7 +549,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * Refreshes tokens (both old tokens stop working). On `invalid_grant` it emits `deauthorized` and rejects
    * with `DeauthorizedError`.
    */
-  refreshToken(
+  async refreshToken(
     params: { refreshToken: string; applicationId?: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<TokenExchangeResult> {
@@ -549,7 +557,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Revokes every token of the application for that user; for SDK apps this unlinks the account. */
-  revokeToken(
+  async revokeToken(
     params: { token: string; applicationId?: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
@@ -557,7 +565,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Finds or creates the provisional account of an external identity and returns its token. */
-  getProvisionalToken(
+  async getProvisionalToken(
     params: ExternalAuth & { applicationId?: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<TokenExchangeResult> {
@@ -565,7 +573,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Unlinks an external identity from its full account into a new provisional account. */
-  unmergeIntoProvisionalAccount(
+  async unmergeIntoProvisionalAccount(
     params: ExternalAuth & { applicationId?: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
@@ -573,7 +581,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Looks up the user behind a token without connecting. */
-  fetchCurrentUser(
+  async fetchCurrentUser(
     token: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<{
@@ -586,7 +594,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Sets the token to connect with. When connected, it is used from the next identify or resume. */
-  updateToken(
+  async updateToken(
     tokenType: AuthorizationTokenType,
     token: string,
     options: { signal?: AbortSignal } = {},
@@ -610,12 +618,12 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Connects and resolves once Ready; see {@link ClientStatus}. */
-  connect(options: { signal?: AbortSignal } = {}): Promise<void> {
+  async connect(options: { signal?: AbortSignal } = {}): Promise<void> {
     return this.#connection.connect(options);
   }
 
   /** Disconnects and resolves once Disconnected. */
-  disconnect(): Promise<void> {
+  async disconnect(): Promise<void> {
     return this.#connection.disconnect();
   }
 
@@ -661,12 +669,12 @@ export class Client extends TypedEmitter<ClientEvents> {
    * client, which needs no sign-in. Only Playing, Listening, Watching and Competing can be set: anything
    * else, or a field over its limit, is a `ValidationError` before any I/O.
    */
-  updateRichPresence(activity: Activity): Promise<void> {
+  async updateRichPresence(activity: Activity): Promise<void> {
     return this.#presence.update(activity);
   }
 
   /** Clears the player's rich presence. */
-  clearRichPresence(): Promise<void> {
+  async clearRichPresence(): Promise<void> {
     return this.#presence.clear();
   }
 
@@ -685,7 +693,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * arrive as `activityJoin`, invites and join requests shown there as `activityInviteCreated`. Resolves once
    * subscribed, or at once when no desktop client runs yet.
    */
-  watchLocalClient(): Promise<void> {
+  async watchLocalClient(): Promise<void> {
     return this.#localEvents.want('ACTIVITY_JOIN', 'ACTIVITY_JOIN_REQUEST', 'ACTIVITY_INVITE');
   }
 
@@ -732,7 +740,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   /**
    * Subscribes to another desktop-client event (such as `GUILD_STATUS`); it arrives as `localClientEvent`.
    */
-  subscribeLocalClientEvent(event: string): Promise<void> {
+  async subscribeLocalClientEvent(event: string): Promise<void> {
     if (!/^[A-Z][A-Z0-9_]*$/.test(event))
       return Promise.reject(new ValidationError(`"${event}" is not an event name`));
     return this.#localEvents.want(event);
@@ -744,13 +752,13 @@ export class Client extends TypedEmitter<ClientEvents> {
    * the desktop client. Replaces an earlier callback. The callback gets the event's data as the desktop client
    * sent it (often empty).
    */
-  registerAuthorizeRequestCallback(callback: (data: unknown) => void): Promise<void> {
+  async registerAuthorizeRequestCallback(callback: (data: unknown) => void): Promise<void> {
     this.#localCallbacks.authorizeRequest = callback;
     return this.#localEvents.want('AUTHORIZE_REQUEST');
   }
 
   /** Stops listening for authorize requests (e.g. mid-match, when the game can't handle one). */
-  removeAuthorizeRequestCallback(): Promise<void> {
+  async removeAuthorizeRequestCallback(): Promise<void> {
     this.#localCallbacks.authorizeRequest = undefined;
     return this.#localEvents.unwant('AUTHORIZE_REQUEST');
   }
@@ -762,7 +770,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * event fires too. Replaces an earlier callback; `undefined` removes it. Resolves once subscribed (at once
    * when no desktop client runs yet).
    */
-  setActivityJoinCallback(callback: ((joinSecret: string) => void) | undefined): Promise<void> {
+  async setActivityJoinCallback(callback: ((joinSecret: string) => void) | undefined): Promise<void> {
     this.#localCallbacks.activityJoin = callback;
     return this.#localEvents.want('ACTIVITY_JOIN');
   }
@@ -771,7 +779,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * Like {@link Client.setActivityJoinCallback}, with the application the invite belongs to (a sibling
    * application's id for a publisher's other game; ours when the event names none).
    */
-  setActivityJoinWithApplicationCallback(
+  async setActivityJoinWithApplicationCallback(
     callback: ((applicationId: string, joinSecret: string) => void) | undefined,
   ): Promise<void> {
     this.#localCallbacks.activityJoinWithApplication = callback;
@@ -813,17 +821,21 @@ export class Client extends TypedEmitter<ClientEvents> {
    * Sends a direct message (1–2000 characters) with optional metadata (at most 25 keys, 1024 characters in
    * all); resolves with the message id. Limits are checked before any request.
    */
-  sendUserMessage(recipientId: string, content: string, metadata?: Record<string, string>): Promise<string> {
+  async sendUserMessage(
+    recipientId: string,
+    content: string,
+    metadata?: Record<string, string>,
+  ): Promise<string> {
     return this.#directMessages.send(recipientId, content, metadata);
   }
 
   /** Edits one of the player's direct messages. */
-  editUserMessage(recipientId: string, messageId: string, content: string): Promise<void> {
+  async editUserMessage(recipientId: string, messageId: string, content: string): Promise<void> {
     return this.#directMessages.edit(recipientId, messageId, content);
   }
 
   /** Deletes one of the player's direct messages. */
-  deleteUserMessage(recipientId: string, messageId: string): Promise<void> {
+  async deleteUserMessage(recipientId: string, messageId: string): Promise<void> {
     return this.#directMessages.delete(recipientId, messageId);
   }
 
@@ -831,12 +843,12 @@ export class Client extends TypedEmitter<ClientEvents> {
    * The last `limit` (1–200) direct messages with a user, of the last 72 hours, oldest first. The conversation
    * is cached and kept current by events: asking again for what the client holds makes no request.
    */
-  getUserMessagesWithLimit(recipientId: string, limit: number): Promise<MessageHandle[]> {
+  async getUserMessagesWithLimit(recipientId: string, limit: number): Promise<MessageHandle[]> {
     return this.#directMessages.history(recipientId, limit);
   }
 
   /** Every user the player has direct messages with, and the newest message id of each. */
-  getUserMessageSummaries(): Promise<
+  async getUserMessageSummaries(): Promise<
     {
       /** The other user in the conversation. */
       userId: string;
@@ -873,22 +885,22 @@ export class Client extends TypedEmitter<ClientEvents> {
    * Invites a user to the player's party. The player's rich presence must have a party id and a join
    * secret; `content` is an optional message shown with the invite.
    */
-  sendActivityInvite(userId: string, content = ''): Promise<void> {
+  async sendActivityInvite(userId: string, content = ''): Promise<void> {
     return this.#invites.sendInvite(userId, content);
   }
 
   /** Asks to join the party of a user who is playing this game. */
-  sendActivityJoinRequest(userId: string): Promise<void> {
+  async sendActivityJoinRequest(userId: string): Promise<void> {
     return this.#invites.sendJoinRequest(userId);
   }
 
   /** Answers a join request (an invite of type JoinRequest) by inviting its sender to the player's party. */
-  sendActivityJoinRequestReply(invite: ActivityInvite): Promise<void> {
+  async sendActivityJoinRequestReply(invite: ActivityInvite): Promise<void> {
     return this.#invites.replyToJoinRequest(invite);
   }
 
   /** Accepts a Join invite and resolves with the host's join secret, which the game uses to join the party. */
-  acceptActivityInvite(invite: ActivityInvite): Promise<string> {
+  async acceptActivityInvite(invite: ActivityInvite): Promise<string> {
     return this.#invites.accept(invite);
   }
 
@@ -923,72 +935,72 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Sends a platform friend request by username (accepts theirs if they asked first). */
-  sendDiscordFriendRequest(username: string): Promise<void> {
+  async sendDiscordFriendRequest(username: string): Promise<void> {
     return this.#relationships.sendRequestByUsername('discord', username);
   }
 
   /** Sends a platform friend request by user id (accepts theirs if they asked first). */
-  sendDiscordFriendRequestById(userId: string): Promise<void> {
+  async sendDiscordFriendRequestById(userId: string): Promise<void> {
     return this.#relationships.sendRequestById('discord', userId);
   }
 
   /** Sends a game friend request by username (accepts theirs if they asked first). */
-  sendGameFriendRequest(username: string): Promise<void> {
+  async sendGameFriendRequest(username: string): Promise<void> {
     return this.#relationships.sendRequestByUsername('game', username);
   }
 
   /** Sends a game friend request by user id (accepts theirs if they asked first). */
-  sendGameFriendRequestById(userId: string): Promise<void> {
+  async sendGameFriendRequestById(userId: string): Promise<void> {
     return this.#relationships.sendRequestById('game', userId);
   }
 
   /** Accepts an incoming platform friend request; a `ValidationError` when there is none. */
-  acceptDiscordFriendRequest(userId: string): Promise<void> {
+  async acceptDiscordFriendRequest(userId: string): Promise<void> {
     return this.#relationships.accept('discord', userId);
   }
 
   /** Accepts an incoming game friend request; a `ValidationError` when there is none. */
-  acceptGameFriendRequest(userId: string): Promise<void> {
+  async acceptGameFriendRequest(userId: string): Promise<void> {
     return this.#relationships.accept('game', userId);
   }
 
   /** Declines an incoming platform friend request. */
-  rejectDiscordFriendRequest(userId: string): Promise<void> {
+  async rejectDiscordFriendRequest(userId: string): Promise<void> {
     return this.#relationships.reject('discord', userId);
   }
 
   /** Declines an incoming game friend request. */
-  rejectGameFriendRequest(userId: string): Promise<void> {
+  async rejectGameFriendRequest(userId: string): Promise<void> {
     return this.#relationships.reject('game', userId);
   }
 
   /** Withdraws an outgoing platform friend request. */
-  cancelDiscordFriendRequest(userId: string): Promise<void> {
+  async cancelDiscordFriendRequest(userId: string): Promise<void> {
     return this.#relationships.cancel('discord', userId);
   }
 
   /** Withdraws an outgoing game friend request. */
-  cancelGameFriendRequest(userId: string): Promise<void> {
+  async cancelGameFriendRequest(userId: string): Promise<void> {
     return this.#relationships.cancel('game', userId);
   }
 
   /** Ends every friendship with the user, platform and game. */
-  removeDiscordAndGameFriend(userId: string): Promise<void> {
+  async removeDiscordAndGameFriend(userId: string): Promise<void> {
     return this.#relationships.removeDiscordAndGameFriend(userId);
   }
 
   /** Ends the game friendship only. */
-  removeGameFriend(userId: string): Promise<void> {
+  async removeGameFriend(userId: string): Promise<void> {
     return this.#relationships.removeGameFriend(userId);
   }
 
   /** Blocks the user: friendships and requests with them end, and they can't message or invite the player. */
-  blockUser(userId: string): Promise<void> {
+  async blockUser(userId: string): Promise<void> {
     return this.#relationships.block(userId);
   }
 
   /** Lifts a block. */
-  unblockUser(userId: string): Promise<void> {
+  async unblockUser(userId: string): Promise<void> {
     return this.#relationships.unblock(userId);
   }
 
@@ -997,7 +1009,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * Metadata given here replaces the lobby's (and the player's member metadata); at most 25 keys and 1000
    * characters each. Share the secret through rich presence (`secrets.join`) so friends can join.
    */
-  createOrJoinLobby(
+  async createOrJoinLobby(
     secret: string,
     lobbyMetadata?: Record<string, string>,
     memberMetadata?: Record<string, string>,
@@ -1009,7 +1021,7 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Leaves a lobby the player joined with a secret (`lobbyDeleted` follows). */
-  leaveLobby(lobbyId: string): Promise<void> {
+  async leaveLobby(lobbyId: string): Promise<void> {
     return this.#lobbies.leave(lobbyId);
   }
 
@@ -1024,7 +1036,11 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Sends a message to every member of a lobby the player is in; resolves with its id. */
-  sendLobbyMessage(lobbyId: string, content: string, metadata?: Record<string, string>): Promise<string> {
+  async sendLobbyMessage(
+    lobbyId: string,
+    content: string,
+    metadata?: Record<string, string>,
+  ): Promise<string> {
     return this.#lobbyMessages.send(lobbyId, content, metadata);
   }
 
@@ -1032,17 +1048,17 @@ export class Client extends TypedEmitter<ClientEvents> {
    * The last `limit` messages (1–200, of the last 72 hours) of a lobby the player is in, oldest first; a
    * `ValidationError` for a lobby the player is not in. What the client holds is answered without a request.
    */
-  getLobbyMessagesWithLimit(lobbyId: string, limit: number): Promise<MessageHandle[]> {
+  async getLobbyMessagesWithLimit(lobbyId: string, limit: number): Promise<MessageHandle[]> {
     return this.#lobbyMessages.history(lobbyId, limit);
   }
 
   /** The guilds (servers) the player is a member of. */
-  getUserGuilds(): Promise<GuildMinimal[]> {
+  async getUserGuilds(): Promise<GuildMinimal[]> {
     return this.#guilds.userGuilds();
   }
 
   /** The channels of a guild the player can see, in the order the chat client shows them. */
-  getGuildChannels(guildId: string): Promise<GuildChannel[]> {
+  async getGuildChannels(guildId: string): Promise<GuildChannel[]> {
     return this.#guilds.guildChannels(guildId);
   }
 
@@ -1050,12 +1066,12 @@ export class Client extends TypedEmitter<ClientEvents> {
    * Links a guild text channel to a lobby: messages then flow both ways. The player needs the lobby's
    * `canLinkLobby` flag (set by the game backend) and permission to manage the channel.
    */
-  linkChannelToLobby(lobbyId: string, channelId: string): Promise<void> {
+  async linkChannelToLobby(lobbyId: string, channelId: string): Promise<void> {
     return this.#lobbies.linkChannel(lobbyId, channelId);
   }
 
   /** Removes a lobby's channel link. */
-  unlinkChannelFromLobby(lobbyId: string): Promise<void> {
+  async unlinkChannelFromLobby(lobbyId: string): Promise<void> {
     return this.#lobbies.unlinkChannel(lobbyId);
   }
 
@@ -1063,7 +1079,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * A single-use invite (valid one hour) to the guild of the channel linked to a lobby; resolves with the
    * invite URL for the game to show (consoles) or open.
    */
-  joinLinkedLobbyGuild(lobbyId: string, options: JoinLinkedLobbyGuildOptions = {}): Promise<string> {
+  async joinLinkedLobbyGuild(lobbyId: string, options: JoinLinkedLobbyGuildOptions = {}): Promise<string> {
     return this.#guilds.joinLinkedLobbyGuild(lobbyId, options);
   }
 
@@ -1107,12 +1123,12 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Leaves the call of a lobby (nothing happens when the player is not in it); resolves once it ended. */
-  endCall(lobbyId: string): Promise<void> {
+  async endCall(lobbyId: string): Promise<void> {
     return this.#calls.end(lobbyId);
   }
 
   /** Leaves every call. */
-  endCalls(): Promise<void> {
+  async endCalls(): Promise<void> {
     return this.#calls.endAll();
   }
 
@@ -1184,7 +1200,7 @@ export class Client extends TypedEmitter<ClientEvents> {
    * The audio input devices. Virtual devices are always there: `null` (silence, the default) and
    * `wav-in:<path>` (a 16-bit PCM WAV file as the microphone, resampled to 48 kHz when needed).
    */
-  getInputDevices(): Promise<AudioDevice[]> {
+  async getInputDevices(): Promise<AudioDevice[]> {
     return Promise.resolve(this.#calls.inputDevices());
   }
 
@@ -1192,17 +1208,17 @@ export class Client extends TypedEmitter<ClientEvents> {
    * The audio output devices: `null` (discard, the default) and `wav-out:<path>` (what the player hears,
    * written to a 48 kHz stereo WAV file whose header is complete whenever no call runs).
    */
-  getOutputDevices(): Promise<AudioDevice[]> {
+  async getOutputDevices(): Promise<AudioDevice[]> {
     return Promise.resolve(this.#calls.outputDevices());
   }
 
   /** The input device in use. */
-  getCurrentInputDevice(): Promise<AudioDevice> {
+  async getCurrentInputDevice(): Promise<AudioDevice> {
     return Promise.resolve(this.#calls.currentInputDevice());
   }
 
   /** The output device in use. */
-  getCurrentOutputDevice(): Promise<AudioDevice> {
+  async getCurrentOutputDevice(): Promise<AudioDevice> {
     return Promise.resolve(this.#calls.currentOutputDevice());
   }
 
@@ -1245,13 +1261,39 @@ export class Client extends TypedEmitter<ClientEvents> {
     this.#calls.setVoiceLogDir(path, minimumSeverity);
   }
 
-  /** Disconnects, aborts any authorization and stops every timer. The client can't be used afterwards. */
+  /**
+   * Disconnects, ends every call, aborts any authorization and stops every timer. The client can't be used
+   * afterwards: every method but `getStatus()` and `destroy()` throws, or rejects with,
+   * `ClientDestroyedError`, and so do waits still pending (`connect()`, `waitFor()`). Calling it again does
+   * nothing. `await using client = new Client(…)` calls it when the scope ends.
+   */
   async destroy(): Promise<void> {
-    await this.#calls.destroy();
+    if (this.#destroyed) return this.#destroyed;
+    this.#destroyed = this.#shutDown();
+    return this.#destroyed;
+  }
+
+  /** The same as {@link Client.destroy}, for `await using client = new Client(…)`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.destroy();
+  }
+
+  async #shutDown(): Promise<void> {
+    this.rejectWaiters(new ClientDestroyedError('the client was destroyed while waiting for an event'));
     this.#auth.dispose();
     this.#localEvents.close();
     this.#localClient.close();
-    await this.#connection.disconnect();
+    await this.#calls.destroy();
+    await this.#connection.destroy();
+    this.#log.info('client destroyed');
+  }
+
+  static {
+    guardAfterDestroy(
+      Client.prototype,
+      (client) => client.#destroyed !== undefined,
+      new Set<PropertyKey>(['destroy', Symbol.asyncDispose, 'getStatus']),
+    );
   }
 
   #onReady(data: Record<string, unknown>): void {

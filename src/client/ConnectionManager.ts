@@ -1,15 +1,21 @@
-import { ErrorType, NetworkError, SdkError, ValidationError } from '../errors/index.js';
+import {
+  AbortedError,
+  ClientDestroyedError,
+  ErrorType,
+  NetworkError,
+  SdkError,
+  ValidationError,
+} from '../errors/index.js';
 import { GatewayConnection, GatewayState, type GatewayStateDetail } from '../gateway/GatewayConnection.js';
 import type { GatewaySocketFactory } from '../gateway/GatewaySocket.js';
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
 import type { Clock } from '../util/Clock.js';
-import { TypedEmitter } from '../util/TypedEmitter.js';
+import { abortedError, TypedEmitter } from '../util/TypedEmitter.js';
 import { ClientError, ClientStatus, statusToString } from './ClientStatus.js';
 
 /** Events of the {@link ConnectionManager}. */
 export interface ConnectionEvents {
-  [event: string]: unknown[];
   status: [status: ClientStatus, error: ClientError, errorDetail: number];
   ready: [data: Record<string, unknown>];
   dispatch: [event: string, data: unknown];
@@ -25,6 +31,8 @@ export interface ConnectionManagerOptions {
   gatewayUrl: string | undefined;
   reconnectDelayMs: ((attempt: number) => number) | undefined;
   invalidSessionDelayMs: (() => number) | undefined;
+  /** Why no token is set when the last one given was refused, for connect()'s error. */
+  tokenRefusal?: () => string | undefined;
 }
 
 /**
@@ -37,6 +45,9 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
   #gateway: GatewayConnection | undefined;
   #gatewayUrl: string | undefined;
   #hadReady = false;
+  /** Counts connection attempts, so a late step of an attempt that was cancelled or replaced does nothing. */
+  #attempts = 0;
+  #destroyed = false;
 
   constructor(options: ConnectionManagerOptions) {
     super();
@@ -57,37 +68,49 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
   /**
    * Connects and resolves once the status is Ready. Rejects when the connection ends in Disconnected first
    * (for example a terminal close code). Transient failures are retried by the client itself meanwhile.
+   *
+   * `signal` aborts with `AbortedError`: an already-aborted signal before anything starts; later, the
+   * connection attempt this call started is cancelled (status Disconnected with `ConnectionCanceled`). A call
+   * made while another attempt is under way only stops waiting for it.
    */
   async connect(options: { signal?: AbortSignal } = {}): Promise<void> {
+    const { signal } = options;
+    if (this.#destroyed) throw new ClientDestroyedError();
+    if (signal?.aborted) throw abortedError(signal, 'connect()');
     if (this.#status === ClientStatus.Ready) return;
     if (this.#status !== ClientStatus.Disconnected) {
-      await this.#untilReady(options.signal);
+      await this.#untilReady(signal);
       return;
     }
-    if (!this.#o.token()) throw new ValidationError('no token: call updateToken() before connect()');
+    if (!this.#o.token()) {
+      throw new ValidationError(this.#o.tokenRefusal?.() ?? 'no token: call updateToken() before connect()');
+    }
     this.#setStatus(ClientStatus.Connecting, ClientError.None, 0);
-    const ready = this.#untilReady(options.signal);
+    const attempt = ++this.#attempts;
+    const ready = this.#untilReady(signal);
+    // `ready` may settle (abort, destroy) while the gateway address is still being fetched; it is awaited below.
+    ready.catch(() => undefined);
     try {
-      const url = await this.#resolveGatewayUrl();
+      const url = await this.#resolveGatewayUrl(signal);
       // disconnect() may have run while the gateway address was being fetched.
-      if ((this.#status as ClientStatus) !== ClientStatus.Connecting) {
-        await ready;
-        return;
-      }
-      this.#startGateway(url);
+      if (this.#now() === ClientStatus.Connecting && attempt === this.#attempts) this.#startGateway(url);
+      await ready;
     } catch (error) {
-      this.#o.log.error(`could not connect: ${(error as Error).message}`);
-      this.#setStatus(ClientStatus.Disconnected, ClientError.ConnectionFailed, 0);
-      ready.catch(() => undefined);
+      if (error instanceof AbortedError && attempt === this.#attempts && this.#now() !== ClientStatus.Ready)
+        await this.#cancel();
+      else if (this.#now() === ClientStatus.Connecting && attempt === this.#attempts) {
+        this.#o.log.error(`could not connect: ${(error as Error).message}`);
+        this.#setStatus(ClientStatus.Disconnected, ClientError.ConnectionFailed, 0);
+      }
       throw error;
     }
-    await ready;
   }
 
   /** Closes the connection (close code 1000, which ends the session) and resolves once Disconnected. */
   async disconnect(): Promise<void> {
     const gateway = this.#gateway;
     if (this.#status === ClientStatus.Disconnected && !gateway) return;
+    this.#attempts += 1;
     this.#setStatus(ClientStatus.Disconnecting, ClientError.None, 0);
     this.#gateway = undefined;
     await gateway?.close();
@@ -95,9 +118,31 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
     this.#setStatus(ClientStatus.Disconnected, ClientError.None, 0);
   }
 
-  async #resolveGatewayUrl(): Promise<string> {
+  /** Disconnects for good: pending and later `connect()` calls reject with `ClientDestroyedError`. */
+  async destroy(): Promise<void> {
+    this.#destroyed = true;
+    await this.disconnect();
+  }
+
+  /** Ends a connection attempt that its `connect()` call aborted. */
+  async #cancel(): Promise<void> {
+    const gateway = this.#gateway;
+    this.#attempts += 1;
+    this.#gateway = undefined;
+    this.#o.log.info('connect() was aborted; the connection attempt is cancelled');
+    this.#setStatus(ClientStatus.Disconnecting, ClientError.None, 0);
+    await gateway?.close();
+    this.#hadReady = false;
+    this.#setStatus(ClientStatus.Disconnected, ClientError.ConnectionCanceled, 0);
+  }
+
+  async #resolveGatewayUrl(signal: AbortSignal | undefined): Promise<string> {
     if (this.#gatewayUrl) return this.#gatewayUrl;
-    const { body } = await this.#o.rest.request<{ url?: unknown }>({ method: 'GET', route: '/gateway' });
+    const { body } = await this.#o.rest.request<{ url?: unknown }>({
+      method: 'GET',
+      route: '/gateway',
+      signal,
+    });
     if (typeof body.url !== 'string' || !/^wss?:\/\//.test(body.url)) {
       throw new SdkError(ErrorType.HTTPError, 'GET /gateway returned no usable url');
     }
@@ -155,6 +200,11 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
     }
   }
 
+  /** The status, read afresh (TypeScript would otherwise keep a narrowing across awaits). */
+  #now(): ClientStatus {
+    return this.#status;
+  }
+
   /** True once READY arrived on the current connection. */
   get hadReady(): boolean {
     return this.#hadReady;
@@ -166,15 +216,17 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
         if (status === ClientStatus.Ready) finish();
         else if (status === ClientStatus.Disconnected) {
           finish(
-            new NetworkError(
-              `connection ended before Ready (${ClientError[error]}${detail ? `, close code ${detail}` : ''})`,
-              { retryable: false },
-            ),
+            this.#destroyed
+              ? new ClientDestroyedError('the client was destroyed before it was Ready')
+              : new NetworkError(
+                  `connection ended before Ready (${ClientError[error]}${detail ? `, close code ${detail}` : ''})`,
+                  { retryable: false },
+                ),
           );
         }
       };
       const onAbort = (): void => {
-        finish(signal?.reason as Error);
+        finish(abortedError(signal, 'connect()'));
       };
       const finish = (error?: Error): void => {
         this.off('status', onStatus);
@@ -182,6 +234,10 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
         if (error) reject(error);
         else resolve();
       };
+      if (signal?.aborted) {
+        onAbort();
+        return;
+      }
       this.on('status', onStatus);
       signal?.addEventListener('abort', onAbort, { once: true });
     });

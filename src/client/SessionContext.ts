@@ -27,7 +27,7 @@ export interface SessionContext {
   /** The application id the client was given. */
   applicationId(): string | undefined;
   /** Emits a client event. */
-  emit<K extends keyof ClientEvents & string>(event: K, ...args: ClientEvents[K]): void;
+  emit<K extends keyof ClientEvents>(event: K, ...args: ClientEvents[K]): void;
 }
 
 /** A feature that keeps state from the gateway session. Every hook is optional. */

@@ -1,0 +1,198 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import {
+  AbortedError,
+  AuthorizationTokenType,
+  Client,
+  ClientDestroyedError,
+  ClientError,
+  ClientStatus,
+} from '../../src/index.js';
+import { clientFor, emulatorFor, linkAndConnect, userAt } from './helpers.js';
+
+/** Unhandled rejections seen during a test: an aborted connect() must never leave one behind. */
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown): void => {
+  unhandled.push(reason);
+};
+beforeEach(() => {
+  unhandled.length = 0;
+  process.on('unhandledRejection', onUnhandled);
+});
+afterEach(() => {
+  process.off('unhandledRejection', onUnhandled);
+});
+
+async function tokenOf(options: { httpLatencyMs?: number } = {}) {
+  const emulator = await emulatorFor({ autoConsent: true, ...options });
+  const { client, accessToken } = await linkAndConnect(emulator, userAt(emulator, 0));
+  await client.disconnect();
+  return { emulator, accessToken };
+}
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('connect() with an AbortSignal', () => {
+  it('an already-aborted signal rejects at once with AbortedError and starts nothing', async () => {
+    const { emulator, accessToken } = await tokenOf();
+    const client = clientFor(emulator);
+    await client.updateToken(AuthorizationTokenType.Bearer, accessToken);
+    const statuses: ClientStatus[] = [];
+    client.on('statusChanged', (status) => statuses.push(status));
+    await expect(client.connect({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortedError);
+    await settle(300);
+    expect(statuses).toEqual([]);
+    expect(client.getStatus()).toBe(ClientStatus.Disconnected);
+  });
+
+  it('aborting while the gateway address is fetched rejects with AbortedError, no unhandled rejection, never Ready', async () => {
+    const { emulator, accessToken } = await tokenOf({ httpLatencyMs: 300 });
+    const client = clientFor(emulator);
+    await client.updateToken(AuthorizationTokenType.Bearer, accessToken);
+    const errors: ClientError[] = [];
+    client.on('statusChanged', (_status, error) => errors.push(error));
+    const controller = new AbortController();
+    const connecting = client.connect({ signal: controller.signal });
+    const outcome = connecting.then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    setTimeout(() => {
+      controller.abort();
+    }, 1);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(AbortedError);
+    await settle(800);
+    expect(client.getStatus()).toBe(ClientStatus.Disconnected);
+    expect(errors.at(-1)).toBe(ClientError.ConnectionCanceled);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('aborting after the socket opened cancels the attempt: AbortedError, Disconnected, never Ready', async () => {
+    const { emulator, accessToken } = await tokenOf();
+    const client = clientFor(emulator, { gatewayUrl: emulator.gateway });
+    await client.updateToken(AuthorizationTokenType.Bearer, accessToken);
+    const statuses: ClientStatus[] = [];
+    client.on('statusChanged', (status) => statuses.push(status));
+    const controller = new AbortController();
+    const connecting = client.connect({ signal: controller.signal });
+    await new Promise<void>((resolve) => {
+      client.on('statusChanged', (status) => {
+        if (status === ClientStatus.Connected) resolve();
+      });
+    });
+    controller.abort(new Error('the player closed the menu'));
+    const error = await connecting.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect((error as AbortedError).cause).toBeInstanceOf(Error);
+    await settle(500);
+    expect(statuses).not.toContain(ClientStatus.Ready);
+    expect(client.getStatus()).toBe(ClientStatus.Disconnected);
+    // The client can connect again afterwards.
+    await client.connect();
+    expect(client.getStatus()).toBe(ClientStatus.Ready);
+  });
+});
+
+describe('destroy()', () => {
+  it('makes every method throw or reject ClientDestroyedError; connect() after destroy rejects', async () => {
+    const { emulator, accessToken } = await tokenOf();
+    const client = clientFor(emulator);
+    await client.updateToken(AuthorizationTokenType.Bearer, accessToken);
+    await client.connect();
+    await client.destroy();
+    await expect(client.connect()).rejects.toBeInstanceOf(ClientDestroyedError);
+    const methods = Reflect.ownKeys(Client.prototype).filter(
+      (key) =>
+        key !== 'constructor' &&
+        key !== 'destroy' &&
+        key !== Symbol.asyncDispose &&
+        key !== 'getStatus' &&
+        typeof Object.getOwnPropertyDescriptor(Client.prototype, key)?.value === 'function',
+    );
+    expect(methods.length).toBeGreaterThan(90);
+    const outcomes: string[] = [];
+    for (const key of methods) {
+      const method = (client as unknown as Record<PropertyKey, (...args: unknown[]) => unknown>)[key];
+      let error: unknown;
+      try {
+        const result = method?.call(client, 'x', 'y', 'z');
+        if (result instanceof Promise)
+          error = await result.then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+      } catch (e) {
+        error = e;
+      }
+      if (!(error instanceof ClientDestroyedError)) outcomes.push(String(key));
+    }
+    expect(outcomes).toEqual([]);
+    expect(client.getStatus()).toBe(ClientStatus.Disconnected);
+    await client.destroy(); // twice is fine
+  });
+
+  it('rejects a pending connect() and pending waitFor() with ClientDestroyedError', async () => {
+    const { emulator, accessToken } = await tokenOf({ httpLatencyMs: 300 });
+    const client = clientFor(emulator);
+    await client.updateToken(AuthorizationTokenType.Bearer, accessToken);
+    const connecting = client.connect().catch((e: unknown) => e);
+    const waiting = client.waitFor('lobbyCreated').catch((e: unknown) => e);
+    await settle(20);
+    await client.destroy();
+    expect(await connecting).toBeInstanceOf(ClientDestroyedError);
+    expect(await waiting).toBeInstanceOf(ClientDestroyedError);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('runs at the end of an `await using` scope', async () => {
+    const { emulator, accessToken } = await tokenOf();
+    let outer: Client | undefined;
+    {
+      await using client = new Client({
+        apiBase: emulator.api,
+        applicationId: emulator.applicationId,
+        localClient: false,
+      });
+      outer = client;
+      await client.updateToken(AuthorizationTokenType.Bearer, accessToken);
+      await client.connect();
+      expect(emulator.gatewaySessions()).toHaveLength(1);
+    }
+    expect(() => outer.getCurrentUser()).toThrow(ClientDestroyedError);
+    await settle(100);
+    expect(emulator.gatewaySessions()).toHaveLength(0);
+  });
+});
+
+describe('a client that was never destroyed', () => {
+  it('does not keep the process alive once its platform is gone', async () => {
+    const { spawn } = await import('node:child_process');
+    const { emulator, accessToken } = await tokenOf();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/integration/fixtures/forgottenClient.ts'],
+      {
+        env: { ...process.env, API: emulator.api, APP_ID: emulator.applicationId, TOKEN: accessToken },
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`child never became ready:\n${output}`)), 10_000);
+      child.stdout.on('data', () => {
+        if (output.includes('ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    await emulator.close();
+    const code = await Promise.race([exited, settle(8_000).then(() => 'still running')]);
+    if (code === 'still running') child.kill('SIGKILL');
+    expect(code, output).toBe(0);
+    expect(output).toContain('status Reconnecting');
+  }, 25_000);
+});
