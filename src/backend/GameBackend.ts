@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/index.js';
+import { AbortedError, ClientDestroyedError, ValidationError } from '../errors/index.js';
 import { requireMetadata } from '../chat/DirectMessageManager.js';
 import { requireLobbyMetadata } from '../lobbies/limits.js';
 import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../logging/index.js';
@@ -121,6 +121,8 @@ export class GameBackend {
   readonly #rest: RestClient;
   readonly #token: string;
   readonly #log: LogWriter;
+  /** Aborted by close(): every request carries its signal. */
+  readonly #closed = new AbortController();
 
   constructor(options: GameBackendOptions) {
     if (typeof options.botToken !== 'string' || options.botToken.trim() === '') {
@@ -389,9 +391,29 @@ export class GameBackend {
     return code;
   }
 
+  /**
+   * Ends the backend: requests under way (waiting on a rate limit included) reject with `AbortedError`, and
+   * every later call with `ClientDestroyedError`. `await using backend = new GameBackend(…)` calls it when
+   * the scope ends.
+   */
+  close(): Promise<void> {
+    if (!this.#closed.signal.aborted) {
+      this.#closed.abort(new AbortedError('the game backend was closed during the request'));
+      this.#log.info('game backend closed');
+    }
+    return Promise.resolve();
+  }
+
+  /** The same as {@link GameBackend.close}, for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   async #call(request: Omit<RestRequest, 'auth'>): Promise<unknown> {
+    if (this.#closed.signal.aborted) throw new ClientDestroyedError('the game backend was closed');
     const response = await this.#rest.request<unknown>({
       ...request,
+      signal: this.#closed.signal,
       auth: { kind: 'bot', token: this.#token },
     });
     return response.body;

@@ -58,6 +58,7 @@ export interface CallBackend {
   userPlayback(userId: string): { volume: number; localMute: boolean };
   privacyCode(): string;
   verificationCode(userId: string): Promise<string>;
+  end(): Promise<void>;
 }
 
 function requireUserId(userId: string, what: string): void {
@@ -78,6 +79,19 @@ export class Call extends TypedEmitter<CallEvents> {
   constructor(backend: CallBackend) {
     super();
     this.#b = backend;
+  }
+
+  /**
+   * Leaves the call, as `client.endCall(lobbyId)` does; resolves once it ended. Nothing happens for a call
+   * that already ended. `await using call = client.startCall(lobbyId)` calls it when the scope ends.
+   */
+  async end(): Promise<void> {
+    await this.#b.end();
+  }
+
+  /** The same as {@link Call.end}, for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.#b.end();
   }
 
   /** Names a status (`Call::StatusToString`). */
@@ -261,10 +275,7 @@ export class Call extends TypedEmitter<CallEvents> {
 
   readonly #set = new Map<string, (...args: never[]) => void>();
 
-  #replace<E extends keyof CallEvents>(
-    event: E,
-    cb: ((...args: CallEvents[E]) => void) | undefined,
-  ): void {
+  #replace<E extends keyof CallEvents>(event: E, cb: ((...args: CallEvents[E]) => void) | undefined): void {
     const previous = this.#set.get(event) as ((...args: CallEvents[E]) => void) | undefined;
     if (previous) this.off(event, previous);
     this.#set.delete(event);

@@ -147,6 +147,10 @@ export class CallManager implements SessionFeature {
       setSelf: (target, flags) => {
         this.#setSelf(target, flags);
       },
+      end: async (target) => {
+        // A call that already ended (or was replaced by a new call in the lobby) is not this one to end.
+        if (this.#calls.get(target.lobbyId) === target) await this.end(target.lobbyId);
+      },
     });
     this.#calls.set(lobbyId, state);
     this.#log.info(`call ${lobbyId}: joining`);

@@ -20,6 +20,8 @@ export interface NewCallOptions {
   states: VoiceStateStore;
   /** The player changed their mute or deafen in this call (the manager owns op 17). */
   setSelf: (state: CallState, flags: { selfMute?: boolean; selfDeaf?: boolean }) => void;
+  /** Leaves this call (the manager owns the connection). */
+  end: (state: CallState) => Promise<void>;
 }
 
 /**
@@ -113,6 +115,7 @@ function backend(state: CallState, options: NewCallOptions): CallBackend {
       state.connection?.setUserGain(userId, current.localMute ? 0 : current.volume / 100);
     },
     userPlayback: (userId) => ({ ...(state.playback.get(userId) ?? { volume: 100, localMute: false }) }),
+    end: () => options.end(state),
     privacyCode: () => state.connection?.privacyCode ?? '',
     verificationCode: async (userId) => {
       const code = await state.connection?.verificationCode(userId);

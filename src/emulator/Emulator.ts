@@ -199,6 +199,10 @@ class RunningEmulator implements Emulator {
     };
   }
 
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   close(): Promise<void> {
     this.#closing ??= this.#shutdown();
     return this.#closing;

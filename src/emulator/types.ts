@@ -506,6 +506,8 @@ export interface Emulator extends EmulatorInfo {
   readonly voice: EmulatorVoice;
   /** Closes every socket (gateway clients get close code 1001); resolves when the port is free. */
   close(): Promise<void>;
+  /** The same as {@link Emulator.close}, for `await using emulator = await startEmulator(…)`. */
+  [Symbol.asyncDispose](): Promise<void>;
   /** Adds a full user; the username defaults to the next unused seed name. */
   createUser(options?: { username?: string; globalName?: string }): EmulatorUser;
   /**

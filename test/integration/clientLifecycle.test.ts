@@ -8,7 +8,7 @@ import {
   ClientError,
   ClientStatus,
 } from '../../src/index.js';
-import { clientFor, emulatorFor, linkAndConnect, userAt } from './helpers.js';
+import { clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 /** Unhandled rejections seen during a test: an aborted connect() must never leave one behind. */
 const unhandled: unknown[] = [];
@@ -195,4 +195,47 @@ describe('a client that was never destroyed', () => {
     expect(code, output).toBe(0);
     expect(output).toContain('status Reconnecting');
   }, 25_000);
+});
+
+describe('await using on the other handles', () => {
+  it('a Call ends, a GameBackend closes and an emulator stops at the end of their scopes', async () => {
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const { GameBackend } = await import('../../src/backend/index.js');
+    const { CallStatus } = await import('../../src/index.js');
+    let api = '';
+    let backendRef: InstanceType<typeof GameBackend> | undefined;
+    let callRef: ReturnType<Client['startCall']> | undefined;
+    {
+      await using emulator = await startEmulator({ port: 0, users: 1, autoConsent: true });
+      api = emulator.api;
+      const { client } = await linkAndConnect(emulator, userAt(emulator, 0));
+      const lobbyId = await client.createOrJoinLobby('await-using-lobby');
+      {
+        await using call = client.startCall(lobbyId);
+        callRef = call;
+        await eventually(() => call.getStatus() === CallStatus.Connected, 10_000, 'the call to connect');
+        expect(emulator.voice.calls()).toHaveLength(1);
+      }
+      expect(callRef.getStatus()).toBe(CallStatus.Disconnected);
+      expect(client.getCall(lobbyId)).toBeUndefined();
+      {
+        await using backend = new GameBackend({ botToken: emulator.botToken, apiBase: emulator.api });
+        backendRef = backend;
+        await backend.getProvisionalToken('player-1');
+      }
+      await expect(backendRef.getProvisionalToken('player-2')).rejects.toBeInstanceOf(ClientDestroyedError);
+      await client.destroy();
+    }
+    await expect(fetch(`${api}/gateway`)).rejects.toThrow();
+  });
+
+  it('closing a GameBackend aborts its requests under way with AbortedError', async () => {
+    const { GameBackend } = await import('../../src/backend/index.js');
+    const emulator = await emulatorFor({ httpLatencyMs: 500 });
+    const backend = new GameBackend({ botToken: emulator.botToken, apiBase: emulator.api });
+    const pending = backend.getProvisionalToken('player-3').catch((e: unknown) => e);
+    await settle(50);
+    await backend.close();
+    expect(await pending).toBeInstanceOf(AbortedError);
+  });
 });
