@@ -95,6 +95,7 @@ export class AuthManager {
   readonly #api: OAuth2Api;
   readonly #knownExpiry = new Map<string, number>();
   #token: string | undefined;
+  #refusal: string | undefined;
   #expiryTimer: TimerHandle | undefined;
   #pending: PendingAuthorization | undefined;
 
@@ -106,6 +107,11 @@ export class AuthManager {
   /** The bearer token the connection identifies with. */
   get token(): string | undefined {
     return this.#token;
+  }
+
+  /** Why no token is set, when the last one given to updateToken() was refused. */
+  get refusal(): string | undefined {
+    return this.#token === undefined ? this.#refusal : undefined;
   }
 
   /** True when a non-empty token is set, valid or not. */
@@ -122,6 +128,10 @@ export class AuthManager {
       generateState: createState,
     });
     const log = this.#o.log;
+    if (!resolved.codeChallenge)
+      log.warn(
+        'authorize: no codeChallenge, so getToken() cannot exchange the code; only a server holding the client secret can',
+      );
     log.secret(resolved.state);
     log.secret(resolved.nonce);
     const rpc = await this.#localClientFor(resolved, options);
@@ -370,13 +380,29 @@ export class AuthManager {
       try {
         expiresAt = (await this.#api.tokenInfo(token, signal)).expiresAt;
       } catch (error) {
-        if (error instanceof HttpError && error.status === 401) throw error;
+        if (error instanceof HttpError && error.status === 401) {
+          this.#refusal =
+            'the last token given to updateToken() was refused by the platform: refresh it with refreshToken() or authorize again, then call updateToken()';
+          this.#o.log.warn('updateToken: the platform refused the access token (401); it is not used');
+          throw new HttpError(
+            'The platform refused this access token (HTTP 401): it has expired, was revoked, or belongs to another application. Refresh it with refreshToken(), or authorize again.',
+            {
+              method: error.method,
+              route: error.route,
+              status: 401,
+              ...(error.code === undefined ? {} : { code: error.code }),
+              responseBody: error.responseBody,
+              cause: error,
+            },
+          );
+        }
         this.#o.log.warn(
           `updateToken: could not read the token's expiry (${(error as Error).message}); no expiry warning will fire`,
         );
       }
     }
     this.#token = token;
+    this.#refusal = undefined;
     this.#armExpiry(expiresAt);
     this.#o.log.info('token updated');
   }

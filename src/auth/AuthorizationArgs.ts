@@ -82,6 +82,11 @@ export function resolveAuthorizationArgs(
 
   const challenge = args.codeChallenge;
   if (challenge !== undefined) {
+    if (challenge === null || typeof challenge !== 'object' || typeof challenge.challenge !== 'string') {
+      throw new ValidationError(
+        `AuthorizationArgs.codeChallenge must be the { challenge, method } object of createAuthorizationCodeVerifier() (pass pkce.challenge), not ${challenge === null ? 'null' : typeof challenge}`,
+      );
+    }
     if (challenge.method !== AuthenticationCodeChallengeMethod.S256) {
       throw new ValidationError('AuthorizationArgs.codeChallenge must use the S256 method');
     }

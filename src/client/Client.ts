@@ -1,7 +1,7 @@
 import { AuthManager, type AuthorizeOptions, type AuthorizeResult } from '../auth/AuthManager.js';
 import type { AuthorizationArgs } from '../auth/AuthorizationArgs.js';
 import type { ExternalAuth } from '../auth/OAuth2Api.js';
-import { openInSystemBrowser, type UrlOpener } from '../auth/openUrl.js';
+import { openInSystemBrowser } from '../auth/openUrl.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from '../auth/pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth/scopes.js';
 import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenTypes.js';
@@ -11,7 +11,7 @@ import {
   ValidationError,
   type DeauthorizedError,
 } from '../errors/index.js';
-import { defaultGatewaySocketFactory, type GatewaySocketFactory } from '../gateway/GatewaySocket.js';
+import { defaultGatewaySocketFactory } from '../gateway/GatewaySocket.js';
 import {
   createMediaEngine,
   getDefaultMediaEngine,
@@ -40,10 +40,10 @@ import { writeLaunchCommand } from '../rpc/launchRegistry.js';
 import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
 import { LocalClientCallbacks } from '../rpc/LocalClientCallbacks.js';
 import { LocalClientEvents } from '../rpc/LocalClientEvents.js';
-import { LocalClientLink, type LocalClientOptions } from '../rpc/LocalClientLink.js';
+import { LocalClientLink } from '../rpc/LocalClientLink.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { UserStore } from '../users/UserStore.js';
-import { systemClock, type Clock } from '../util/Clock.js';
+import { systemClock } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
 import type { AudioDevice } from '../calls/audioDevices.js';
 import { NULL_AUDIO_DEVICE_ID } from '../calls/audioDevices.js';
@@ -54,82 +54,15 @@ import {
   type UserAudioReceivedCallback,
 } from '../calls/CallManager.js';
 import { DaveProtocolSession } from '../dave/index.js';
-import type { DaveSessionFactory } from '../voice/daveSession.js';
-import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
 import { ClientStatus, type ClientError } from './ClientStatus.js';
+import { checkClientOptions } from './checkClientOptions.js';
+import type { ClientOptions } from './ClientOptions.js';
+
+export type { ClientOptions } from './ClientOptions.js';
 import { ConnectionManager } from './ConnectionManager.js';
 import { guardAfterDestroy } from './destroyGuard.js';
 import { HttpWaitStatus } from './HttpWaitStatus.js';
 import type { SessionContext, SessionFeature } from './SessionContext.js';
-
-/** Options of a {@link Client}. All are optional. */
-export interface ClientOptions {
-  /** The HTTP API base. @defaultValue `'https://discord.com/api/v10'` */
-  apiBase?: string;
-  /** The web base that serves the authorize page. @defaultValue the origin of `apiBase` */
-  webBase?: string;
-  /** The gateway URL; skips `GET /gateway`. @defaultValue asked from the API */
-  gatewayUrl?: string;
-  /** The application id (snowflake), the default `clientId` of every call. */
-  applicationId?: string;
-  /** HTTP request timeout in ms. @defaultValue 30000 */
-  httpRequestTimeoutMs?: number;
-  /**
-   * The longest the SDK waits out one HTTP rate limit before the call fails with a retryable `HttpError`
-   * carrying `retryAfter`, in ms. Shorter waits happen by themselves, shown as {@link ClientStatus.HttpWait}.
-   * @defaultValue 60000
-   */
-  maxRateLimitWaitMs?: number;
-  /** A log callback to add at once, with {@link ClientOptions.logSeverity}. */
-  logCallback?: LogCallback;
-  /** Minimum severity for {@link ClientOptions.logCallback}. @defaultValue `LoggingSeverity.Info` */
-  logSeverity?: LoggingSeverity;
-  /** Debug mode also logs Info and Verbose. @defaultValue `false`, or true when `SDKPP_DEBUG=1` */
-  debug?: boolean;
-  /** Opens the authorize page. @defaultValue the system browser */
-  openUrl?: UrlOpener;
-  /** How long before token expiry `tokenExpiring` fires, in ms. @defaultValue 300000 */
-  tokenExpiryWarningMs?: number;
-  /** Test seam: the clock for timers. @defaultValue the system clock */
-  clock?: Clock;
-  /** Test seam: the fetch implementation. @defaultValue `globalThis.fetch` */
-  fetch?: typeof fetch;
-  /** Test seam: opens gateway sockets. @defaultValue a `ws` WebSocket */
-  gatewaySocketFactory?: GatewaySocketFactory;
-  /** Delay before reconnect attempt `n`. @defaultValue exponential 1–30 s with jitter */
-  reconnectDelayMs?: (attempt: number) => number;
-  /** Delay before a fresh Identify after Invalid Session. @defaultValue 1–5 s */
-  invalidSessionDelayMs?: () => number;
-  /**
-   * The media engine for voice: `'auto'` takes the native addon when it loads and the JS engine otherwise
-   * (saying so once), `'native'` insists on the addon, `'js'` never loads it; or an engine instance.
-   * @defaultValue `'auto'`
-   */
-  mediaEngine?: MediaEnginePreference | MediaEngine;
-  /**
-   * Creates the DAVE (end-to-end encryption) session of each voice connection. `false` offers DAVE version 0
-   * (no end-to-end encryption), which voice servers that require it refuse (close 4017, `CallError.Forbidden`).
-   * @defaultValue the SDK's own DAVE session, `DaveProtocolSession` (MLS on the patched ts-mls)
-   */
-  daveSessionFactory?: DaveSessionFactory | false;
-  /** Test seam: opens voice gateway sockets. @defaultValue a `ws` WebSocket */
-  voiceSocketFactory?: VoiceSocketFactory;
-  /**
-   * How long a call waits for its voice server (the server update after joining) before it ends with
-   * `CallError.JoinTimeout`. @defaultValue `15_000`
-   */
-  callJoinTimeoutMs?: number;
-  /**
-   * The local desktop client over RPC, used for rich presence without a connection; `false` turns it off.
-   * @defaultValue the platform's standard socket paths
-   */
-  localClient?: LocalClientOptions | false;
-  /**
-   * Where {@link Client.registerLaunchCommand} writes the `discord-<id>` URL handler: a directory of XDG
-   * desktop entries. @defaultValue the platform's place (`$XDG_DATA_HOME/applications`, the Windows registry)
-   */
-  launchRegistryDir?: string;
-}
 
 /** Events of a {@link Client}, each with its argument tuple. */
 export interface ClientEvents {
@@ -259,6 +192,7 @@ export class Client extends TypedEmitter<ClientEvents> {
 
   constructor(options: ClientOptions = {}) {
     super();
+    checkClientOptions(options);
     this.#logger = new Logger({ debug: options.debug ?? process.env.SDKPP_DEBUG === '1' });
     if (options.logCallback)
       this.#logger.addCallback(options.logCallback, options.logSeverity ?? LoggingSeverity.Info);
@@ -307,6 +241,7 @@ export class Client extends TypedEmitter<ClientEvents> {
       clock,
       socketFactory: options.gatewaySocketFactory ?? defaultGatewaySocketFactory,
       token: () => this.#auth.token,
+      tokenRefusal: () => this.#auth.refusal,
       gatewayUrl: options.gatewayUrl,
       reconnectDelayMs: options.reconnectDelayMs,
       invalidSessionDelayMs: options.invalidSessionDelayMs,

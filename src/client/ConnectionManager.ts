@@ -8,11 +8,15 @@ import {
 } from '../errors/index.js';
 import { GatewayConnection, GatewayState, type GatewayStateDetail } from '../gateway/GatewayConnection.js';
 import type { GatewaySocketFactory } from '../gateway/GatewaySocket.js';
+import { describeCloseCode } from '../gateway/protocol.js';
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
 import type { Clock } from '../util/Clock.js';
 import { abortedError, TypedEmitter } from '../util/TypedEmitter.js';
 import { ClientError, ClientStatus, statusToString } from './ClientStatus.js';
+
+/** The gateway's close code for a token it does not accept. */
+const AUTHENTICATION_FAILED = 4004;
 
 /** Events of the {@link ConnectionManager}. */
 export interface ConnectionEvents {
@@ -219,8 +223,10 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
             this.#destroyed
               ? new ClientDestroyedError('the client was destroyed before it was Ready')
               : new NetworkError(
-                  `connection ended before Ready (${ClientError[error]}${detail ? `, close code ${detail}` : ''})`,
-                  { retryable: false },
+                  detail === AUTHENTICATION_FAILED
+                    ? 'the gateway refused the token (close code 4004, Authentication failed): refresh it with refreshToken() or authorize again, then call updateToken()'
+                    : `connection ended before Ready (${ClientError[error]}${detail ? `, close code ${describeCloseCode(detail)}` : ''})`,
+                  { retryable: false, ...(detail ? { code: detail } : {}) },
                 ),
           );
         }

@@ -45,10 +45,13 @@ export class SdkError extends Error {
     this.retryAfter = details.retryAfter ?? 0;
   }
 
-  /** The `ErrorType` name, plus the platform's code in brackets when set: `HTTPError[50035]`. */
+  /**
+   * The `ErrorType` name, plus the platform's code in brackets when it says something: `HTTPError[50035]`.
+   * Code 0, the platform's "general error", adds nothing to the status and is left out.
+   */
   override get name(): string {
     const kind = ErrorType[this.type] ?? 'SdkError';
-    return this.code === undefined ? kind : `${kind}[${String(this.code)}]`;
+    return this.code === undefined || this.code === 0 ? kind : `${kind}[${String(this.code)}]`;
   }
 }
 

@@ -37,6 +37,18 @@ function timestamp(field: string, value: number | undefined): number | undefined
 
 /** Checks an activity against the platform's rules; throws {@link ValidationError} before any I/O. */
 export function validateActivity(activity: Activity): void {
+  if (activity === null || typeof activity !== 'object') {
+    throw new ValidationError(
+      `the activity must be an object such as { type: ActivityTypes.Playing, details: 'Ranked match' }, not ${activity === null ? 'null' : typeof activity}; clearRichPresence() clears it`,
+    );
+  }
+  for (const key of ['assets', 'party', 'timestamps', 'secrets'] as const) {
+    const value: unknown = activity[key];
+    if (value !== undefined && (value === null || typeof value !== 'object'))
+      throw new ValidationError(`activity.${key} must be an object when given`);
+  }
+  if (activity.buttons !== undefined && !Array.isArray(activity.buttons))
+    throw new ValidationError('activity.buttons must be an array when given');
   if (!SETTABLE_ACTIVITY_TYPES.has(activity.type)) {
     throw new ValidationError(
       `activity.type ${String(activity.type)} cannot be set; use Playing (0), Listening (2), Watching (3) or Competing (5)`,

@@ -46,7 +46,7 @@ describe('gateway connection', () => {
     emulator.revokeUserTokens(player.user.id);
     const statuses: Array<[ClientStatus, ClientError, number]> = [];
     player.client.on('statusChanged', (s, e, d) => statuses.push([s, e, d]));
-    await expect(player.client.connect()).rejects.toThrow(/4004/);
+    await expect(player.client.connect()).rejects.toThrow(/refused the token \(close code 4004/);
     expect(statuses.at(-1)).toEqual([ClientStatus.Disconnected, ClientError.UnexpectedClose, 4004]);
     await new Promise((r) => setTimeout(r, 300));
     expect(player.client.getStatus()).toBe(ClientStatus.Disconnected);
