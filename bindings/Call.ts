@@ -1,15 +1,17 @@
 import type { AudioDevice as CoreAudioDevice } from '../src/calls/audioDevices.js';
 import type { Call as CoreCall } from '../src/calls/Call.js';
 import type { CallInfoHandle as CoreCallInfoHandle } from '../src/calls/CallInfoHandle.js';
-import {
-  AudioModeType,
-  CallError,
-  CallStatus,
-  callErrorToString,
-  callStatusToString,
-} from '../src/calls/enums.js';
+import { AudioModeType } from '../src/calls/enums.js';
 import type { VoiceStateHandle as CoreVoiceStateHandle } from '../src/calls/VoiceStateHandle.js';
 import { enqueueCallback } from './callbacks.js';
+import {
+  CallError,
+  CallStatus,
+  callErrorName,
+  callErrorOf,
+  callStatusName,
+  callStatusOf,
+} from './statusEnums.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 
 export { AudioModeType };
@@ -157,11 +159,11 @@ export class Call {
 
   /** `Call::StatusToString`. */
   static StatusToString(status: CallStatus): string {
-    return callStatusToString(status);
+    return callStatusName(status);
   }
   /** `Call::ErrorToString`. */
   static ErrorToString(error: CallError): string {
-    return callErrorToString(error);
+    return callErrorName(error);
   }
 
   /** False for a call that could not be started, or that ended (the C++ `operator bool`). */
@@ -178,7 +180,7 @@ export class Call {
   }
   /** The call status. */
   GetStatus(): CallStatus {
-    return this.#core?.getStatus() ?? CallStatus.Disconnected;
+    return this.#core ? callStatusOf(this.#core.getStatus()) : CallStatus.Disconnected;
   }
   /** The participants' user ids. */
   GetParticipants(): bigint[] {
@@ -279,7 +281,7 @@ export class Call {
   SetStatusChangedCallback(cb: CallOnStatusChanged): void {
     this.#core?.setStatusChangedCallback((status, error, detail) => {
       enqueueCallback(() => {
-        cb(status, error, detail);
+        cb(callStatusOf(status), callErrorOf(error), detail);
       });
     });
   }

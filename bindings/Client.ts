@@ -2,9 +2,11 @@ import { Client as CoreClient, type ClientEvents, type ClientOptions } from '../
 import {
   ClientError,
   ClientStatus,
-  clientErrorToString,
-  statusToString,
-} from '../src/client/ClientStatus.js';
+  clientErrorName,
+  clientErrorOf,
+  clientStatusName,
+  clientStatusOf,
+} from './statusEnums.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../src/auth/scopes.js';
 import {
   AuthorizationTokenType,
@@ -194,7 +196,7 @@ export class Client {
       const callback = this.#statusCallback;
       if (callback)
         enqueueCallback(() => {
-          callback(status, error, detail);
+          callback(clientStatusOf(status), clientErrorOf(error), detail);
         });
     });
     this.#core.on('tokenExpiring', () => {
@@ -223,11 +225,11 @@ export class Client {
   }
   /** The name of a status, e.g. `"Ready"`. */
   static StatusToString(status: ClientStatus): string {
-    return statusToString(status);
+    return clientStatusName(status);
   }
   /** The name of a connection error. */
   static ErrorToString(error: ClientError): string {
-    return clientErrorToString(error);
+    return clientErrorName(error);
   }
   /** The SDK's major version. */
   static GetVersionMajor(): number {
@@ -445,7 +447,7 @@ export class Client {
   }
   /** The connection status. */
   GetStatus(): ClientStatus {
-    return this.#core.getStatus();
+    return clientStatusOf(this.#core.getStatus());
   }
   /** The current user, or undefined before Ready (the C++ `GetCurrentUserV2`). */
   GetCurrentUserV2(): UserHandle | undefined {

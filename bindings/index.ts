@@ -86,8 +86,7 @@ export { ActivityPartyPrivacy, ActivityTypes, StatusDisplayTypes } from '../src/
 export { ActivityActionTypes } from '../src/invites/ActivityInvite.js';
 export { RelationshipGroupType, RelationshipType, StatusType } from '../src/social/enums.js';
 export { AvatarType } from '../src/users/UserHandle.js';
-export { ClientError, ClientStatus } from '../src/client/ClientStatus.js';
-export { CallError, CallStatus } from '../src/calls/enums.js';
+export { CallError, CallStatus, ClientError, ClientStatus } from './statusEnums.js';
 export { IntegrationType } from '../src/auth/AuthorizationArgs.js';
 export { AuthenticationCodeChallengeMethod } from '../src/auth/pkce.js';
 export { AuthenticationExternalAuthType, AuthorizationTokenType } from '../src/auth/tokenTypes.js';

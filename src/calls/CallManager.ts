@@ -425,7 +425,7 @@ export class CallManager implements SessionFeature {
     const previous = state.status;
     state.status = status;
     this.#log.info(
-      `call ${state.lobbyId}: ${callStatusToString(previous)} → ${callStatusToString(status)}${error ? ` (${CallError[error]} ${detail})` : ''}`,
+      `call ${state.lobbyId}: ${callStatusToString(previous)} → ${callStatusToString(status)}${error !== CallError.None ? ` (${error} ${detail})` : ''}`,
     );
     state.call._dispatch('statusChanged', status, error, detail);
   }

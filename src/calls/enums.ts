@@ -1,35 +1,38 @@
-/** The state of a {@link Call}'s network connection (C++ `Call::Status`, same values). */
+/**
+ * The state of a {@link Call}'s network connection: the C++ `Call::Status`, each value its own name so it logs
+ * readably (`'Connected'`); `sdkpp/bindings` keeps the C++ numbers.
+ */
 export enum CallStatus {
   /** Not in the call: ended, failed (see {@link CallError}) or not yet started. */
-  Disconnected = 0,
+  Disconnected = 'Disconnected',
   /** Waiting for the platform to assign a voice server; fails with JoinTimeout if none comes. */
-  Joining = 1,
+  Joining = 'Joining',
   /** Opening and identifying on the voice server's socket. */
-  Connecting = 2,
+  Connecting = 'Connecting',
   /** The voice server accepted the call; the audio transport is still being set up, so no audio yet. */
-  SignalingConnected = 3,
+  SignalingConnected = 'SignalingConnected',
   /** Audio flows both ways; the call is usable. */
-  Connected = 4,
+  Connected = 'Connected',
   /** The voice connection dropped and is being resumed; audio pauses until Connected again. */
-  Reconnecting = 5,
+  Reconnecting = 'Reconnecting',
   /** Leaving the call after `end`; Disconnected follows. */
-  Disconnecting = 6,
+  Disconnecting = 'Disconnecting',
 }
 
-/** Why a {@link Call} failed (C++ `Call::Error`, same values). */
+/** Why a {@link Call} failed: the C++ `Call::Error`, each value its own name (`'JoinTimeout'`). */
 export enum CallError {
   /** No error: the call is fine, or was ended on purpose. */
-  None = 0,
+  None = 'None',
   /** The voice server could not be reached, or refused the call before it ever connected. */
-  SignalingConnectionFailed = 1,
+  SignalingConnectionFailed = 'SignalingConnectionFailed',
   /** The voice server or the platform closed a call that had been connected. */
-  SignalingUnexpectedClose = 2,
+  SignalingUnexpectedClose = 'SignalingUnexpectedClose',
   /** The audio (UDP) transport failed, e.g. IP discovery got no answer. */
-  VoiceConnectionFailed = 3,
+  VoiceConnectionFailed = 'VoiceConnectionFailed',
   /** No voice server was assigned within the join timeout (15 s by default). */
-  JoinTimeout = 4,
+  JoinTimeout = 'JoinTimeout',
   /** The voice server refused the player (close 4004 or 4017, e.g. end-to-end encryption required). */
-  Forbidden = 5,
+  Forbidden = 'Forbidden',
 }
 
 /** Voice activity or push-to-talk (C++ `AudioModeType`, same values). */
@@ -44,10 +47,10 @@ export enum AudioModeType {
 
 /** The name of a call status, as `Call::StatusToString` gives it. */
 export function callStatusToString(status: CallStatus): string {
-  return CallStatus[status] ?? 'Unknown';
+  return Object.values<string>(CallStatus).includes(status) ? status : 'Unknown';
 }
 
 /** The name of a call error, as `Call::ErrorToString` gives it. */
 export function callErrorToString(error: CallError): string {
-  return CallError[error] ?? 'Unknown';
+  return Object.values<string>(CallError).includes(error) ? error : 'Unknown';
 }

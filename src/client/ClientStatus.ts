@@ -1,5 +1,6 @@
 /**
- * The state of the client's gateway connection, with the C++ SDK's `Client::Status` values.
+ * The state of the client's gateway connection: the C++ SDK's `Client::Status`, each value its own name so it
+ * logs readably (`'Ready'`); `sdkpp/bindings` keeps the C++ numbers.
  *
  * Transitions: Disconnected → Connecting → Connected → Ready; Ready → Reconnecting → Connected → Ready after a
  * dropped connection; any → Disconnecting → Disconnected on `disconnect()`; any → Disconnected (with an error)
@@ -7,39 +8,42 @@
  */
 export enum ClientStatus {
   /** Not connected; `connect()` starts a connection. */
-  Disconnected = 0,
+  Disconnected = 'Disconnected',
   /** Fetching the gateway address and opening the socket. */
-  Connecting = 1,
+  Connecting = 'Connecting',
   /** The socket is open and the session is being identified or resumed. */
-  Connected = 2,
+  Connected = 'Connected',
   /** The session is live: users, relationships, lobbies and messages are available. */
-  Ready = 3,
+  Ready = 'Ready',
   /** The connection was lost; the client is resuming or reconnecting by itself. */
-  Reconnecting = 4,
+  Reconnecting = 'Reconnecting',
   /** `disconnect()` is closing the connection. */
-  Disconnecting = 5,
+  Disconnecting = 'Disconnecting',
   /** Waiting for an HTTP rate limit to pass. */
-  HttpWait = 6,
+  HttpWait = 'HttpWait',
 }
 
-/** Why the connection failed, with the C++ SDK's `Client::Error` values. */
+/** Why the connection failed: the C++ SDK's `Client::Error`, each value its own name (`'UnexpectedClose'`). */
 export enum ClientError {
   /** No error. */
-  None = 0,
+  None = 'None',
   /** The connection could not be opened (refused, unreachable, handshake failed). */
-  ConnectionFailed = 1,
+  ConnectionFailed = 'ConnectionFailed',
   /** The platform closed the connection; `errorDetail` holds the close code. */
-  UnexpectedClose = 2,
+  UnexpectedClose = 'UnexpectedClose',
   /** The connection attempt was cancelled. */
-  ConnectionCanceled = 3,
+  ConnectionCanceled = 'ConnectionCanceled',
 }
 
-/** The C++ SDK's name of a status, e.g. `"Ready"`. */
+/**
+ * The C++ SDK's name of a status, e.g. `"Ready"`: the status itself, since the idiomatic API's states are
+ * their names (so they log readably); anything else reads `Unknown(…)`.
+ */
 export function statusToString(status: ClientStatus): string {
-  return ClientStatus[status] ?? `Unknown(${String(status)})`;
+  return Object.values<string>(ClientStatus).includes(status) ? status : `Unknown(${status})`;
 }
 
 /** The C++ SDK's name of a connection error, e.g. `"UnexpectedClose"`. */
 export function clientErrorToString(error: ClientError): string {
-  return ClientError[error] ?? `Unknown(${String(error)})`;
+  return Object.values<string>(ClientError).includes(error) ? error : `Unknown(${error})`;
 }

@@ -254,7 +254,7 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
     const previous = this.#status;
     this.#status = status;
     this.#o.log.info(
-      `status ${statusToString(previous)} → ${statusToString(status)}${error ? ` (${ClientError[error]} ${detail})` : ''}`,
+      `status ${statusToString(previous)} → ${statusToString(status)}${error !== ClientError.None ? ` (${error} ${detail})` : ''}`,
     );
     this.emit('status', status, error, detail);
   }
