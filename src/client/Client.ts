@@ -45,6 +45,7 @@ import { UserHandle } from '../users/UserHandle.js';
 import { UserStore } from '../users/UserStore.js';
 import { systemClock } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
+import { currentSignal, withSignal } from '../util/withSignal.js';
 import type { AudioDevice } from '../calls/audioDevices.js';
 import { NULL_AUDIO_DEVICE_ID } from '../calls/audioDevices.js';
 import type { Call } from '../calls/Call.js';
@@ -274,7 +275,11 @@ export class Client extends TypedEmitter<ClientEvents> {
         const token = this.#auth.token;
         if (this.#connection.status !== ClientStatus.Ready || token === undefined)
           throw new ClientNotReadyError();
-        const response = await rest.request<T>({ ...request, auth: { kind: 'bearer', token } });
+        const response = await rest.request<T>({
+          signal: currentSignal(),
+          ...request,
+          auth: { kind: 'bearer', token },
+        });
         return response.body;
       },
       requireReady: () => {
@@ -604,21 +609,23 @@ export class Client extends TypedEmitter<ClientEvents> {
    * client, which needs no sign-in. Only Playing, Listening, Watching and Competing can be set: anything
    * else, or a field over its limit, is a `ValidationError` before any I/O.
    */
-  async updateRichPresence(activity: Activity): Promise<void> {
-    return this.#presence.update(activity);
+  async updateRichPresence(activity: Activity, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'updateRichPresence()', async () => this.#presence.update(activity));
   }
 
   /** Clears the player's rich presence. */
-  async clearRichPresence(): Promise<void> {
-    return this.#presence.clear();
+  async clearRichPresence(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'clearRichPresence()', async () => this.#presence.clear());
   }
 
   /**
    * Sets the player's online status (Online, Idle, Dnd or Invisible) for the current session. Invisible shows
    * the player as offline to friends.
    */
-  async setOnlineStatus(status: StatusType): Promise<void> {
-    await this.#presence.setStatus(status);
+  async setOnlineStatus(status: StatusType, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'setOnlineStatus()', async () => {
+      await this.#presence.setStatus(status);
+    });
   }
 
   // ── The desktop client ─────────────────────────────────────────────────────────────────────────
@@ -760,30 +767,52 @@ export class Client extends TypedEmitter<ClientEvents> {
     recipientId: string,
     content: string,
     metadata?: Record<string, string>,
+    options: { signal?: AbortSignal } = {},
   ): Promise<string> {
-    return this.#directMessages.send(recipientId, content, metadata);
+    return withSignal(options.signal, 'sendUserMessage()', async () =>
+      this.#directMessages.send(recipientId, content, metadata),
+    );
   }
 
   /** Edits one of the player's direct messages. */
-  async editUserMessage(recipientId: string, messageId: string, content: string): Promise<void> {
-    return this.#directMessages.edit(recipientId, messageId, content);
+  async editUserMessage(
+    recipientId: string,
+    messageId: string,
+    content: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    return withSignal(options.signal, 'editUserMessage()', async () =>
+      this.#directMessages.edit(recipientId, messageId, content),
+    );
   }
 
   /** Deletes one of the player's direct messages. */
-  async deleteUserMessage(recipientId: string, messageId: string): Promise<void> {
-    return this.#directMessages.delete(recipientId, messageId);
+  async deleteUserMessage(
+    recipientId: string,
+    messageId: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    return withSignal(options.signal, 'deleteUserMessage()', async () =>
+      this.#directMessages.delete(recipientId, messageId),
+    );
   }
 
   /**
    * The last `limit` (1–200) direct messages with a user, of the last 72 hours, oldest first. The conversation
    * is cached and kept current by events: asking again for what the client holds makes no request.
    */
-  async getUserMessagesWithLimit(recipientId: string, limit: number): Promise<MessageHandle[]> {
-    return this.#directMessages.history(recipientId, limit);
+  async getUserMessagesWithLimit(
+    recipientId: string,
+    limit: number,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MessageHandle[]> {
+    return withSignal(options.signal, 'getUserMessagesWithLimit()', async () =>
+      this.#directMessages.history(recipientId, limit),
+    );
   }
 
   /** Every user the player has direct messages with, and the newest message id of each. */
-  async getUserMessageSummaries(): Promise<
+  async getUserMessageSummaries(options: { signal?: AbortSignal } = {}): Promise<
     {
       /** The other user in the conversation. */
       userId: string;
@@ -791,7 +820,7 @@ export class Client extends TypedEmitter<ClientEvents> {
       lastMessageId: string;
     }[]
   > {
-    return this.#directMessages.summaries();
+    return withSignal(options.signal, 'getUserMessageSummaries()', async () => this.#directMessages.summaries());
   }
 
   /** A message the client knows (received, sent or fetched). */
@@ -820,23 +849,39 @@ export class Client extends TypedEmitter<ClientEvents> {
    * Invites a user to the player's party. The player's rich presence must have a party id and a join
    * secret; `content` is an optional message shown with the invite.
    */
-  async sendActivityInvite(userId: string, content = ''): Promise<void> {
-    return this.#invites.sendInvite(userId, content);
+  async sendActivityInvite(
+    userId: string,
+    content = '',
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    return withSignal(options.signal, 'sendActivityInvite()', async () =>
+      this.#invites.sendInvite(userId, content),
+    );
   }
 
   /** Asks to join the party of a user who is playing this game. */
-  async sendActivityJoinRequest(userId: string): Promise<void> {
-    return this.#invites.sendJoinRequest(userId);
+  async sendActivityJoinRequest(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'sendActivityJoinRequest()', async () =>
+      this.#invites.sendJoinRequest(userId),
+    );
   }
 
   /** Answers a join request (an invite of type JoinRequest) by inviting its sender to the player's party. */
-  async sendActivityJoinRequestReply(invite: ActivityInvite): Promise<void> {
-    return this.#invites.replyToJoinRequest(invite);
+  async sendActivityJoinRequestReply(
+    invite: ActivityInvite,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    return withSignal(options.signal, 'sendActivityJoinRequestReply()', async () =>
+      this.#invites.replyToJoinRequest(invite),
+    );
   }
 
   /** Accepts a Join invite and resolves with the host's join secret, which the game uses to join the party. */
-  async acceptActivityInvite(invite: ActivityInvite): Promise<string> {
-    return this.#invites.accept(invite);
+  async acceptActivityInvite(
+    invite: ActivityInvite,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<string> {
+    return withSignal(options.signal, 'acceptActivityInvite()', async () => this.#invites.accept(invite));
   }
 
   // ── Friends ────────────────────────────────────────────────────────────────────────────────────
@@ -870,73 +915,97 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Sends a platform friend request by username (accepts theirs if they asked first). */
-  async sendDiscordFriendRequest(username: string): Promise<void> {
-    return this.#relationships.sendRequestByUsername('discord', username);
+  async sendDiscordFriendRequest(username: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'sendDiscordFriendRequest()', async () =>
+      this.#relationships.sendRequestByUsername('discord', username),
+    );
   }
 
   /** Sends a platform friend request by user id (accepts theirs if they asked first). */
-  async sendDiscordFriendRequestById(userId: string): Promise<void> {
-    return this.#relationships.sendRequestById('discord', userId);
+  async sendDiscordFriendRequestById(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'sendDiscordFriendRequestById()', async () =>
+      this.#relationships.sendRequestById('discord', userId),
+    );
   }
 
   /** Sends a game friend request by username (accepts theirs if they asked first). */
-  async sendGameFriendRequest(username: string): Promise<void> {
-    return this.#relationships.sendRequestByUsername('game', username);
+  async sendGameFriendRequest(username: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'sendGameFriendRequest()', async () =>
+      this.#relationships.sendRequestByUsername('game', username),
+    );
   }
 
   /** Sends a game friend request by user id (accepts theirs if they asked first). */
-  async sendGameFriendRequestById(userId: string): Promise<void> {
-    return this.#relationships.sendRequestById('game', userId);
+  async sendGameFriendRequestById(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'sendGameFriendRequestById()', async () =>
+      this.#relationships.sendRequestById('game', userId),
+    );
   }
 
   /** Accepts an incoming platform friend request; a `ValidationError` when there is none. */
-  async acceptDiscordFriendRequest(userId: string): Promise<void> {
-    return this.#relationships.accept('discord', userId);
+  async acceptDiscordFriendRequest(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'acceptDiscordFriendRequest()', async () =>
+      this.#relationships.accept('discord', userId),
+    );
   }
 
   /** Accepts an incoming game friend request; a `ValidationError` when there is none. */
-  async acceptGameFriendRequest(userId: string): Promise<void> {
-    return this.#relationships.accept('game', userId);
+  async acceptGameFriendRequest(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'acceptGameFriendRequest()', async () =>
+      this.#relationships.accept('game', userId),
+    );
   }
 
   /** Declines an incoming platform friend request. */
-  async rejectDiscordFriendRequest(userId: string): Promise<void> {
-    return this.#relationships.reject('discord', userId);
+  async rejectDiscordFriendRequest(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'rejectDiscordFriendRequest()', async () =>
+      this.#relationships.reject('discord', userId),
+    );
   }
 
   /** Declines an incoming game friend request. */
-  async rejectGameFriendRequest(userId: string): Promise<void> {
-    return this.#relationships.reject('game', userId);
+  async rejectGameFriendRequest(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'rejectGameFriendRequest()', async () =>
+      this.#relationships.reject('game', userId),
+    );
   }
 
   /** Withdraws an outgoing platform friend request. */
-  async cancelDiscordFriendRequest(userId: string): Promise<void> {
-    return this.#relationships.cancel('discord', userId);
+  async cancelDiscordFriendRequest(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'cancelDiscordFriendRequest()', async () =>
+      this.#relationships.cancel('discord', userId),
+    );
   }
 
   /** Withdraws an outgoing game friend request. */
-  async cancelGameFriendRequest(userId: string): Promise<void> {
-    return this.#relationships.cancel('game', userId);
+  async cancelGameFriendRequest(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'cancelGameFriendRequest()', async () =>
+      this.#relationships.cancel('game', userId),
+    );
   }
 
   /** Ends every friendship with the user, platform and game. */
-  async removeDiscordAndGameFriend(userId: string): Promise<void> {
-    return this.#relationships.removeDiscordAndGameFriend(userId);
+  async removeDiscordAndGameFriend(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'removeDiscordAndGameFriend()', async () =>
+      this.#relationships.removeDiscordAndGameFriend(userId),
+    );
   }
 
   /** Ends the game friendship only. */
-  async removeGameFriend(userId: string): Promise<void> {
-    return this.#relationships.removeGameFriend(userId);
+  async removeGameFriend(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'removeGameFriend()', async () =>
+      this.#relationships.removeGameFriend(userId),
+    );
   }
 
   /** Blocks the user: friendships and requests with them end, and they can't message or invite the player. */
-  async blockUser(userId: string): Promise<void> {
-    return this.#relationships.block(userId);
+  async blockUser(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'blockUser()', async () => this.#relationships.block(userId));
   }
 
   /** Lifts a block. */
-  async unblockUser(userId: string): Promise<void> {
-    return this.#relationships.unblock(userId);
+  async unblockUser(userId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'unblockUser()', async () => this.#relationships.unblock(userId));
   }
 
   /**
@@ -948,16 +1017,19 @@ export class Client extends TypedEmitter<ClientEvents> {
     secret: string,
     lobbyMetadata?: Record<string, string>,
     memberMetadata?: Record<string, string>,
+    options: { signal?: AbortSignal } = {},
   ): Promise<string> {
-    return this.#lobbies.createOrJoin(secret, {
-      ...(lobbyMetadata === undefined ? {} : { lobbyMetadata }),
-      ...(memberMetadata === undefined ? {} : { memberMetadata }),
+    return withSignal(options.signal, 'createOrJoinLobby()', async () => {
+      return this.#lobbies.createOrJoin(secret, {
+        ...(lobbyMetadata === undefined ? {} : { lobbyMetadata }),
+        ...(memberMetadata === undefined ? {} : { memberMetadata }),
+      });
     });
   }
 
   /** Leaves a lobby the player joined with a secret (`lobbyDeleted` follows). */
-  async leaveLobby(lobbyId: string): Promise<void> {
-    return this.#lobbies.leave(lobbyId);
+  async leaveLobby(lobbyId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'leaveLobby()', async () => this.#lobbies.leave(lobbyId));
   }
 
   /** A live view of a lobby the player is in, or undefined. */
@@ -975,39 +1047,54 @@ export class Client extends TypedEmitter<ClientEvents> {
     lobbyId: string,
     content: string,
     metadata?: Record<string, string>,
+    options: { signal?: AbortSignal } = {},
   ): Promise<string> {
-    return this.#lobbyMessages.send(lobbyId, content, metadata);
+    return withSignal(options.signal, 'sendLobbyMessage()', async () =>
+      this.#lobbyMessages.send(lobbyId, content, metadata),
+    );
   }
 
   /**
    * The last `limit` messages (1–200, of the last 72 hours) of a lobby the player is in, oldest first; a
    * `ValidationError` for a lobby the player is not in. What the client holds is answered without a request.
    */
-  async getLobbyMessagesWithLimit(lobbyId: string, limit: number): Promise<MessageHandle[]> {
-    return this.#lobbyMessages.history(lobbyId, limit);
+  async getLobbyMessagesWithLimit(
+    lobbyId: string,
+    limit: number,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MessageHandle[]> {
+    return withSignal(options.signal, 'getLobbyMessagesWithLimit()', async () =>
+      this.#lobbyMessages.history(lobbyId, limit),
+    );
   }
 
   /** The guilds (servers) the player is a member of. */
-  async getUserGuilds(): Promise<GuildMinimal[]> {
-    return this.#guilds.userGuilds();
+  async getUserGuilds(options: { signal?: AbortSignal } = {}): Promise<GuildMinimal[]> {
+    return withSignal(options.signal, 'getUserGuilds()', async () => this.#guilds.userGuilds());
   }
 
   /** The channels of a guild the player can see, in the order the chat client shows them. */
-  async getGuildChannels(guildId: string): Promise<GuildChannel[]> {
-    return this.#guilds.guildChannels(guildId);
+  async getGuildChannels(guildId: string, options: { signal?: AbortSignal } = {}): Promise<GuildChannel[]> {
+    return withSignal(options.signal, 'getGuildChannels()', async () => this.#guilds.guildChannels(guildId));
   }
 
   /**
    * Links a guild text channel to a lobby: messages then flow both ways. The player needs the lobby's
    * `canLinkLobby` flag (set by the game backend) and permission to manage the channel.
    */
-  async linkChannelToLobby(lobbyId: string, channelId: string): Promise<void> {
-    return this.#lobbies.linkChannel(lobbyId, channelId);
+  async linkChannelToLobby(
+    lobbyId: string,
+    channelId: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    return withSignal(options.signal, 'linkChannelToLobby()', async () =>
+      this.#lobbies.linkChannel(lobbyId, channelId),
+    );
   }
 
   /** Removes a lobby's channel link. */
-  async unlinkChannelFromLobby(lobbyId: string): Promise<void> {
-    return this.#lobbies.unlinkChannel(lobbyId);
+  async unlinkChannelFromLobby(lobbyId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'unlinkChannelFromLobby()', async () => this.#lobbies.unlinkChannel(lobbyId));
   }
 
   /**
@@ -1015,7 +1102,9 @@ export class Client extends TypedEmitter<ClientEvents> {
    * invite URL for the game to show (consoles) or open.
    */
   async joinLinkedLobbyGuild(lobbyId: string, options: JoinLinkedLobbyGuildOptions = {}): Promise<string> {
-    return this.#guilds.joinLinkedLobbyGuild(lobbyId, options);
+    return withSignal(options.signal, 'joinLinkedLobbyGuild()', async () =>
+      this.#guilds.joinLinkedLobbyGuild(lobbyId, options),
+    );
   }
 
   /** Ends the merge that `joinLinkedLobbyGuild`'s `onProvisionalUserMergeRequired` asked for. */
@@ -1058,13 +1147,13 @@ export class Client extends TypedEmitter<ClientEvents> {
   }
 
   /** Leaves the call of a lobby (nothing happens when the player is not in it); resolves once it ended. */
-  async endCall(lobbyId: string): Promise<void> {
-    return this.#calls.end(lobbyId);
+  async endCall(lobbyId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'endCall()', async () => this.#calls.end(lobbyId));
   }
 
   /** Leaves every call. */
-  async endCalls(): Promise<void> {
-    return this.#calls.endAll();
+  async endCalls(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'endCalls()', async () => this.#calls.endAll());
   }
 
   /**

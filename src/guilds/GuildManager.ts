@@ -42,6 +42,8 @@ export interface JoinLinkedLobbyGuildOptions {
    * it, a provisional player's call fails with a `ValidationError`.
    */
   onProvisionalUserMergeRequired?: () => void;
+  /** Aborts the call with `AbortedError` (the merge wait included). */
+  signal?: AbortSignal;
 }
 
 /** The player's guilds and their channels, for choosing a channel to link to a lobby; invites to them. */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import {
   AbortedError,
+  ActivityTypes,
   AuthorizationTokenType,
   Client,
   ClientDestroyedError,
@@ -237,5 +238,48 @@ describe('await using on the other handles', () => {
     await settle(50);
     await backend.close();
     expect(await pending).toBeInstanceOf(AbortedError);
+  });
+});
+
+describe('every waiting method takes a signal', () => {
+  it('an aborted signal rejects before any request; an abort during one rejects at once', async () => {
+    const emulator = await emulatorFor({ autoConsent: true, users: 2, httpLatencyMs: 400 });
+    const { client } = await linkAndConnect(emulator, userAt(emulator, 0));
+    const bob = userAt(emulator, 1);
+    const before = emulator.requestCount('PUT', '/lobbies');
+    const calls: Array<[string, (signal: AbortSignal) => Promise<unknown>]> = [
+      [
+        'createOrJoinLobby',
+        (signal) => client.createOrJoinLobby('signal-lobby', undefined, undefined, { signal }),
+      ],
+      ['sendUserMessage', (signal) => client.sendUserMessage(bob.id, 'hi', undefined, { signal })],
+      ['sendDiscordFriendRequest', (signal) => client.sendDiscordFriendRequest(bob.username, { signal })],
+      ['getUserGuilds', (signal) => client.getUserGuilds({ signal })],
+      [
+        'updateRichPresence',
+        (signal) => client.updateRichPresence({ type: ActivityTypes.Playing, details: 'x' }, { signal }),
+      ],
+    ];
+    for (const [name, run] of calls) {
+      const error = await run(AbortSignal.abort()).catch((e: unknown) => e);
+      expect(error, name).toBeInstanceOf(AbortedError);
+    }
+    expect(emulator.requestCount('PUT', '/lobbies')).toBe(before);
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = client
+      .createOrJoinLobby('signal-lobby', undefined, undefined, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    setTimeout(() => {
+      controller.abort();
+    }, 50);
+    const error = await pending;
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(unhandled).toEqual([]);
+    // The count above is of real requests: a call without a signal is counted.
+    const counted = emulator.requestCount('PUT', '/lobbies');
+    await client.createOrJoinLobby('signal-lobby');
+    expect(emulator.requestCount('PUT', '/lobbies')).toBe(counted + 1);
   });
 });

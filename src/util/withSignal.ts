@@ -1,0 +1,48 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+import { abortedError } from './TypedEmitter.js';
+
+/**
+ * The signal of the SDK call under way. A public method runs its work inside {@link withSignal}, and the HTTP
+ * layer reads the signal from here, so every request the call makes (rate-limit waits included) is aborted
+ * with it, without each feature passing the signal down by hand.
+ */
+const callSignal = new AsyncLocalStorage<AbortSignal>();
+
+/** The signal of the SDK call under way, if it was given one. */
+export function currentSignal(): AbortSignal | undefined {
+  return callSignal.getStore();
+}
+
+/**
+ * Runs `work` with `signal` as the call's signal: an already-aborted signal rejects at once with
+ * `AbortedError` before anything starts; a later abort rejects at once too, and aborts the call's HTTP
+ * requests. A request the platform already received may still take effect.
+ */
+export async function withSignal<T>(
+  signal: AbortSignal | undefined,
+  what: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!signal) return work();
+  if (signal.aborted) throw abortedError(signal, what);
+  const running = callSignal.run(signal, work);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      // The work settles later (its requests fail as aborted); that outcome is no longer anyone's.
+      running.catch(() => undefined);
+      reject(abortedError(signal, what));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    running.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
