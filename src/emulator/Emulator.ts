@@ -418,6 +418,7 @@ function voiceApi(server: VoiceServer, calls: VoiceCalls): EmulatorVoice {
       server.setImpairment(impairment);
     },
     impairmentStats: () => server.impairmentStats(),
+    blockForwarding: (userId, blocked, lobbyId) => server.blockForwarding(userId, blocked, lobbyId),
     udpCounters: () => server.relayTotals(),
   };
 }

@@ -157,6 +157,13 @@ export interface EmulatorVoiceCounters {
   droppedImpairment: number;
   /** IP discovery requests answered. */
   discoveries: number;
+  /**
+   * IP discovery requests refused: they carried a member's SSRC from an address other than the one its
+   * voice session's first discovery pinned (a hostile or confused peer), and were not answered.
+   */
+  refusedDiscoveries: number;
+  /** Copies not sent because forwarding to their receiver was blocked ({@link EmulatorVoice.blockForwarding}). */
+  droppedBlocked: number;
 }
 
 /** A call participant, as {@link EmulatorVoice.calls} shows it. */
@@ -240,6 +247,13 @@ export interface EmulatorVoice {
   setImpairment(impairment: VoiceImpairment | null): void;
   /** The impairment's counters, or null when none is set. */
   impairmentStats(): EmulatorImpairmentStats | null;
+  /**
+   * A test hook for one-way loss: while `blocked`, the forwarding unit sends nothing to the user's current
+   * voice session (all their calls, or the one in `lobbyId`); what they send is still forwarded to others.
+   * It follows the voice session, not the user: a fresh voice Identify starts unblocked, as a new path
+   * would. Returns how many voice sessions it changed.
+   */
+  blockForwarding(userId: string, blocked: boolean, lobbyId?: string): number;
   /** Counters of UDP datagrams that belong to no call (unknown SSRCs, RTCP, keep-alives, pings, junk). */
   udpCounters(): EmulatorVoiceUdpCounters;
 }

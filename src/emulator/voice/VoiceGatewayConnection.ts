@@ -284,6 +284,7 @@ export class VoiceGatewayConnection {
       cryptor: null,
       address: null,
       discovered: false,
+      blocked: false,
       packetsFromClient: 0,
       packetsToClient: 0,
     };

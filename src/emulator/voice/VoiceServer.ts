@@ -243,6 +243,22 @@ export class VoiceServer {
     return dropped;
   }
 
+  /** Blocks or unblocks forwarding to a user's current voice sessions; returns how many changed. */
+  blockForwarding(userId: string, blocked: boolean, lobbyId?: string): number {
+    let changed = 0;
+    for (const call of this.#calls.values()) {
+      if (lobbyId !== undefined && call.lobbyId !== lobbyId) continue;
+      const session = call.sessions.get(userId);
+      if (!session || session.ended) continue;
+      session.relay.blocked = blocked;
+      changed += 1;
+    }
+    if (changed > 0) {
+      this.#d.log.line('voice', `forwarding to ${userId} ${blocked ? 'blocked' : 'unblocked'} (${changed})`);
+    }
+    return changed;
+  }
+
   /** See {@link MediaRelay.setImpairment}. */
   setImpairment(settings: VoiceImpairment | null): void {
     this.#relay.setImpairment(settings);
