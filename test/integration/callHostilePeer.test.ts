@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { CallStatus, type InboundAudioState } from '../../src/index.js';
 import { createMediaEngine } from '../../src/media/createMediaEngine.js';
 import { allLogLines, eventually } from './helpers.js';
 import { bothInCall, frameLevels, readWav, tempDir, twoInALobby, writeToneWav } from './callHelpers.js';
@@ -61,5 +62,55 @@ describe('calls under a hostile UDP peer', () => {
     } finally {
       attacker.close();
     }
+  });
+
+  for (const mediaEngine of ['native', 'js'] as const) {
+    it(`a member whose inbound audio stops while others speak notices, reconnects and hears again (${mediaEngine})`, async () => {
+      const { emulator, alice, bob, lobbyId } = await twoInALobby({ mediaEngine });
+      const dir = tempDir();
+      const toneIn = path.join(dir, 'tone.wav');
+      const heard = path.join(dir, 'bob-hears.wav');
+      writeToneWav(toneIn, { hz: 440, seconds: 30 });
+      const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+      await eventually(() => bobCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
+      const inbound: InboundAudioState[] = [];
+      bobCall.on('inboundAudioChanged', (state) => inbound.push(state));
+      const seen: CallStatus[] = [];
+      bobCall.on('statusChanged', (status) => seen.push(status));
+      await alice.client.setInputDevice(`wav-in:${toneIn}`);
+      await eventually(() => bobVoice(emulator, bob.user.id).packetsToClient > 10, 5000, 'audio at Bob');
+
+      // The path to Bob breaks one way: the voice server forwards nothing to him, his socket stays up.
+      const blockedAt = Date.now();
+      expect(emulator.voice.blockForwarding(bob.user.id, true)).toBe(1);
+      await eventually(() => inbound.includes('stalled'), 8000, 'the stall noticed');
+      const noticedMs = Date.now() - blockedAt;
+      expect(noticedMs).toBeGreaterThanOrEqual(2000);
+      expect(noticedMs).toBeLessThan(6000);
+      expect(seen).toContain(CallStatus.Reconnecting);
+      expect(
+        allLogLines.some((l) => /no audio received for \d+ ms while others speak; reconnecting/.test(l)),
+      ).toBe(true);
+      // A fresh voice session: a new path that the block (tied to the old session) does not cover.
+      await eventually(() => inbound.includes('flowing'), 8000, 'audio flowing again');
+      expect(bobCall.getStatus()).toBe(CallStatus.Connected);
+      expect(aliceCall.getStatus()).toBe(CallStatus.Connected);
+      await bob.client.setOutputDevice(`wav-out:${heard}`);
+      await new Promise((r) => setTimeout(r, 800));
+      await bob.client.setOutputDevice('null');
+      expect(frameLevels(readWav(heard).samples).filter((level) => level > 2000).length).toBeGreaterThan(10);
+      expect(inbound).toEqual(['stalled', 'flowing']);
+    });
+  }
+
+  it('a quiet call is not a stalled one: no reconnect while nobody speaks', async () => {
+    const { emulator, alice, bob, lobbyId } = await twoInALobby();
+    const { bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    const inbound: InboundAudioState[] = [];
+    bobCall.on('inboundAudioChanged', (state) => inbound.push(state));
+    emulator.voice.blockForwarding(bob.user.id, true);
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(inbound).toEqual([]);
+    expect(bobCall.getStatus()).toBe(CallStatus.Connected);
   });
 });
