@@ -152,7 +152,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     ),
     launchRegistryDir: options.launchRegistryDir,
     seedGuild: options.seedGuild ?? true,
-    voice: resolveVoiceOptions(options.voice),
+    voice: resolveVoiceOptions(
+      options.voice,
+      positiveInt('identifyTimeoutMs', options.identifyTimeoutMs, 20_000),
+    ),
     voiceMediaEngine: voiceMediaEngine(options.voice?.mediaEngine),
   };
 }
@@ -165,7 +168,10 @@ function voiceMediaEngine(value: unknown): 'auto' | 'native' | 'js' {
   return value;
 }
 
-function resolveVoiceOptions(voice: EmulatorOptions['voice']): Omit<VoiceServerSettings, 'host'> {
+function resolveVoiceOptions(
+  voice: EmulatorOptions['voice'],
+  identifyTimeoutMs: number,
+): Omit<VoiceServerSettings, 'host'> {
   const v = voice ?? {};
   for (const name of ['port', 'udpPort'] as const) {
     const port = v[name];
@@ -180,6 +186,7 @@ function resolveVoiceOptions(voice: EmulatorOptions['voice']): Omit<VoiceServerS
     allowNonDave: v.allowNonDave ?? false,
     heartbeatIntervalMs: positiveInt('voice.heartbeatIntervalMs', v.heartbeatIntervalMs, 13_750),
     resumeWindowMs: positiveInt('voice.resumeWindowMs', v.resumeWindowMs, 30_000),
+    identifyTimeoutMs,
     impairment: v.impairment ? { ...v.impairment } : null,
   };
 }

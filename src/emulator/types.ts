@@ -55,8 +55,8 @@ export interface EmulatorOptions {
     keepAliveMs?: number;
   };
   /**
-   * How long a gateway socket may stay open without a successful Identify or Resume before it is closed
-   * with 4003 (Not authenticated): heartbeating alone does not keep it. @defaultValue `20_000`
+   * How long a gateway or voice gateway socket may stay open without a successful Identify or Resume before
+   * it is closed with 4003 (Not authenticated): heartbeating alone does not keep it. @defaultValue `20_000`
    */
   identifyTimeoutMs?: number;
   /**

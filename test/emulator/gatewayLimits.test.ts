@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn, TestGateway } from './helpers.js';
+import { RawVoiceClient } from './voiceHelpers.js';
 
 const running: Emulator[] = [];
 const sockets: TestGateway[] = [];
@@ -115,6 +116,21 @@ describe('unidentified gateway sockets', () => {
       expect(live.ws.readyState).toBe(live.ws.OPEN);
     } finally {
       clearInterval(beats);
+    }
+  });
+});
+
+describe('unidentified voice sockets', () => {
+  it('closes a voice socket that heartbeats but never identifies with 4003 after identifyTimeoutMs', async () => {
+    const { emu, log } = await emulator({ identifyTimeoutMs: 400, voice: { heartbeatIntervalMs: 100 } });
+    const voice = await RawVoiceClient.connect(emu.voice.endpoint);
+    await voice.op(8);
+    const timer = setInterval(() => voice.send(3, { t: Date.now(), seq_ack: -1 }), 80);
+    try {
+      expect((await voice.closed).code).toBe(4003);
+      expect(log.some((l) => l.includes('no Identify within 400 ms'))).toBe(true);
+    } finally {
+      clearInterval(timer);
     }
   });
 });

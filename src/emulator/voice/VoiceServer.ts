@@ -31,6 +31,8 @@ export interface VoiceServerSettings {
   heartbeatIntervalMs: number;
   /** How long a voice session whose socket went away stays resumable. */
   resumeWindowMs: number;
+  /** How long a socket may go without Identify or Resume before it is closed with 4003. */
+  identifyTimeoutMs: number;
   /** Impairment from the start, or null. */
   impairment: VoiceImpairment | null;
 }
