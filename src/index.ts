@@ -123,6 +123,7 @@ export { LobbyHandle, type LobbySnapshot } from './lobbies/LobbyHandle.js';
 export { LobbyMemberHandle, type LobbyMemberSnapshot } from './lobbies/LobbyMemberHandle.js';
 export type { LinkedChannel } from './lobbies/wireLobby.js';
 export { Call, type CallEvents, type VADThresholdSettings } from './calls/Call.js';
+export type { InboundAudioState } from './voice/InboundAudioWatchdog.js';
 export { CallInfoHandle } from './calls/CallInfoHandle.js';
 export {
   AudioModeType,

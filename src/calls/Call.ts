@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/index.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
+import type { InboundAudioState } from '../voice/InboundAudioWatchdog.js';
 import { AudioModeType, CallError, CallStatus, callErrorToString, callStatusToString } from './enums.js';
 import type { VoiceStateHandle } from './VoiceStateHandle.js';
 
@@ -27,6 +28,17 @@ export interface CallEvents {
    * it next to the call so players can compare it. An sdkpp addition; the C++ SDK has no such callback.
    */
   privacyCodeChanged: [privacyCode: string];
+  /**
+   * The player's inbound audio stopped while others spoke, or came back. The voice server said someone
+   * speaks, yet nothing reached the player for 2.5 s: the path to them broke one way while the voice
+   * connection stayed up (a lost NAT mapping, a misrouting server). The SDK then reconnects the voice
+   * connection (the status goes Reconnecting → SignalingConnected → Connected, with a new privacy code) and
+   * says `'stalled'`; `'flowing'` once audio arrives again; `'lost'` after three reconnects in a row did not
+   * help (each waits twice as long as the one before), when it waits for audio without reconnecting further.
+   * `stalledMs` is how long audio had been missing. Each comes with a log line (Warning for `'stalled'` and
+   * `'lost'`). An sdkpp addition.
+   */
+  inboundAudioChanged: [state: InboundAudioState, stalledMs: number];
 }
 
 /**

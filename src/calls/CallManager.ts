@@ -377,6 +377,9 @@ export class CallManager implements SessionFeature {
     connection.on('privacyCode', (code) => {
       if (state.connection === connection) state.call._dispatch('privacyCodeChanged', code);
     });
+    connection.on('inboundAudio', (inbound, stalledMs) => {
+      if (state.connection === connection) state.call._dispatch('inboundAudioChanged', inbound, stalledMs);
+    });
     connection.on('closed', (end, code) => {
       if (state.connection !== connection) return;
       state.connection = undefined;

@@ -422,6 +422,7 @@ function voiceApi(server: VoiceServer, calls: VoiceCalls): EmulatorVoice {
       server.setImpairment(impairment);
     },
     impairmentStats: () => server.impairmentStats(),
+    blockForwarding: (userId, blocked, lobbyId) => server.blockForwarding(userId, blocked, lobbyId),
     udpCounters: () => server.relayTotals(),
   };
 }
@@ -452,11 +453,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const now = (): number => clock.now() + wallClock.offsetMs;
   const ids = new SnowflakeGenerator(now);
 
-  const server = createServer();
-  server.on('clientError', (_error, socket) => {
-    // Malformed HTTP (bad headers, oversized headers, garbage): answer 400 if still possible, then hang up.
+  // Explicit, so a peer that opens a connection and dribbles (or never finishes) its request is cut off
+  // rather than holding a socket: Node checks the header and request deadlines every checking interval.
+  const server = createServer({
+    headersTimeout: resolved.httpTimeouts.headersMs,
+    requestTimeout: resolved.httpTimeouts.requestMs,
+    keepAliveTimeout: resolved.httpTimeouts.keepAliveMs,
+    connectionsCheckingInterval: Math.min(1000, resolved.httpTimeouts.headersMs),
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Malformed HTTP (bad headers, oversized headers, garbage): answer 400 if still possible, then hang up;
+    // a request that missed its deadline gets 408.
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    if (timedOut) log.line('http', 'connection closed: request not received in time (408)');
     if (socket.writable) {
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     }
     socket.destroy();
   });
@@ -478,6 +490,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     heartbeatIntervalMs: resolved.heartbeatIntervalMs,
     resumeWindowMs: resolved.resumeWindowMs,
     rateLimit: resolved.gatewayRateLimit,
+    identifyTimeoutMs: resolved.identifyTimeoutMs,
+    maxOutboundBufferBytes: resolved.maxOutboundBufferBytes,
+    replayBufferBytes: resolved.replayBufferBytes,
+    botSessionLimit: resolved.botSessionLimit,
+    botMaxConcurrency: resolved.botMaxConcurrency,
+    botIdentifyWindowMs: resolved.botIdentifyWindowMs,
   });
   const accounts = new Accounts({
     store,

@@ -29,6 +29,10 @@ Options:
   --no-seed-guild   do not seed the "Emulator Guild" (guilds and channels for lobby linking)
   --rate-limits P   HTTP rate limits: default (generous), development (the platform's pre-approval
                     limits) or off
+  --bot-session-limit N
+                    bot Identifies allowed per 24 h (default 1000; then op 9)
+  --bot-max-concurrency N
+                    bot Identify rate-limit keys, one Identify per key per 5 s (default 1)
   --http-latency MS hold each API reply back MS milliseconds (0-10000) while the gateway stays
                     fast, to meet replies that arrive after the events they caused
   --voice-port N    TCP port of the voice gateway (default 0: any free port)
@@ -80,6 +84,8 @@ function parseEmulatorArgs(args: string[]): {
         'rpc-user': { type: 'string' },
         'rate-limits': { type: 'string' },
         'http-latency': { type: 'string' },
+        'bot-session-limit': { type: 'string' },
+        'bot-max-concurrency': { type: 'string' },
         'no-seed-guild': { type: 'boolean' },
         'voice-port': { type: 'string' },
         'voice-udp-port': { type: 'string' },
@@ -115,6 +121,10 @@ function parseEmulatorArgs(args: string[]): {
   }
   const latency = intOption('http-latency', v['http-latency'], 0, 10_000);
   if (latency !== undefined) options.httpLatencyMs = latency;
+  const sessionLimit = intOption('bot-session-limit', v['bot-session-limit'], 0, 1_000_000);
+  if (sessionLimit !== undefined) options.botSessionLimit = sessionLimit;
+  const concurrency = intOption('bot-max-concurrency', v['bot-max-concurrency'], 1, 1024);
+  if (concurrency !== undefined) options.botMaxConcurrency = concurrency;
   const voice = voiceOptions(v);
   if (voice) options.voice = voice;
   return { options, json: v.json === true, verbose: v.verbose === true, help: v.help === true };

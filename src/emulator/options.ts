@@ -20,6 +20,20 @@ export interface ResolvedOptions {
   accessTokenTtlSeconds: number;
   resumeWindowMs: number;
   gatewayRateLimit: { count: number; windowMs: number };
+  /** {@link EmulatorOptions.httpTimeouts}, with defaults. */
+  httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** {@link EmulatorOptions.identifyTimeoutMs}. */
+  identifyTimeoutMs: number;
+  /** {@link EmulatorOptions.botSessionLimit}. */
+  botSessionLimit: number;
+  /** {@link EmulatorOptions.botMaxConcurrency}. */
+  botMaxConcurrency: number;
+  /** {@link EmulatorOptions.botIdentifyWindowMs}. */
+  botIdentifyWindowMs: number;
+  /** {@link EmulatorOptions.maxOutboundBufferBytes}. */
+  maxOutboundBufferBytes: number;
+  /** {@link EmulatorOptions.replayBufferBytes}. */
+  replayBufferBytes: number;
   /** HTTP rate limits, resolved from {@link EmulatorOptions.rateLimits}. */
   rateLimits: RateLimitConfig;
   /** {@link EmulatorOptions.httpLatencyMs}. */
@@ -114,6 +128,18 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       count: positiveInt('gatewayRateLimit.count', rate.count, 120),
       windowMs: positiveInt('gatewayRateLimit.windowMs', rate.windowMs, 60_000),
     },
+    httpTimeouts: httpTimeouts(options.httpTimeouts),
+    identifyTimeoutMs: positiveInt('identifyTimeoutMs', options.identifyTimeoutMs, 20_000),
+    botSessionLimit: positiveInt('botSessionLimit', options.botSessionLimit, 1000, 0),
+    botMaxConcurrency: positiveInt('botMaxConcurrency', options.botMaxConcurrency, 1),
+    botIdentifyWindowMs: positiveInt('botIdentifyWindowMs', options.botIdentifyWindowMs, 5000),
+    maxOutboundBufferBytes: positiveInt(
+      'maxOutboundBufferBytes',
+      options.maxOutboundBufferBytes,
+      4 * 1024 * 1024,
+      4096,
+    ),
+    replayBufferBytes: positiveInt('replayBufferBytes', options.replayBufferBytes, 4 * 1024 * 1024, 4096),
     rateLimits: resolveRateLimits(options.rateLimits),
     httpLatencyMs: latencyOption(options.httpLatencyMs),
     log: options.log,
@@ -126,7 +152,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     ),
     launchRegistryDir: options.launchRegistryDir,
     seedGuild: options.seedGuild ?? true,
-    voice: resolveVoiceOptions(options.voice),
+    voice: resolveVoiceOptions(
+      options.voice,
+      positiveInt('identifyTimeoutMs', options.identifyTimeoutMs, 20_000),
+    ),
     voiceMediaEngine: voiceMediaEngine(options.voice?.mediaEngine),
   };
 }
@@ -139,7 +168,10 @@ function voiceMediaEngine(value: unknown): 'auto' | 'native' | 'js' {
   return value;
 }
 
-function resolveVoiceOptions(voice: EmulatorOptions['voice']): Omit<VoiceServerSettings, 'host'> {
+function resolveVoiceOptions(
+  voice: EmulatorOptions['voice'],
+  identifyTimeoutMs: number,
+): Omit<VoiceServerSettings, 'host'> {
   const v = voice ?? {};
   for (const name of ['port', 'udpPort'] as const) {
     const port = v[name];
@@ -154,8 +186,20 @@ function resolveVoiceOptions(voice: EmulatorOptions['voice']): Omit<VoiceServerS
     allowNonDave: v.allowNonDave ?? false,
     heartbeatIntervalMs: positiveInt('voice.heartbeatIntervalMs', v.heartbeatIntervalMs, 13_750),
     resumeWindowMs: positiveInt('voice.resumeWindowMs', v.resumeWindowMs, 30_000),
+    identifyTimeoutMs,
     impairment: v.impairment ? { ...v.impairment } : null,
   };
+}
+
+function httpTimeouts(value: EmulatorOptions['httpTimeouts']): ResolvedOptions['httpTimeouts'] {
+  const headersMs = positiveInt('httpTimeouts.headersMs', value?.headersMs, 10_000);
+  const requestMs = positiveInt('httpTimeouts.requestMs', value?.requestMs, 30_000);
+  const keepAliveMs = positiveInt('httpTimeouts.keepAliveMs', value?.keepAliveMs, 5000);
+  // Node refuses a header deadline later than the request deadline.
+  if (headersMs > requestMs) {
+    throw new RangeError('EmulatorOptions.httpTimeouts.headersMs must not exceed requestMs');
+  }
+  return { headersMs, requestMs, keepAliveMs };
 }
 
 /** The HTTP reply latency: an integer from 0 to 10 s, so a typo cannot stall every request for minutes. */

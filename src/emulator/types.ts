@@ -41,6 +41,55 @@ export interface EmulatorOptions {
     windowMs: number;
   };
   /**
+   * Deadlines of the HTTP server (API, OAuth2 pages, dashboard, gateway upgrades): a connection whose
+   * request headers are not complete after `headersMs`, or whose whole request is not after `requestMs`, is
+   * answered 408 and closed; an idle keep-alive connection is closed after `keepAliveMs`. Node checks them
+   * about once a second. @defaultValue `{ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5000 }`
+   */
+  httpTimeouts?: {
+    /** Ms to receive a request's headers. @defaultValue `10_000` */
+    headersMs?: number;
+    /** Ms to receive a whole request (at least `headersMs`). @defaultValue `30_000` */
+    requestMs?: number;
+    /** Ms an idle keep-alive connection stays open. @defaultValue `5000` */
+    keepAliveMs?: number;
+  };
+  /**
+   * How long a gateway or voice gateway socket may stay open without a successful Identify or Resume before
+   * it is closed with 4003 (Not authenticated): heartbeating alone does not keep it. @defaultValue `20_000`
+   */
+  identifyTimeoutMs?: number;
+  /**
+   * The bot's Identify budget per 24 h (`session_start_limit.total` of `GET /gateway/bot`; resumes do not
+   * count). Once it is spent, a bot Identify gets op 9 Invalid Session (`d: false`) until the oldest
+   * Identify of the day is 24 h old. @defaultValue `1000`
+   */
+  botSessionLimit?: number;
+  /**
+   * `session_start_limit.max_concurrency`: bot Identifies are paced per rate-limit key
+   * `shard_id % botMaxConcurrency` (shard 0 without a `shard` field), one per key per
+   * {@link EmulatorOptions.botIdentifyWindowMs}; one too early gets op 9 Invalid Session (`d: false`).
+   * @defaultValue `1`
+   */
+  botMaxConcurrency?: number;
+  /**
+   * The pacing window of {@link EmulatorOptions.botMaxConcurrency}, in ms; the platform's is 5 s. Tests may
+   * shorten it. @defaultValue `5000`
+   */
+  botIdentifyWindowMs?: number;
+  /**
+   * The most bytes a gateway or desktop-client (IPC) connection may have queued for sending (ws
+   * `bufferedAmount`, the socket's `writableLength`). A client that stops reading reaches it and is closed:
+   * the gateway with 4008 and the reason `Slow consumer`, the IPC socket with its CLOSE frame code 1008
+   * where it can, else destroyed; both log a line. At least 4096. @defaultValue 4 MiB
+   */
+  maxOutboundBufferBytes?: number;
+  /**
+   * The most bytes of dispatches a gateway session keeps for a resume (next to the 1000-dispatch count); a
+   * resume from further back gets op 9. At least 4096. @defaultValue 4 MiB
+   */
+  replayBufferBytes?: number;
+  /**
    * The emulated desktop client: an IPC socket games reach over RPC (rich presence without sign-in,
    * AUTHORIZE, invites), signed in as `user` (username or id). `false` turns it off.
    * `handshakeTimeoutMs` (default 10000): a connection that has not completed the handshake by then is closed
@@ -157,6 +206,13 @@ export interface EmulatorVoiceCounters {
   droppedImpairment: number;
   /** IP discovery requests answered. */
   discoveries: number;
+  /**
+   * IP discovery requests refused: they carried a member's SSRC from an address other than the one its
+   * voice session's first discovery pinned (a hostile or confused peer), and were not answered.
+   */
+  refusedDiscoveries: number;
+  /** Copies not sent because forwarding to their receiver was blocked ({@link EmulatorVoice.blockForwarding}). */
+  droppedBlocked: number;
 }
 
 /** A call participant, as {@link EmulatorVoice.calls} shows it. */
@@ -240,6 +296,13 @@ export interface EmulatorVoice {
   setImpairment(impairment: VoiceImpairment | null): void;
   /** The impairment's counters, or null when none is set. */
   impairmentStats(): EmulatorImpairmentStats | null;
+  /**
+   * A test hook for one-way loss: while `blocked`, the forwarding unit sends nothing to the user's current
+   * voice session (all their calls, or the one in `lobbyId`); what they send is still forwarded to others.
+   * It follows the voice session, not the user: a fresh voice Identify starts unblocked, as a new path
+   * would. Returns how many voice sessions it changed.
+   */
+  blockForwarding(userId: string, blocked: boolean, lobbyId?: string): number;
   /** Counters of UDP datagrams that belong to no call (unknown SSRCs, RTCP, keep-alives, pings, junk). */
   udpCounters(): EmulatorVoiceUdpCounters;
 }
@@ -567,7 +630,7 @@ export interface Emulator extends EmulatorInfo {
   rpcConnectionCount(): number;
   /** The activity a game set through the desktop client, or null. */
   rpcActivity(): Record<string, unknown> | null;
-  /** Invite commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, …), oldest first. */
+  /** Invite commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, …), oldest first: the last 256. */
   rpcCommands(): {
     /** The RPC command, e.g. `SEND_ACTIVITY_JOIN_INVITE`. */
     cmd: string;

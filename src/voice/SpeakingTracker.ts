@@ -45,6 +45,11 @@ export class SpeakingTracker {
     }
   }
 
+  /** Whether the server says someone other than us is speaking. */
+  get othersSpeaking(): boolean {
+    return this.#remote.size > 0;
+  }
+
   /** Op 5 from the server: `userId` is speaking or not. */
   onRemote(userId: string, speaking: boolean): void {
     if (speaking === this.#remote.has(userId)) return;

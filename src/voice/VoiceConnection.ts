@@ -4,6 +4,11 @@ import type { VoiceTransport } from '../media/transport/types.js';
 import { systemClock, type Clock, type TimerHandle } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
 import { DaveLink } from './DaveLink.js';
+import {
+  InboundAudioWatchdog,
+  MAX_INBOUND_RECOVERIES,
+  type InboundAudioState,
+} from './InboundAudioWatchdog.js';
 import type { DaveSessionFactory } from './daveSession.js';
 import {
   chooseTransportMode,
@@ -69,6 +74,8 @@ export interface VoiceConnectionOptions extends VoiceIdentity {
   speakerOutput?: boolean;
   /** Reconnect attempts of the voice gateway. */
   maxReconnectAttempts?: number;
+  /** Ms others may speak with no audio arriving before the connection is recovered. @defaultValue 2500 */
+  inboundStallMs?: number;
 }
 
 /** Events of a {@link VoiceConnection}. */
@@ -81,6 +88,8 @@ export interface VoiceConnectionEvents {
   speaking: [userId: string, speaking: boolean];
   /** The privacy code changed: a new DAVE epoch's, or `''` once there is no group. */
   privacyCode: [privacyCode: string];
+  /** Inbound audio stalled while others spoke, or came back; `stalledMs` is how long it has been missing. */
+  inboundAudio: [state: InboundAudioState, stalledMs: number];
   /** Ended for good: `end` and the last close code. */
   closed: [end: VoiceGatewayEnd | 'transport', code: number, reason: string];
 }
@@ -105,11 +114,13 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   readonly #router: SsrcRouter;
   readonly #connected = new Set<string>();
   readonly #speaking: SpeakingTracker;
+  readonly #watchdog: InboundAudioWatchdog;
 
   constructor(options: VoiceConnectionOptions) {
     super();
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
+    this.#watchdog = new InboundAudioWatchdog(options.inboundStallMs);
     this.#log = options.log;
     this.#router = new SsrcRouter(options.userId, () => this.#transport);
     this.#speaking = new SpeakingTracker({
@@ -256,6 +267,44 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     const stats = transport.stats();
     this.#speaking.onVoiceFramesSent(stats.voiceFramesSent);
     this.#dave.onDecryptFailures(stats.droppedDaveFailed);
+    this.#watchInbound(stats);
+  }
+
+  /**
+   * Both engines count the datagrams they read; what came from the voice server and was not discovery or
+   * junk is media. No media while the server says others speak means the path to us broke (the voice socket
+   * stays up, so nothing else notices): the connection identifies afresh, which gets a new session, a new
+   * UDP socket and a new IP discovery.
+   */
+  #watchInbound(stats: ReturnType<VoiceTransport['stats']>): void {
+    const verdict = this.#watchdog.observe({
+      nowMs: this.#clock.now(),
+      received: stats.packetsReceived - stats.droppedForeignSource - stats.droppedNotRtp,
+      othersSpeaking: this.#speaking.othersSpeaking,
+    });
+    switch (verdict.kind) {
+      case 'ok':
+        return;
+      case 'stalled':
+        this.#log.warn(
+          `voice: no audio received for ${verdict.stalledMs} ms while others speak; reconnecting the voice connection (attempt ${verdict.attempt} of ${MAX_INBOUND_RECOVERIES})`,
+        );
+        this.emit('inboundAudio', 'stalled', verdict.stalledMs);
+        this.#setState('reconnecting');
+        void this.#stopTransport();
+        this.#gateway.reidentify('inbound audio stalled');
+        return;
+      case 'gave-up':
+        this.#log.warn(
+          `voice: still no audio after ${MAX_INBOUND_RECOVERIES} reconnects (${verdict.stalledMs} ms); waiting for it`,
+        );
+        this.emit('inboundAudio', 'lost', verdict.stalledMs);
+        return;
+      case 'recovered':
+        this.#log.info(`voice: audio received again after ${verdict.stalledMs} ms without`);
+        this.emit('inboundAudio', 'flowing', verdict.stalledMs);
+        return;
+    }
   }
 
   #sendSelfSpeaking(speaking: boolean): boolean {
@@ -302,6 +351,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     });
     this.#transport = transport;
     this.#speaking.resetFrameCount();
+    this.#watchdog.resetCount(this.#clock.now());
     this.#dave.resetFailureCount();
     this.applySettings();
     if (this.#o.speakerOutput) transport.setSpeakerOutput(true);

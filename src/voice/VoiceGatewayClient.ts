@@ -180,6 +180,33 @@ export class VoiceGatewayClient extends TypedEmitter<VoiceGatewayEvents> {
     });
   }
 
+  /**
+   * Leaves the current voice session and identifies afresh on a new socket: a new session on the voice
+   * server, so the owner starts a new UDP transport with its own IP discovery. For a media path that broke
+   * while the socket stayed up, which a resume (same session, same UDP address) would not mend. Does
+   * nothing once closed or before {@link VoiceGatewayClient.open}.
+   */
+  reidentify(reason: string): void {
+    if (this.#state === 'closed' || this.#state === 'idle') return;
+    this.#log.info(`voice gateway: identifying afresh (${reason})`);
+    this.#clock.clearTimeout(this.#heartbeatTimer);
+    this.#clock.clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = undefined;
+    const socket = this.#socket;
+    this.#socket = undefined;
+    if (socket) {
+      socket.removeAllListeners();
+      socket.on('error', () => {
+        // The socket is being left; its errors no longer matter.
+      });
+      // Not 1000: that would tell the server the user left the call. 4000 keeps the voice state.
+      socket.close(4000, 'identifying afresh');
+    }
+    this.#identified = false;
+    this.#pending.length = 0;
+    this.#connect(false);
+  }
+
   #send(data: string | Uint8Array, op: number): void {
     if (this.#socket && this.#state === 'ready') {
       try {

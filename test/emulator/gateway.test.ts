@@ -14,6 +14,8 @@ describe('gateway v10', () => {
       autoConsent: true,
       heartbeatIntervalMs: 30_000,
       gatewayRateLimit: { count: 10, windowMs: 60_000 },
+      // Two rate-limit keys, so the two bot identifies below (shards 0 and 1) are not paced apart.
+      botMaxConcurrency: 2,
     });
     aliceToken = (await signIn(emu, 'alice')).access_token;
   });
@@ -63,10 +65,10 @@ describe('gateway v10', () => {
     const bare = await TestGateway.connect(emu);
     expect(((await bare.identify(aliceToken)).d as { session_type: string }).session_type).toBe('oauth');
     bare.ws.close(1000);
-    for (const token of [emu.botToken, `Bot ${emu.botToken}`]) {
+    for (const [shard, token] of [emu.botToken, `Bot ${emu.botToken}`].entries()) {
       const gw = await TestGateway.connect(emu);
       await gw.next();
-      gw.send(2, { token, intents: 513, properties: {} });
+      gw.send(2, { token, intents: 513, properties: {}, shard: [shard, 2] });
       const ready = await gw.dispatch('READY');
       expect(ready.d).toMatchObject({ session_type: 'normal', user: { id: emu.applicationId, bot: true } });
       gw.ws.close(1000);
@@ -81,7 +83,7 @@ describe('gateway v10', () => {
     expect(limit).toMatchObject({
       url: emu.gateway,
       shards: 1,
-      session_start_limit: { total: 1000, remaining: 998, max_concurrency: 1 },
+      session_start_limit: { total: 1000, remaining: 998, max_concurrency: 2 },
     });
     expect((await fetch(`${emu.api}/gateway/bot`)).status).toBe(401);
     expect(await (await fetch(`${emu.api}/gateway`)).json()).toEqual({ url: emu.gateway });

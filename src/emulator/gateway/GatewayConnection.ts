@@ -11,6 +11,12 @@ export interface ConnectionHost {
   readonly clock: Clock;
   readonly heartbeatIntervalMs: number;
   readonly rateLimit: { count: number; windowMs: number };
+  /** How long a socket may go without a session before it is closed with 4003. */
+  readonly identifyTimeoutMs: number;
+  /** The most bytes a socket may have queued for sending before it is closed as a slow consumer. */
+  readonly maxOutboundBufferBytes: number;
+  /** Receives a log line (the hub's log). */
+  logLine(line: string): void;
   /** Handles op 2 on a connection that has no session yet. */
   identify(connection: GatewayConnection, data: unknown): void;
   /** Handles op 6 on a connection that has no session yet. */
@@ -57,6 +63,7 @@ export class GatewayConnection {
   #serverCloseCode: number | null = null;
   #heartbeatTimer: TimerHandle | undefined;
   #reconnectTimer: TimerHandle | undefined;
+  #identifyTimer: TimerHandle | undefined;
 
   constructor(ws: WebSocket, host: ConnectionHost, encoder: FrameEncoder) {
     this.#ws = ws;
@@ -83,6 +90,23 @@ export class GatewayConnection {
     });
     this.sendPayload(Op.Hello, { heartbeat_interval: this.#host.heartbeatIntervalMs });
     this.#armHeartbeatDeadline();
+    // Heartbeats alone do not keep a socket: one that never identifies would otherwise live forever.
+    this.#identifyTimer = this.#host.clock.setTimeout(() => {
+      if (this.session) return;
+      this.#host.logLine(`connection closed: no Identify within ${this.#host.identifyTimeoutMs} ms`);
+      this.close(Close.NotAuthenticated, 'Not authenticated: no Identify in time');
+    }, this.#host.identifyTimeoutMs);
+  }
+
+  /** A session is attached (Identify or Resume succeeded): the identify deadline no longer applies. */
+  authenticated(): void {
+    this.#host.clock.clearTimeout(this.#identifyTimer);
+    this.#identifyTimer = undefined;
+  }
+
+  /** Bytes queued for this socket and not yet handed to the kernel. */
+  get bufferedBytes(): number {
+    return this.#ws.bufferedAmount;
   }
 
   /** Sends a non-dispatch payload (`s` and `t` are null). */
@@ -96,7 +120,9 @@ export class GatewayConnection {
     this.#outbox = this.#outbox
       .then(() => this.#encoder.encode(text))
       .then((frame) => {
-        if (this.#ws.readyState === this.#ws.OPEN) this.#ws.send(frame);
+        if (this.#ws.readyState !== this.#ws.OPEN || this.#closing) return;
+        this.#ws.send(frame);
+        this.#checkBackpressure();
       })
       .catch(() => {
         // A socket that failed mid-send is closing anyway; its close handler does the bookkeeping.
@@ -137,6 +163,20 @@ export class GatewayConnection {
     }, RECONNECT_GRACE_MS);
   }
 
+  /**
+   * A client that stops reading while it heartbeats would make every frame for it pile up in memory. Past
+   * the cap it is closed as a slow consumer: 4008 (the close frame waits behind what is queued, and ws
+   * destroys the socket when no answer comes within its close timeout), and nothing more is queued.
+   */
+  #checkBackpressure(): void {
+    const buffered = this.#ws.bufferedAmount;
+    if (buffered <= this.#host.maxOutboundBufferBytes) return;
+    this.#host.logLine(
+      `slow consumer: ${buffered} bytes queued (limit ${this.#host.maxOutboundBufferBytes}); closing with ${Close.RateLimited}`,
+    );
+    this.close(Close.RateLimited, 'Slow consumer');
+  }
+
   #armHeartbeatDeadline(): void {
     this.#host.clock.clearTimeout(this.#heartbeatTimer);
     // The interval plus half of it plus a second: a client heartbeating with jitter is never cut off.
@@ -149,6 +189,7 @@ export class GatewayConnection {
   #stopTimers(): void {
     this.#host.clock.clearTimeout(this.#heartbeatTimer);
     this.#host.clock.clearTimeout(this.#reconnectTimer);
+    this.#host.clock.clearTimeout(this.#identifyTimer);
   }
 
   #onClose(code: number): void {

@@ -45,18 +45,38 @@ export interface GatewayHubDeps {
   heartbeatIntervalMs: number;
   resumeWindowMs: number;
   rateLimit: { count: number; windowMs: number };
+  /** See `EmulatorOptions.identifyTimeoutMs`. */
+  identifyTimeoutMs: number;
+  /** See `EmulatorOptions.maxOutboundBufferBytes`. */
+  maxOutboundBufferBytes: number;
+  /** See `EmulatorOptions.replayBufferBytes`. */
+  replayBufferBytes: number;
+  /** The bot's Identify budget per day. */
+  botSessionLimit: number;
+  /** Rate-limit keys of bot Identifies (`shard_id % botMaxConcurrency`). */
+  botMaxConcurrency: number;
+  /** The pacing window per key, in ms. */
+  botIdentifyWindowMs: number;
 }
 
 /** Time window of the bot's identify budget. */
 const DAY_MS = 24 * 60 * 60_000;
-/** The bot's identify budget per day, reported by `GET /gateway/bot`. */
-export const BOT_SESSION_START_TOTAL = 1000;
 /** How long {@link GatewayHub.shutdown} waits for clients to answer the close frame. */
 const SHUTDOWN_GRACE_MS = 500;
 /** Bits of valid gateway intents (through 1 << 25). */
 const MAX_INTENTS = 2 ** 26;
 
 type Authenticated = { user: UserRecord; kind: 'oauth' | 'bot'; scopes: string[] };
+
+/** The shard id of Identify's `shard: [shard_id, num_shards]`: 0 without one, null when malformed. */
+function shardId(shard: unknown): number | null {
+  if (shard === undefined || shard === null) return 0;
+  if (!Array.isArray(shard) || shard.length !== 2) return null;
+  const [id, count] = shard as unknown[];
+  if (!Number.isInteger(id) || !Number.isInteger(count)) return null;
+  const [i, n] = [id as number, count as number];
+  return i >= 0 && n >= 1 && i < n ? i : null;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -71,12 +91,16 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   readonly clock: Clock;
   readonly heartbeatIntervalMs: number;
   readonly rateLimit: { count: number; windowMs: number };
+  readonly identifyTimeoutMs: number;
+  readonly maxOutboundBufferBytes: number;
   readonly #d: GatewayHubDeps;
   readonly #sessions = new Map<string, GatewaySession>();
   readonly #connections = new Set<GatewayConnection>();
   readonly #opHandlers = new Map<number, OpHandler>();
   readonly #readyContributors: ReadyContributor[] = [];
   readonly #botIdentifies: number[] = [];
+  /** The last bot Identify per rate-limit key. */
+  readonly #botBuckets = new Map<number, number>();
   readonly #closeWaiters = new Set<() => void>();
 
   constructor(deps: GatewayHubDeps) {
@@ -85,6 +109,8 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     this.clock = deps.clock;
     this.heartbeatIntervalMs = deps.heartbeatIntervalMs;
     this.rateLimit = deps.rateLimit;
+    this.identifyTimeoutMs = deps.identifyTimeoutMs;
+    this.maxOutboundBufferBytes = deps.maxOutboundBufferBytes;
   }
 
   // ── public API for the emulator and later features ───────────────────────────────────────────────────
@@ -168,15 +194,25 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     return this.#sessions.get(id);
   }
 
-  /** Bot identifies left in the current day, and ms until the oldest of them stops counting. */
-  botSessionStartLimit(): { remaining: number; resetAfter: number } {
+  /**
+   * `session_start_limit` of `GET /gateway/bot`: the day's budget, the identifies left in it, ms until the
+   * oldest of them stops counting, and the concurrency.
+   */
+  botSessionStartLimit(): { total: number; remaining: number; resetAfter: number; maxConcurrency: number } {
     const now = this.clock.now();
     this.#pruneBotIdentifies(now);
     const oldest = this.#botIdentifies[0];
     return {
-      remaining: Math.max(0, BOT_SESSION_START_TOTAL - this.#botIdentifies.length),
+      total: this.#d.botSessionLimit,
+      remaining: Math.max(0, this.#d.botSessionLimit - this.#botIdentifies.length),
       resetAfter: oldest === undefined ? 0 : oldest + DAY_MS - now,
+      maxConcurrency: this.#d.botMaxConcurrency,
     };
+  }
+
+  /** @internal */
+  logLine(line: string): void {
+    this.#d.log.line('gateway', line);
   }
 
   /** Closes every socket with 1001 and ends every session; resolves once the sockets are gone. */
@@ -214,13 +250,21 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
         connection.close(Close.InvalidIntents, 'Invalid intent(s)');
         return;
       }
-      this.#botIdentifies.push(this.clock.now());
+      const shard = shardId(data.shard);
+      if (shard === null) {
+        connection.close(Close.InvalidShard, 'Invalid shard');
+        return;
+      }
+      if (!this.#takeBotIdentify(shard)) {
+        connection.sendPayload(Op.InvalidSession, false);
+        return;
+      }
     }
-    const session = new GatewaySession(randomHex(16), {
-      userId: auth.user.id,
-      kind: auth.kind,
-      scopes: auth.scopes,
-    });
+    const session = new GatewaySession(
+      randomHex(16),
+      { userId: auth.user.id, kind: auth.kind, scopes: auth.scopes },
+      this.#d.replayBufferBytes,
+    );
     this.#sessions.set(session.id, session);
     this.#attach(session, connection);
     const app = this.#d.store.state.application;
@@ -330,6 +374,36 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     session.expiryTimer = undefined;
     session.connection = connection;
     connection.session = session;
+    connection.authenticated();
+  }
+
+  /**
+   * Counts a bot Identify against the day's budget and its rate-limit key (`shard_id % max_concurrency`,
+   * one per window), or refuses it (the caller answers op 9, as the platform does) with a log line.
+   */
+  #takeBotIdentify(shard: number): boolean {
+    const now = this.clock.now();
+    this.#pruneBotIdentifies(now);
+    if (this.#botIdentifies.length >= this.#d.botSessionLimit) {
+      const oldest = this.#botIdentifies[0] ?? now;
+      this.#d.log.line(
+        'gateway',
+        `bot Identify refused: session start limit of ${this.#d.botSessionLimit} spent (resets in ${oldest + DAY_MS - now} ms)`,
+      );
+      return false;
+    }
+    const key = shard % this.#d.botMaxConcurrency;
+    const last = this.#botBuckets.get(key);
+    if (last !== undefined && now - last < this.#d.botIdentifyWindowMs) {
+      this.#d.log.line(
+        'gateway',
+        `bot Identify refused: rate-limit key ${key} identified ${now - last} ms ago (max_concurrency ${this.#d.botMaxConcurrency} per ${this.#d.botIdentifyWindowMs} ms)`,
+      );
+      return false;
+    }
+    this.#botBuckets.set(key, now);
+    this.#botIdentifies.push(now);
+    return true;
   }
 
   #endSession(session: GatewaySession, code: number, reason: string): void {

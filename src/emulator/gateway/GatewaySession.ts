@@ -10,6 +10,9 @@ export interface SentDispatch {
 /** How many dispatches a session keeps for replay; a resume from further back gets op 9. */
 export const REPLAY_BUFFER_SIZE = 1000;
 
+/** The default byte limit of a session's replay buffer (frames' UTF-16 length, about their size). */
+export const REPLAY_BUFFER_BYTES = 4 * 1024 * 1024;
+
 /** What a session was opened with. */
 export interface SessionIdentity {
   userId: string;
@@ -38,9 +41,12 @@ export class GatewaySession {
   /** Ends the session when no resume came in time. */
   expiryTimer: TimerHandle | undefined;
   readonly #buffer: SentDispatch[] = [];
+  readonly #maxBufferBytes: number;
+  #bufferBytes = 0;
 
-  constructor(id: string, identity: SessionIdentity) {
+  constructor(id: string, identity: SessionIdentity, maxBufferBytes = REPLAY_BUFFER_BYTES) {
     this.id = id;
+    this.#maxBufferBytes = maxBufferBytes;
     this.userId = identity.userId;
     this.kind = identity.kind;
     this.scopes = identity.scopes;
@@ -51,8 +57,21 @@ export class GatewaySession {
     this.seq += 1;
     const dispatch = { s: this.seq, frame: JSON.stringify({ op: 0, d: data, s: this.seq, t: event }) };
     this.#buffer.push(dispatch);
-    if (this.#buffer.length > REPLAY_BUFFER_SIZE) this.#buffer.shift();
+    this.#bufferBytes += dispatch.frame.length;
+    // Bounded by count and by bytes: a thousand large dispatches must not hold hundreds of megabytes.
+    while (
+      this.#buffer.length > REPLAY_BUFFER_SIZE ||
+      (this.#bufferBytes > this.#maxBufferBytes && this.#buffer.length > 1)
+    ) {
+      const dropped = this.#buffer.shift();
+      if (dropped) this.#bufferBytes -= dropped.frame.length;
+    }
     return dispatch;
+  }
+
+  /** Characters of the frames kept for replay (about their bytes: frames are mostly ASCII). */
+  get replayBytes(): number {
+    return this.#bufferBytes;
   }
 
   /**

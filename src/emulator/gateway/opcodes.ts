@@ -44,6 +44,7 @@ export const Close = {
   InvalidSeq: 4007,
   RateLimited: 4008,
   SessionTimedOut: 4009,
+  InvalidShard: 4010,
   InvalidApiVersion: 4012,
   InvalidIntents: 4013,
 } as const;

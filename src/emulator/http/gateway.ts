@@ -1,5 +1,4 @@
 import type { EmulatorContext } from '../context.js';
-import { BOT_SESSION_START_TOTAL } from '../gateway/GatewayHub.js';
 import { jsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import type { Route } from './router.js';
@@ -26,10 +25,10 @@ export function gatewayRoutes(ctx: EmulatorContext): Route[] {
           url: ctx.urls.gateway,
           shards: 1,
           session_start_limit: {
-            total: BOT_SESSION_START_TOTAL,
+            total: limit.total,
             remaining: limit.remaining,
             reset_after: limit.resetAfter,
-            max_concurrency: 1,
+            max_concurrency: limit.maxConcurrency,
           },
         });
       },

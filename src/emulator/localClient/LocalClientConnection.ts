@@ -206,12 +206,24 @@ export class LocalClientConnection {
   }
 
   #send(op: RpcOpcode, body: unknown): void {
-    if (!this.#socket.writable) return;
+    if (!this.#socket.writable || this.#closing) return;
     try {
       this.#socket.write(encodeRpcFrame(op, body));
     } catch (error) {
       // Only a reply over the 64 KiB frame limit fails to encode; it is logged rather than sent broken.
       this.#ctx.log.line('rpc', `connection ${this.id}: reply not sent (${(error as Error).message})`);
+      return;
+    }
+    // A game that stops reading must not make the emulator queue without end: past the cap it is closed
+    // (the CLOSE frame waits behind the queue; the socket is destroyed after the close grace).
+    const queued = this.#socket.writableLength;
+    const limit = this.#ctx.options.maxOutboundBufferBytes;
+    if (queued > limit) {
+      this.#ctx.log.line(
+        'rpc',
+        `connection ${this.id}: slow consumer: ${queued} bytes queued (limit ${limit}); closing with ${RpcCloseCode.SlowConsumer}`,
+      );
+      this.close(RpcCloseCode.SlowConsumer, 'Slow consumer');
     }
   }
 }

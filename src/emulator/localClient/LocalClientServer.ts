@@ -12,6 +12,12 @@ export interface RecordedRpcCommand {
 }
 
 /**
+ * How many commands {@link LocalClientServer.recorded} keeps, newest last: a ring, so a game (or a hostile
+ * peer) sending commands in a loop cannot grow the emulator's memory without bound.
+ */
+export const RPC_RECORD_LIMIT = 256;
+
+/**
  * The emulated desktop client: an IPC socket (`discord-ipc-0`, owner-only) that games reach over the RPC
  * protocol, signed in as one test user. Its activity shows in that user's presence like any session's.
  */
@@ -96,7 +102,7 @@ export class LocalClientServer {
     return null;
   }
 
-  /** Commands recorded for tests (invite replies), oldest first. */
+  /** Commands recorded for tests (invite replies), oldest first; the last {@link RPC_RECORD_LIMIT}. */
   recorded(): RecordedRpcCommand[] {
     return structuredClone(this.#recorded);
   }
@@ -122,6 +128,7 @@ export class LocalClientServer {
     const connection = new LocalClientConnection(String(this.#nextId), raw, this.#ctx, this.#user, {
       record: (cmd, args) => {
         this.#recorded.push({ cmd, args: structuredClone(args) });
+        if (this.#recorded.length > RPC_RECORD_LIMIT) this.#recorded.shift();
       },
       consent: () => this.#consent ?? this.#ctx.options.autoConsent,
     });

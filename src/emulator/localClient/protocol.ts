@@ -15,6 +15,8 @@ export const RpcErrorCode = {
 export const RpcCloseCode = {
   Normal: 1000,
   Unsupported: 1003,
+  /** The game stopped reading and too much waited for it (the emulator's choice of code). */
+  SlowConsumer: 1008,
   InvalidClientId: 4000,
   InvalidVersion: 4004,
 } as const;

@@ -17,8 +17,13 @@ export interface RelayMember {
   cryptor: TransportCryptor | null;
   /** Where its packets come from and go to: pinned by IP discovery, else taken from Select Protocol. */
   address: { address: string; port: number } | null;
-  /** Whether `address` was pinned by IP discovery (then Select Protocol cannot move it). */
+  /**
+   * Whether `address` was pinned by IP discovery. Then neither Select Protocol nor a later discovery from
+   * another address can move it: the first discovery of a voice session owns it.
+   */
   discovered: boolean;
+  /** A test hook: while true, nothing is forwarded to this member (its own packets still go out). */
+  blocked: boolean;
   /** RTP packets accepted from this member. */
   packetsFromClient: number;
   /** RTP packets forwarded to this member. */
@@ -42,6 +47,8 @@ export function emptyCallCounters(): VoiceCallCounters {
     droppedDecrypt: 0,
     droppedImpairment: 0,
     discoveries: 0,
+    refusedDiscoveries: 0,
+    droppedBlocked: 0,
   };
 }
 
@@ -219,9 +226,21 @@ export class MediaRelay {
       this.#totals.unknownSsrc += 1;
       return;
     }
+    const counters = this.#counters.get(member.callId);
+    const pinned = member.discovered ? member.address : null;
+    if (pinned && (pinned.address !== rinfo.address || pinned.port !== rinfo.port)) {
+      // An SSRC is no secret (every member's op 5 carries it): re-pinning on any discovery would let any
+      // UDP socket take a member's audio. The first discovery of the voice session owns the address; a
+      // client whose path really changed identifies again and gets a new session.
+      if (counters) counters.refusedDiscoveries += 1;
+      this.#log.line(
+        'voice-udp',
+        `IP discovery for ssrc ${member.ssrc} from ${rinfo.address}:${rinfo.port} refused: pinned to ${pinned.address}:${pinned.port}`,
+      );
+      return;
+    }
     member.address = { address: rinfo.address, port: rinfo.port };
     member.discovered = true;
-    const counters = this.#counters.get(member.callId);
     if (counters) counters.discoveries += 1;
     const reply = Buffer.alloc(IP_DISCOVERY_SIZE);
     this.#engine.encodeIpDiscovery(
@@ -285,6 +304,10 @@ export class MediaRelay {
     };
     for (const receiver of this.#byCall.get(sender.callId) ?? []) {
       if (receiver === sender || !receiver.cryptor || !receiver.address) continue;
+      if (receiver.blocked) {
+        counters.droppedBlocked += 1;
+        continue;
+      }
       const decision = this.#impairment?.decide() ?? { drop: false as const, delayMs: 0 };
       if (decision.drop) {
         counters.droppedImpairment += 1;

@@ -56,6 +56,7 @@ export class VoiceGatewayConnection {
   closing = false;
   readonly #host: VoiceGatewayConnectionHost;
   #heartbeat: TimerHandle | undefined;
+  #identifyDeadline: TimerHandle | undefined;
 
   /**
    * @param ws - The accepted socket.
@@ -91,6 +92,13 @@ export class VoiceGatewayConnection {
       d: { heartbeat_interval: this.#host.deps.settings.heartbeatIntervalMs, v: 8 },
     });
     this.#armHeartbeat();
+    // Heartbeats alone do not keep a socket that never identifies (or resumes).
+    const { clock, settings, log } = this.#host.deps;
+    this.#identifyDeadline = clock.setTimeout(() => {
+      if (this.session || this.closing) return;
+      log.line('voice', `voice socket closed: no Identify within ${settings.identifyTimeoutMs} ms`);
+      this.close(VoiceClose.NotAuthenticated, 'not authenticated: no identify in time', false);
+    }, settings.identifyTimeoutMs);
   }
 
   /** Closes the socket with a code; `endSession` ends its voice session too (else it stays resumable). */
@@ -99,6 +107,7 @@ export class VoiceGatewayConnection {
     this.closing = true;
     const { log, clock } = this.#host.deps;
     clock.clearTimeout(this.#heartbeat);
+    clock.clearTimeout(this.#identifyDeadline);
     const session = this.session;
     if (code !== 1001) log.line('voice', `voice socket closed with ${code}: ${reason}`);
     if (session && endSession) {
@@ -117,6 +126,7 @@ export class VoiceGatewayConnection {
     this.#host.forget(this);
     this.closing = true;
     clock.clearTimeout(this.#heartbeat);
+    clock.clearTimeout(this.#identifyDeadline);
     const session = this.session;
     this.session = null;
     if (!session || session.ended || session.socket !== this.ws) return;
@@ -284,6 +294,7 @@ export class VoiceGatewayConnection {
       cryptor: null,
       address: null,
       discovered: false,
+      blocked: false,
       packetsFromClient: 0,
       packetsToClient: 0,
     };

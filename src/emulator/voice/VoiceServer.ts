@@ -31,6 +31,8 @@ export interface VoiceServerSettings {
   heartbeatIntervalMs: number;
   /** How long a voice session whose socket went away stays resumable. */
   resumeWindowMs: number;
+  /** How long a socket may go without Identify or Resume before it is closed with 4003. */
+  identifyTimeoutMs: number;
   /** Impairment from the start, or null. */
   impairment: VoiceImpairment | null;
 }
@@ -241,6 +243,22 @@ export class VoiceServer {
     }
     if (dropped > 0) this.#d.log.line('voice', `dropped ${dropped} voice connection(s)`);
     return dropped;
+  }
+
+  /** Blocks or unblocks forwarding to a user's current voice sessions; returns how many changed. */
+  blockForwarding(userId: string, blocked: boolean, lobbyId?: string): number {
+    let changed = 0;
+    for (const call of this.#calls.values()) {
+      if (lobbyId !== undefined && call.lobbyId !== lobbyId) continue;
+      const session = call.sessions.get(userId);
+      if (!session || session.ended) continue;
+      session.relay.blocked = blocked;
+      changed += 1;
+    }
+    if (changed > 0) {
+      this.#d.log.line('voice', `forwarding to ${userId} ${blocked ? 'blocked' : 'unblocked'} (${changed})`);
+    }
+    return changed;
   }
 
   /** See {@link MediaRelay.setImpairment}. */
