@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 
 import { didYouMean } from './cli/didYouMean.js';
-import { EMULATOR_USAGE, runEmulatorCommand, type CommandIo } from './emulator/cli.js';
+import type { CommandIo } from './cli/io.js';
+import { EMULATOR_USAGE, runEmulatorCommand } from './emulator/cli.js';
 import { EXEC_USAGE } from './emulator/cli/exec.js';
 
 /** One subcommand. */

@@ -1,4 +1,5 @@
 import { formatFlags, parseFlags, UsageError } from '../cli/flags.js';
+import type { CommandIo } from '../cli/io.js';
 import { startEmulator } from './Emulator.js';
 import { runExec, EXEC_USAGE } from './cli/exec.js';
 import { emulatorCommandLine, EMULATOR_FLAGS, type EmulatorCommandLine } from './cli/emulatorFlags.js';
@@ -6,13 +7,7 @@ import { summary } from './cli/summary.js';
 import { loadStateFile, saveStateFile, StateFileError } from './cli/stateFile.js';
 import type { Emulator } from './types.js';
 
-/** Where a CLI command writes, and how it learns that it should stop; injectable for tests. */
-export interface CommandIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Resolves with the signal's name when the process is next asked to stop (SIGINT or SIGTERM). */
-  stopRequested(): Promise<string>;
-}
+export type { CommandIo } from '../cli/io.js';
 
 /** Usage of `sdkpp emulator`. */
 export const EMULATOR_USAGE = `Usage: sdkpp emulator [options]

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 import { formatFlags } from '../../cli/flags.js';
-import type { CommandIo } from '../cli.js';
+import type { CommandIo } from '../../cli/io.js';
 import type { Emulator } from '../types.js';
 import { EMULATOR_FLAGS } from './emulatorFlags.js';
 
