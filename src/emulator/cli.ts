@@ -73,7 +73,11 @@ async function start(line: EmulatorCommandLine, io: CommandIo, name: string): Pr
   try {
     if (line.statePath !== undefined) {
       const saved = await loadStateFile(line.statePath);
-      if (saved) options.state = saved;
+      if (saved) {
+        options.state = saved;
+        // --users and the seeded guild apply to a new world only: say where this one came from.
+        if (!line.json) io.stderr(`loaded the state saved ${saved.savedAt} from ${line.statePath}\n`);
+      }
     }
     return await startEmulator(options);
   } catch (error) {

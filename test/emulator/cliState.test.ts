@@ -197,5 +197,21 @@ describe('sdkpp emulator --state', () => {
     expect(Object.values(saved.data.users).map((u) => u.username)).toEqual(
       expect.arrayContaining(['alice', 'bob', 'carol', 'dave']),
     );
+    const again = await runToEnd([
+      'emulator',
+      'exec',
+      '--port',
+      '0',
+      '--no-rpc',
+      '--state',
+      file,
+      '--',
+      process.execPath,
+      '-e',
+      '',
+    ]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`loaded the state saved `);
+    expect(again.stderr).toMatch(/Users\s+alice \(\d+\), bob \(\d+\), carol \(\d+\), dave \(\d+\)/);
   });
 });
