@@ -2,7 +2,12 @@
 /**
  * The `sdkpp` command line. Each subcommand is an entry of {@link COMMANDS}; add new ones there.
  */
-import { EMULATOR_USAGE, runEmulatorCommand, type CommandIo } from './emulator/cli.js';
+import { readFileSync } from 'node:fs';
+
+import { didYouMean } from './cli/didYouMean.js';
+import type { CommandIo } from './cli/io.js';
+import { EMULATOR_USAGE, runEmulatorCommand } from './emulator/cli.js';
+import { EXEC_USAGE } from './emulator/cli/exec.js';
 
 /** One subcommand. */
 interface Command {
@@ -22,16 +27,39 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
+/** Usage texts of sub-subcommands, for `sdkpp help emulator exec`. */
+const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = { 'emulator exec': EXEC_USAGE };
+
+/** The package's version, from the package.json one level up (from `dist/` or `src/` alike). */
+function version(): string {
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 function overview(): string {
-  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(12)}${command.summary}`);
+  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(16)}${command.summary}`);
   return `Usage: sdkpp <command> [options]
 
 Commands:
 ${lines.join('\n')}
-  help [cmd]  show this help, or the help of a command
+  help [command]  show this help, or the help of a command
+
+Options:
+  -h, --help      show this help
+  -v, --version   print the version of sdkpp
 
 Run "sdkpp <command> --help" for the options of a command.
 `;
+}
+
+function unknownCommand(name: string, io: CommandIo): number {
+  const known = name.startsWith('-') ? ['--help', '--version'] : [...Object.keys(COMMANDS), 'help'];
+  const guess = didYouMean(name, known);
+  const hint = guess ? ` (did you mean "${guess}"?)` : '';
+  io.stderr(
+    `sdkpp: unknown ${name.startsWith('-') ? 'option' : 'command'} "${name}"${hint}\n\n${overview()}`,
+  );
+  return 2;
 }
 
 function processIo(): CommandIo {
@@ -58,17 +86,24 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
     io.stderr(overview());
     return 2;
   }
-  if (name === '--help' || name === '-h' || name === 'help') {
-    const topic = name === 'help' ? rest[0] : undefined;
-    const command = topic !== undefined && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
-    io.stdout(command ? command.usage : overview());
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  if (name === '--help' || name === '-h') {
+    io.stdout(overview());
+    return 0;
+  }
+  if (name === 'help') {
+    const topic = rest.join(' ');
+    if (topic === '') io.stdout(overview());
+    else if (Object.hasOwn(SUBCOMMAND_USAGE, topic)) io.stdout(SUBCOMMAND_USAGE[topic] ?? '');
+    else if (Object.hasOwn(COMMANDS, topic)) io.stdout(COMMANDS[topic]?.usage ?? '');
+    else return unknownCommand(topic, io);
     return 0;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
-    io.stderr(`sdkpp: unknown command "${name}"\n\n${overview()}`);
-    return 2;
-  }
+  if (!command) return unknownCommand(name, io);
   return command.run(rest, io);
 }
 
@@ -78,9 +113,10 @@ main(process.argv.slice(2), processIo()).then(
     process.stdout.write('', () => process.exit(code));
   },
   (error: unknown) => {
-    process.stderr.write(
-      `sdkpp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    // A bug of ours, not a usage mistake: one line, and the stack only when asked for (SDKPP_DEBUG=1).
+    const detail = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`sdkpp: internal error: ${detail}\n`);
+    if (process.env.SDKPP_DEBUG && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
     process.exit(1);
   },
 );

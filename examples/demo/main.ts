@@ -10,19 +10,17 @@ import { startEmulator } from 'sdkpp/emulator';
 
 import { ActivityTypes } from 'sdkpp';
 
+import { readDemoOptions } from './options.js';
 import { linkAndConnect, startGame } from './linkAndConnect.js';
 import { say } from './print.js';
 import { joinLobby, lobbyChat, openLobby } from './lobby.js';
 import { befriend, chat, hostParty, inviteAndJoin, type Player } from './social.js';
 import { lobbyVoiceCall } from './voice.js';
 
-const keepAlive = process.argv.includes('--keep-alive');
-const lossArgument = process.argv.indexOf('--voice-loss');
-const voiceLoss = lossArgument >= 0 ? Number(process.argv[lossArgument + 1]) : 0;
-if (!(voiceLoss >= 0 && voiceLoss <= 100)) {
-  process.stderr.write('--voice-loss takes a percentage from 0 to 100\n');
-  process.exit(2);
-}
+const demo = readDemoOptions(process.argv.slice(2));
+if (demo === null) process.exit(0);
+if (typeof demo === 'number') process.exit(demo);
+const { keepAlive, voiceLoss } = demo;
 
 // Bob also runs the platform's desktop client (emulated here), signed in as him.
 const emulator = await startEmulator({

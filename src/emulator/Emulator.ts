@@ -32,6 +32,7 @@ import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
 import { EmulatorStore, type UserPatch } from './store/Store.js';
 import { wirePresence } from './social/wire.js';
+import { exportStoreState, importStoreState, type EmulatorSavedState } from './store/persist.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
 import { createMediaEngine } from '../media/createMediaEngine.js';
@@ -63,6 +64,27 @@ interface WallClock {
 /** A bot token shaped like the platform's: base64url(bot id) . 6 chars . 27 chars. */
 function makeBotToken(applicationId: string): string {
   return `${Buffer.from(applicationId).toString('base64url')}.${randomToken(4).slice(0, 6)}.${randomToken(20).slice(0, 27)}`;
+}
+
+/**
+ * The store a saved state describes, when one is given; throws a RangeError when it does not fit the options
+ * (another application id or bot token).
+ */
+function restoredState(options: ResolvedOptions, now: number): StoreState | undefined {
+  if (options.state === undefined) return undefined;
+  const state = importStoreState(options.state, now);
+  const app = state.application;
+  if (options.applicationId !== undefined && options.applicationId !== app.id) {
+    throw new RangeError(
+      `the saved state is of application ${app.id}, not ${options.applicationId}: drop the application id or start from another state`,
+    );
+  }
+  if (options.botToken !== undefined && options.botToken !== app.botToken) {
+    throw new RangeError(
+      'the saved state has another bot token: drop the bot token or start from another state',
+    );
+  }
+  return state;
 }
 
 function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreState {
@@ -201,6 +223,10 @@ class RunningEmulator implements Emulator {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  exportState(): EmulatorSavedState {
+    return exportStoreState(this.#ctx.store.state, this.#ctx.store.now());
   }
 
   close(): Promise<void> {
@@ -452,6 +478,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const wallClock: WallClock = { offsetMs: 0 };
   const now = (): number => clock.now() + wallClock.offsetMs;
   const ids = new SnowflakeGenerator(now);
+  // Before anything listens: a saved state that does not load must not leave a port open.
+  const restored = restoredState(resolved, now());
 
   // Explicit, so a peer that opens a connection and dribbles (or never finishes) its request is cut off
   // rather than holding a socket: Node checks the header and request deadlines every checking interval.
@@ -478,9 +506,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const urls = urlsFor(server.address() as AddressInfo);
 
-  const store = new EmulatorStore(initialState(resolved, ids), ids, now);
-  store.createBotUser();
-  for (let i = 0; i < resolved.users; i += 1) store.createFullUser();
+  const store = new EmulatorStore(restored ?? initialState(resolved, ids), ids, now);
+  // A restored world already has its bot, users and guild; seeding is for a new one.
+  if (!restored) {
+    store.createBotUser();
+    for (let i = 0; i < resolved.users; i += 1) store.createFullUser();
+  }
   const signer = new IdTokenSigner(store.state.signingKey);
   const hub = new GatewayHub({
     store,
@@ -533,7 +564,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   // After the seeded users: the guild needs its owner and members.
-  if (resolved.seedGuild) seedGuild(ctx.guilds, store.fullUsers());
+  if (resolved.seedGuild && !restored) seedGuild(ctx.guilds, store.fullUsers());
   wireSocialGateway(ctx);
   const stopLobbySweep = wireLobbyGateway(ctx);
   wireLobbyRelay(ctx);

@@ -11,6 +11,7 @@
  * ```
  */
 export { startEmulator } from './Emulator.js';
+export type { EmulatorSavedState } from './store/persist.js';
 export {
   synthesizeSpeech,
   SpeechSynthesisError,

@@ -1,5 +1,6 @@
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { isSnowflake } from './snowflake.js';
+import type { EmulatorSavedState } from './store/persist.js';
 import type { EmulatorOptions } from './types.js';
 import { Impairment } from './voice/impairment.js';
 import type { VoiceServerSettings } from './voice/VoiceServer.js';
@@ -51,6 +52,8 @@ export interface ResolvedOptions {
   voice: Omit<VoiceServerSettings, 'host'>;
   /** The media engine of the voice forwarding unit. */
   voiceMediaEngine: 'auto' | 'native' | 'js';
+  /** {@link EmulatorOptions.state}, checked when the store is built from it. */
+  state: EmulatorSavedState | undefined;
 }
 
 /** The most users `users` may seed; more is certainly a typo and would only slow start-up. */
@@ -157,6 +160,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       positiveInt('identifyTimeoutMs', options.identifyTimeoutMs, 20_000),
     ),
     voiceMediaEngine: voiceMediaEngine(options.voice?.mediaEngine),
+    state: options.state,
   };
 }
 

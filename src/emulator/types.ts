@@ -1,7 +1,16 @@
+import type { EmulatorSavedState } from './store/persist.js';
+
 /** Options of {@link startEmulator}. Every field is optional; the defaults give a ready-to-use world. */
 export interface EmulatorOptions {
   /** TCP port for HTTP and the gateway. @defaultValue `0` (an ephemeral port) */
   port?: number;
+  /**
+   * A world saved by {@link Emulator.exportState} to start from: its application, users, relationships,
+   * identities, messages, lobbies, guilds and tokens. Nothing is seeded then (`users` and `seedGuild` apply
+   * to a new world only); `applicationId` and `botToken`, when given, must match the saved ones.
+   * @throws RangeError from {@link startEmulator} when it is not a saved state this version reads.
+   */
+  state?: EmulatorSavedState;
   /** Interface to listen on. @defaultValue `'127.0.0.1'` */
   host?: string;
   /**
@@ -571,6 +580,12 @@ export interface Emulator extends EmulatorInfo {
   close(): Promise<void>;
   /** The same as {@link Emulator.close}, for `await using emulator = await startEmulator(…)`. */
   [Symbol.asyncDispose](): Promise<void>;
+  /**
+   * The lasting part of the world, for {@link EmulatorOptions.state} in a later run: everything in the store
+   * except authorization codes and expired access tokens. Live sessions, presence and calls are not in it.
+   * It holds the bot token and users' tokens (so a game's saved token keeps working after a restart).
+   */
+  exportState(): EmulatorSavedState;
   /** Adds a full user; the username defaults to the next unused seed name. */
   createUser(options?: { username?: string; globalName?: string }): EmulatorUser;
   /**

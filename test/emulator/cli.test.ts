@@ -1,54 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { exitOf, firstLine, hasStackTrace, killChildren, output, runCli } from './cliProcess.js';
 import { Peer } from './rpcPeer.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const children: ChildProcess[] = [];
-
-function runCli(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return child;
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-}
-
-function output(child: ChildProcess): { stdout: () => string; stderr: () => string } {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return { stdout: () => stdout, stderr: () => stderr };
-}
-
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const newline = buffer.indexOf('\n');
-      if (newline >= 0) resolve(buffer.slice(0, newline));
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing a line`)));
-  });
-}
-
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(killChildren);
 
 describe('sdkpp CLI', () => {
   it('starts the emulator with --json, serves, and exits 0 within 2 s of SIGTERM', async () => {
@@ -88,6 +47,8 @@ describe('sdkpp CLI', () => {
   it('accepts --app-id, --bot-token and --auto-consent, and logs to stderr with --verbose', async () => {
     const child = runCli([
       'emulator',
+      '--port',
+      '0',
       '--json',
       '--app-id',
       '123456789012345678',
@@ -113,7 +74,7 @@ describe('sdkpp CLI', () => {
   });
 
   it('signs the desktop client in as --rpc-user, turns it off with --no-rpc, and removes its socket on exit', async () => {
-    const child = runCli(['emulator', '--json', '--rpc-user', 'bob']);
+    const child = runCli(['emulator', '--port', '0', '--json', '--rpc-user', 'bob']);
     const info = JSON.parse(await firstLine(child)) as { rpcSocket: string; applicationId: string };
     const peer = new Peer(info.rpcSocket);
     expect((await peer.handshake(info.applicationId)).body).toMatchObject({
@@ -125,7 +86,7 @@ describe('sdkpp CLI', () => {
     expect(existsSync(info.rpcSocket)).toBe(false);
     expect(existsSync(path.dirname(info.rpcSocket))).toBe(false);
 
-    const off = runCli(['emulator', '--json', '--no-rpc']);
+    const off = runCli(['emulator', '--port', '0', '--json', '--no-rpc']);
     expect((JSON.parse(await firstLine(off)) as { rpcSocket: unknown }).rpcSocket).toBeNull();
     off.kill('SIGTERM');
     expect(await exitOf(off)).toBe(0);
@@ -142,6 +103,7 @@ describe('sdkpp CLI', () => {
     const unknownOut = output(unknown);
     expect(await exitOf(unknown)).toBe(2);
     expect(unknownOut.stderr()).toContain('unknown command "frobnicate"');
+    expect(unknownOut.stderr()).not.toContain('did you mean');
 
     const badOption = runCli(['emulator', '--port', 'abc']);
     const badOut = output(badOption);
@@ -152,5 +114,86 @@ describe('sdkpp CLI', () => {
     const slowOut = output(slow);
     expect(await exitOf(slow)).toBe(2);
     expect(slowOut.stderr()).toContain('--http-latency must be an integer from 0 to 10000');
+  });
+
+  it('sends GET / to the dashboard', async () => {
+    const child = runCli(['emulator', '--port', '0', '--json', '--no-rpc']);
+    const info = JSON.parse(await firstLine(child)) as { http: string; dashboard: string };
+    const root = await fetch(`${info.http}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(new URL(root.headers.get('location') ?? '', info.http).toString()).toBe(info.dashboard);
+    const followed = await fetch(`${info.http}/`);
+    expect(followed.url).toBe(info.dashboard);
+    expect(await followed.text()).toContain('<html');
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+  });
+
+  it('listens on port 24680 without --port, and says to use --port 0 when that port is busy', async () => {
+    // Hold the default port, so the CLI finds it busy (and no other emulator can take it meanwhile).
+    const holder = createServer();
+    await new Promise<void>((resolve, reject) => {
+      holder.once('error', (error) => {
+        reject(new Error(`port 24680 is taken on this machine, which this test needs: ${error.message}`));
+      });
+      holder.listen(24680, '127.0.0.1', resolve);
+    });
+    const busy = runCli(['emulator', '--no-rpc']);
+    const busyOut = output(busy);
+    expect(await exitOf(busy)).toBe(1);
+    expect(busyOut.stderr()).toContain('port 24680 is in use');
+    expect(busyOut.stderr()).toContain('--port 0 for any free port');
+    expect(hasStackTrace(busyOut.stderr())).toBe(false);
+    await new Promise((resolve) => holder.close(resolve));
+
+    const child = runCli(['emulator', '--json', '--no-rpc']);
+    const info = JSON.parse(await firstLine(child)) as { http: string };
+    expect(info.http).toBe('http://127.0.0.1:24680');
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+  });
+
+  it('sums many users up in one line in its summary (--json keeps them all)', async () => {
+    const human = runCli(['emulator', '--port', '0', '--users', '99', '--no-rpc']);
+    const humanOut = output(human);
+    await new Promise<void>((resolve) => {
+      human.stdout?.on('data', () => {
+        if (humanOut.stdout().includes('Press Ctrl+C')) resolve();
+      });
+    });
+    const usersLines = humanOut
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('Users'));
+    expect(usersLines).toEqual([
+      '  Users      99 users: alice, bob, carol, … player99 (--json lists them all)',
+    ]);
+    human.kill('SIGTERM');
+    expect(await exitOf(human)).toBe(0);
+  });
+
+  it('seeds 10 000 users in seconds, with unique names that start as before', async () => {
+    // Seeding was cubic: 1000 users took 25 s and 10 000 would take hours.
+    const started = Date.now();
+    const many = runCli(['emulator', '--port', '0', '--json', '--users', '10000', '--no-rpc']);
+    const info = JSON.parse(await firstLine(many)) as { users: Array<{ username: string }> };
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const names = info.users.map((u) => u.username);
+    expect(names).toHaveLength(10_000);
+    expect(new Set(names).size).toBe(10_000);
+    expect(names.slice(0, 10)).toEqual([
+      'alice',
+      'bob',
+      'carol',
+      'dave',
+      'erin',
+      'frank',
+      'grace',
+      'heidi',
+      'player9',
+      'player10',
+    ]);
+    many.kill('SIGTERM');
+    expect(await exitOf(many)).toBe(0);
   });
 });

@@ -1,15 +1,23 @@
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorPublicInfo } from '../testing/remote.js';
-import { jsonReply } from './replies.js';
+import { jsonReply, redirectReply } from './replies.js';
 import type { Route } from './router.js';
 
 /**
- * `GET /emulator.json` (no auth, emulator-only): what a game process started in another terminal needs to
+ * `GET /` (a redirect to the dashboard) and `GET /emulator.json` (no auth, emulator-only): what a game process started in another terminal needs to
  * find its way in — the addresses, the application id, the test users' names. Nothing secret: no bot token,
  * no client secret, no tokens, so it is as public as the consent page.
  */
 export function emulatorInfoRoutes(ctx: EmulatorContext): Route[] {
   return [
+    // The origin itself is what people open in a browser after starting the emulator: show them something.
+    {
+      method: 'GET',
+      scope: 'root',
+      pattern: '/',
+      style: 'html',
+      handle: () => redirectReply('/dashboard'),
+    },
     {
       method: 'GET',
       scope: 'root',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { randomHex, randomToken } from '../random.js';
 import type { SnowflakeGenerator } from '../snowflake.js';
-import { capitalise, isValidGlobalName, isValidUsername, seedUsername } from './names.js';
+import { capitalise, isValidGlobalName, isValidUsername, seedUsername, seedUsernameIndex } from './names.js';
 import type {
   AccessTokenRecord,
   CodeRecord,
@@ -56,11 +56,19 @@ export class EmulatorStore {
   readonly state: StoreState;
   readonly #ids: SnowflakeGenerator;
   readonly #now: () => number;
+  /**
+   * Username → user id, kept in step with `state.users` by every method that adds, renames or removes a
+   * user, so a lookup by name does not scan every user (seeding thousands of users was cubic without it).
+   */
+  readonly #byUsername = new Map<string, string>();
+  /** Seed usernames below this index are known to be taken; the next free one is searched from here. */
+  #seedCursor = 0;
 
   constructor(state: StoreState, ids: SnowflakeGenerator, now: () => number) {
     this.state = state;
     this.#ids = ids;
     this.#now = now;
+    for (const user of Object.values(state.users)) this.#byUsername.set(user.username, user.id);
   }
 
   /** A new snowflake id. */
@@ -89,8 +97,8 @@ export class EmulatorStore {
   findUser(idOrUsername: string): UserRecord | undefined {
     const byId = this.user(idOrUsername);
     if (byId) return byId;
-    const name = idOrUsername.toLowerCase();
-    return Object.values(this.state.users).find((u) => u.username === name);
+    const id = this.#byUsername.get(idOrUsername.toLowerCase());
+    return id === undefined ? undefined : this.user(id);
   }
 
   /** Every user, oldest first. */
@@ -112,10 +120,14 @@ export class EmulatorStore {
     return bot;
   }
 
-  /** The next seed username not taken yet. */
+  /**
+   * The next seed username not taken yet. The search resumes where the last one ended, and a seed name freed
+   * by a rename or a deletion moves the cursor back to it, so seeding stays linear and picks the same names
+   * as a search from the start would.
+   */
   nextSeedUsername(): string {
-    for (let i = 0; ; i += 1) {
-      const name = seedUsername(i);
+    for (; ; this.#seedCursor += 1) {
+      const name = seedUsername(this.#seedCursor);
       if (!this.findUser(name)) return name;
     }
   }
@@ -157,7 +169,7 @@ export class EmulatorStore {
       primaryGuildTag: null,
       premiumType: 0,
     };
-    this.state.users[user.id] = user;
+    this.#addUser(user);
     return user;
   }
 
@@ -170,7 +182,9 @@ export class EmulatorStore {
       if (!isValidUsername(username)) throw new RangeError(`"${username}" is not a valid username`);
       const other = this.findUser(username);
       if (other && other.id !== id) throw new RangeError(`the username "${username}" is taken`);
+      this.#forgetUsername(user);
       user.username = username;
+      this.#byUsername.set(username, id);
     }
     if (patch.globalName !== undefined) {
       if (!isValidGlobalName(patch.globalName)) throw new RangeError('globalName must be 1–32 characters');
@@ -198,6 +212,8 @@ export class EmulatorStore {
 
   /** Removes a user (after a merge, the provisional source account). */
   deleteUser(id: string): void {
+    const user = this.user(id);
+    if (user) this.#forgetUsername(user);
     remove(this.state.users, id);
   }
 
@@ -218,8 +234,20 @@ export class EmulatorStore {
       primaryGuildTag: null,
       premiumType: 0,
     };
-    this.state.users[user.id] = user;
+    this.#addUser(user);
     return user;
+  }
+
+  #forgetUsername(user: UserRecord): void {
+    if (this.#byUsername.get(user.username) !== user.id) return;
+    this.#byUsername.delete(user.username);
+    const index = seedUsernameIndex(user.username);
+    if (index !== undefined && index < this.#seedCursor) this.#seedCursor = index;
+  }
+
+  #addUser(user: UserRecord): void {
+    this.state.users[user.id] = user;
+    this.#byUsername.set(user.username, user.id);
   }
 
   // ── tokens ───────────────────────────────────────────────────────────────────────────────────────────

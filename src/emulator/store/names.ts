@@ -15,6 +15,15 @@ export function seedUsername(index: number): string {
   return SEED_USERNAMES[index] ?? `player${index + 1}`;
 }
 
+/** The index `seedUsername` gives `name` at, or undefined when `name` is not a seed username. */
+export function seedUsernameIndex(name: string): number | undefined {
+  const listed = SEED_USERNAMES.indexOf(name);
+  if (listed >= 0) return listed;
+  const match = /^player([1-9][0-9]{0,8})$/.exec(name);
+  const index = match ? Number(match[1]) - 1 : -1;
+  return index >= SEED_USERNAMES.length ? index : undefined;
+}
+
 /** `alice` → `Alice`: the default display name of a seed user. */
 export function capitalise(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
