@@ -11,6 +11,7 @@ import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
 import { RpcError, type IpcTransport } from '../rpc/IpcTransport.js';
 import type { Clock, TimerHandle } from '../util/Clock.js';
+import { untilAborted } from '../util/withSignal.js';
 import {
   applicationSchemeRedirectUri,
   buildAuthorizeUrl,
@@ -170,7 +171,7 @@ export class AuthManager {
           cause: error,
         });
       }
-      const result = await untilAborted(outcome, signal);
+      const result = await untilAborted(outcome, signal, reasonOf(signal));
       if (result.kind === 'error') {
         const denied = result.error === 'access_denied';
         log.warn(`authorize: ${denied ? 'the user cancelled' : `refused with ${result.error}`}`);
@@ -238,7 +239,9 @@ export class AuthManager {
     );
     let data: { code?: unknown };
     try {
-      data = options.signal ? await untilAborted(request, options.signal) : await request;
+      data = options.signal
+        ? await untilAborted(request, options.signal, reasonOf(options.signal))
+        : await request;
     } catch (error) {
       if (error instanceof SdkError) {
         log.warn(`authorize: the desktop client refused (${error.message})`);
@@ -449,25 +452,7 @@ export class AuthManager {
   }
 }
 
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const onAbort = (): void => {
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
+/** The reason an authorization's signal aborted with (ours: an SdkError; a caller's or a timeout's: any). */
+function reasonOf(signal: AbortSignal): () => Error {
+  return () => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
 }

@@ -27,14 +27,25 @@ export async function withSignal<T>(
   if (!signal) return work();
   if (signal.aborted) throw abortedError(signal, what);
   const running = callSignal.run(signal, work);
+  return untilAborted(running, signal, () => abortedError(signal, what));
+}
+
+/**
+ * Settles as `promise` does, or rejects with `reason()` as soon as `signal` aborts (at once when it already
+ * has). The promise's own later outcome is then dropped.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, reason: () => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => {
-      // The work settles later (its requests fail as aborted); that outcome is no longer anyone's.
-      running.catch(() => undefined);
-      reject(abortedError(signal, what));
+      promise.catch(() => undefined);
+      reject(reason());
     };
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
     signal.addEventListener('abort', onAbort, { once: true });
-    running.then(
+    promise.then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
         resolve(value);
