@@ -108,7 +108,7 @@ export { MessageHandle, type MessageSnapshot } from './chat/MessageHandle.js';
 export type { UserMessageSummary } from './chat/DirectMessageManager.js';
 export { ChannelHandle, ChannelType } from './chat/ChannelHandle.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
-export type { GatewaySocket, GatewaySocketFactory } from './gateway/GatewaySocket.js';
+export type { GatewaySocket, GatewaySocketData, GatewaySocketFactory } from './gateway/GatewaySocket.js';
 export {
   ActivityPartyPrivacy,
   ActivityTypes,
