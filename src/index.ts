@@ -30,6 +30,7 @@ export {
 export * from './errors/index.js';
 export {
   MediaEngineError,
+  JS_ENGINE_WARNING_CODE,
   createMediaEngine,
   getMediaEngineInfo,
   type AeadAlgorithm,
