@@ -18,6 +18,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: ['default'],
+    // The browser tests' headless Chromium, unpacked from its npm package (test/setup/chromium.ts).
+    globalSetup: ['test/setup/chromium.ts'],
     projects: [
       {
         extends: true,

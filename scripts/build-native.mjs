@@ -58,8 +58,9 @@ function remedyParagraph(failure) {
   return (
     `sdkpp: the native addon was not built (${failure}).${fallback} ` +
     'To build it, run `npm run build:native` inside the sdkpp repository, or, in a project that depends on ' +
-    'sdkpp, `npm install-scripts approve sdkpp && npm rebuild sdkpp` (npm 11 skips dependency install ' +
-    'scripts until they are approved). Building needs python3, make and a C++17 compiler.\n'
+    'sdkpp, `npm install-scripts approve sdkpp && npm rebuild sdkpp` (npm rebuild re-runs this script; ' +
+    'approving it keeps npm 11\'s allowScripts policy from skipping it, and an "sdkpp": false entry there must ' +
+    'be removed first). Building needs python3, make and a C++17 compiler.\n'
   );
 }
 

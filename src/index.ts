@@ -30,6 +30,7 @@ export {
 export * from './errors/index.js';
 export {
   MediaEngineError,
+  JS_ENGINE_WARNING_CODE,
   createMediaEngine,
   getMediaEngineInfo,
   type AeadAlgorithm,
@@ -108,7 +109,7 @@ export { MessageHandle, type MessageSnapshot } from './chat/MessageHandle.js';
 export type { UserMessageSummary } from './chat/DirectMessageManager.js';
 export { ChannelHandle, ChannelType } from './chat/ChannelHandle.js';
 export type { Clock, TimerHandle } from './util/Clock.js';
-export type { GatewaySocket, GatewaySocketFactory } from './gateway/GatewaySocket.js';
+export type { GatewaySocket, GatewaySocketData, GatewaySocketFactory } from './gateway/GatewaySocket.js';
 export {
   ActivityPartyPrivacy,
   ActivityTypes,

@@ -23,7 +23,7 @@ const LINES = {
   bob: { text: 'Loud and clear, Alice. I am on my way to the gate.', voice: 'en-us+m3' },
 } as const;
 
-/** Speech from espeak-ng, or, where it is not installed, a sung vowel-like tone sequence of the same length. */
+/** Speech from the espeak-ng package, or, without it, a sung vowel-like tone sequence of the same length. */
 async function speechFor(who: keyof typeof LINES): Promise<{ audio: SpeechAudio; synthetic: boolean }> {
   try {
     return { audio: await synthesizeSpeech(LINES[who].text, { voice: LINES[who].voice }), synthetic: true };
@@ -70,7 +70,8 @@ export async function lobbyVoiceCall(alice: Player, bob: Player, lobbyId: string
   mkdirSync(OUTPUT_DIR, { recursive: true });
   const file = (name: string): string => path.join(OUTPUT_DIR, name);
   const [aliceLine, bobLine] = await Promise.all([speechFor('alice'), speechFor('bob')]);
-  if (!aliceLine.synthetic) say('voice', 'espeak-ng is not installed: the players hum instead of speaking');
+  if (!aliceLine.synthetic)
+    say('voice', 'no espeak-ng package installed: the players hum instead of speaking');
   writeWavFile(file('alice-says.wav'), aliceLine.audio.pcm);
   writeWavFile(file('bob-says.wav'), bobLine.audio.pcm);
   await alice.client.setOutputDevice(`wav-out:${file('alice-hears.wav')}`);

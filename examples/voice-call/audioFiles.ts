@@ -35,7 +35,7 @@ export function loadPlayback(file: string, option = '--play'): Playback {
   return { file: path.resolve(file), pcm, seconds: pcm.length / SAMPLES_PER_SECOND };
 }
 
-/** A hummed melody of the given pitch, for machines without espeak-ng: three seconds, five syllables a second. */
+/** A hummed melody of the given pitch, for installs without the espeak-ng package: three seconds, five syllables a second. */
 function hum(pitchHz: number): Int16Array {
   const frames = 48_000 * 3;
   const pcm = new Int16Array(frames * 2);
@@ -50,7 +50,7 @@ function hum(pitchHz: number): Int16Array {
 }
 
 /**
- * Speaks `text` with espeak-ng into a WAV file (or, where espeak-ng is not installed, hums at `pitchHz`);
+ * Speaks `text` with espeak-ng into a WAV file (or, where the espeak-ng npm package is not installed, hums at `pitchHz`);
  * resolves with it as a {@link Playback} and whether it is real speech.
  */
 export async function generateSpeechFile(

@@ -27,7 +27,7 @@ async function playbackFor(options: VoiceCallOptions): Promise<Playback> {
     'audio',
     generated.spoken
       ? `no --play file: generated speech with espeak-ng: "${GREETING}" (${path.relative(process.cwd(), file)})`
-      : `no --play file and no espeak-ng: a hummed tune instead (${path.relative(process.cwd(), file)})`,
+      : `no --play file and no espeak-ng package: a hummed tune instead (${path.relative(process.cwd(), file)})`,
   );
   return generated;
 }

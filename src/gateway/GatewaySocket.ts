@@ -1,5 +1,11 @@
 import WebSocket from 'ws';
 
+/**
+ * A received message as a `ws` WebSocket delivers it: one buffer, the buffers of a fragmented message, or an
+ * ArrayBuffer. Spelled out here (it is `ws`'s `RawData`) so that the published types need no `@types/ws`.
+ */
+export type GatewaySocketData = Buffer | ArrayBuffer | Buffer[];
+
 /** The part of a `ws` WebSocket the gateway client uses; a seam for unit tests of the gateway alone. */
 export interface GatewaySocket {
   /** Sends one text frame (a JSON gateway payload). */
@@ -11,7 +17,7 @@ export interface GatewaySocket {
   /** Called once the connection is open. */
   on(event: 'open', listener: () => void): unknown;
   /** Called for each frame received; `isBinary` is false for the gateway's JSON text frames. */
-  on(event: 'message', listener: (data: WebSocket.RawData, isBinary: boolean) => void): unknown;
+  on(event: 'message', listener: (data: GatewaySocketData, isBinary: boolean) => void): unknown;
   /** Called once the connection is closed, with the close code and reason the server sent. */
   on(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
   /** Called on a connection or protocol error; a `'close'` follows. */

@@ -10,7 +10,13 @@ import { NativeMediaEngine } from './native/NativeMediaEngine.js';
  */
 export type MediaEnginePreference = 'auto' | 'native' | 'js';
 
-/** Where {@link createMediaEngine} reports that it fell back to the JS engine. */
+/**
+ * The code of the process warning (`process.emitWarning`) that {@link createMediaEngine} emits, once per
+ * process, when `'auto'` falls back to the JS engine. Silence it with `node --disable-warning=SDKPP_JS_ENGINE`.
+ */
+export const JS_ENGINE_WARNING_CODE = 'SDKPP_JS_ENGINE';
+
+/** Where {@link createMediaEngine} also reports that it fell back to the JS engine. */
 export interface MediaEngineLog {
   /** Receives one line naming the reason and the fixing command; never any key material. */
   warn(message: string): void;
@@ -23,7 +29,10 @@ export interface CreateMediaEngineOptions {
    * @defaultValue `'auto'`
    */
   readonly prefer?: MediaEnginePreference;
-  /** Told once per process when `'auto'` falls back to the JS engine. */
+  /**
+   * Told once per process when `'auto'` falls back to the JS engine, besides the process warning
+   * {@link JS_ENGINE_WARNING_CODE} that is emitted in any case.
+   */
   readonly log?: MediaEngineLog;
   /**
    * Test seam: replaces the addon loader, e.g. `() => loadNativeAddon({ searchPaths: [...] })` or a
@@ -39,7 +48,9 @@ let fallbackReported = false;
 let defaultEngine: MediaEngine | undefined;
 
 /**
- * Creates a media engine as `prefer` says.
+ * Creates a media engine as `prefer` says. When `'auto'` falls back to the JS engine, the first time in the
+ * process it emits a process warning (code {@link JS_ENGINE_WARNING_CODE}) naming the reason and the command
+ * that fixes it, and tells `log` the same.
  *
  * @throws MediaEngineError `ERR_NATIVE_ADDON_UNAVAILABLE` when `prefer` is `'native'` and the addon does
  *   not load; the message names the reason and the fixing command.
@@ -57,11 +68,14 @@ export function createMediaEngine(options: CreateMediaEngineOptions = {}): Media
       `The native media engine is unavailable: ${loaded.reason}. To fix it, ${loaded.remedy}.`,
     );
   }
-  if (options.log !== undefined && !fallbackReported) {
+  if (!fallbackReported) {
     fallbackReported = true;
-    options.log.warn(
-      `sdkpp: using the JS media engine because ${loaded.reason}. For the faster native engine, ${loaded.remedy}.`,
-    );
+    const message = `sdkpp: using the JS media engine because ${loaded.reason}. For the faster native engine, ${loaded.remedy}.`;
+    // A process warning reaches stderr without any setup, where a log callback may not be set (or not yet).
+    if (typeof process.emitWarning === 'function') {
+      process.emitWarning(message, { code: JS_ENGINE_WARNING_CODE });
+    }
+    options.log?.warn(message);
   }
   return new JsMediaEngine({ fallbackReason: loaded.reason });
 }

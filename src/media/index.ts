@@ -1,6 +1,11 @@
 export { AEAD_ALGORITHMS, AEAD_MAX_INPUT_SIZE, AEAD_PARAMETERS, isAeadAlgorithm } from './aead.js';
 export type { AeadAlgorithm, AeadParameters } from './aead.js';
-export { createMediaEngine, getDefaultMediaEngine, getMediaEngineInfo } from './createMediaEngine.js';
+export {
+  createMediaEngine,
+  getDefaultMediaEngine,
+  getMediaEngineInfo,
+  JS_ENGINE_WARNING_CODE,
+} from './createMediaEngine.js';
 export type { CreateMediaEngineOptions, MediaEngineLog, MediaEnginePreference } from './createMediaEngine.js';
 export { JS_ENGINE_VERSION, JsMediaEngine } from './js/JsMediaEngine.js';
 export type { JsMediaEngineOptions } from './js/JsMediaEngine.js';

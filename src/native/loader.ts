@@ -83,16 +83,20 @@ export function loadNativeAddon(options: LoadNativeAddonOptions = {}): NativeAdd
 }
 
 /**
- * The fix for a missing addon. Inside the repository that is the build script; in a consumer's project
- * it is approving and re-running sdkpp's install script, which npm 11 skips until approved.
+ * The fix for a missing addon. Inside the repository that is the build script; in a consumer's project it is
+ * re-running sdkpp's install script with `npm rebuild sdkpp`. Approving it first keeps npm 11's install-script
+ * policy (`allowScripts`) from skipping it: npm 11 runs an unreviewed package's script with a notice, but
+ * refuses under `strict-allow-scripts` and skips silently a package that `allowScripts` denies — an entry that
+ * `approve` does not override, so it must be removed by hand.
  */
 export function nativeAddonRemedy(packageRoot: string | undefined): string {
   if (packageRoot !== undefined && !packageRoot.split(path.sep).includes('node_modules')) {
     return `run \`npm run build:native\` in ${packageRoot}`;
   }
   return (
-    'run `npm install-scripts approve sdkpp && npm rebuild sdkpp` in your project (npm 11 skips ' +
-    'dependency install scripts until approved; the build needs python3, make and a C++17 compiler)'
+    'run `npm install-scripts approve sdkpp && npm rebuild sdkpp` in your project, which re-runs the install ' +
+    "script that builds the addon (it needs python3, make and a C++17 compiler; if package.json's allowScripts " +
+    'has "sdkpp": false, remove that entry first: approve does not override a denial)'
   );
 }
 

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 
-import type { GatewaySocket } from '../gateway/GatewaySocket.js';
+import type { GatewaySocket, GatewaySocketData } from '../gateway/GatewaySocket.js';
 import type { LogWriter } from '../logging/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
@@ -265,7 +265,7 @@ export class VoiceGatewayClient extends TypedEmitter<VoiceGatewayEvents> {
     });
   }
 
-  #onMessage(data: WebSocket.RawData, isBinary: boolean): void {
+  #onMessage(data: GatewaySocketData, isBinary: boolean): void {
     const bytes = Array.isArray(data)
       ? Buffer.concat(data)
       : data instanceof ArrayBuffer

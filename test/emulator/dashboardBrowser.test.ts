@@ -1,26 +1,21 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { ActivityPartyPrivacy, ActivityTypes, CallStatus, RelationshipType } from '../../src/index.js';
 import { bothInCall, tempDir, writeToneWav } from '../integration/callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
 
-/** Debian's Chromium; CI installs it (`apt-get install chromium`). */
-const CHROMIUM = '/usr/bin/chromium';
+/** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
+const CHROMIUM = inject('chromiumPath');
 const SCREENSHOT = path.join('test-artifacts', 'dashboard.png');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: the dashboard's browser test needs it (apt-get install chromium)`,
-    );
-  }
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

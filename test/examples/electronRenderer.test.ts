@@ -1,18 +1,18 @@
 /**
- * The Electron sample's renderer and preload in a real browser: Debian's Chromium (driven by playwright-core)
+ * The Electron sample's renderer and preload in a real browser: headless Chromium from an npm package (driven by playwright-core)
  * loads the built page with its CSP header, the built preload runs against a stand-in for the two Electron
  * objects it touches (`contextBridge`, `ipcRenderer`), and its invokes reach the real bridge through the IPC
  * seam, with a real emulator and a second real SDK client on the other side. The player clicks and types; the
  * test reads the DOM.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { ActivityTypes, Client } from 'sdkpp';
 import { startEmulator, type Emulator } from 'sdkpp/emulator';
@@ -29,8 +29,8 @@ import type { BridgeResult, SdkppApi } from '../../examples/electron/src/shared/
 import { IpcMainSeam } from './electronIpcSeam.js';
 import { signedInClient } from './signIn.js';
 
-/** Debian's Chromium; CI installs it (`apt-get install chromium`). */
-const CHROMIUM = '/usr/bin/chromium';
+/** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
+const CHROMIUM = inject('chromiumPath');
 const root = resolve(import.meta.dirname, '../..');
 const SCREENSHOT = join(root, 'test-artifacts', 'electron-renderer.png');
 const TYPES: Record<string, string> = {
@@ -145,11 +145,6 @@ function bobReceives(where: (lobbyId: string | null) => boolean): Promise<string
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: the renderer's browser test needs it (apt-get install chromium)`,
-    );
-  }
   out = mkdtempSync(join(tmpdir(), 'sdkpp-electron-renderer-'));
   await build(out);
   address = await serve(out);

@@ -4,6 +4,7 @@ import {
   createMediaEngine,
   getDefaultMediaEngine,
   getMediaEngineInfo,
+  JS_ENGINE_WARNING_CODE,
   loadNativeAddon,
   MediaEngineError,
   type NativeAddonLoadResult,
@@ -16,6 +17,7 @@ describe('createMediaEngine', () => {
   // First in the file on purpose: the fallback warning is once per process (per test file under vitest).
   it("falls back to the JS engine under 'auto' and warns once per process, with the remedy", () => {
     const warn = vi.fn<(message: string) => void>();
+    const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     const first = createMediaEngine({ loadNativeAddon: missingAddon, log: { warn } });
     const second = createMediaEngine({ prefer: 'auto', loadNativeAddon: missingAddon, log: { warn } });
 
@@ -28,6 +30,10 @@ describe('createMediaEngine', () => {
     expect(message).toContain('JS media engine');
     expect(message).toContain('/nonexistent/x.node');
     expect(message).toContain('npm run build:native');
+    // The same line as a process warning, which needs no log callback (once, like the log's).
+    expect(emitWarning).toHaveBeenCalledTimes(1);
+    expect(emitWarning).toHaveBeenCalledWith(message, { code: JS_ENGINE_WARNING_CODE });
+    emitWarning.mockRestore();
   });
 
   it("throws a coded error naming the fix when 'native' is required but missing", () => {
