@@ -118,7 +118,19 @@ function backend(state: CallState, options: NewCallOptions): CallBackend {
     end: () => options.end(state),
     privacyCode: () => state.connection?.privacyCode ?? '',
     verificationCode: async (userId) => {
-      const code = await state.connection?.verificationCode(userId);
+      const connection = state.connection;
+      if (!connection)
+        throw new ValidationError('getVerificationCode: the call is not connected yet (or has ended)');
+      let code: string | null;
+      try {
+        code = await connection.verificationCode(userId);
+      } catch (error) {
+        // The DAVE session knows the pair only once both are members of the same MLS epoch.
+        throw new ValidationError(
+          `getVerificationCode: ${userId} and the player are not in the same end-to-end encrypted group yet; ask again once privacyCodeChanged gives a code`,
+          { cause: error },
+        );
+      }
       if (!code) throw new ValidationError('getVerificationCode: the call is not end-to-end encrypted');
       return code;
     },

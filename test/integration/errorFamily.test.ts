@@ -90,3 +90,21 @@ describe('one error family at the surface', () => {
     expect(connect).toBeInstanceOf(SdkError);
   });
 });
+
+describe('voice errors are SdkErrors too', () => {
+  it('getVerificationCode before the call connects, and for someone not in the group, is a ValidationError', async () => {
+    const { linkAndConnect, userAt, eventually } = await import('./helpers.js');
+    const { CallStatus } = await import('../../src/index.js');
+    const emulator = await emulatorFor({ autoConsent: true, users: 2 });
+    const { client } = await linkAndConnect(emulator, userAt(emulator, 0));
+    const lobbyId = await client.createOrJoinLobby('verification-lobby');
+    const call = client.startCall(lobbyId);
+    const early = await failure(() => call.getVerificationCode(userAt(emulator, 1).id));
+    expect(early).toBeInstanceOf(ValidationError);
+    expect((early as Error).message).toContain('not connected yet');
+    await eventually(() => call.getStatus() === CallStatus.Connected, 10_000, 'the call to connect');
+    const stranger = await failure(() => call.getVerificationCode(userAt(emulator, 1).id));
+    expect(stranger).toBeInstanceOf(ValidationError);
+    expect((stranger as Error).message).toContain('privacyCodeChanged');
+  });
+});
