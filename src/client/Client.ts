@@ -820,7 +820,9 @@ export class Client extends TypedEmitter<ClientEvents> {
       lastMessageId: string;
     }[]
   > {
-    return withSignal(options.signal, 'getUserMessageSummaries()', async () => this.#directMessages.summaries());
+    return withSignal(options.signal, 'getUserMessageSummaries()', async () =>
+      this.#directMessages.summaries(),
+    );
   }
 
   /** A message the client knows (received, sent or fetched). */
@@ -1094,7 +1096,9 @@ export class Client extends TypedEmitter<ClientEvents> {
 
   /** Removes a lobby's channel link. */
   async unlinkChannelFromLobby(lobbyId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    return withSignal(options.signal, 'unlinkChannelFromLobby()', async () => this.#lobbies.unlinkChannel(lobbyId));
+    return withSignal(options.signal, 'unlinkChannelFromLobby()', async () =>
+      this.#lobbies.unlinkChannel(lobbyId),
+    );
   }
 
   /**

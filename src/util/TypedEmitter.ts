@@ -17,7 +17,7 @@ type AnyListener = (...args: unknown[]) => void;
  */
 export class TypedEmitter<Events extends EventMap<Events>> {
   readonly #listeners = new Map<keyof Events, Set<AnyListener>>();
-  /** Rejecters of the pending {@link TypedEmitter.waitFor} promises, for {@link TypedEmitter.rejectWaiters}. */
+  /** Rejecters of the pending `waitFor()` promises, for `rejectWaiters()`. */
   readonly #waiters = new Set<(error: Error) => void>();
 
   /** Adds a listener. */
@@ -98,7 +98,7 @@ export class TypedEmitter<Events extends EventMap<Events>> {
     }
   }
 
-  /** Rejects every pending {@link TypedEmitter.waitFor} with `error` (the owner is shutting down). */
+  /** Rejects every pending `waitFor()` with `error` (the owner is shutting down). */
   protected rejectWaiters(error: Error): void {
     for (const fail of [...this.#waiters]) fail(error);
   }
