@@ -1,7 +1,8 @@
 {
   # Build with `npm run build:native` (scripts/build-native.mjs): it points node-gyp at the running Node's
-  # own headers, so nothing is downloaded. Those headers include OpenSSL's, and the EVP symbols resolve
-  # from the node binary at load time: no -lcrypto, no libssl-dev.
+  # own headers, so nothing is downloaded. The crypto is a static libcrypto linked in with its symbols
+  # hidden (scripts/crypto-config.mjs), so the addon needs no OpenSSL from its host (Electron, Bun); without
+  # one, Node's headers are used and the EVP symbols resolve from the node binary at load time.
   'variables': {
     # -Werror keeps this repository clean. The build script turns it off when sdkpp is built inside a
     # consumer's node_modules, where a newer compiler's new warning must not cost them the native engine.
@@ -11,6 +12,8 @@
     # libopus when pkg-config finds it (Debian: libopus-dev), else none: the addon then builds without a
     # codec and the JS engine's wasm Opus is used. `--sdkpp_opus=false` or SDKPP_OPUS=0 forces that path.
     'sdkpp_opus%': '<!(node scripts/opus-config.mjs exists)',
+    # A static libcrypto when one is found (Debian: libssl-dev), else the host's OpenSSL symbols.
+    'sdkpp_static_crypto%': '<!(node scripts/crypto-config.mjs exists)',
   },
   'targets': [
     {
@@ -23,6 +26,22 @@
       'dependencies': ['<!(node -p "require(\'node-addon-api\').targets"):node_addon_api_except'],
       'defines': ['NAPI_VERSION=8'],
       'conditions': [
+        ['sdkpp_static_crypto=="true"', {
+          'defines': ['SDKPP_STATIC_CRYPTO=1'],
+          # Node's include directory also holds Node's OpenSSL headers, of another patch level than the
+          # static library, and node-gyp lists it first. The addon needs only Node-API from it, so it is
+          # dropped in favour of the Node-API headers package and the static library's own headers.
+          'include_dirs!': [
+            '<(node_root_dir)/include/node',
+            '<(node_root_dir)/deps/openssl/config',
+            '<(node_root_dir)/deps/openssl/openssl/include',
+          ],
+          'include_dirs': [
+            '<!(node -p "require(\'node-api-headers\').include_dir")',
+            '<!@(node scripts/crypto-config.mjs includes)',
+          ],
+          'libraries': ['<!@(node scripts/crypto-config.mjs libs)'],
+        }],
         ['sdkpp_opus=="true"', {
           'defines': ['SDKPP_HAVE_OPUS=1'],
           'cflags_cc': ['<!@(node scripts/opus-config.mjs cflags)'],

@@ -18,8 +18,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: ['default'],
-    // The browser tests' headless Chromium, unpacked from its npm package (test/setup/chromium.ts).
-    globalSetup: ['test/setup/chromium.ts'],
+    // The native addon on a static libcrypto (test/setup/staticCrypto.ts installs Debian's libssl-dev as root
+    // and rebuilds once when it is missing), and the browser tests' headless Chromium, unpacked from its npm
+    // package (test/setup/chromium.ts).
+    globalSetup: ['test/setup/staticCrypto.ts', 'test/setup/chromium.ts'],
     projects: [
       {
         extends: true,

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { staticCrypto } from './crypto-config.mjs';
 
 import { checkPrebuild } from './prebuild-check.mjs';
 
@@ -107,7 +108,13 @@ async function main() {
   process.stdout.write(opus.output);
 
   const headers = nodeDir ? path.join(nodeDir, 'include', 'node') : 'node-gyp default (may download)';
-  process.stdout.write(`sdkpp: building the native addon (node-gyp --jobs=${jobs}, headers ${headers})\n`);
+  const found = staticCrypto();
+  const crypto = found
+    ? `static OpenSSL ${found.version} from ${found.library}`
+    : "the host's OpenSSL: Node only; Electron and Bun will use the JS engine (apt-get install libssl-dev, then npm run build:native, carries a static one)";
+  process.stdout.write(
+    `sdkpp: building the native addon (node-gyp --jobs=${jobs}, headers ${headers}; crypto: ${crypto}); about 30-60 s\n`,
+  );
   const started = performance.now();
   const result = await run(process.execPath, args);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -33,6 +33,7 @@ Napi::Value EngineInfo(const Napi::CallbackInfo& info)
     auto cryptoInfo = Napi::Object::New(env);
     cryptoInfo.Set("backend", Str(env, backend.name));
     cryptoInfo.Set("version", Str(env, backend.version));
+    cryptoInfo.Set("linkage", Str(env, backend.linkage));
 
     auto features = Napi::Array::New(env);
     uint32_t count = 0;

@@ -35,6 +35,12 @@ export interface MediaEngineInfo {
     readonly backend: string;
     /** The library's version string, e.g. `'OpenSSL 3.0.19 27 Jan 2026'`. */
     readonly version: string;
+    /**
+     * Where the library comes from: `'static'`, linked into the native addon (it runs in any host: Node,
+     * Electron, Bun); `'host'`, the OpenSSL of the process (the JS engine's node:crypto, or an addon built
+     * without a static libcrypto, which loads in Node only).
+     */
+    readonly linkage: 'static' | 'host';
   };
   /**
    * The Opus codec in use: `'libopus'` when the native addon was built with it; `'opus-wasm'` (libopus

@@ -26,6 +26,11 @@ export interface NativeEngineInfo {
     readonly backend: string;
     /** Its own version string, e.g. `'OpenSSL 3.0.19 27 Jan 2026'`. */
     readonly version: string;
+    /**
+     * `'static'`: carried inside the addon (any host); `'host'`: the loading process's own OpenSSL (Node
+     * only). Older addons do not report it.
+     */
+    readonly linkage?: 'static' | 'host';
   };
   /** The linked libopus, or `null` while the addon is built without it. */
   readonly opus: { readonly version: string } | null;

@@ -16,6 +16,8 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { HOST_CRYPTO_SYMBOL, undefinedSymbols } from '../native/symbols.js';
+
 const run = promisify(execFile);
 const repo = process.cwd();
 const PREBUILD = path.join('prebuilds', `${process.platform}-${process.arch}`, 'sdkpp.glibc.node');
@@ -83,6 +85,10 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     expect(check.ok).toBe(true);
     expect(check.file).toBe(path.join(pkg, PREBUILD));
     expect(check.engine.opus).toMatch(/^libopus 1\.4/);
+    // It carries its own crypto: no OpenSSL symbol is left for the host (Electron, Bun) to provide.
+    const needed = undefinedSymbols(path.join(pkg, PREBUILD));
+    expect(needed).toContain('napi_create_object');
+    expect(needed.filter((name) => HOST_CRYPTO_SYMBOL.test(name))).toEqual([]);
   });
 
   it('npm pack ships the prebuild and the install script that checks it', async () => {

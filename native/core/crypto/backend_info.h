@@ -11,6 +11,9 @@ struct CryptoBackendInfo {
     // The running library is the same major version as the headers; calling into another major version
     // (or into Electron's BoringSSL) would be undefined behaviour, so the addon refuses to load instead.
     bool compatible;
+    // "static": a libcrypto linked into the addon, symbols hidden (works in any host); "host": the OpenSSL
+    // symbols of the process that loads the addon (Node only).
+    std::string_view linkage;
 };
 
 CryptoBackendInfo GetCryptoBackendInfo() noexcept;

@@ -13,6 +13,11 @@ CryptoBackendInfo GetCryptoBackendInfo() noexcept
       running != nullptr ? running : "",
       OPENSSL_VERSION_TEXT,
       OPENSSL_version_major() == OPENSSL_VERSION_MAJOR,
+#if defined(SDKPP_STATIC_CRYPTO)
+      "static",
+#else
+      "host",
+#endif
     };
 }
 

@@ -59,7 +59,11 @@ export class JsMediaEngine implements MediaEngine {
     this.info = Object.freeze({
       engine: 'js',
       version: JS_ENGINE_VERSION,
-      crypto: Object.freeze({ backend: 'node:crypto', version: `OpenSSL ${process.versions.openssl}` }),
+      crypto: Object.freeze({
+        backend: 'node:crypto',
+        version: `OpenSSL ${process.versions.openssl}`,
+        linkage: 'host',
+      }),
       codec: wasmCodecInfo(),
       features: Object.freeze([...nodeCryptoAeadAlgorithms()]),
       ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),

@@ -57,7 +57,11 @@ export class NativeMediaEngine implements MediaEngine {
     this.info = Object.freeze({
       engine: 'native',
       version: native.version,
-      crypto: Object.freeze({ backend: native.crypto.backend, version: native.crypto.version }),
+      crypto: Object.freeze({
+        backend: native.crypto.backend,
+        version: native.crypto.version,
+        linkage: native.crypto.linkage ?? 'host',
+      }),
       // Built without libopus, the addon borrows the JS engine's wasm codec, and says so here.
       codec:
         native.opus === null
