@@ -11,6 +11,7 @@ const REALTIME_AUDIO = [
   'test/integration/daveyInCall.test.ts',
   'test/integration/demo.test.ts',
   'test/examples/voiceCallSample.test.ts',
+  'test/integration/bunHost.test.ts',
 ];
 
 export default defineConfig({
