@@ -4,8 +4,8 @@
 // checked: it must load in a fresh process and pass its self-tests. The loader (src/native/loader.ts)
 // prefers it to a local build, so a user with no compiler, or whose npm skipped install scripts, still
 // gets the native engine.
-//   npm run prebuild:native                 for this machine (here: linux-x64, glibc)
-//   npm run prebuild:native -- --cwd <dir>  for a copy of the package (the packaging test uses this)
+//   npm run native:prebuild (npm pack's prepack step)  for this machine (here: linux-x64, glibc)
+//   node scripts/prebuild.mjs --cwd <dir>              for a copy of the package
 // Like scripts/build-native.mjs, node-gyp gets the running Node's own headers (npm_config_nodedir), so
 // nothing is downloaded, and libopus 1.4 is built from source first and linked in statically.
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { staticCrypto } from './crypto-config.mjs';
 import { checkPrebuild } from './prebuild-check.mjs';
 
 const { values } = parseArgs({ options: { cwd: { type: 'string' } } });
@@ -25,6 +26,14 @@ const packageRoot = path.resolve(values.cwd ?? path.join(path.dirname(fileURLToP
 function fail(message) {
   process.stderr.write(`sdkpp prebuild: ${message}\n`);
   process.exit(1);
+}
+
+// A prebuild ships to every consumer, Electron and Bun games included: it must carry its own crypto.
+const crypto = staticCrypto();
+if (!crypto) {
+  fail(
+    'no static libcrypto to link (Debian: apt-get install libssl-dev); a prebuild on the host OpenSSL would not load in Electron or Bun',
+  );
 }
 
 const opus = spawnSync(process.execPath, [path.join(packageRoot, 'scripts', 'opus-build.mjs')], {
@@ -61,5 +70,6 @@ if (check.ok && !existsSync(localBuild)) {
 if (!check.ok) fail(`the prebuild does not work: ${check.reason}`);
 process.stdout.write(
   `sdkpp prebuild: ${path.relative(packageRoot, check.file)} built in ${seconds} s and checked ` +
-    `(engine ${check.engine.version}, ABI ${check.engine.abi}, ${check.engine.opus ?? 'no libopus'})\n`,
+    `(engine ${check.engine.version}, ABI ${check.engine.abi}, ${check.engine.opus ?? 'no libopus'}, ` +
+    `static OpenSSL ${crypto.version})\n`,
 );

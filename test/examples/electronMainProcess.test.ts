@@ -93,7 +93,7 @@ describe('Electron sample: the built main process under Node', () => {
 
   it('signs the player in on the embedded emulator, where bob has sent a friend request', () => {
     expect(run.stdout).toMatch(/\[electron\] embedded emulator at http:\/\/127\.0\.0\.1:\d+/);
-    expect(run.stdout).toMatch(/\[electron\] media engine: (native|js) /);
+    expect(run.stdout).toMatch(/\[electron\] media engine: native .*crypto OpenSSL 3\S* .*\(static\)/);
     expect(run.stdout).toMatch(/\[electron\] companion bob is online/);
     expect(observed('signIn')).toMatchObject({ ok: true, status: 'Ready', user: 'alice' });
     expect(observed('friends')).toMatchObject({ friends: ['bob:incoming'] });

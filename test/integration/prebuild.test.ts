@@ -67,7 +67,8 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     pkg = path.join(work, 'sdkpp');
     mkdirSync(pkg);
     copyPackage(pkg);
-    await run(process.execPath, [path.join(pkg, 'scripts', 'prebuild.mjs')], {
+    // What `npm pack` runs first: the prepack script builds the prebuild that ships.
+    await run('npm', ['run', 'prepack', '--silent'], {
       cwd: pkg,
       timeout: 240_000,
       maxBuffer: 64 * 1024 * 1024,
@@ -78,7 +79,7 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('npm run native:prebuild leaves a checked Node-API prebuild where node-gyp-build looks', async () => {
+  it('npm pack\'s prepack leaves a checked Node-API prebuild where node-gyp-build looks', async () => {
     expect(existsSync(path.join(pkg, PREBUILD))).toBe(true);
     const { stdout } = await run(process.execPath, [path.join(pkg, 'scripts', 'prebuild-check.mjs'), pkg]);
     const check = JSON.parse(stdout) as { ok: boolean; file: string; engine: { opus: string } };

@@ -93,7 +93,7 @@ async function start(): Promise<void> {
   });
   const engine = bridge.client.getMediaEngineInfo();
   log(
-    `media engine: ${engine.engine} ${engine.version}` +
+    `media engine: ${engine.engine} ${engine.version}, crypto ${engine.crypto.version} (${engine.crypto.linkage})` +
       (engine.fallbackReason ? ` (JS fallback: ${engine.fallbackReason})` : ''),
   );
   const companion = backend.emulator ? await startCompanion(backend.emulator, 'alice', log) : undefined;
