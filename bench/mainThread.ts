@@ -227,10 +227,19 @@ function packetsOf(
 /** Runs one measured client in its own process and returns what it measured (checks done). */
 async function measure(
   kind: Kind,
-  setup: { emulator: Emulator; lobbyId: string; calls: Call[]; players: BenchPlayer[]; wav: string },
+  setup: {
+    emulator: Emulator;
+    lobbyId: string;
+    calls: Call[];
+    players: BenchPlayer[];
+    /** The talkers' file, and the measured client's (longer: it plays from the client's join). */
+    wav: string;
+    ownWav: string;
+  },
   secrets: { accessToken: string; front: TlsFront },
 ): Promise<WindowResult> {
-  const { emulator, lobbyId, calls, players, wav } = setup;
+  const { emulator, lobbyId, calls, players, wav, ownWav } = setup;
+  const forked = performance.now();
   const script = path.join(HERE, 'lib', kind === 'discordjs' ? 'mainThreadDiscordjs.ts' : 'mainThreadSdk.ts');
   const child = fork(script, kind === 'discordjs' ? [] : [kind], {
     execArgv: ['--import', 'tsx'],
@@ -257,13 +266,14 @@ async function measure(
       token: kind === 'discordjs' ? emulator.botToken : secrets.accessToken,
       lobbyId,
       lobbySecret: LOBBY_SECRET,
-      wav,
+      wav: ownWav,
       voiceEndpoint: secrets.front.endpoint,
       warmupMs: WARMUP_MS,
       windowMs: WINDOW_MS,
     };
     send({ type: 'start', config });
     const ready = await expectMessage(child, 'ready', 40_000);
+    const readyAt = performance.now();
     // Everyone on the epoch that added the measured client.
     const digits = (code: string): string => code.replace(/\D/g, '');
     await until(
@@ -277,6 +287,10 @@ async function measure(
       .find((c) => c.lobbyId === lobbyId)
       ?.participants.find((p) => !talkerIds.has(p.userId))?.userId;
     if (!measured) throw new Error('the measured client is not in the call');
+    log(
+      `call-main-thread-25 ${kind}: in the DAVE group ${((readyAt - forked) / 1000).toFixed(1)} s after its ` +
+        `process started, the talkers on its epoch ${((performance.now() - readyAt) / 1000).toFixed(1)} s later`,
+    );
     // The talkers start their file again: a second of silence, then talk, announced with op 5 to everyone.
     for (const player of players) await player.client.setInputDevice(`wav-in:${wav}`);
     send({ type: 'go' });
@@ -339,8 +353,10 @@ if (!existsSync(path.join(DISCORDJS_OPUS_NODE_PATH, '@discordjs', 'opus', 'index
 }
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-bench-main-thread-'));
 const wav = path.join(dir, 'talk.wav');
+const ownWav = path.join(dir, 'own.wav');
 // Long enough for the join, the warm-up, the window and the check after it, from each restart of the file.
 writeTalkWav(wav, { leadInMs: 1000, seconds: 20 });
+writeTalkWav(ownWav, { leadInMs: 0, seconds: 60 });
 const emulator = await startEmulator({ port: 0, users: TALKERS + 1, autoConsent: true });
 let setup: Talkers | undefined;
 let front: TlsFront | undefined;
@@ -359,7 +375,7 @@ try {
   const figures: Partial<Record<Kind, number>> = {};
   const cpu: Partial<Record<Kind, number>> = {};
   for (const kind of ['native', 'js', 'discordjs'] as const) {
-    const measured = await measure(kind, { emulator, wav, ...setup }, { accessToken, front });
+    const measured = await measure(kind, { emulator, wav, ownWav, ...setup }, { accessToken, front });
     figures[kind] = measured.msPerS;
     cpu[kind] = measured.mainCpuMsPerS;
   }
