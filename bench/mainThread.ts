@@ -30,7 +30,8 @@
 // voice WebSocket (a few messages a second), as on the platform. What each child checked (speakers decoded,
 // what it heard, packets the emulator forwarded to it and took from it during the window) and its process's
 // CPU time over the window (every thread, so the native engine's own threads too) go to stderr; a run whose
-// checks fail (under 80 % of the packets either way, fewer than the 24 speakers decoded, silence heard)
+// checks fail (under 80 % of the packets either way, fewer than the 24 speakers decoded at 80 %,
+// silence heard)
 // reports no line.
 //
 //   call-main-thread-25-cpu the main thread's own CPU time over the same window, ms per second (Linux'
