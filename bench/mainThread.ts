@@ -225,6 +225,9 @@ function packetsOf(
   };
 }
 
+/** A measured client that did not get into the call's DAVE group: tried once more (see below). */
+class JoinFailure extends Error {}
+
 /** Runs one measured client in its own process and returns what it measured (checks done). */
 async function measure(
   kind: Kind,
@@ -273,7 +276,9 @@ async function measure(
       windowMs: WINDOW_MS,
     };
     send({ type: 'start', config });
-    const ready = await expectMessage(child, 'ready', 40_000);
+    const ready = await expectMessage(child, 'ready', 40_000).catch((error: unknown) => {
+      throw new JoinFailure(error instanceof Error ? error.message : String(error));
+    });
     const readyAt = performance.now();
     // Everyone on the epoch that added the measured client.
     const digits = (code: string): string => code.replace(/\D/g, '');
@@ -376,7 +381,25 @@ try {
   const figures: Partial<Record<Kind, number>> = {};
   const cpu: Partial<Record<Kind, number>> = {};
   for (const kind of ['native', 'js', 'discordjs'] as const) {
-    const measured = await measure(kind, { emulator, wav, ownWav, ...setup }, { accessToken, front });
+    const run = (): Promise<WindowResult> =>
+      measure(
+        kind,
+        { emulator, wav, ownWav, ...(setup as Talkers) },
+        { accessToken, front: front as TlsFront },
+      );
+    // A join that never settles in one DAVE epoch (seen once in a dozen @discordjs/voice joins on a loaded
+    // machine) is tried once more, and said so; a failed check after the window is not.
+    const measured = await run().catch(async (error: unknown) => {
+      if (!(error instanceof JoinFailure)) throw error;
+      log(`call-main-thread-25 ${kind}: the join failed (${error.message}); trying once more`);
+      await until(
+        () =>
+          emulator.voice.calls().find((c) => c.lobbyId === setup?.lobbyId)?.participants.length === TALKERS,
+        15_000,
+        'the failed client out of the call',
+      );
+      return run();
+    });
     figures[kind] = measured.msPerS;
     cpu[kind] = measured.mainCpuMsPerS;
   }

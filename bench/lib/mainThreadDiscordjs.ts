@@ -44,12 +44,21 @@ const prism = require('prism-media') as {
 class BotGateway {
   readonly #ws: WebSocket;
   #heartbeat: NodeJS.Timeout | undefined;
+  #retry: NodeJS.Timeout | undefined;
   #seq: number | null = null;
   userId = '';
   adapter: DiscordGatewayAdapterLibraryMethods | undefined;
 
   constructor(url: string, token: string, voiceEndpoint: string) {
     this.#ws = new WebSocket(`${url}?v=10&encoding=json`);
+    const identify = (): void => {
+      // GUILDS | GUILD_VOICE_STATES, as a voice bot identifies.
+      this.send(2, {
+        token,
+        intents: 1 | (1 << 7),
+        properties: { os: 'linux', browser: 'bench', device: 'bench' },
+      });
+    };
     this.#ws.on('message', (raw: Buffer) => {
       const { op, d, s, t } = JSON.parse(raw.toString('utf8')) as {
         op: number;
@@ -61,12 +70,10 @@ class BotGateway {
       if (op === 10) {
         const { heartbeat_interval: interval } = d as { heartbeat_interval: number };
         this.#heartbeat = setInterval(() => this.send(1, this.#seq), interval);
-        // GUILDS | GUILD_VOICE_STATES, as a voice bot identifies.
-        this.send(2, {
-          token,
-          intents: 1 | (1 << 7),
-          properties: { os: 'linux', browser: 'bench', device: 'bench' },
-        });
+        identify();
+      } else if (op === 9) {
+        // Invalid session: a bot's Identify came within 5 s of its last one (a retried join); again later.
+        this.#retry = setTimeout(identify, 5500);
       } else if (op === 0 && t === 'READY') {
         this.userId = (d as { user: { id: string } }).user.id;
       } else if (op === 0 && t === 'VOICE_STATE_UPDATE') {
@@ -90,13 +97,14 @@ class BotGateway {
 
   close(): void {
     clearInterval(this.#heartbeat);
+    clearTimeout(this.#retry);
     this.#ws.close(1000);
   }
 }
 
 /** Joins the call with @discordjs/voice; resolves once its connection is Ready and in the DAVE group. */
 async function join(config: ChildConfig, gateway: BotGateway): Promise<VoiceConnection> {
-  await until(() => gateway.userId !== '', 10_000, 'the bot READY');
+  await until(() => gateway.userId !== '', 15_000, 'the bot READY');
   const connection = joinVoiceChannel({
     guildId: config.lobbyId,
     channelId: config.lobbyId,
@@ -114,6 +122,19 @@ async function join(config: ChildConfig, gateway: BotGateway): Promise<VoiceConn
   await entersState(connection, VoiceConnectionStatus.Ready, 20_000);
   await until(() => (connection.voicePrivacyCode ?? '') !== '', 20_000, 'the DAVE group');
   return connection;
+}
+
+/** The connection's state, its networking state and its DAVE session's protocol version, in words. */
+function describe(connection: VoiceConnection): string {
+  const state = connection.state as {
+    status: string;
+    networking?: { state: { code: number; dave?: { protocolVersion: number } } };
+  };
+  const networking = state.networking?.state;
+  return (
+    `connection ${state.status}, networking state ${networking?.code ?? 'none'}, ` +
+    `DAVE protocol ${networking?.dave?.protocolVersion ?? 'none'}`
+  );
 }
 
 runChild(async (config) => {
@@ -166,7 +187,10 @@ runChild(async (config) => {
     const joined = connection;
     joined.subscribe(player);
     await entersState(player, AudioPlayerStatus.Playing, 5000);
-    tell({ type: 'ready', privacyCode: await settled(() => joined.voicePrivacyCode ?? '') });
+    const privacyCode = await settled(() => joined.voicePrivacyCode ?? '').catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (${describe(joined)})`);
+    });
+    tell({ type: 'ready', privacyCode });
     await nextMessage('go');
 
     let before = new Map<string, number>();
