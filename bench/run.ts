@@ -20,7 +20,7 @@ const files = readdirSync(HERE)
   .sort();
 
 // The Opus peer of the path and codec benches, built once from its npm tarball (see scripts/bench-peers.mjs).
-if (files.some((f) => f === 'paths.ts' || f === 'audio.ts')) {
+if (files.some((f) => f === 'paths.ts' || f === 'audio.ts' || f === 'mainThread.ts')) {
   const peers = spawnSync(process.execPath, [path.join(HERE, '..', 'scripts', 'bench-peers.mjs')], {
     encoding: 'utf8',
   });

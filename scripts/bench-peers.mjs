@@ -7,6 +7,8 @@
 // flags). `npm run bench` calls this; without a registry or compiler the benches fall back to @evan/opus.
 //
 //   node scripts/bench-peers.mjs     prints the path of the built opus.node, or exits 1 saying why
+// It also writes a NODE_PATH folder holding @discordjs/opus as a package (see discordjsOpusNodePath), for
+// the bench that runs @discordjs/voice itself (bench/mainThread.ts).
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,12 @@ const peerRoot = path.join(packageRoot, 'build-deps', 'bench-peers', 'discordjs-
 const moduleDir = path.join(peerRoot, 'module');
 /** The built binding: what @discordjs/opus's lib/index.js loads through node-pre-gyp. */
 export const discordjsOpusBinary = path.join(moduleDir, 'opus.node');
+/**
+ * A folder for NODE_PATH that holds `@discordjs/opus` as a package whose index loads the built binding (what
+ * the real lib/index.js does once node-pre-gyp found it), so that prism-media's `require('@discordjs/opus')`
+ * inside @discordjs/voice finds it in a bench process, as it would in a bot's install.
+ */
+export const discordjsOpusNodePath = path.join(peerRoot, 'node-path');
 const stampFile = path.join(peerRoot, 'stamp.json');
 
 function run(command, args, cwd) {
@@ -40,9 +48,24 @@ function run(command, args, cwd) {
   return result.stdout;
 }
 
+/** Writes the NODE_PATH package of {@link discordjsOpusNodePath}. */
+function writeNodePathPackage() {
+  const dir = path.join(discordjsOpusNodePath, '@discordjs', 'opus');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: '@discordjs/opus', version: PEER.npmPackage.split('@').pop(), main: 'index.js' })}\n`,
+  );
+  writeFileSync(
+    path.join(dir, 'index.js'),
+    `module.exports = require(${JSON.stringify(discordjsOpusBinary)});\n`,
+  );
+}
+
 function build() {
   const stamp = JSON.stringify({ ...PEER, node: process.version });
   if (existsSync(discordjsOpusBinary) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+    writeNodePathPackage();
     return;
   }
   rmSync(peerRoot, { recursive: true, force: true });
@@ -80,6 +103,7 @@ function build() {
     source,
   );
   if (!existsSync(discordjsOpusBinary)) throw new Error('node-gyp finished without building opus.node');
+  writeNodePathPackage();
   writeFileSync(stampFile, stamp);
 }
 

@@ -38,8 +38,30 @@ export async function until(predicate: () => boolean, timeoutMs: number, what: s
   }
 }
 
+/**
+ * Links `user` through the emulator's consent page (PKCE) with a client that then goes away; returns the
+ * access token, for a player whose client runs in another process (bench/mainThread.ts hands it over IPC).
+ */
+export async function accessTokenOf(emulator: Emulator, user: EmulatorUser): Promise<string> {
+  const client = new Client({
+    apiBase: emulator.api,
+    webBase: emulator.http,
+    applicationId: emulator.applicationId,
+    openUrl: emulator.browserAs(user.username),
+    localClient: false,
+  });
+  try {
+    const pkce = client.createAuthorizationCodeVerifier();
+    const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
+    const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
+    return tokens.accessToken;
+  } finally {
+    await client.destroy();
+  }
+}
+
 /** Links `user` through the emulator's consent page (PKCE), then connects the client to Ready. */
-async function linkAndConnect(
+export async function linkAndConnect(
   emulator: Emulator,
   user: EmulatorUser,
   mediaEngine: MediaEnginePreference,
@@ -148,9 +170,37 @@ export function writeBurstWav(
       data.writeInt16LE(value, (start + i) * 4 + 2);
     }
   }
+  writeFileSync(file, Buffer.concat([wavHeader(data.length), data]));
+}
+
+/**
+ * Writes a 48 kHz stereo 16-bit WAV file of `leadInMs` of silence, then `seconds` of a speech-like signal
+ * (a tone gliding between 150 and 450 Hz with a little noise, loud enough that voice activity detection
+ * says "voice" throughout), for players that talk without a pause.
+ */
+export function writeTalkWav(file: string, options: { leadInMs: number; seconds: number }): void {
+  const lead = Math.round((options.leadInMs / 1000) * 48_000);
+  const samples = lead + Math.round(options.seconds * 48_000);
+  const data = Buffer.alloc(samples * 4);
+  let seed = 11;
+  let phase = 0;
+  for (let i = lead; i < samples; i++) {
+    const t = (i - lead) / 48_000;
+    const hz = 300 + 150 * Math.sin(2 * Math.PI * 0.7 * t);
+    phase += (2 * Math.PI * hz) / 48_000;
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    const value = Math.round(7000 * Math.sin(phase) + (seed / 2 ** 32 - 0.5) * 800);
+    data.writeInt16LE(value, i * 4);
+    data.writeInt16LE(value, i * 4 + 2);
+  }
+  writeFileSync(file, Buffer.concat([wavHeader(data.length), data]));
+}
+
+/** The 44-byte header of a 48 kHz stereo 16-bit PCM WAV file with `dataBytes` of samples. */
+function wavHeader(dataBytes: number): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
+  header.writeUInt32LE(36 + dataBytes, 4);
   header.write('WAVE', 8, 'ascii');
   header.write('fmt ', 12, 'ascii');
   header.writeUInt32LE(16, 16);
@@ -161,8 +211,8 @@ export function writeBurstWav(
   header.writeUInt16LE(4, 32);
   header.writeUInt16LE(16, 34);
   header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  writeFileSync(file, Buffer.concat([header, data]));
+  header.writeUInt32LE(dataBytes, 40);
+  return header;
 }
 
 /** The largest absolute sample of a frame. */

@@ -52,6 +52,15 @@ const DISCORDJS_OPUS_BUILD = path.resolve(
 );
 
 /**
+ * The NODE_PATH folder where scripts/bench-peers.mjs puts @discordjs/opus as a package (an index that loads
+ * the build above), so that prism-media finds it inside @discordjs/voice (bench/mainThread.ts).
+ */
+export const DISCORDJS_OPUS_NODE_PATH = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../build-deps/bench-peers/discordjs-opus/node-path',
+);
+
+/**
  * @discordjs/opus, the binding @discordjs/voice uses (through prism-media): installed, or built from its
  * npm tarball by scripts/bench-peers.mjs (the same native code its from-source install compiles). Undefined
  * when neither is there.
