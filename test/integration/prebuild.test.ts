@@ -79,7 +79,7 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('npm pack\'s prepack leaves a checked Node-API prebuild where node-gyp-build looks', async () => {
+  it("npm pack's prepack leaves a checked Node-API prebuild where node-gyp-build looks", async () => {
     expect(existsSync(path.join(pkg, PREBUILD))).toBe(true);
     const { stdout } = await run(process.execPath, [path.join(pkg, 'scripts', 'prebuild-check.mjs'), pkg]);
     const check = JSON.parse(stdout) as { ok: boolean; file: string; engine: { opus: string } };
