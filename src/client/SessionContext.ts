@@ -2,7 +2,7 @@ import type { LogWriter } from '../logging/index.js';
 import type { RestRequest } from '../rest/RestClient.js';
 import type { UserStore } from '../users/UserStore.js';
 import type { Clock } from '../util/Clock.js';
-import type { ClientEvents } from './Client.js';
+import type { ClientEvents } from './ClientEvents.js';
 
 /**
  * What a feature of the client (relationships, messages, invites, …) may use: the signed-in API, the shared
