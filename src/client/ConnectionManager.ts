@@ -12,7 +12,8 @@ import { describeCloseCode } from '../gateway/protocol.js';
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
 import type { Clock } from '../util/Clock.js';
-import { abortedError, TypedEmitter } from '../util/TypedEmitter.js';
+import { TypedEmitter } from '../util/TypedEmitter.js';
+import { abortedError } from '../util/withSignal.js';
 import { ClientError, ClientStatus, statusToString } from './ClientStatus.js';
 
 /** The gateway's close code for a token it does not accept. */
@@ -112,14 +113,8 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
 
   /** Closes the connection (close code 1000, which ends the session) and resolves once Disconnected. */
   async disconnect(): Promise<void> {
-    const gateway = this.#gateway;
-    if (this.#status === ClientStatus.Disconnected && !gateway) return;
-    this.#attempts += 1;
-    this.#setStatus(ClientStatus.Disconnecting, ClientError.None, 0);
-    this.#gateway = undefined;
-    await gateway?.close();
-    this.#hadReady = false;
-    this.#setStatus(ClientStatus.Disconnected, ClientError.None, 0);
+    if (this.#status === ClientStatus.Disconnected && !this.#gateway) return;
+    await this.#close(ClientError.None);
   }
 
   /** Disconnects for good: pending and later `connect()` calls reject with `ClientDestroyedError`. */
@@ -130,14 +125,19 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
 
   /** Ends a connection attempt that its `connect()` call aborted. */
   async #cancel(): Promise<void> {
+    this.#o.log.info('connect() was aborted; the connection attempt is cancelled');
+    await this.#close(ClientError.ConnectionCanceled);
+  }
+
+  /** Closes the gateway (Disconnecting → Disconnected with `reason`); a pending attempt's late steps do nothing. */
+  async #close(reason: ClientError): Promise<void> {
     const gateway = this.#gateway;
     this.#attempts += 1;
     this.#gateway = undefined;
-    this.#o.log.info('connect() was aborted; the connection attempt is cancelled');
     this.#setStatus(ClientStatus.Disconnecting, ClientError.None, 0);
     await gateway?.close();
     this.#hadReady = false;
-    this.#setStatus(ClientStatus.Disconnected, ClientError.ConnectionCanceled, 0);
+    this.#setStatus(ClientStatus.Disconnected, reason, 0);
   }
 
   async #resolveGatewayUrl(signal: AbortSignal | undefined): Promise<string> {
