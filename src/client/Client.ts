@@ -39,6 +39,7 @@ import { LocalClientLink } from '../rpc/LocalClientLink.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { UserStore } from '../users/UserStore.js';
 import { systemClock } from '../util/Clock.js';
+import { isSnowflake } from '../util/snowflake.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
 import { currentSignal, withSignal } from '../util/withSignal.js';
 import type { AudioDevice } from '../calls/audioDevices.js';
@@ -54,13 +55,13 @@ import { ClientStatus } from './ClientStatus.js';
 import { checkClientOptions } from './checkClientOptions.js';
 import type { ClientEvents } from './ClientEvents.js';
 import type { ClientOptions } from './ClientOptions.js';
-
-export type { ClientEvents } from './ClientEvents.js';
-export type { ClientOptions } from './ClientOptions.js';
 import { ConnectionManager } from './ConnectionManager.js';
 import { guardAfterDestroy } from './destroyGuard.js';
 import { HttpWaitStatus } from './HttpWaitStatus.js';
 import type { SessionContext, SessionFeature } from './SessionContext.js';
+
+export type { ClientEvents } from './ClientEvents.js';
+export type { ClientOptions } from './ClientOptions.js';
 
 const DEFAULT_API_BASE = 'https://discord.com/api/v10';
 const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -328,8 +329,7 @@ export class Client extends TypedEmitter<ClientEvents> {
 
   /** Sets the default application id. */
   setApplicationId(applicationId: string): void {
-    if (!/^[0-9]{1,20}$/.test(applicationId))
-      throw new ValidationError('applicationId must be a snowflake id');
+    if (!isSnowflake(applicationId)) throw new ValidationError('applicationId must be a snowflake id');
     this.#applicationId = applicationId;
   }
 

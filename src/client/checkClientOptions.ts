@@ -1,7 +1,6 @@
 import { ValidationError } from '../errors/index.js';
+import { isSnowflake } from '../util/snowflake.js';
 import type { ClientOptions } from './ClientOptions.js';
-
-const SNOWFLAKE = /^[0-9]{1,20}$/;
 
 /**
  * Checks the options a game passes to `new Client(…)` and throws `ValidationError` naming the option, so a
@@ -13,7 +12,7 @@ export function checkClientOptions(options: ClientOptions): void {
   url('apiBase', options.apiBase, ['http:', 'https:']);
   url('webBase', options.webBase, ['http:', 'https:']);
   url('gatewayUrl', options.gatewayUrl, ['ws:', 'wss:']);
-  if (options.applicationId !== undefined && !SNOWFLAKE.test(options.applicationId))
+  if (options.applicationId !== undefined && !isSnowflake(options.applicationId))
     throw new ValidationError(
       'applicationId must be a snowflake id (digits only), e.g. "1234567890123456789"',
     );
