@@ -1,4 +1,4 @@
-import { AbortedError } from '../errors/SdkError.js';
+import { abortedError } from './withSignal.js';
 
 /**
  * The shape of an event map: each event name maps to the tuple of arguments its listeners receive. Maps are
@@ -107,14 +107,4 @@ export class TypedEmitter<Events extends EventMap<Events>> {
   protected onListenerError(_error: unknown, _event: string): void {
     // Default: swallow, so one faulty listener cannot stop the others.
   }
-}
-
-/**
- * The error an aborted wait rejects with: the signal's reason when it is already an `AbortedError`, else an
- * `AbortedError` that keeps the reason as its cause.
- */
-export function abortedError(signal: AbortSignal | undefined, what: string): AbortedError {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof AbortedError) return reason;
-  return new AbortedError(`${what} was aborted`, reason === undefined ? {} : { cause: reason });
 }

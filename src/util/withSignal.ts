@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-import { abortedError } from './TypedEmitter.js';
+import { AbortedError } from '../errors/SdkError.js';
 
 /**
  * The signal of the SDK call under way. A public method runs its work inside {@link withSignal}, and the HTTP
@@ -56,4 +56,14 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, reason
       },
     );
   });
+}
+
+/**
+ * The error an aborted wait rejects with: the signal's reason when it is already an `AbortedError`, else an
+ * `AbortedError` that keeps the reason as its cause.
+ */
+export function abortedError(signal: AbortSignal | undefined, what: string): AbortedError {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof AbortedError) return reason;
+  return new AbortedError(`${what} was aborted`, reason === undefined ? {} : { cause: reason });
 }
