@@ -38,6 +38,14 @@ export async function until(predicate: () => boolean, timeoutMs: number, what: s
   }
 }
 
+/** Authorizes with PKCE (the client's `openUrl` plays the user on the consent page) and exchanges the code. */
+async function consentedAccessToken(client: Client): Promise<string> {
+  const pkce = client.createAuthorizationCodeVerifier();
+  const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
+  const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
+  return tokens.accessToken;
+}
+
 /**
  * Links `user` through the emulator's consent page (PKCE) with a client that then goes away; returns the
  * access token, for a player whose client runs in another process (bench/mainThread.ts hands it over IPC).
@@ -51,10 +59,7 @@ export async function accessTokenOf(emulator: Emulator, user: EmulatorUser): Pro
     localClient: false,
   });
   try {
-    const pkce = client.createAuthorizationCodeVerifier();
-    const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
-    const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
-    return tokens.accessToken;
+    return await consentedAccessToken(client);
   } finally {
     await client.destroy();
   }
@@ -74,10 +79,7 @@ export async function linkAndConnect(
     localClient: false,
     mediaEngine,
   });
-  const pkce = client.createAuthorizationCodeVerifier();
-  const { code, redirectUri } = await client.authorize({ codeChallenge: pkce.challenge });
-  const tokens = await client.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
-  await client.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
+  await client.updateToken(AuthorizationTokenType.Bearer, await consentedAccessToken(client));
   await client.connect();
   return { client, user };
 }
