@@ -14,6 +14,7 @@ import {
   synthesizeSpeech,
   writeWavFile,
 } from '../../src/emulator/index.js';
+import { engineSeenIn } from './hostEngine.js';
 
 // Bun is the second host the package promises that can be tested here: like Electron it carries BoringSSL and
 // exports no OpenSSL, so the native addon runs in it only because it carries its own crypto. It comes from the
@@ -39,14 +40,7 @@ async function speechFile(name: string, text: string, voice: string) {
 describe('Bun as a host', () => {
   it('loads the native engine from dist/, with the crypto it carries, and passes the self-test', async () => {
     expect(existsSync(bun)).toBe(true);
-    const script = `
-      const { Client } = await import(${JSON.stringify(path.resolve('dist/index.js'))});
-      const client = new Client({ localClient: false });
-      const info = client.getMediaEngineInfo();
-      console.log(JSON.stringify({ runtime: typeof Bun, engine: info.engine, crypto: info.crypto, selfTest: client.runMediaSelfTest().ok }));
-      await client.destroy();`;
-    const { stdout } = await run(bun, ['-e', script], { timeout: 30_000 });
-    const seen = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+    const seen = await engineSeenIn(bun, ['-e'], 'Bun');
     expect(seen).toMatchObject({
       runtime: 'object',
       engine: 'native',
