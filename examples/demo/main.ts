@@ -53,7 +53,10 @@ if (first) {
   const engine = first.getMediaEngineInfo();
   const selfTest = first.runMediaSelfTest();
   const from = engine.addon ? ` (${engine.addon.origin})` : '';
-  say('media', `${engine.engine} engine ${engine.version}${from}; crypto ${engine.crypto.version}`);
+  say(
+    'media',
+    `${engine.engine} engine ${engine.version}${from}; crypto ${engine.crypto.version} (${engine.crypto.linkage === 'static' ? 'carried in the addon' : "the host's"})`,
+  );
   say('media', `crypto self-test (${engine.features.join(', ')}): ${selfTest.ok ? 'passed' : 'FAILED'}`);
 }
 say('demo', `${clients.length} players linked their accounts and are connected`);

@@ -39,7 +39,9 @@ describe('npm run demo', () => {
     expect(stdout).toMatch(/\[bob\]\s+sees the same privacy code: yes/);
     // Bob's game watched his microphone: silent while Alice spoke, heard when he did.
     expect(stdout).toMatch(/\[bob\]\s+microphone \(threshold -50 dBFS\): silent → heard/);
-    expect(stdout).toMatch(/\[media\]\s+native engine \S+ \((prebuild|local-build)\); crypto/);
+    expect(stdout).toMatch(
+      /\[media\]\s+native engine \S+ \((prebuild|local-build)\); crypto OpenSSL 3\S* .*\(carried in the addon\)/,
+    );
     expect(stdout).toMatch(/\[alice\]\s+verification code with bob matches on both sides: yes/);
     for (const [who, heard] of [
       ['bob', 'Alice'],
