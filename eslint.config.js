@@ -49,7 +49,12 @@ export default tseslint.config(
   {
     // Client's methods are guarded after destroy() by kind: an async method rejects, any other throws
     // (src/client/destroyGuard.ts), so a method that returns a Promise must be async to reject rather than throw.
-    files: ['src/client/Client.ts'],
+    files: [
+      'src/client/Client.ts',
+      'src/client/ClientCore.ts',
+      'src/client/SocialClient.ts',
+      'src/client/LobbyClient.ts',
+    ],
     rules: { '@typescript-eslint/promise-function-async': 'error' },
   },
   {

@@ -3,6 +3,14 @@
  * @packageDocumentation
  */
 export { Client, type ClientEvents, type ClientOptions } from './client/Client.js';
+export { ClientCore } from './client/ClientCore.js';
+export { LobbyClient } from './client/LobbyClient.js';
+export { SocialClient } from './client/SocialClient.js';
+export type { SocialEvents } from './social/SocialEvents.js';
+export type { MessageEvents } from './chat/MessageEvents.js';
+export type { InviteEvents } from './invites/InviteEvents.js';
+export type { LobbyEvents } from './lobbies/LobbyEvents.js';
+export type { VoiceEvents } from './calls/VoiceEvents.js';
 export { ClientError, ClientStatus, clientErrorToString, statusToString } from './client/ClientStatus.js';
 export type { AuthorizeOptions, AuthorizeResult } from './auth/AuthManager.js';
 export { IntegrationType, type AuthorizationArgs } from './auth/AuthorizationArgs.js';

@@ -1,3 +1,4 @@
+import type { TokenSource } from './TokenSource.js';
 import {
   AbortedError,
   AuthorizationError,
@@ -91,7 +92,7 @@ const MAX_KNOWN_EXPIRIES = 64;
  * Account linking and token lifecycle: the authorize flow with PKCE, token exchange, refresh, revoke,
  * provisional accounts, and the token the connection uses, with an event before it expires.
  */
-export class AuthManager {
+export class AuthManager implements TokenSource {
   readonly #o: AuthManagerOptions;
   readonly #api: OAuth2Api;
   readonly #knownExpiry = new Map<string, number>();

@@ -1,4 +1,5 @@
-import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
+import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
+import type { VoiceEvents } from './VoiceEvents.js';
 import { ValidationError } from '../errors/index.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import type { LoggingSeverity, LogWriter } from '../logging/index.js';
@@ -29,7 +30,7 @@ export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './Cal
 
 /** What the call manager needs from the client. */
 export interface CallManagerDeps {
-  session: SessionContext;
+  session: SessionContext<VoiceEvents>;
   /** The main gateway while Ready. */
   gateway: () => GatewayConnection | undefined;
   engine: () => MediaEngine;
@@ -44,10 +45,8 @@ export interface CallManagerDeps {
   joinTimeoutMs?: number;
   dave?: DaveSessionFactory;
   socketFactory?: VoiceSocketFactory;
-  /** The client-level participant callback (`setVoiceParticipantChangedCallback`). */
-  participantChanged: (lobbyId: string, userId: string, added: boolean) => void;
-  /** Microphone input started or stopped being detected (`setNoAudioInputThreshold`). */
-  audioInputDetected?: (inputDetected: boolean) => void;
+  /** The client-level participant callback (`setVoiceParticipantChangedCallback`), after the event. */
+  participantChanged?: (lobbyId: string, userId: string, added: boolean) => void;
 }
 
 /**
@@ -70,7 +69,7 @@ export class CallManager implements SessionFeature {
   readonly #pump: AudioPump;
   readonly #noAudioInput = new NoAudioInputDetector((detected) => {
     this.#log.info(`microphone input ${detected ? 'detected' : 'not detected'}`);
-    this.#d.audioInputDetected?.(detected);
+    this.#d.session.emit('audioInputDetected', detected);
   });
 
   constructor(deps: CallManagerDeps) {
@@ -406,7 +405,8 @@ export class CallManager implements SessionFeature {
     const call = this.#calls.get(lobbyId);
     const self = userId === this.#d.session.currentUserId();
     if (change === 'added' || change === 'removed') {
-      this.#d.participantChanged(lobbyId, userId, change === 'added');
+      this.#d.session.emit('voiceParticipantChanged', lobbyId, userId, change === 'added');
+      this.#d.participantChanged?.(lobbyId, userId, change === 'added');
       call?.call._dispatch('participantChanged', userId, change === 'added');
     } else {
       call?.call._dispatch('voiceStateChanged', userId);

@@ -1,4 +1,4 @@
-import type { SessionFeature } from '../client/SessionContext.js';
+import type { SessionFeature } from '../session/SessionContext.js';
 import type { LogWriter } from '../logging/index.js';
 import { isSnowflake } from '../util/snowflake.js';
 import { VoiceStateHandle, type VoiceStateData } from './VoiceStateHandle.js';

@@ -1,4 +1,6 @@
-import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
+import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
+import type { MessageEvents } from './MessageEvents.js';
+import type { UserStore } from '../users/UserStore.js';
 import { ValidationError } from '../errors/index.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { ChannelHandle, ChannelType, type KnownChannel } from './ChannelHandle.js';
@@ -59,13 +61,15 @@ export interface UserMessageSummary {
  * that is kept current by those events, so asking again for what is already held makes no request.
  */
 export class DirectMessageManager implements SessionFeature {
-  readonly #s: SessionContext;
+  readonly #s: SessionContext<MessageEvents>;
+  readonly #users: UserStore;
   readonly #messages: MessageStore;
   readonly #channels = new Map<string, KnownChannel>();
   readonly #history: HistoryLoader;
 
-  constructor(session: SessionContext, store: MessageStore) {
+  constructor(session: SessionContext<MessageEvents>, users: UserStore, store: MessageStore) {
     this.#s = session;
+    this.#users = users;
     this.#messages = store;
     this.#history = new HistoryLoader(store, session.clock, (userId, limit) =>
       this.#fetchHistory(userId, limit),
@@ -194,7 +198,7 @@ export class DirectMessageManager implements SessionFeature {
     }
     for (const message of wire) {
       this.#noteChannel(message);
-      this.#s.users.upsert(message.author);
+      this.#users.upsert(message.author);
     }
     return wire;
   }
@@ -215,7 +219,7 @@ export class DirectMessageManager implements SessionFeature {
   /** A known message. */
   handle(messageId: string): MessageHandle | undefined {
     return this.#messages.get(messageId)
-      ? new MessageHandle(this.#messages, this.#s.users, messageId)
+      ? new MessageHandle(this.#messages, this.#users, messageId)
       : undefined;
   }
 
@@ -225,14 +229,14 @@ export class DirectMessageManager implements SessionFeature {
    */
   channel(channelId: string): ChannelHandle | undefined {
     let channel = this.#channels.get(channelId);
-    if (!channel && channelId !== this.#s.currentUserId() && this.#s.users.get(channelId)) {
+    if (!channel && channelId !== this.#s.currentUserId() && this.#users.get(channelId)) {
       channel = { id: channelId, type: ChannelType.EphemeralDm, recipients: [channelId], name: null };
     }
-    return channel ? new ChannelHandle(channel, this.#s.users) : undefined;
+    return channel ? new ChannelHandle(channel, this.#users) : undefined;
   }
 
   #accept(message: WireMessage): void {
-    this.#s.users.upsert(message.author);
+    this.#users.upsert(message.author);
     this.#noteChannel(message);
     this.#messages.put(message, message.channel_id);
   }

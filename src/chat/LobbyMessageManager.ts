@@ -1,4 +1,6 @@
-import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
+import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
+import type { MessageEvents } from './MessageEvents.js';
+import type { UserStore } from '../users/UserStore.js';
 import { ValidationError } from '../errors/index.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { requireContent, requireLimit, requireMetadata } from './DirectMessageManager.js';
@@ -12,14 +14,16 @@ import { checkInput } from '../util/checkInput.js';
  * the last 72 hours, members only) answered from the shared message store when it already holds it.
  */
 export class LobbyMessageManager implements SessionFeature {
-  readonly #s: SessionContext;
+  readonly #s: SessionContext<MessageEvents>;
+  readonly #users: UserStore;
   readonly #messages: MessageStore;
   readonly #isMember: (lobbyId: string) => boolean;
   readonly #handle: (messageId: string) => MessageHandle | undefined;
   readonly #history: HistoryLoader;
 
   constructor(
-    session: SessionContext,
+    session: SessionContext<MessageEvents>,
+    users: UserStore,
     store: MessageStore,
     lobbies: {
       isMember: (lobbyId: string) => boolean;
@@ -27,6 +31,7 @@ export class LobbyMessageManager implements SessionFeature {
     },
   ) {
     this.#s = session;
+    this.#users = users;
     this.#messages = store;
     this.#isMember = lobbies.isMember;
     this.#handle = lobbies.handle;
@@ -116,7 +121,7 @@ export class LobbyMessageManager implements SessionFeature {
     if (!Array.isArray(list) || wire.length !== raw.length) {
       this.#s.log.warn('lobby history: the platform sent malformed messages; they were skipped');
     }
-    for (const message of wire) this.#s.users.upsert(message.author);
+    for (const message of wire) this.#users.upsert(message.author);
     return wire;
   }
 
@@ -129,7 +134,7 @@ export class LobbyMessageManager implements SessionFeature {
   }
 
   #accept(message: WireMessage): void {
-    this.#s.users.upsert(message.author);
+    this.#users.upsert(message.author);
     this.#messages.put(message, message.channel_id);
   }
 

@@ -1,3 +1,4 @@
+import type { TokenSource } from '../auth/TokenSource.js';
 import {
   AbortedError,
   ClientDestroyedError,
@@ -32,12 +33,11 @@ export interface ConnectionManagerOptions {
   log: LogWriter;
   clock: Clock;
   socketFactory: GatewaySocketFactory;
-  token: () => string | undefined;
+  /** The access token the gateway identifies with. */
+  tokens: TokenSource;
   gatewayUrl: string | undefined;
   reconnectDelayMs: ((attempt: number) => number) | undefined;
   invalidSessionDelayMs: (() => number) | undefined;
-  /** Why no token is set when the last one given was refused, for connect()'s error. */
-  tokenRefusal?: () => string | undefined;
 }
 
 /**
@@ -87,8 +87,8 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
       await this.#untilReady(signal);
       return;
     }
-    if (!this.#o.token()) {
-      throw new ValidationError(this.#o.tokenRefusal?.() ?? 'no token: call updateToken() before connect()');
+    if (!this.#o.tokens.token) {
+      throw new ValidationError(this.#o.tokens.refusal ?? 'no token: call updateToken() before connect()');
     }
     this.#setStatus(ClientStatus.Connecting, ClientError.None, 0);
     const attempt = ++this.#attempts;
@@ -157,7 +157,7 @@ export class ConnectionManager extends TypedEmitter<ConnectionEvents> {
   #startGateway(url: string): void {
     const gateway = new GatewayConnection({
       url,
-      token: () => this.#o.token() ?? '',
+      token: () => this.#o.tokens.token ?? '',
       log: this.#o.log,
       clock: this.#o.clock,
       socketFactory: this.#o.socketFactory,

@@ -1,4 +1,5 @@
-import type { SessionContext } from '../client/SessionContext.js';
+import type { NoEvents, SessionContext } from '../session/SessionContext.js';
+import type { UserStore } from '../users/UserStore.js';
 import { ChannelType } from '../chat/ChannelHandle.js';
 import { AbortedError, ValidationError } from '../errors/index.js';
 import { UserHandle } from '../users/UserHandle.js';
@@ -48,12 +49,14 @@ export interface JoinLinkedLobbyGuildOptions {
 
 /** The player's guilds and their channels, for choosing a channel to link to a lobby; invites to them. */
 export class GuildManager {
-  readonly #s: SessionContext;
+  readonly #s: SessionContext<NoEvents>;
+  readonly #users: UserStore;
   readonly #inviteUrl: (code: string) => string;
   #pendingMerge: ((success: boolean) => void) | undefined;
 
-  constructor(session: SessionContext, inviteUrl: (code: string) => string) {
+  constructor(session: SessionContext<NoEvents>, users: UserStore, inviteUrl: (code: string) => string) {
     this.#s = session;
+    this.#users = users;
     this.#inviteUrl = inviteUrl;
   }
 
@@ -67,7 +70,7 @@ export class GuildManager {
       requireSnowflake(lobbyId, 'lobby');
     });
     const me = this.#s.currentUserId();
-    if (me !== undefined && new UserHandle(this.#s.users, me).isProvisional) {
+    if (me !== undefined && new UserHandle(this.#users, me).isProvisional) {
       const onMerge = options.onProvisionalUserMergeRequired;
       if (!onMerge) {
         this.#s.log.warn('joinLinkedLobbyGuild: a provisional account must be merged first');

@@ -1,4 +1,6 @@
-import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
+import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
+import type { InviteEvents } from './InviteEvents.js';
+import type { UserStore } from '../users/UserStore.js';
 import { ValidationError } from '../errors/index.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { requireSnowflake } from '../util/snowflake.js';
@@ -20,12 +22,14 @@ const MAX_CONTENT = 2000;
  * invite's type) is checked before any request.
  */
 export class InviteManager implements SessionFeature {
-  readonly #s: SessionContext;
+  readonly #s: SessionContext<InviteEvents>;
+  readonly #users: UserStore;
   readonly #own: OwnActivity;
   #sessionId = '';
 
-  constructor(session: SessionContext, own: OwnActivity) {
+  constructor(session: SessionContext<InviteEvents>, users: UserStore, own: OwnActivity) {
     this.#s = session;
+    this.#users = users;
     this.#own = own;
   }
 
@@ -64,7 +68,7 @@ export class InviteManager implements SessionFeature {
   async sendJoinRequest(userId: string): Promise<void> {
     this.#s.requireReady();
     requireSnowflake(userId, 'user');
-    const partyId = new UserHandle(this.#s.users, userId).gameActivity?.party?.id;
+    const partyId = new UserHandle(this.#users, userId).gameActivity?.party?.id;
     if (partyId === undefined || partyId === '') {
       throw new ValidationError('that user is not in a party of this game that can be joined');
     }

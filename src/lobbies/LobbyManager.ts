@@ -1,4 +1,6 @@
-import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
+import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
+import type { LobbyEvents } from './LobbyEvents.js';
+import type { UserStore } from '../users/UserStore.js';
 import { ValidationError } from '../errors/index.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { requireLobbyMetadata, requireLobbySecret } from './limits.js';
@@ -45,18 +47,21 @@ function sameMember(a: LobbyMemberData, b: LobbyMemberData): boolean {
  * and `lobbyMemberAdded/Updated/Removed`.
  */
 export class LobbyManager implements SessionFeature {
-  readonly #s: SessionContext;
+  readonly #s: SessionContext<LobbyEvents>;
+  readonly #users: UserStore;
   readonly #lobbies = new Map<string, LobbyData>();
   /** Told when the player stops being a member, so held lobby history is no longer trusted. */
   readonly #onLeft: (lobbyId: string) => void;
   readonly #callInfo: (lobbyId: string) => CallInfoHandle | undefined;
 
   constructor(
-    session: SessionContext,
+    session: SessionContext<LobbyEvents>,
+    users: UserStore,
     onLeft: (lobbyId: string) => void = () => undefined,
     callInfo: (lobbyId: string) => CallInfoHandle | undefined = () => undefined,
   ) {
     this.#s = session;
+    this.#users = users;
     this.#onLeft = onLeft;
     this.#callInfo = callInfo;
   }
@@ -161,7 +166,7 @@ export class LobbyManager implements SessionFeature {
   /** A live handle of a lobby the player is in, or undefined. */
   handle(lobbyId: string): LobbyHandle | undefined {
     return this.#lobbies.has(lobbyId)
-      ? new LobbyHandle(() => this.#lobbies.get(lobbyId), this.#s.users, lobbyId, this.#callInfo)
+      ? new LobbyHandle(() => this.#lobbies.get(lobbyId), this.#users, lobbyId, this.#callInfo)
       : undefined;
   }
 
@@ -286,11 +291,11 @@ export class LobbyManager implements SessionFeature {
 
   /** Member users that came with the lobby, so member handles can show names. */
   #noteUsers(lobby: LobbyData): void {
-    for (const member of lobby.members.values()) if (member.user) this.#s.users.upsert(member.user);
+    for (const member of lobby.members.values()) if (member.user) this.#users.upsert(member.user);
   }
 
   #noteUser(data: unknown): void {
     const member = (data as { member?: { user?: unknown } }).member;
-    if (member?.user) this.#s.users.upsert(member.user);
+    if (member?.user) this.#users.upsert(member.user);
   }
 }

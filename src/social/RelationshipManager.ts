@@ -1,4 +1,6 @@
-import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
+import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
+import type { SocialEvents } from './SocialEvents.js';
+import type { UserStore } from '../users/UserStore.js';
 import { ValidationError } from '../errors/index.js';
 import { UserHandle } from '../users/UserHandle.js';
 import { enumMember } from '../util/enumMember.js';
@@ -31,16 +33,18 @@ function relationshipTypeFrom(value: unknown): RelationshipType {
  * request that does not exist is a `ValidationError` without a request.
  */
 export class RelationshipManager implements SessionFeature {
-  readonly #s: SessionContext;
+  readonly #s: SessionContext<SocialEvents>;
+  readonly #users: UserStore;
 
-  constructor(session: SessionContext) {
+  constructor(session: SessionContext<SocialEvents>, users: UserStore) {
     this.#s = session;
+    this.#users = users;
   }
 
   // ── state ──────────────────────────────────────────────────────────────────────────────────────
 
   onReady(data: Record<string, unknown>): void {
-    const { users } = this.#s;
+    const users = this.#users;
     users.clearSocial();
     if (Array.isArray(data.users)) for (const user of data.users) users.upsert(user);
     for (const [key, graph] of [
@@ -79,9 +83,9 @@ export class RelationshipManager implements SessionFeature {
   #apply(graph: Graph, d: Wire | undefined, notify: boolean): void {
     const id = typeof d?.id === 'string' ? d.id : undefined;
     if (!d || !isSnowflake(id)) return;
-    this.#s.users.upsert(d.user);
+    this.#users.upsert(d.user);
     const type = relationshipTypeFrom(d.type);
-    const changed = this.#s.users.setRelationship(id, graph, type, d.is_spam_request === true);
+    const changed = this.#users.setRelationship(id, graph, type, d.is_spam_request === true);
     if (notify && changed) {
       this.#s.emit('relationshipCreated', id, graph === 'discord');
       this.#s.emit('relationshipGroupsUpdated', id);
@@ -91,7 +95,7 @@ export class RelationshipManager implements SessionFeature {
   #remove(graph: Graph, d: Wire | undefined): void {
     const id = typeof d?.id === 'string' ? d.id : undefined;
     if (id === undefined) return;
-    if (this.#s.users.setRelationship(id, graph, RelationshipType.None)) {
+    if (this.#users.setRelationship(id, graph, RelationshipType.None)) {
       this.#s.emit('relationshipDeleted', id, graph === 'discord');
       this.#s.emit('relationshipGroupsUpdated', id);
     }
@@ -104,8 +108,8 @@ export class RelationshipManager implements SessionFeature {
     // Presence updates may carry a fuller user object; keep what it says.
     let userChanged = false;
     if (typeof user?.username === 'string') {
-      const before = JSON.stringify(this.#s.users.get(id));
-      userChanged = JSON.stringify(this.#s.users.upsert(user)) !== before;
+      const before = JSON.stringify(this.#users.get(id));
+      userChanged = JSON.stringify(this.#users.upsert(user)) !== before;
     }
     const activities = Array.isArray(d.activities)
       ? d.activities.flatMap((a) => {
@@ -114,7 +118,7 @@ export class RelationshipManager implements SessionFeature {
         })
       : [];
     const status = typeof d.status === 'string' ? d.status : 'offline';
-    const presenceChanged = this.#s.users.setPresence(id, { status, activities });
+    const presenceChanged = this.#users.setPresence(id, { status, activities });
     if ((presenceChanged || userChanged) && notify) {
       this.#s.emit('userUpdated', id);
       this.#s.emit('relationshipGroupsUpdated', id);
@@ -125,17 +129,17 @@ export class RelationshipManager implements SessionFeature {
 
   /** Every relationship, in both graphs. */
   list(): RelationshipHandle[] {
-    return this.#s.users.relationshipIds().map((id) => new RelationshipHandle(this.#s.users, id));
+    return this.#users.relationshipIds().map((id) => new RelationshipHandle(this.#users, id));
   }
 
   /** The relationship with one user (types None when there is none). */
   handle(userId: string): RelationshipHandle {
-    return new RelationshipHandle(this.#s.users, userId);
+    return new RelationshipHandle(this.#users, userId);
   }
 
   /** The group a friend belongs to in the friends list. */
   groupOf(userId: string): RelationshipGroupType {
-    const user = new UserHandle(this.#s.users, userId);
+    const user = new UserHandle(this.#users, userId);
     const status = user.status;
     if (status === StatusType.Offline || status === StatusType.Invisible || status === StatusType.Blocked) {
       return RelationshipGroupType.Offline;
@@ -260,7 +264,7 @@ export class RelationshipManager implements SessionFeature {
   }
 
   #type(graph: Graph, userId: string): RelationshipType {
-    return this.#s.users.relationship(userId)[graph];
+    return this.#users.relationship(userId)[graph];
   }
 
   #expect(graph: Graph, userId: string, type: RelationshipType, message: string): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import type { SessionContext } from '../../../src/client/SessionContext.js';
+import type { LobbyEvents } from '../../../src/lobbies/LobbyEvents.js';
+import type { SessionContext } from '../../../src/session/SessionContext.js';
 import { ClientNotReadyError } from '../../../src/errors/index.js';
 import { LobbyManager } from '../../../src/lobbies/LobbyManager.js';
 import { UserStore } from '../../../src/users/UserStore.js';
@@ -21,19 +22,23 @@ function setup(): { lobbies: LobbyManager; events: unknown[][]; warnings: string
     secret: () => undefined,
     child: () => log,
   };
-  const session: SessionContext = {
+  const session: SessionContext<LobbyEvents> = {
     log,
     clock: systemClock,
     api: () => Promise.reject(new ClientNotReadyError()),
     requireReady: () => undefined,
-    users: new UserStore(),
     currentUserId: () => ME,
     applicationId: () => '1',
     emit: (event, ...args) => {
       events.push([event, ...args]);
     },
   };
-  return { lobbies: new LobbyManager(session, (id) => left.push(id)), events, warnings, left };
+  return {
+    lobbies: new LobbyManager(session, new UserStore(), (id) => left.push(id)),
+    events,
+    warnings,
+    left,
+  };
 }
 
 const member = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({

@@ -1,15 +1,17 @@
 import type { LogWriter } from '../logging/index.js';
 import type { RestRequest } from '../rest/RestClient.js';
-import type { UserStore } from '../users/UserStore.js';
 import type { Clock } from '../util/Clock.js';
-import type { ClientEvents } from './ClientEvents.js';
+import type { EventMap } from '../util/TypedEmitter.js';
 
 /**
- * What a feature of the client (relationships, messages, invites, …) may use: the signed-in API, the shared
- * user store, the client's events. Features get this instead of the client, so each stays a small module
- * that can be read and tested on its own.
+ * What a feature of the client (relationships, messages, invites, …) may use: the signed-in API, the clock,
+ * and a sink for the events it owns. Features get this instead of the client, so each stays a small module
+ * that can be read and tested on its own, and none of them sees another feature's events.
+ *
+ * `Events` is the feature's own event map (for example `SocialEvents`); the client's event map is the union
+ * of them, so an event a feature emits is one the client's listeners receive.
  */
-export interface SessionContext {
+export interface SessionContext<Events extends EventMap<Events>> {
   /** A logger for the feature's scope. */
   log: LogWriter;
   clock: Clock;
@@ -20,14 +22,12 @@ export interface SessionContext {
   api<T>(request: Omit<RestRequest, 'auth'>): Promise<T>;
   /** Throws `ClientNotReadyError` unless the client is Ready; for checks that must come before local validation. */
   requireReady(): void;
-  /** The users the client knows; features add the users they learn of. */
-  users: UserStore;
   /** The signed-in user's id while Ready. */
   currentUserId(): string | undefined;
   /** The application id the client was given. */
   applicationId(): string | undefined;
-  /** Emits a client event. */
-  emit<K extends keyof ClientEvents>(event: K, ...args: ClientEvents[K]): void;
+  /** Emits one of the feature's events to the client's listeners. */
+  emit<K extends keyof Events>(event: K, ...args: Events[K]): void;
 }
 
 /** A feature that keeps state from the gateway session. Every hook is optional. */
@@ -39,3 +39,6 @@ export interface SessionFeature {
   /** The client ended Disconnected: forget session state. */
   onDisconnected?(): void;
 }
+
+/** The event map of a feature that emits no client events: no event can be emitted with it. */
+export type NoEvents = Record<string, never>;
