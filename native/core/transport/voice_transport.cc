@@ -83,7 +83,7 @@ TransportStats VoiceTransport::Stats() const noexcept { return {}; }
 #include "core/audio/audio_processor.h"
 #include "core/audio/jitter_buffer.h"
 #include "core/audio/opus_codec.h"
-#include "core/dave/clock.h"
+#include "core/clock.h"
 #include "core/dave/decryptor.h"
 #include "core/dave/encryptor.h"
 #include "core/rtp/ip_discovery.h"
@@ -228,7 +228,7 @@ struct VoiceTransport::Impl {
     SpscRing<SpeakerFrame, kSpeakerFrames> speakerOutput;
 
     // Everything below belongs to the transport thread while it runs.
-    dave::SteadyClock daveClock;
+    SteadyClock daveClock;
     audio::AudioProcessor processor;
     std::unique_ptr<audio::OpusEncoder> encoder;
     std::unique_ptr<dave::Encryptor> encryptor;
