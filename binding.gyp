@@ -18,7 +18,8 @@
   'targets': [
     {
       'target_name': 'sdkpp_native',
-      # Every .cc under native/core and native/napi, so that a new file needs no edit here.
+      # Every .cc under native/core and native/napi, so that a new file needs no edit here (another OS's
+      # files are left out by the first condition below).
       'sources': [
         '<!@(node -p "require(\'fs\').readdirSync(\'native\',{recursive:true}).map(f=>f.split(require(\'path\').sep).join(\'/\')).filter(f=>f.endsWith(\'.cc\')&&/^(core|napi)[/]/.test(f)).sort().map(f=>\'native/\'+f).join(\' \')")',
       ],
@@ -26,6 +27,9 @@
       'dependencies': ['<!(node -p "require(\'node-addon-api\').targets"):node_addon_api_except'],
       'defines': ['NAPI_VERSION=8'],
       'conditions': [
+        # Where the OS matters (the transport's UDP socket and thread priority), one file per OS, named
+        # *_posix.cc or *_win.cc: each build takes its own OS's file and leaves out the other.
+        ['OS=="win"', {'sources/': [['exclude', '_posix\\.cc$']]}, {'sources/': [['exclude', '_win\\.cc$']]}],
         ['sdkpp_static_crypto=="true"', {
           'defines': ['SDKPP_STATIC_CRYPTO=1'],
           # Node's include directory also holds Node's OpenSSL headers, of another patch level than the

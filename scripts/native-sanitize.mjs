@@ -165,11 +165,14 @@ export function findOpus() {
   return { defines: ['-DSDKPP_HAVE_OPUS=1'], cflags: split(ask('cflags')), libs: split(ask('libs')) };
 }
 
-/** Every .cc under native/<dir> (recursively), relative to the repository, sorted. */
+/** The suffix of the files for another OS (*_posix.cc or *_win.cc, as binding.gyp picks them). */
+const OTHER_OS_SOURCES = process.platform === 'win32' ? '_posix.cc' : '_win.cc';
+
+/** Every .cc under native/<dir> (recursively) but another OS's, relative to the repository, sorted. */
 export function sourcesUnder(dir) {
   const base = path.join(repoRoot, 'native', dir);
   return readdirSync(base, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.cc'))
+    .filter((file) => file.endsWith('.cc') && !file.endsWith(OTHER_OS_SOURCES))
     .map((file) => path.posix.join('native', dir, file.split(path.sep).join('/')))
     .sort();
 }

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "core/dave/clock.h"
+#include "core/clock.h"
 #include "core/dave/decryptor.h"
 #include "core/dave/encryptor.h"
 
@@ -35,13 +35,13 @@ private:
 
 // The decryptor's clock: the steady clock, unless the JS caller passes the time with each call (an
 // injected clock on the JS side, in tests or in a host with its own time base).
-class CallerClock final : public dave::IClock {
+class CallerClock final : public IClock {
 public:
     int64_t NowMs() const noexcept override { return manual_ ? now_ : steady_.NowMs(); }
     void Use(const Napi::Value& value);
 
 private:
-    dave::SteadyClock steady_;
+    SteadyClock steady_;
     bool manual_ = false;
     int64_t now_ = 0;
 };

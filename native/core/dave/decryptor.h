@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/dave/clock.h"
+#include "core/clock.h"
 #include "core/dave/epoch_keys.h"
 #include "core/dave/frame.h"
 #include "core/dave/result.h"

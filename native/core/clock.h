@@ -3,10 +3,11 @@
 #include <chrono>
 #include <cstdint>
 
-namespace sdkpp::dave {
+namespace sdkpp {
 
-// Milliseconds on a monotonic clock. Injected into the decryptor so that key retention (10 s) and
-// passthrough windows can be tested without waiting, and so a host can drive them from its own clock.
+// Milliseconds on a monotonic clock. Injected where time decides something (the DAVE decryptor's key
+// retention (10 s) and passthrough windows; the voice transport gives its decryptors the steady one), so
+// that it can be tested without waiting and a host can drive it from its own clock.
 class IClock {
 public:
     virtual ~IClock() = default;
@@ -23,4 +24,4 @@ public:
     }
 };
 
-} // namespace sdkpp::dave
+} // namespace sdkpp

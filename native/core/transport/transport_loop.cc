@@ -1,0 +1,78 @@
+// The transport thread: its clock, ticking at absolute 20 ms deadlines, and between ticks waiting for
+// datagrams (the deadline is the wait's timeout).
+#include <chrono>
+
+#include "core/audio/alloc_counter.h"
+#include "core/transport/thread_priority.h"
+#include "core/transport/voice_transport.h"
+#include "core/transport/voice_transport_impl.h"
+
+namespace sdkpp::transport {
+namespace {
+
+// Further behind than this (the process was suspended), the clock restarts instead of sending a burst.
+constexpr auto kResyncAfter = std::chrono::milliseconds(200);
+constexpr auto kLateTick = std::chrono::milliseconds(2);
+
+} // namespace
+
+void VoiceTransport::Impl::Run() noexcept
+{
+    origin = Clock::now();
+    if (config.raisePriority) {
+        priority.store(static_cast<uint64_t>(RaiseThreadPriority()), std::memory_order_relaxed);
+    }
+    if (config.discover) {
+        if (!Discover()) {
+            state.store(stop.load(std::memory_order_acquire) ? TransportState::kStopped
+                                                              : TransportState::kDiscoveryFailed,
+                        std::memory_order_release);
+            return;
+        }
+        state.store(TransportState::kRunning, std::memory_order_release);
+    }
+    // Absolute deadlines: a late tick does not push the next one back, so lateness never accumulates.
+    Clock::time_point deadline = Clock::now() + kTick;
+    uint64_t tick = 0;
+    while (!stop.load(std::memory_order_acquire)) {
+        WaitAndReceive(deadline);
+        if (stop.load(std::memory_order_acquire)) {
+            break;
+        }
+        const Clock::time_point now = Clock::now();
+        const auto lateness = now - deadline;
+        const auto latenessUs = static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::microseconds>(lateness).count());
+        if (lateness > kLateTick) {
+            Bump(lateTicks);
+        }
+        if (latenessUs > maxLatenessUs.load(std::memory_order_relaxed)) {
+            maxLatenessUs.store(latenessUs, std::memory_order_relaxed);
+        }
+        ApplyCommands(); // key changes may allocate (rarely); they are outside the counted part
+        const uint64_t before = audio::AllocationCount();
+        SendTick(MsSince(origin, now));
+        MixTick();
+        if (tick >= 2) { // the first ticks may warm lazily created state
+            Bump(allocationsInTicks, audio::AllocationCount() - before);
+        }
+        ++tick;
+        Bump(ticks);
+        deadline += kTick;
+        if (now - deadline > kResyncAfter) {
+            deadline = now + kTick;
+        }
+    }
+}
+
+void VoiceTransport::Impl::WaitAndReceive(Clock::time_point deadline) noexcept
+{
+    while (!stop.load(std::memory_order_acquire) && Clock::now() < deadline) {
+        if (socket.WaitReadable(deadline)) {
+            ApplyCommands(); // a key set just before the first packet must open it
+            ReceiveAll();
+        }
+    }
+}
+
+} // namespace sdkpp::transport
