@@ -16,23 +16,18 @@ import {
   type AudioInput,
   type AudioOutput,
 } from './audioDevices.js';
-import type { CallState } from './CallState.js';
-import { CallStatus } from './enums.js';
+import type { ActiveCall } from './ActiveCall.js';
 
 const TICK_MS = 20;
 /** Frames a late pump catches up at most (then it restarts its clock). */
 const MAX_CATCH_UP = 10;
-/** Output frames held per call before the oldest is dropped (200 ms). */
-const MAX_OUTPUT_QUEUE = 10;
-/** What a transport tick that mixed nothing plays. */
-const SILENT_FRAME = new Int16Array(VOICE_FRAME_SAMPLES);
 /** Capture frames kept waiting in each transport's send ring. */
 const CAPTURE_BACKLOG = 2;
 
 /** What the audio pump needs from the call manager. */
 export interface AudioPumpDeps {
   /** The running calls, read live each tick. */
-  calls: ReadonlyMap<string, CallState>;
+  calls: ReadonlyMap<string, ActiveCall>;
   log: LogWriter;
   /** Where AEC dump files go; without one there is no dump. */
   voiceLogDir: () => string | undefined;
@@ -44,8 +39,9 @@ export interface AudioPumpDeps {
 
 /**
  * The audio pump: the input and output devices, and every 20 ms the frames from the input device to every
- * connected call and from every call to the output device, paced by each transport's own clock; plus the
- * AEC dump files of what went in and out.
+ * connected call and from every call to the output device, paced by each call's transport clock (each
+ * {@link ActiveCall} says how much it holds and hands out what it produced); plus the AEC dump files of
+ * what went in and out.
  */
 export class AudioPump {
   readonly #d: AudioPumpDeps;
@@ -61,10 +57,6 @@ export class AudioPump {
   #deadline = 0;
   readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
   readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
-  readonly #pulled = new Int16Array(8 * VOICE_FRAME_SAMPLES);
-  readonly #pulledSsrcs = new Uint32Array(64);
-  readonly #pulledTicks = new Uint32Array(64);
-  readonly #speakerFrames = new Int16Array(64 * VOICE_FRAME_SAMPLES);
 
   constructor(deps: AudioPumpDeps) {
     this.#d = deps;
@@ -172,11 +164,11 @@ export class AudioPump {
     // audio (what it mixed, or silence when nobody spoke), and the first connected call's ticks set how many
     // frames are played. The output then holds neither gaps nor a growing queue, whatever the pump's timing.
     let lead: number | undefined;
-    for (const state of this.#d.calls.values()) {
-      if (!state.connection?.transport || state.status !== CallStatus.Connected) continue;
-      const ticks = this.#collect(state);
+    for (const call of this.#d.calls.values()) {
+      if (!call.carriesAudio) continue;
+      const ticks = call.collectPlayout();
       lead ??= ticks;
-      state.connection.poll();
+      call.tick();
     }
     for (let i = 0; i < Math.min(lead ?? 0, MAX_CATCH_UP * 5); i++) this.#playOne();
     this.#deadline += TICK_MS;
@@ -193,47 +185,21 @@ export class AudioPump {
    * the rest of the call. The input device waits while no call is connected.
    */
   #capture(): void {
-    const connected = [...this.#d.calls.values()].filter(
-      (state) => state.status === CallStatus.Connected && state.connection?.transport !== undefined,
-    );
+    const connected = [...this.#d.calls.values()].filter((call) => call.carriesAudio);
     if (connected.length === 0) return;
     let wanted = 0;
-    const ticks = new Map<CallState, number>();
-    for (const state of connected) {
-      const transportTicks = state.connection?.transport?.stats().ticks ?? 0;
-      ticks.set(state, transportTicks);
-      if (state.capture.transport !== state.connection?.transport) {
-        // A new transport (first connect, or a reconnect from scratch) starts with an empty ring.
-        state.capture = { transport: state.connection?.transport, pushed: 0, base: transportTicks };
-      }
-      const consumed = transportTicks - state.capture.base;
-      if (consumed > state.capture.pushed) {
-        // The ring ran dry (nothing to send for a while): count from now.
-        state.capture.base = transportTicks - state.capture.pushed;
-      }
-      const backlog = state.capture.pushed - (transportTicks - state.capture.base);
-      wanted = Math.max(wanted, CAPTURE_BACKLOG - backlog);
-    }
+    for (const call of connected) wanted = Math.max(wanted, CAPTURE_BACKLOG - call.captureBacklog());
     const frame = this.#frame;
     for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
       const read = this.#input.read(frame);
       this.#d.inputObserver?.(read ? frame : null, performance.now());
       if (!read) {
-        // Silence: nothing to send, and the transport's backlog base follows its clock.
-        for (const state of connected) state.capture.base = (ticks.get(state) ?? 0) - state.capture.pushed;
+        // Silence: nothing to send, and each transport's backlog base follows its clock.
+        for (const call of connected) call.captureIdle();
         return;
       }
       if (this.#aecDump) this.#aec()?.input.write(frame);
-      for (const state of connected) {
-        if (state.captured) {
-          try {
-            state.captured(frame, VOICE_FRAME_SAMPLES / 2, 48_000, 2);
-          } catch (error) {
-            this.#d.log.error(`the audio captured callback threw: ${(error as Error).message}`);
-          }
-        }
-        state.capture.pushed += state.connection?.transport?.pushPcm(frame) ?? 0;
-      }
+      for (const call of connected) call.capture(frame);
     }
   }
 
@@ -242,8 +208,8 @@ export class AudioPump {
     const mixed = this.#mixed;
     mixed.fill(0);
     let any = false;
-    for (const state of this.#d.calls.values()) {
-      const next = state.outQueue.shift();
+    for (const call of this.#d.calls.values()) {
+      const next = call.nextPlayoutFrame();
       if (!next) continue;
       any = true;
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp((mixed[i] ?? 0) + (next[i] ?? 0));
@@ -254,74 +220,6 @@ export class AudioPump {
     }
     this.#output.write(mixed);
     if (this.#aecDump) this.#aec()?.output.write(mixed);
-  }
-
-  /**
-   * Pulls what a call's transport produced into its output queue, with a silent frame for each of its ticks
-   * that produced nothing; returns how many ticks the transport made since the last time.
-   */
-  #collect(state: CallState): number {
-    const transport = state.connection?.transport;
-    if (!transport) return 0;
-    // Read before pulling: a frame mixed in between is pulled now and its tick counted next time.
-    const ticks = transport.stats().ticks;
-    if (state.playout.transport !== transport) state.playout = { transport, ticks, balance: 0 };
-    const elapsed = ticks - state.playout.ticks;
-    state.playout.ticks = ticks;
-    const queue = state.outQueue;
-    let frames = 0;
-    if (!state.received) {
-      for (let n = transport.pullPcm(this.#pulled); n > 0; n = transport.pullPcm(this.#pulled)) {
-        for (let i = 0; i < n; i++) {
-          queue.push(this.#pulled.slice(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES));
-        }
-        frames += n;
-      }
-    } else {
-      const n = transport.pullSpeakerPcm(this.#speakerFrames, this.#pulledSsrcs, this.#pulledTicks);
-      let start = 0;
-      while (start < n) {
-        let end = start + 1;
-        while (end < n && this.#pulledTicks[end] === this.#pulledTicks[start]) end++;
-        queue.push(this.#mixGroup(state, start, end));
-        frames++;
-        start = end;
-      }
-    }
-    state.playout.balance += elapsed - frames;
-    for (; state.playout.balance > 0; state.playout.balance--) queue.push(SILENT_FRAME);
-    while (queue.length > MAX_OUTPUT_QUEUE) queue.shift();
-    return elapsed;
-  }
-
-  /** Speaker-output mode: hands each user's frame of one tick to the callback, then mixes what it kept. */
-  #mixGroup(state: CallState, start: number, end: number): Int16Array {
-    const connection = state.connection;
-    const frames = this.#speakerFrames;
-    const keep = new Uint32Array(end - start);
-    const kept = new Int16Array((end - start) * VOICE_FRAME_SAMPLES);
-    let count = 0;
-    for (let i = start; i < end; i++) {
-      const ssrc = this.#pulledSsrcs[i] ?? 0;
-      const userId = connection?.userForSsrc(ssrc) ?? '0';
-      const samples = frames.subarray(i * VOICE_FRAME_SAMPLES, (i + 1) * VOICE_FRAME_SAMPLES);
-      let mute = false;
-      try {
-        mute = state.received?.(userId, samples, VOICE_FRAME_SAMPLES / 2, 48_000, 2) === true;
-      } catch (error) {
-        this.#d.log.error(`the audio received callback threw: ${(error as Error).message}`);
-      }
-      const playback = state.playback.get(userId);
-      if (mute || playback?.localMute) continue;
-      state.mixer?.setUserGain(ssrc, (playback?.volume ?? 100) / 100);
-      kept.set(samples, count * VOICE_FRAME_SAMPLES);
-      keep[count] = ssrc;
-      count++;
-    }
-    const out = new Int16Array(VOICE_FRAME_SAMPLES);
-    if (count > 0 && state.mixer)
-      state.mixer.mix(kept.subarray(0, count * VOICE_FRAME_SAMPLES), keep, count, out);
-    return out;
   }
 
   #aec(): { input: WavFileOutput; output: WavFileOutput } | undefined {

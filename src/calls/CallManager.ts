@@ -6,17 +6,16 @@ import type { LoggingSeverity, LogWriter } from '../logging/index.js';
 import type { MediaEngine } from '../media/MediaEngine.js';
 import { isSnowflake } from '../util/snowflake.js';
 import type { DaveSessionFactory } from '../voice/daveSession.js';
-import { VoiceConnection, type VoiceConnectionState } from '../voice/VoiceConnection.js';
+import { VoiceConnection, type VoiceAudioSettings } from '../voice/VoiceConnection.js';
 import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
 import type { AudioDevice } from './audioDevices.js';
 import { NO_AUDIO_INPUT_OFF_DBFS, NoAudioInputDetector } from './NoAudioInputDetector.js';
 import { AudioPump } from './AudioPump.js';
-import { applySelf, createCallState } from './callBackend.js';
+import { ActiveCall, type VoiceServerInfo } from './ActiveCall.js';
 import type { Call } from './Call.js';
 import { CallInfoHandle } from './CallInfoHandle.js';
-import type { CallState, UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
-import { callErrorOfEnd, callStatusOf } from './connectionStatus.js';
-import { CallError, CallStatus, callStatusToString } from './enums.js';
+import type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './audioCallbacks.js';
+import { CallError, CallStatus } from './enums.js';
 import { VoiceLogFile } from './VoiceLogFile.js';
 import { VoiceStateSender } from './VoiceStateSender.js';
 import { VoiceStateStore, type VoiceStateChange } from './VoiceStateStore.js';
@@ -26,7 +25,7 @@ const JOIN_TIMEOUT_MS = 15_000;
 /** How long after our voice state left the call we wait for the voice socket's own close. */
 const REMOVED_GRACE_MS = 2000;
 
-export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './CallState.js';
+export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './audioCallbacks.js';
 
 /** What the call manager needs from the client. */
 export interface CallManagerDeps {
@@ -51,14 +50,14 @@ export interface CallManagerDeps {
 
 /**
  * Lobby calls: joining through main gateway op 17 ({@link VoiceStateSender}), one {@link VoiceConnection}
- * per call, the statuses and errors of each {@link Call}, the client-wide settings (mute, deafen, volumes)
- * and voice states from the main gateway. Each call's own settings are {@link createCallState}'s, the audio
- * is the {@link AudioPump}'s.
+ * per call, the client-wide settings (mute, deafen, volumes) and voice states from the main gateway. Each
+ * call is owned by its {@link ActiveCall} (status, settings, voice connection); the devices and the 20 ms
+ * beat are the {@link AudioPump}'s.
  */
 export class CallManager implements SessionFeature {
   readonly #d: CallManagerDeps;
   readonly #log: LogWriter;
-  readonly #calls = new Map<string, CallState>();
+  readonly #calls = new Map<string, ActiveCall>();
   readonly #states: VoiceStateStore;
   #selfMuteAll = false;
   #selfDeafAll = false;
@@ -103,8 +102,8 @@ export class CallManager implements SessionFeature {
   onReady(data: Record<string, unknown>): void {
     this.#states.onReady(data);
     // A new session (no resume) is not in any voice channel: calls must join again.
-    for (const state of [...this.#calls.values()]) {
-      if (state.connection) this.#finish(state, CallError.SignalingUnexpectedClose, 0);
+    for (const call of [...this.#calls.values()]) {
+      if (call.hasVoiceConnection) call.fail(CallError.SignalingUnexpectedClose, 0);
     }
     if (this.#calls.size > 0) this.#voiceStates.send();
   }
@@ -117,7 +116,7 @@ export class CallManager implements SessionFeature {
 
   /** The client is disconnected: every call ends. */
   onDisconnected(): void {
-    for (const state of [...this.#calls.values()]) this.#finish(state, CallError.None, 0);
+    for (const call of [...this.#calls.values()]) call.fail(CallError.None, 0);
     this.#states.onDisconnected();
   }
 
@@ -135,7 +134,8 @@ export class CallManager implements SessionFeature {
       throw new ValidationError('startCallWithAudioCallbacks: the received callback must be a function');
     if (captured !== undefined && typeof captured !== 'function')
       throw new ValidationError('startCallWithAudioCallbacks: the captured callback must be a function');
-    const state = createCallState({
+    const joinTimeoutMs = this.#d.joinTimeoutMs ?? JOIN_TIMEOUT_MS;
+    const call = new ActiveCall({
       lobbyId,
       selfMute: this.#selfMuteAll,
       selfDeaf: this.#selfDeafAll,
@@ -143,26 +143,28 @@ export class CallManager implements SessionFeature {
       received,
       captured,
       states: this.#states,
-      setSelf: (target, flags) => {
-        this.#setSelf(target, flags);
+      log: this.#log,
+      joinTimeoutMs,
+      connect: (server, settings, speakerOutput) => this.#connect(lobbyId, server, settings, speakerOutput),
+      createMixer: () => this.#d.engine().createAudioProcessor(),
+      selfChanged: () => {
+        this.#voiceStates.send();
       },
-      end: async (target) => {
-        // A call that already ended (or was replaced by a new call in the lobby) is not this one to end.
-        if (this.#calls.get(target.lobbyId) === target) await this.end(target.lobbyId);
+      released: (released) => {
+        // A call that was replaced by a new call in the lobby is no longer this manager's to forget.
+        if (this.#calls.get(released.lobbyId) !== released) return;
+        this.#calls.delete(released.lobbyId);
+        this.#voiceStates.send();
+      },
+      ended: () => {
+        if (this.#calls.size === 0) this.#pump.stop();
       },
     });
-    this.#calls.set(lobbyId, state);
+    this.#calls.set(lobbyId, call);
     this.#log.info(`call ${lobbyId}: joining`);
-    const joinTimeoutMs = this.#d.joinTimeoutMs ?? JOIN_TIMEOUT_MS;
-    state.joinTimer = setTimeout(() => {
-      if (state.status === CallStatus.Joining) {
-        this.#log.warn(`call ${lobbyId}: no voice server after ${joinTimeoutMs} ms`);
-        this.#finish(state, CallError.JoinTimeout, 0);
-      }
-    }, joinTimeoutMs);
     this.#voiceStates.send();
     this.#pump.ensure();
-    return state.call;
+    return call.call;
   }
 
   /** The call of a lobby, if the player is in it. */
@@ -172,20 +174,12 @@ export class CallManager implements SessionFeature {
 
   /** Every active call. */
   all(): Call[] {
-    return [...this.#calls.values()].map((s) => s.call);
+    return [...this.#calls.values()].map((c) => c.call);
   }
 
   /** Ends the call of a lobby (nothing when there is none); resolves once it is Disconnected. */
   async end(lobbyId: string): Promise<void> {
-    const state = this.#calls.get(lobbyId);
-    if (!state) return;
-    this.#setStatus(state, CallStatus.Disconnecting, CallError.None, 0);
-    const connection = state.connection;
-    state.connection = undefined;
-    this.#calls.delete(lobbyId);
-    this.#voiceStates.send();
-    await connection?.close();
-    this.#finish(state, CallError.None, 0);
+    await this.#calls.get(lobbyId)?.leave();
   }
 
   /** Ends every call. */
@@ -205,7 +199,7 @@ export class CallManager implements SessionFeature {
   /** Mutes the player in every call (and in calls started later). */
   setSelfMuteAll(mute: boolean): void {
     this.#selfMuteAll = mute;
-    for (const state of this.#calls.values()) this.#setSelf(state, { selfMute: this.#selfMuteAll });
+    for (const call of this.#calls.values()) call.setSelf({ selfMute: this.#selfMuteAll });
   }
   /** See {@link CallManager.setSelfMuteAll}. */
   getSelfMuteAll(): boolean {
@@ -214,7 +208,7 @@ export class CallManager implements SessionFeature {
   /** Deafens the player in every call (and in calls started later). */
   setSelfDeafAll(deaf: boolean): void {
     this.#selfDeafAll = deaf;
-    for (const state of this.#calls.values()) this.#setSelf(state, { selfDeaf: this.#selfDeafAll });
+    for (const call of this.#calls.values()) call.setSelf({ selfDeaf: this.#selfDeafAll });
   }
   /** See {@link CallManager.setSelfDeafAll}. */
   getSelfDeafAll(): boolean {
@@ -226,10 +220,7 @@ export class CallManager implements SessionFeature {
     if (typeof volume !== 'number' || !(volume >= 0 && volume <= 100))
       throw new ValidationError('setInputVolume: the volume is 0..100');
     this.#inputVolume = volume;
-    for (const state of this.#calls.values()) {
-      state.settings.captureGain = volume / 100;
-      state.connection?.applySettings();
-    }
+    for (const call of this.#calls.values()) call.setCaptureGain(volume / 100);
   }
   /** See {@link CallManager.setInputVolume}. */
   getInputVolume(): number {
@@ -326,79 +317,47 @@ export class CallManager implements SessionFeature {
 
   // --- internals -----------------------------------------------------------------------------------
 
-  #setSelf(state: CallState, flags: { selfMute?: boolean; selfDeaf?: boolean }): void {
-    if (applySelf(state, flags)) this.#voiceStates.send();
-  }
-
   #onServerUpdate(data: unknown): void {
     const r = data as { token?: unknown; lobby_id?: unknown; guild_id?: unknown; endpoint?: unknown } | null;
     const lobbyId = [r?.lobby_id, r?.guild_id].find(isSnowflake);
-    const state = lobbyId ? this.#calls.get(lobbyId) : undefined;
-    if (!state || !r) return;
+    const call = lobbyId ? this.#calls.get(lobbyId) : undefined;
+    if (!call || !r) return;
     if (typeof r.token !== 'string' || typeof r.endpoint !== 'string' || r.endpoint.length === 0) {
-      this.#log.info(`call ${state.lobbyId}: voice server update without an endpoint; waiting for another`);
+      this.#log.info(`call ${call.lobbyId}: voice server update without an endpoint; waiting for another`);
       return;
     }
     const gateway = this.#d.gateway();
     const userId = this.#d.session.currentUserId();
     const sessionId = gateway?.sessionId;
     if (!userId || !sessionId) {
-      this.#log.warn(`call ${state.lobbyId}: a voice server update without a session; ignored`);
+      this.#log.warn(`call ${call.lobbyId}: a voice server update without a session; ignored`);
       return;
     }
     this.#log.secret(r.token);
-    clearTimeout(state.joinTimer);
-    const previous = state.connection;
-    if (previous) void previous.close();
-    const speakerOutput = state.received !== undefined;
-    const connection = new VoiceConnection({
-      serverId: state.lobbyId,
-      userId,
-      sessionId,
-      token: r.token,
-      endpoint: r.endpoint,
+    call.joinVoiceServer({ token: r.token, endpoint: r.endpoint, userId, sessionId });
+  }
+
+  /** A voice connection (not yet opened) for one call, with the client's engine, DAVE and sockets. */
+  #connect(
+    lobbyId: string,
+    server: VoiceServerInfo,
+    settings: VoiceAudioSettings,
+    speakerOutput: boolean,
+  ): VoiceConnection {
+    return new VoiceConnection({
+      serverId: lobbyId,
+      userId: server.userId,
+      sessionId: server.sessionId,
+      token: server.token,
+      endpoint: server.endpoint,
       secure: this.#d.secureVoice,
       engine: this.#d.engine(),
-      log: this.#log.child(`call ${state.lobbyId}`),
-      settings: state.settings,
+      log: this.#log.child(`call ${lobbyId}`),
+      settings,
       speakerOutput,
       ...(this.#d.dave ? { dave: this.#d.dave } : {}),
       ...(this.#d.socketFactory ? { socketFactory: this.#d.socketFactory } : {}),
     });
-    if (speakerOutput) state.mixer = this.#d.engine().createAudioProcessor();
-    state.connection = connection;
-    connection.on('state', (voiceState) => {
-      if (state.connection === connection) this.#onConnectionState(state, voiceState);
-    });
-    connection.on('speaking', (userId, speaking) => {
-      if (state.connection === connection) state.call._dispatch('speakingStatusChanged', userId, speaking);
-    });
-    connection.on('privacyCode', (code) => {
-      if (state.connection === connection) state.call._dispatch('privacyCodeChanged', code);
-    });
-    connection.on('inboundAudio', (inbound, stalledMs) => {
-      if (state.connection === connection) state.call._dispatch('inboundAudioChanged', inbound, stalledMs);
-    });
-    connection.on('closed', (end, code) => {
-      if (state.connection !== connection) return;
-      state.connection = undefined;
-      const error = callErrorOfEnd(end, code, state.everConnected);
-      this.#log.warn(`call ${state.lobbyId}: the voice connection ended (${end}, code ${code})`);
-      this.#calls.delete(state.lobbyId);
-      this.#voiceStates.send();
-      this.#finish(state, error, code);
-    });
-    for (const [user, playback] of state.playback)
-      connection.setUserGain(user, playback.localMute ? 0 : playback.volume / 100);
-    this.#setStatus(state, CallStatus.Connecting, CallError.None, 0);
-    connection.open();
-  }
-
-  #onConnectionState(state: CallState, voiceState: VoiceConnectionState): void {
-    const status = callStatusOf(voiceState);
-    if (status === undefined) return;
-    if (status === CallStatus.Connected) state.everConnected = true;
-    this.#setStatus(state, status, CallError.None, 0);
   }
 
   #onVoiceState(lobbyId: string, userId: string, change: VoiceStateChange): void {
@@ -407,45 +366,25 @@ export class CallManager implements SessionFeature {
     if (change === 'added' || change === 'removed') {
       this.#d.session.emit('voiceParticipantChanged', lobbyId, userId, change === 'added');
       this.#d.participantChanged?.(lobbyId, userId, change === 'added');
-      call?.call._dispatch('participantChanged', userId, change === 'added');
+      call?.notify('participantChanged', userId, change === 'added');
     } else {
-      call?.call._dispatch('voiceStateChanged', userId);
+      call?.notify('voiceStateChanged', userId);
     }
     // Our own state left the call while the call still runs (kicked, or the lobby went away).
-    if (call && self && change === 'removed' && call.status !== CallStatus.Disconnecting && call.connection) {
+    if (
+      call &&
+      self &&
+      change === 'removed' &&
+      call.status() !== CallStatus.Disconnecting &&
+      call.hasVoiceConnection
+    ) {
       // The voice server normally closes our voice socket too (4014), which ends the call with that code;
       // if it does not within a moment, the call ends here.
       this.#log.warn(`call ${lobbyId}: removed from the call by the platform`);
       setTimeout(() => {
-        if (call.active && this.#calls.get(lobbyId) === call)
-          this.#finish(call, CallError.SignalingUnexpectedClose, 0);
+        if (call.isActive() && this.#calls.get(lobbyId) === call)
+          call.fail(CallError.SignalingUnexpectedClose, 0);
       }, REMOVED_GRACE_MS);
     }
-  }
-
-  #setStatus(state: CallState, status: CallStatus, error: CallError, detail: number): void {
-    if (state.status === status && error === CallError.None) return;
-    const previous = state.status;
-    state.status = status;
-    this.#log.info(
-      `call ${state.lobbyId}: ${callStatusToString(previous)} → ${callStatusToString(status)}${error !== CallError.None ? ` (${error} ${detail})` : ''}`,
-    );
-    state.call._dispatch('statusChanged', status, error, detail);
-  }
-
-  #finish(state: CallState, error: CallError, detail: number): void {
-    clearTimeout(state.joinTimer);
-    const connection = state.connection;
-    state.connection = undefined;
-    if (connection) void connection.close();
-    if (this.#calls.get(state.lobbyId) === state) {
-      this.#calls.delete(state.lobbyId);
-      this.#voiceStates.send();
-    }
-    if (state.active) {
-      this.#setStatus(state, CallStatus.Disconnected, error, detail);
-      state.active = false;
-    }
-    if (this.#calls.size === 0) this.#pump.stop();
   }
 }

@@ -1,7 +1,7 @@
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import type { GatewayOpcode } from '../gateway/protocol.js';
 import type { LogWriter } from '../logging/index.js';
-import type { CallState } from './CallState.js';
+import type { ActiveCall } from './ActiveCall.js';
 
 /** The main gateway's lobby voice opcode (contract: `d` is every lobby call the session wants). */
 const OP_LOBBY_VOICE_STATES: GatewayOpcode = 17 as unknown as GatewayOpcode;
@@ -11,7 +11,7 @@ export interface VoiceStateSenderDeps {
   /** The main gateway while Ready. */
   gateway: () => GatewayConnection | undefined;
   /** The calls the session wants to be in, read live at each send. */
-  calls: ReadonlyMap<string, CallState>;
+  calls: ReadonlyMap<string, ActiveCall>;
   log: LogWriter;
 }
 
@@ -35,10 +35,10 @@ export class VoiceStateSender {
     // Not Ready (the main gateway is reconnecting): the pump sends them once it is back.
     this.#pending = !gateway;
     if (!gateway) return;
-    const d = [...this.#d.calls.values()].map((s) => ({
+    const d = [...this.#d.calls.values()].map(({ selfVoiceState: s }) => ({
       lobby_id: s.lobbyId,
-      self_mute: s.settings.selfMute,
-      self_deaf: s.settings.selfDeaf,
+      self_mute: s.selfMute,
+      self_deaf: s.selfDeaf,
     }));
     try {
       gateway.send(OP_LOBBY_VOICE_STATES, d);

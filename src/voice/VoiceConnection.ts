@@ -23,6 +23,7 @@ import {
 } from './protocol.js';
 import { SpeakingTracker } from './SpeakingTracker.js';
 import { SsrcRouter } from './SsrcRouter.js';
+import { TransportAudio, type PlayoutSink } from './TransportAudio.js';
 import {
   VoiceGatewayClient,
   type VoiceGatewayEnd,
@@ -69,6 +70,7 @@ export interface VoiceConnectionOptions extends VoiceIdentity {
   socketFactory?: VoiceSocketFactory;
   /** Creates the DAVE session; without one the connection offers DAVE version 0 (no E2EE). */
   dave?: DaveSessionFactory;
+  /** The local audio settings to start with; {@link VoiceConnection.applySettings} changes them. */
   settings: VoiceAudioSettings;
   /** Speaker-output mode (audio callbacks see each user before mixing). */
   speakerOutput?: boolean;
@@ -98,7 +100,8 @@ export interface VoiceConnectionEvents {
  * One voice connection: the voice gateway session and the UDP transport it sets up (IP discovery, Select
  * Protocol, the transport key), with the DAVE session ({@link DaveLink}), the per-SSRC routing of keys and
  * gains ({@link SsrcRouter}) and speaking in both directions ({@link SpeakingTracker}) each in its own file.
- * The owner drives {@link VoiceConnection.poll} from its 20 ms audio pump.
+ * The owner drives {@link VoiceConnection.tick} and the audio ({@link VoiceConnection.pushCapture},
+ * {@link VoiceConnection.drainPlayout}) from its 20 ms audio pump; nothing outside reaches the transport.
  */
 export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   readonly #o: VoiceConnectionOptions;
@@ -106,6 +109,9 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   readonly #log: LogWriter;
   readonly #gateway: VoiceGatewayClient;
   #transport: VoiceTransport | undefined;
+  /** The running transport's audio pacing. */
+  #audio: TransportAudio | undefined;
+  #settings: VoiceAudioSettings;
   readonly #dave: DaveLink;
   #state: VoiceConnectionState = 'connecting';
   #ready: VoiceReady | undefined;
@@ -119,6 +125,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   constructor(options: VoiceConnectionOptions) {
     super();
     this.#o = options;
+    this.#settings = { ...options.settings };
     this.#clock = options.clock ?? systemClock;
     this.#watchdog = new InboundAudioWatchdog(options.inboundStallMs);
     this.#log = options.log;
@@ -189,9 +196,29 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     return this.#state;
   }
 
-  /** The live transport, while one runs. */
-  get transport(): VoiceTransport | undefined {
-    return this.#transport;
+  /** True while a transport runs: audio can be captured and played. */
+  get carriesAudio(): boolean {
+    return this.#audio !== undefined;
+  }
+
+  /** Microphone frames the transport still holds (0 while none runs); see {@link TransportAudio}. */
+  captureBacklog(): number {
+    return this.#audio?.captureBacklog() ?? 0;
+  }
+
+  /** Sends one 20 ms microphone frame (48 kHz interleaved stereo); nothing while no transport runs. */
+  pushCapture(frame: Int16Array): void {
+    this.#audio?.pushCapture(frame);
+  }
+
+  /** The microphone gave nothing this tick. */
+  captureIdle(): void {
+    this.#audio?.captureIdle();
+  }
+
+  /** Hands the playout the transport produced to `sink`; returns the transport's ticks since the last time. */
+  drainPlayout(sink: PlayoutSink): number {
+    return this.#audio?.drainPlayout(sink) ?? 0;
   }
 
   /** Our SSRC, once Ready arrived. */
@@ -238,11 +265,12 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     await this.#shutdown();
   }
 
-  /** Re-applies {@link VoiceConnectionOptions.settings} after the owner changed them. */
-  applySettings(): void {
+  /** Takes new local audio settings (a copy is kept) and applies them to the running transport. */
+  applySettings(settings: VoiceAudioSettings = this.#settings): void {
+    this.#settings = { ...settings };
     const transport = this.#transport;
     if (!transport) return;
-    const s = this.#o.settings;
+    const s = this.#settings;
     transport.setSelfMute(s.selfMute);
     transport.setSelfDeaf(s.selfDeaf);
     transport.setPushToTalkMode(s.pushToTalk);
@@ -258,10 +286,11 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   }
 
   /**
-   * Called by the owner's audio pump every 20 ms or so: tells the server when we start or stop speaking
-   * (from the voice frames the transport sent) and reports new DAVE decrypt failures to the DAVE session.
+   * The connection's own 20 ms tick, run by the owner's audio pump: tells the server when we start or stop
+   * speaking (from the voice frames the transport sent), reports new DAVE decrypt failures to the DAVE
+   * session and watches that audio still arrives.
    */
-  poll(): void {
+  tick(): void {
     const transport = this.#transport;
     if (!transport || this.#state !== 'connected') return;
     const stats = transport.stats();
@@ -350,6 +379,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       discoveryAttempts: 5,
     });
     this.#transport = transport;
+    this.#audio = new TransportAudio(transport);
     this.#speaking.resetFrameCount();
     this.#watchdog.resetCount(this.#clock.now());
     this.#dave.resetFailureCount();
@@ -446,6 +476,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     this.#clock.clearTimeout(this.#discoveryTimer);
     const transport = this.#transport;
     this.#transport = undefined;
+    this.#audio = undefined;
     if (transport) await transport.stop();
   }
 
