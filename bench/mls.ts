@@ -9,7 +9,7 @@
 // per round, a few percent at most). Run: npx tsx bench/mls.ts
 import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
 
-import { DaveProtocolSession } from '../src/dave/index.js';
+import { DaveProtocolSession } from '../src/voice/dave/index.js';
 import { loadTsMls } from '../src/dave/tsMls.js';
 import { concatBytes, snowflakeBE64, u16, withLength } from '../src/dave/wire.js';
 import { ExternalSender } from '../src/emulator/voice/dave/externalSender.js';

@@ -1,8 +1,8 @@
-import type { AudioDevice as CoreAudioDevice } from '../src/calls/audioDevices.js';
-import type { Call as CoreCall } from '../src/calls/Call.js';
-import type { CallInfoHandle as CoreCallInfoHandle } from '../src/calls/CallInfoHandle.js';
-import { AudioModeType } from '../src/calls/enums.js';
-import type { VoiceStateHandle as CoreVoiceStateHandle } from '../src/calls/VoiceStateHandle.js';
+import type { AudioDevice as CoreAudioDevice } from '../src/voice/devices/audioDevices.js';
+import type { Call as CoreCall } from '../src/voice/call/Call.js';
+import type { CallInfoHandle as CoreCallInfoHandle } from '../src/voice/call/CallInfoHandle.js';
+import { AudioModeType } from '../src/voice/call/enums.js';
+import type { VoiceStateHandle as CoreVoiceStateHandle } from '../src/voice/call/VoiceStateHandle.js';
 import { enqueueCallback } from './callbacks.js';
 import {
   CallError,

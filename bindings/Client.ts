@@ -14,7 +14,7 @@ import {
   type TokenExchangeResult,
 } from '../src/auth/tokenTypes.js';
 import type { LoggingSeverity } from '../src/logging/index.js';
-import type { Call as CoreCall } from '../src/calls/Call.js';
+import type { Call as CoreCall } from '../src/voice/call/Call.js';
 import type { RpcUser } from '../src/rpc/IpcTransport.js';
 import { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
 import { UserStore } from '../src/users/UserStore.js';

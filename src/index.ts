@@ -10,7 +10,7 @@ export type { SocialEvents } from './social/SocialEvents.js';
 export type { MessageEvents } from './chat/MessageEvents.js';
 export type { InviteEvents } from './invites/InviteEvents.js';
 export type { LobbyEvents } from './lobbies/LobbyEvents.js';
-export type { VoiceEvents } from './calls/VoiceEvents.js';
+export type { VoiceEvents } from './voice/call/VoiceEvents.js';
 export { ClientError, ClientStatus, clientErrorToString, statusToString } from './client/ClientStatus.js';
 export type { AuthorizeOptions, AuthorizeResult } from './auth/AuthManager.js';
 export { IntegrationType, type AuthorizationArgs } from './auth/AuthorizationArgs.js';
@@ -105,7 +105,7 @@ export {
   type VoiceTransportStats,
 } from './media/index.js';
 export { LoggingSeverity, type LogCallback, type LogWriter } from './logging/index.js';
-export type { VoiceSocket, VoiceSocketFactory } from './voice/VoiceGatewayClient.js';
+export type { VoiceSocket, VoiceSocketFactory } from './voice/gateway/VoiceGatewayClient.js';
 export type { Listener } from './util/TypedEmitter.js';
 export { RpcError, type RpcUser } from './rpc/IpcTransport.js';
 export type { LocalClientOptions } from './rpc/LocalClientLink.js';
@@ -131,25 +131,25 @@ export {
 export { LobbyHandle, type LobbySnapshot } from './lobbies/LobbyHandle.js';
 export { LobbyMemberHandle, type LobbyMemberSnapshot } from './lobbies/LobbyMemberHandle.js';
 export type { LinkedChannel } from './lobbies/wireLobby.js';
-export { Call, type CallEvents, type VADThresholdSettings } from './calls/Call.js';
-export type { InboundAudioState } from './voice/InboundAudioWatchdog.js';
-export { CallInfoHandle } from './calls/CallInfoHandle.js';
+export { Call, type CallEvents, type VADThresholdSettings } from './voice/call/Call.js';
+export type { InboundAudioState } from './voice/connection/InboundAudioWatchdog.js';
+export { CallInfoHandle } from './voice/call/CallInfoHandle.js';
 export {
   AudioModeType,
   CallError,
   CallStatus,
   callErrorToString,
   callStatusToString,
-} from './calls/enums.js';
-export { VoiceStateHandle } from './calls/VoiceStateHandle.js';
+} from './voice/call/enums.js';
+export { VoiceStateHandle } from './voice/call/VoiceStateHandle.js';
 export {
   NULL_AUDIO_DEVICE_ID,
   WAV_INPUT_PREFIX,
   WAV_OUTPUT_PREFIX,
   type AudioDevice,
-} from './calls/audioDevices.js';
-export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './calls/CallManager.js';
-export type { DaveSessionFactory, DaveSessionLike } from './voice/daveSession.js';
+} from './voice/devices/audioDevices.js';
+export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './voice/call/CallManager.js';
+export type { DaveSessionFactory, DaveSessionLike } from './voice/dave/daveSession.js';
 export {
   MAX_LOBBY_METADATA_CHARS,
   MAX_LOBBY_METADATA_KEYS,

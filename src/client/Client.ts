@@ -1,6 +1,6 @@
-import { NULL_AUDIO_DEVICE_ID, type AudioDevice } from '../calls/audioDevices.js';
-import type { Call } from '../calls/Call.js';
-import type { UserAudioCapturedCallback, UserAudioReceivedCallback } from '../calls/CallManager.js';
+import { NULL_AUDIO_DEVICE_ID, type AudioDevice } from '../voice/devices/audioDevices.js';
+import type { Call } from '../voice/call/Call.js';
+import type { UserAudioCapturedCallback, UserAudioReceivedCallback } from '../voice/call/CallManager.js';
 import type { LoggingSeverity } from '../logging/index.js';
 import { withSignal } from '../util/withSignal.js';
 import type { Session } from './createSession.js';

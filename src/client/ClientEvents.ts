@@ -1,5 +1,5 @@
 import type { DeauthorizedError } from '../errors/index.js';
-import type { VoiceEvents } from '../calls/VoiceEvents.js';
+import type { VoiceEvents } from '../voice/call/VoiceEvents.js';
 import type { InviteEvents } from '../invites/InviteEvents.js';
 import type { LobbyEvents } from '../lobbies/LobbyEvents.js';
 import type { MessageEvents } from '../chat/MessageEvents.js';

@@ -5,8 +5,8 @@ import type { MediaEnginePreference } from '../media/createMediaEngine.js';
 import type { MediaEngine } from '../media/MediaEngine.js';
 import type { LocalClientOptions } from '../rpc/LocalClientLink.js';
 import type { Clock } from '../util/Clock.js';
-import type { DaveSessionFactory } from '../voice/daveSession.js';
-import type { VoiceSocketFactory } from '../voice/VoiceGatewayClient.js';
+import type { DaveSessionFactory } from '../voice/dave/daveSession.js';
+import type { VoiceSocketFactory } from '../voice/gateway/VoiceGatewayClient.js';
 
 /** Options of a {@link Client}. All are optional. */
 export interface ClientOptions {

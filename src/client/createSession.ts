@@ -1,10 +1,10 @@
 import { AuthManager } from '../auth/AuthManager.js';
 import { openInSystemBrowser } from '../auth/openUrl.js';
-import { CallManager } from '../calls/CallManager.js';
+import { CallManager } from '../voice/call/CallManager.js';
 import { DirectMessageManager } from '../chat/DirectMessageManager.js';
 import { LobbyMessageManager } from '../chat/LobbyMessageManager.js';
 import { MessageStore } from '../chat/MessageStore.js';
-import { DaveProtocolSession } from '../dave/index.js';
+import { DaveProtocolSession } from '../voice/dave/index.js';
 import { ClientNotReadyError, ValidationError } from '../errors/index.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import { defaultGatewaySocketFactory } from '../gateway/GatewaySocket.js';

@@ -1,4 +1,4 @@
-import type { CallInfoHandle } from '../calls/CallInfoHandle.js';
+import type { CallInfoHandle } from '../voice/call/CallInfoHandle.js';
 import type { UserStore } from '../users/UserStore.js';
 import { LobbyMemberHandle, type LobbyMemberSnapshot } from './LobbyMemberHandle.js';
 import type { LinkedChannel, LobbyData } from './wireLobby.js';

@@ -13,7 +13,7 @@ import {
   type LobbyMemberData,
 } from './wireLobby.js';
 import { checkInput } from '../util/checkInput.js';
-import type { CallInfoHandle } from '../calls/CallInfoHandle.js';
+import type { CallInfoHandle } from '../voice/call/CallInfoHandle.js';
 
 /** Options of {@link LobbyManager.createOrJoin}. */
 export interface CreateOrJoinLobbyOptions {

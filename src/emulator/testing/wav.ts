@@ -1,4 +1,4 @@
-import { readWavFile, WavFileOutput } from '../../calls/audioDevices.js';
+import { readWavFile, WavFileOutput } from '../../voice/devices/audioDevices.js';
 
 /**
  * Writes 48 kHz interleaved stereo 16-bit PCM as a WAV file: what the `wav-in:` virtual microphone reads and

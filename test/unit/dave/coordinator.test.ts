@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { generateDisplayableCode, generatePairwiseFingerprint } from '@snazzah/davey';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { displayableCode, pairwiseFingerprint } from '../../../src/dave/index.js';
+import { displayableCode, pairwiseFingerprint } from '../../../src/voice/dave/index.js';
 import { proposalRef } from '../../../src/dave/wire.js';
 import { ExternalSender } from '../../../src/emulator/voice/dave/externalSender.js';
 import { FakeClock } from '../../fakes/FakeClock.js';

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 import { DAVESession, type MediaType, type ProposalsOperationType } from '@snazzah/davey';
 
-import { DaveProtocolSession } from '../../../src/dave/index.js';
+import { DaveProtocolSession } from '../../../src/voice/dave/index.js';
 import { DaveCoordinator } from '../../../src/emulator/voice/dave/DaveCoordinator.js';
 import { createMediaEngine, type MediaEngineKind } from '../../../src/media/index.js';
 import type { Clock } from '../../../src/util/Clock.js';

@@ -12,7 +12,7 @@ import {
   readWavFile,
   WavFileInput,
   WavFileOutput,
-} from '../../../src/calls/audioDevices.js';
+} from '../../../src/voice/devices/audioDevices.js';
 import { ValidationError } from '../../../src/errors/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-devices-'));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 import { Logger } from '../../../src/logging/index.js';
-import { VoiceGatewayClient, type VoiceGatewayEnd } from '../../../src/voice/VoiceGatewayClient.js';
+import { VoiceGatewayClient, type VoiceGatewayEnd } from '../../../src/voice/gateway/VoiceGatewayClient.js';
 
 /** A scripted voice server on loopback: records what each connection sent, the test answers. */
 class ScriptedServer {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { VoiceStateStore, type VoiceStateChange } from '../../../src/calls/VoiceStateStore.js';
+import { VoiceStateStore, type VoiceStateChange } from '../../../src/voice/call/VoiceStateStore.js';
 import { Logger } from '../../../src/logging/index.js';
 
 const LOBBY = '1000000000000000001';

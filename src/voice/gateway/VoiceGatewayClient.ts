@@ -1,9 +1,9 @@
 import WebSocket from 'ws';
 
-import type { GatewaySocket, GatewaySocketData } from '../gateway/GatewaySocket.js';
-import type { LogWriter } from '../logging/index.js';
-import { systemClock, type Clock, type TimerHandle } from '../util/Clock.js';
-import { TypedEmitter } from '../util/TypedEmitter.js';
+import type { GatewaySocket, GatewaySocketData } from '../../gateway/GatewaySocket.js';
+import type { LogWriter } from '../../logging/index.js';
+import { systemClock, type Clock, type TimerHandle } from '../../util/Clock.js';
+import { TypedEmitter } from '../../util/TypedEmitter.js';
 import {
   decodeServerMessage,
   encodeBinary,
@@ -16,7 +16,7 @@ import {
   VoiceOpcode,
   type SessionDescription,
   type VoiceReady,
-} from './protocol.js';
+} from '../protocol.js';
 
 /** The part of a `ws` WebSocket the voice gateway client uses: the main gateway's, plus binary frames. */
 export interface VoiceSocket extends Omit<GatewaySocket, 'send'> {

@@ -1,15 +1,15 @@
 import type { AuthenticationService, CiphersuiteImpl, ClientState, MlsContext } from 'ts-mls';
 
-import type { Logger, LogWriter } from '../logging/index.js';
-import { LoggingSeverity } from '../logging/index.js';
-import type { Clock } from '../util/Clock.js';
-import { TypedEmitter } from '../util/TypedEmitter.js';
+import type { Logger, LogWriter } from '../../logging/index.js';
+import { LoggingSeverity } from '../../logging/index.js';
+import type { Clock } from '../../util/Clock.js';
+import { TypedEmitter } from '../../util/TypedEmitter.js';
 import { privacyCode as makePrivacyCode, verificationCode as makeVerificationCode } from './codes.js';
 import { exportSenderKey, generateDaveKeyPackage, groupMembers, type OwnKeyPackage } from './group.js';
 import { parseExternalSender, parseProposals, readU16 } from './payloads.js';
 import { daveLog, InputQueue, type DaveLog } from './inputQueue.js';
 import { PendingTransitions } from './transitions.js';
-import { daveCipherSuite, loadTsMls, type TsMls } from './tsMls.js';
+import { daveCipherSuite, loadTsMls, type TsMls } from '../../dave/tsMls.js';
 import {
   checkCommit,
   checkProposal,
@@ -20,7 +20,7 @@ import {
   Refusal,
   type ExternalSenderInfo,
 } from './validation.js';
-import { bytesEqual, concatBytes, DaveOp, snowflakeBE64 } from './wire.js';
+import { bytesEqual, concatBytes, DaveOp, snowflakeBE64 } from '../../dave/wire.js';
 
 /** discord.js's default: consecutive decrypt failures before the session recovers. */
 const DEFAULT_DECRYPTION_FAILURE_TOLERANCE = 36;

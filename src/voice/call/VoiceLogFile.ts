@@ -1,8 +1,8 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { ValidationError } from '../errors/index.js';
-import { LoggingSeverity, type LogWriter } from '../logging/index.js';
+import { ValidationError } from '../../errors/index.js';
+import { LoggingSeverity, type LogWriter } from '../../logging/index.js';
 
 const SEVERITY_NAMES: Record<LoggingSeverity, string> = {
   [LoggingSeverity.Verbose]: 'verbose',

@@ -1,6 +1,6 @@
-import type { SessionFeature } from '../session/SessionContext.js';
-import type { LogWriter } from '../logging/index.js';
-import { isSnowflake } from '../util/snowflake.js';
+import type { SessionFeature } from '../../session/SessionContext.js';
+import type { LogWriter } from '../../logging/index.js';
+import { isSnowflake } from '../../util/snowflake.js';
 import { VoiceStateHandle, type VoiceStateData } from './VoiceStateHandle.js';
 
 /** What changed for one participant of a lobby call. */

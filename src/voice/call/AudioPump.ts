@@ -1,8 +1,8 @@
 import path from 'node:path';
 
-import { ValidationError } from '../errors/index.js';
-import type { LogWriter } from '../logging/index.js';
-import { VOICE_FRAME_SAMPLES } from '../media/transport/types.js';
+import { ValidationError } from '../../errors/index.js';
+import type { LogWriter } from '../../logging/index.js';
+import { VOICE_FRAME_SAMPLES } from '../../media/transport/types.js';
 import {
   describeDevice,
   NULL_AUDIO_DEVICE,
@@ -15,7 +15,7 @@ import {
   type AudioDevice,
   type AudioInput,
   type AudioOutput,
-} from './audioDevices.js';
+} from '../devices/audioDevices.js';
 import type { ActiveCall } from './ActiveCall.js';
 
 const TICK_MS = 20;

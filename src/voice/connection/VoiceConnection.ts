@@ -1,15 +1,15 @@
-import type { LogWriter } from '../logging/index.js';
-import type { MediaEngine } from '../media/MediaEngine.js';
-import type { VoiceTransport } from '../media/transport/types.js';
-import { systemClock, type Clock, type TimerHandle } from '../util/Clock.js';
-import { TypedEmitter } from '../util/TypedEmitter.js';
+import type { LogWriter } from '../../logging/index.js';
+import type { MediaEngine } from '../../media/MediaEngine.js';
+import type { VoiceTransport } from '../../media/transport/types.js';
+import { systemClock, type Clock, type TimerHandle } from '../../util/Clock.js';
+import { TypedEmitter } from '../../util/TypedEmitter.js';
 import { DaveLink } from './DaveLink.js';
 import {
   InboundAudioWatchdog,
   MAX_INBOUND_RECOVERIES,
   type InboundAudioState,
 } from './InboundAudioWatchdog.js';
-import type { DaveSessionFactory } from './daveSession.js';
+import type { DaveSessionFactory } from '../dave/daveSession.js';
 import {
   chooseTransportMode,
   parseClientDisconnect,
@@ -20,7 +20,7 @@ import {
   VoiceOpcode,
   type SessionDescription,
   type VoiceReady,
-} from './protocol.js';
+} from '../protocol.js';
 import { SpeakingTracker } from './SpeakingTracker.js';
 import { SsrcRouter } from './SsrcRouter.js';
 import { TransportAudio, type PlayoutSink } from './TransportAudio.js';
@@ -30,7 +30,7 @@ import {
   type VoiceGatewayState,
   type VoiceIdentity,
   type VoiceSocketFactory,
-} from './VoiceGatewayClient.js';
+} from '../gateway/VoiceGatewayClient.js';
 
 /** Where a voice connection is, as the Call statuses need it. */
 export type VoiceConnectionState =

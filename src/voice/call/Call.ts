@@ -1,6 +1,6 @@
-import { ValidationError } from '../errors/index.js';
-import { TypedEmitter } from '../util/TypedEmitter.js';
-import type { InboundAudioState } from '../voice/InboundAudioWatchdog.js';
+import { ValidationError } from '../../errors/index.js';
+import { TypedEmitter } from '../../util/TypedEmitter.js';
+import type { InboundAudioState } from '../connection/InboundAudioWatchdog.js';
 import { AudioModeType, CallError, CallStatus, callErrorToString, callStatusToString } from './enums.js';
 import type { VoiceStateHandle } from './VoiceStateHandle.js';
 

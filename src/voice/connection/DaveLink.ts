@@ -1,8 +1,8 @@
-import type { LogWriter } from '../logging/index.js';
-import type { DaveSessionFactory, DaveSessionLike } from './daveSession.js';
-import { VoiceOpcode } from './protocol.js';
+import type { LogWriter } from '../../logging/index.js';
+import type { DaveSessionFactory, DaveSessionLike } from '../dave/daveSession.js';
+import { VoiceOpcode } from '../protocol.js';
 import type { SsrcRouter } from './SsrcRouter.js';
-import type { VoiceGatewayClient } from './VoiceGatewayClient.js';
+import type { VoiceGatewayClient } from '../gateway/VoiceGatewayClient.js';
 
 /** What the DAVE link needs from its voice connection. */
 export interface DaveLinkDeps {

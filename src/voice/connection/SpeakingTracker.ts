@@ -1,4 +1,4 @@
-import type { Clock } from '../util/Clock.js';
+import type { Clock } from '../../util/Clock.js';
 
 /** How long after the last sent voice frame we still count as speaking. */
 const SPEAKING_HOLD_MS = 200;

@@ -1,5 +1,5 @@
-import type { VoiceConnectionState } from '../voice/VoiceConnection.js';
-import type { VoiceGatewayEnd } from '../voice/VoiceGatewayClient.js';
+import type { VoiceConnectionState } from '../connection/VoiceConnection.js';
+import type { VoiceGatewayEnd } from '../gateway/VoiceGatewayClient.js';
 import { CallError, CallStatus } from './enums.js';
 
 /** The Call status a voice connection state shows as; undefined for `closed`, which the end decides. */

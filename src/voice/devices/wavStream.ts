@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
-import { ValidationError } from '../errors/index.js';
+import { ValidationError } from '../../errors/index.js';
 
 const SAMPLE_RATE = 48_000;
 /** Input frames decoded per disk read: half a second at 48 kHz, a few dozen kilobytes. */

@@ -1,7 +1,7 @@
-import type { LogWriter } from '../logging/index.js';
+import type { LogWriter } from '../../logging/index.js';
 
 /**
- * The shape of the DAVE protocol session (src/dave, `DaveProtocolSession`) as the voice connection uses it:
+ * The shape of the DAVE protocol session (`DaveProtocolSession` in this folder) as the voice connection uses it:
  * the voice connection feeds it the DAVE opcodes and applies the media keys it announces. Kept as a type
  * here so the voice connection is written against the contract, not against one implementation's file.
  */

@@ -1,6 +1,6 @@
-import type { GatewayConnection } from '../gateway/GatewayConnection.js';
-import type { GatewayOpcode } from '../gateway/protocol.js';
-import type { LogWriter } from '../logging/index.js';
+import type { GatewayConnection } from '../../gateway/GatewayConnection.js';
+import type { GatewayOpcode } from '../../gateway/protocol.js';
+import type { LogWriter } from '../../logging/index.js';
 import type { ActiveCall } from './ActiveCall.js';
 
 /** The main gateway's lobby voice opcode (contract: `d` is every lobby call the session wants). */

@@ -1,9 +1,13 @@
-import { ValidationError } from '../errors/index.js';
-import type { LogWriter } from '../logging/index.js';
-import type { AudioProcessor } from '../media/audio/types.js';
-import { VOICE_FRAME_SAMPLES } from '../media/transport/types.js';
-import type { VoiceAudioSettings, VoiceConnection, VoiceConnectionState } from '../voice/VoiceConnection.js';
-import type { PlayoutSink } from '../voice/TransportAudio.js';
+import { ValidationError } from '../../errors/index.js';
+import type { LogWriter } from '../../logging/index.js';
+import type { AudioProcessor } from '../../media/audio/types.js';
+import { VOICE_FRAME_SAMPLES } from '../../media/transport/types.js';
+import type {
+  VoiceAudioSettings,
+  VoiceConnection,
+  VoiceConnectionState,
+} from '../connection/VoiceConnection.js';
+import type { PlayoutSink } from '../connection/TransportAudio.js';
 import type { UserAudioCapturedCallback, UserAudioReceivedCallback, UserPlayback } from './audioCallbacks.js';
 import { Call, type CallBackend, type CallEvents, type VADThresholdSettings } from './Call.js';
 import { callErrorOfEnd, callStatusOf } from './connectionStatus.js';
