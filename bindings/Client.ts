@@ -16,8 +16,8 @@ import {
 import type { LoggingSeverity } from '../src/logging/index.js';
 import type { Call as CoreCall } from '../src/calls/Call.js';
 import type { RpcUser } from '../src/rpc/IpcTransport.js';
-import { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
-import { UserStore } from '../src/users/UserStore.js';
+import { UserHandle as CoreUserHandle } from '../src/social/UserHandle.js';
+import { UserStore } from '../src/social/UserStore.js';
 import {
   AuthorizationArgs,
   AuthorizationCodeChallenge,

@@ -1,7 +1,7 @@
 import type { ChannelHandle as CoreChannelHandle } from '../src/chat/ChannelHandle.js';
 import type { MessageHandle as CoreMessageHandle } from '../src/chat/MessageHandle.js';
 import type { UserMessageSummary as CoreUserMessageSummary } from '../src/chat/DirectMessageManager.js';
-import type { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
+import type { UserHandle as CoreUserHandle } from '../src/social/UserHandle.js';
 import type { LobbyHandle as CoreLobbyHandle } from '../src/lobbies/LobbyHandle.js';
 import { LobbyHandle } from './LobbyHandle.js';
 import { ChannelHandle } from './ChannelHandle.js';

@@ -1,5 +1,5 @@
 import { StatusType } from '../src/social/enums.js';
-import { AvatarType, type UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
+import { AvatarType, type UserHandle as CoreUserHandle } from '../src/social/UserHandle.js';
 import { Activity } from './Activity.js';
 import { idToBigInt } from './ids.js';
 import { RelationshipHandle } from './RelationshipHandle.js';

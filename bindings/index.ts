@@ -85,7 +85,7 @@ export {
 export { ActivityPartyPrivacy, ActivityTypes, StatusDisplayTypes } from '../src/presence/Activity.js';
 export { ActivityActionTypes } from '../src/invites/ActivityInvite.js';
 export { RelationshipGroupType, RelationshipType, StatusType } from '../src/social/enums.js';
-export { AvatarType } from '../src/users/UserHandle.js';
+export { AvatarType } from '../src/social/UserHandle.js';
 export { CallError, CallStatus, ClientError, ClientStatus } from './statusEnums.js';
 export { IntegrationType } from '../src/auth/AuthorizationArgs.js';
 export { AuthenticationCodeChallengeMethod } from '../src/auth/pkce.js';

@@ -1,6 +1,6 @@
 import type { LogWriter } from '../logging/index.js';
 import type { RestRequest } from '../rest/RestClient.js';
-import type { UserStore } from '../users/UserStore.js';
+import type { UserStore } from '../social/UserStore.js';
 import type { Clock } from '../util/Clock.js';
 import type { ClientEvents } from './ClientEvents.js';
 

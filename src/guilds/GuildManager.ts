@@ -1,7 +1,7 @@
 import type { SessionContext } from '../client/SessionContext.js';
 import { ChannelType } from '../chat/ChannelHandle.js';
 import { AbortedError, ValidationError } from '../errors/index.js';
-import { UserHandle } from '../users/UserHandle.js';
+import { UserHandle } from '../social/UserHandle.js';
 import { checkInput } from '../util/checkInput.js';
 import { enumMember } from '../util/enumMember.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';

@@ -1,6 +1,6 @@
 import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
 import { ValidationError } from '../errors/index.js';
-import { UserHandle } from '../users/UserHandle.js';
+import { UserHandle } from '../social/UserHandle.js';
 import { requireSnowflake } from '../util/snowflake.js';
 import { ActivityActionTypes, inviteFromMessage, type ActivityInvite } from './ActivityInvite.js';
 

@@ -1,5 +1,5 @@
-import { UserHandle } from '../users/UserHandle.js';
-import type { UserStore } from '../users/UserStore.js';
+import { UserHandle } from './UserHandle.js';
+import type { UserStore } from './UserStore.js';
 import { RelationshipType } from './enums.js';
 
 /**

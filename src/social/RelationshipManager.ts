@@ -1,6 +1,6 @@
 import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
 import { ValidationError } from '../errors/index.js';
-import { UserHandle } from '../users/UserHandle.js';
+import { UserHandle } from './UserHandle.js';
 import { enumMember } from '../util/enumMember.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { RelationshipGroupType, RelationshipType, StatusType } from './enums.js';

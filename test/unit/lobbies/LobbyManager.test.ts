@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionContext } from '../../../src/client/SessionContext.js';
 import { ClientNotReadyError } from '../../../src/errors/index.js';
 import { LobbyManager } from '../../../src/lobbies/LobbyManager.js';
-import { UserStore } from '../../../src/users/UserStore.js';
+import { UserStore } from '../../../src/social/UserStore.js';
 import { systemClock } from '../../../src/util/Clock.js';
 
 const ME = '100';

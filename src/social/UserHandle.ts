@@ -1,7 +1,7 @@
 import type { Activity } from '../presence/Activity.js';
 import { activityFromWire } from '../presence/activityFromWire.js';
-import { RelationshipType, StatusType, statusFromWire } from '../social/enums.js';
-import { RelationshipHandle } from '../social/RelationshipHandle.js';
+import { RelationshipType, StatusType, statusFromWire } from './enums.js';
+import { RelationshipHandle } from './RelationshipHandle.js';
 import type { UserStore, WireUser } from './UserStore.js';
 
 /** Image formats of avatar URLs, with the C++ SDK's `UserHandle::AvatarType` values. */
