@@ -1,4 +1,4 @@
-import type { RelationshipHandle as CoreRelationshipHandle } from '../src/social/RelationshipHandle.js';
+import type { RelationshipHandle as CoreRelationshipHandle } from '../src/social/UserHandle.js';
 import { RelationshipType } from '../src/social/enums.js';
 import { idToBigInt } from './ids.js';
 import { UserHandle } from './UserHandle.js';

@@ -1,10 +1,9 @@
 import type { SessionContext, SessionFeature } from '../client/SessionContext.js';
 import { ValidationError } from '../errors/index.js';
-import { UserHandle } from './UserHandle.js';
+import { RelationshipHandle, UserHandle } from './UserHandle.js';
 import { enumMember } from '../util/enumMember.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { RelationshipGroupType, RelationshipType, StatusType } from './enums.js';
-import { RelationshipHandle } from './RelationshipHandle.js';
 
 type Graph = 'discord' | 'game';
 type Wire = Record<string, unknown>;
