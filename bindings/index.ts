@@ -66,8 +66,7 @@ export type {
   VoiceParticipantChangedCallback,
 } from './Client.js';
 export type { Uint64Like } from './ids.js';
-export { UserHandle } from './UserHandle.js';
-export { RelationshipHandle } from './RelationshipHandle.js';
+export { RelationshipHandle, UserHandle } from './UserHandle.js';
 export { MessageHandle, UserMessageSummary } from './MessageHandle.js';
 export { ChannelHandle } from './ChannelHandle.js';
 export { LinkedChannel, LobbyHandle, LobbyMemberHandle } from './LobbyHandle.js';
