@@ -1,8 +1,10 @@
-import type { AudioDevice as CoreAudioDevice } from '../src/calls/audioDevices.js';
-import type { Call as CoreCall } from '../src/calls/Call.js';
-import type { CallInfoHandle as CoreCallInfoHandle } from '../src/calls/CallInfoHandle.js';
-import { AudioModeType } from '../src/calls/enums.js';
-import type { VoiceStateHandle as CoreVoiceStateHandle } from '../src/calls/VoiceStateHandle.js';
+import {
+  AudioModeType,
+  type AudioDevice as CoreAudioDevice,
+  type Call as CoreCall,
+  type CallInfoHandle as CoreCallInfoHandle,
+  type VoiceStateHandle as CoreVoiceStateHandle,
+} from '../src/index.js';
 import { enqueueCallback } from './callbacks.js';
 import {
   CallError,

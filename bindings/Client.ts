@@ -1,4 +1,22 @@
-import { Client as CoreClient, type ClientEvents, type ClientOptions } from '../src/client/Client.js';
+import {
+  AuthorizationTokenType,
+  Client as CoreClient,
+  getDefaultCommunicationScopes,
+  getDefaultPresenceScopes,
+  UserHandle as CoreUserHandle,
+  type AuthenticationExternalAuthType,
+  type Call as CoreCall,
+  type ClientEvents,
+  type ClientOptions,
+  type LoggingSeverity,
+  type MessageHandle as CoreMessageHandle,
+  type RelationshipGroupType,
+  type RpcUser,
+  type StatusType,
+  type TokenExchangeResult,
+} from '../src/index.js';
+// Not public: the store behind a handle over a user the client does not hold (the desktop client's, over RPC).
+import { UserStore } from '../src/social/UserStore.js';
 import {
   ClientError,
   ClientStatus,
@@ -7,17 +25,6 @@ import {
   clientStatusName,
   clientStatusOf,
 } from './statusEnums.js';
-import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../src/auth/scopes.js';
-import {
-  AuthorizationTokenType,
-  type AuthenticationExternalAuthType,
-  type TokenExchangeResult,
-} from '../src/auth/tokenTypes.js';
-import type { LoggingSeverity } from '../src/logging/index.js';
-import type { Call as CoreCall } from '../src/calls/Call.js';
-import type { RpcUser } from '../src/rpc/IpcTransport.js';
-import { UserHandle as CoreUserHandle } from '../src/social/UserHandle.js';
-import { UserStore } from '../src/social/UserStore.js';
 import {
   AuthorizationArgs,
   AuthorizationCodeChallenge,
@@ -28,11 +35,9 @@ import { isVoiceLogLine, logFileWriter } from './logFiles.js';
 import { ClientResult } from './ClientResult.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 import { RelationshipHandle, UserHandle } from './UserHandle.js';
-import type { RelationshipGroupType, StatusType } from '../src/social/enums.js';
 import { Activity } from './Activity.js';
 import { ActivityInvite } from './ActivityInvite.js';
 import { ChannelHandle } from './ChannelHandle.js';
-import type { MessageHandle as CoreMessageHandle } from '../src/chat/MessageHandle.js';
 import { MessageHandle, UserMessageSummary, type MessageLookups } from './MessageHandle.js';
 import { GuildChannel, GuildMinimal } from './Guild.js';
 import { LobbyHandle } from './LobbyHandle.js';

@@ -2,12 +2,13 @@
  * The C++ SDK's UserHandle and RelationshipHandle over the core handles: each leads to the other
  * (`Relationship()`, `User()`), so they share a file rather than import each other.
  */
-import { RelationshipType, StatusType } from '../src/social/enums.js';
 import {
   AvatarType,
+  RelationshipType,
+  StatusType,
   type RelationshipHandle as CoreRelationshipHandle,
   type UserHandle as CoreUserHandle,
-} from '../src/social/UserHandle.js';
+} from '../src/index.js';
 import { Activity } from './Activity.js';
 import { idToBigInt } from './ids.js';
 
