@@ -3,7 +3,7 @@ import {
   ActivityTypes,
   type Activity as CoreActivity,
   type StatusDisplayTypes,
-} from '../src/presence/Activity.js';
+} from '../src/index.js';
 import { defined } from '../src/util/defined.js';
 
 /** A rich presence image set, as the C++ SDK's `ActivityAssets`. */

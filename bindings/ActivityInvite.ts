@@ -1,7 +1,4 @@
-import {
-  ActivityActionTypes,
-  type ActivityInvite as CoreActivityInvite,
-} from '../src/invites/ActivityInvite.js';
+import { ActivityActionTypes, type ActivityInvite as CoreActivityInvite } from '../src/index.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 
 /** An activity invite or join request, as the C++ SDK's `ActivityInvite`. */

@@ -1,8 +1,8 @@
 import {
+  AuthenticationCodeChallengeMethod,
   IntegrationType,
   type AuthorizationArgs as CoreAuthorizationArgs,
-} from '../src/auth/AuthorizationArgs.js';
-import { AuthenticationCodeChallengeMethod } from '../src/auth/pkce.js';
+} from '../src/index.js';
 import { idToString, type Uint64Like } from './ids.js';
 
 /** Thrown when a setter is called on a `nullobj`, which the C++ SDK leaves uninitialised. */

@@ -1,8 +1,10 @@
-import type { AudioDevice as CoreAudioDevice } from '../src/voice/devices/audioDevices.js';
-import type { Call as CoreCall } from '../src/voice/call/Call.js';
-import type { CallInfoHandle as CoreCallInfoHandle } from '../src/voice/call/CallInfoHandle.js';
-import { AudioModeType } from '../src/voice/call/enums.js';
-import type { VoiceStateHandle as CoreVoiceStateHandle } from '../src/voice/call/VoiceStateHandle.js';
+import {
+  AudioModeType,
+  type AudioDevice as CoreAudioDevice,
+  type Call as CoreCall,
+  type CallInfoHandle as CoreCallInfoHandle,
+  type VoiceStateHandle as CoreVoiceStateHandle,
+} from '../src/index.js';
 import { enqueueCallback } from './callbacks.js';
 import {
   CallError,

@@ -1,4 +1,4 @@
-import type { ChannelHandle as CoreChannelHandle, ChannelType } from '../src/chat/ChannelHandle.js';
+import type { ChannelHandle as CoreChannelHandle, ChannelType } from '../src/index.js';
 import { idToBigInt } from './ids.js';
 
 /** A channel (for a direct message: the conversation, whose id is the other user's id), as the C++ `ChannelHandle`. */

@@ -1,4 +1,25 @@
-import { Client as CoreClient, type ClientEvents, type ClientOptions } from '../src/client/Client.js';
+import {
+  AuthorizationTokenType,
+  Client as CoreClient,
+  getDefaultCommunicationScopes,
+  getDefaultPresenceScopes,
+  UserHandle as CoreUserHandle,
+  type ActivityInvite as CoreActivityInvite,
+  type AudioDevice as CoreAudioDevice,
+  type AuthenticationExternalAuthType,
+  type Call as CoreCall,
+  type ClientEvents,
+  type ClientOptions,
+  type ExternalAuth,
+  type LoggingSeverity,
+  type MessageHandle as CoreMessageHandle,
+  type RelationshipGroupType,
+  type RpcUser,
+  type StatusType,
+  type TokenExchangeResult,
+} from '../src/index.js';
+// Not public: the store behind a handle over a user the client does not hold (the desktop client's, over RPC).
+import { UserStore } from '../src/social/UserStore.js';
 import {
   ClientError,
   ClientStatus,
@@ -7,17 +28,6 @@ import {
   clientStatusName,
   clientStatusOf,
 } from './statusEnums.js';
-import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../src/auth/scopes.js';
-import {
-  AuthorizationTokenType,
-  type AuthenticationExternalAuthType,
-  type TokenExchangeResult,
-} from '../src/auth/tokenTypes.js';
-import type { LoggingSeverity } from '../src/logging/index.js';
-import type { Call as CoreCall } from '../src/voice/call/Call.js';
-import type { RpcUser } from '../src/rpc/IpcTransport.js';
-import { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
-import { UserStore } from '../src/users/UserStore.js';
 import {
   AuthorizationArgs,
   AuthorizationCodeChallenge,
@@ -27,13 +37,10 @@ import { enqueueCallback } from './callbacks.js';
 import { isVoiceLogLine, logFileWriter } from './logFiles.js';
 import { ClientResult } from './ClientResult.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
-import { UserHandle } from './UserHandle.js';
-import type { RelationshipGroupType, StatusType } from '../src/social/enums.js';
+import { RelationshipHandle, UserHandle } from './UserHandle.js';
 import { Activity } from './Activity.js';
 import { ActivityInvite } from './ActivityInvite.js';
-import { RelationshipHandle } from './RelationshipHandle.js';
 import { ChannelHandle } from './ChannelHandle.js';
-import type { MessageHandle as CoreMessageHandle } from '../src/chat/MessageHandle.js';
 import { MessageHandle, UserMessageSummary, type MessageLookups } from './MessageHandle.js';
 import { GuildChannel, GuildMinimal } from './Guild.js';
 import { LobbyHandle } from './LobbyHandle.js';
@@ -314,14 +321,12 @@ export class Client {
       deliver(callback, ClientResult.fromError(new TypeError('AuthorizationArgs is nullobj')), '', '');
       return;
     }
-    settle(
+    reply(
       () => this.#core.authorize(args.toCore()),
-      ({ code, redirectUri }) => {
-        deliver(callback, ClientResult.success(), code, redirectUri);
-      },
-      (result) => {
-        deliver(callback, result, '', '');
-      },
+      callback,
+      ({ code, redirectUri }) => [code, redirectUri],
+      '',
+      '',
     );
   }
   /** Aborts the authorization in progress. */
@@ -355,12 +360,10 @@ export class Client {
     this.#tokens(
       () =>
         this.#core.getTokenFromProvisionalMerge({
-          applicationId: idToString(applicationId),
+          ...externalAuth(applicationId, externalAuthType, externalAuthToken),
           code,
           codeVerifier,
           redirectUri,
-          externalAuthType,
-          externalAuthToken,
         }),
       callback,
     );
@@ -380,12 +383,7 @@ export class Client {
     callback: TokenExchangeCallback,
   ): void {
     this.#tokens(
-      () =>
-        this.#core.getProvisionalToken({
-          applicationId: idToString(applicationId),
-          externalAuthType,
-          externalAuthToken,
-        }),
+      () => this.#core.getProvisionalToken(externalAuth(applicationId, externalAuthType, externalAuthToken)),
       callback,
     );
   }
@@ -402,11 +400,9 @@ export class Client {
   ): void {
     this.#result(
       () =>
-        this.#core.unmergeIntoProvisionalAccount({
-          applicationId: idToString(applicationId),
-          externalAuthType,
-          externalAuthToken,
-        }),
+        this.#core.unmergeIntoProvisionalAccount(
+          externalAuth(applicationId, externalAuthType, externalAuthToken),
+        ),
       callback,
     );
   }
@@ -420,14 +416,12 @@ export class Client {
     token: string,
     callback: FetchCurrentUserCallback,
   ): void {
-    settle(
+    reply(
       () => this.#core.fetchCurrentUser(token),
-      (user) => {
-        deliver(callback, ClientResult.success(), BigInt(user.id), user.username);
-      },
-      (result) => {
-        deliver(callback, result, 0n, '');
-      },
+      callback,
+      (user) => [BigInt(user.id), user.username],
+      0n,
+      '',
     );
   }
   /** True when a non-empty token is set. */
@@ -473,7 +467,7 @@ export class Client {
     applicationId: Uint64Like,
     callback: GetDiscordClientConnectedUserCallback,
   ): void {
-    settle(
+    reply(
       () => {
         const wanted = idToString(applicationId);
         const own = this.#core.getApplicationId();
@@ -482,19 +476,14 @@ export class Client {
           throw new RangeError(`applicationId ${wanted} is not the client's application (${own})`);
         return this.#core.getDiscordClientConnectedUser();
       },
-      (user) => {
-        deliver(callback, ClientResult.success(), user ? desktopClientUser(user) : undefined);
-      },
-      (result) => {
-        deliver(callback, result, undefined);
-      },
+      callback,
+      (user) => [user ? desktopClientUser(user) : undefined],
+      undefined,
     );
   }
   /** Sets the callback invoked whenever a known user changes (name, status, activity). */
   SetUserUpdatedCallback(callback: UserIdCallback): void {
-    this.#setCallback('userUpdated', (userId: string) => {
-      deliver(callback, BigInt(userId));
-    });
+    this.#idCallback('userUpdated', callback);
   }
 
   // ── Rich presence and invites ──────────────────────────────────────────────────────────────────
@@ -527,27 +516,20 @@ export class Client {
   }
   /** Accepts an invite; the callback gets the join secret. */
   AcceptActivityInvite(invite: ActivityInvite, callback: AcceptActivityInviteCallback): void {
-    settle(
+    reply(
       () => this.#core.acceptActivityInvite(invite.toCore()),
-      (secret) => {
-        deliver(callback, ClientResult.success(), secret);
-      },
-      (result) => {
-        deliver(callback, result, '');
-      },
+      callback,
+      (secret) => [secret],
+      '',
     );
   }
   /** Sets the callback invoked when an invite or join request arrives. */
   SetActivityInviteCreatedCallback(callback: ActivityInviteCallback): void {
-    this.#setCallback('activityInviteCreated', (invite: Parameters<typeof ActivityInvite.fromCore>[0]) => {
-      deliver(callback, ActivityInvite.fromCore(invite));
-    });
+    this.#inviteCallback('activityInviteCreated', callback);
   }
   /** Sets the callback invoked when an invite changes (e.g. becomes invalid). */
   SetActivityInviteUpdatedCallback(callback: ActivityInviteCallback): void {
-    this.#setCallback('activityInviteUpdated', (invite: Parameters<typeof ActivityInvite.fromCore>[0]) => {
-      deliver(callback, ActivityInvite.fromCore(invite));
-    });
+    this.#inviteCallback('activityInviteUpdated', callback);
   }
 
   // ── The desktop client ─────────────────────────────────────────────────────────────────────────
@@ -669,28 +651,22 @@ export class Client {
   }
   /** Sets the callback invoked when a relationship is created or changes type. */
   SetRelationshipCreatedCallback(callback: RelationshipCallback): void {
-    this.#setCallback('relationshipCreated', (userId: string, isDiscord: boolean) => {
-      deliver(callback, BigInt(userId), isDiscord);
-    });
+    this.#relationshipCallback('relationshipCreated', callback);
   }
   /** Sets the callback invoked when a relationship ends. */
   SetRelationshipDeletedCallback(callback: RelationshipCallback): void {
-    this.#setCallback('relationshipDeleted', (userId: string, isDiscord: boolean) => {
-      deliver(callback, BigInt(userId), isDiscord);
-    });
+    this.#relationshipCallback('relationshipDeleted', callback);
   }
   /** Sets the callback invoked when a friend may have moved between friends-list groups. */
   SetRelationshipGroupsUpdatedCallback(callback: UserIdCallback): void {
-    this.#setCallback('relationshipGroupsUpdated', (userId: string) => {
-      deliver(callback, BigInt(userId));
-    });
+    this.#idCallback('relationshipGroupsUpdated', callback);
   }
 
   // ── Direct messages ──────────────────────────────────────────────────────────────────────────────
 
   /** Sends a direct message (1–2000 characters); the callback gets its id. */
   SendUserMessage(recipientId: Uint64Like, content: string, callback: SendUserMessageCallback): void {
-    this.#sendMessage(() => this.#core.sendUserMessage(idToString(recipientId), content), callback);
+    this.#newId(() => this.#core.sendUserMessage(idToString(recipientId), content), callback);
   }
   /** Sends a direct message with metadata (at most 25 keys, 1024 characters in all). */
   SendUserMessageWithMetadata(
@@ -699,7 +675,7 @@ export class Client {
     metadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
     callback: SendUserMessageCallback,
   ): void {
-    this.#sendMessage(
+    this.#newId(
       () => this.#core.sendUserMessage(idToString(recipientId), content, plainMap(metadata)),
       callback,
     );
@@ -733,18 +709,11 @@ export class Client {
   }
   /** Every direct-message conversation of the player with its newest message id. */
   GetUserMessageSummaries(callback: UserMessageSummariesCallback): void {
-    settle(
+    reply(
       () => this.#core.getUserMessageSummaries(),
-      (summaries) => {
-        deliver(
-          callback,
-          ClientResult.success(),
-          summaries.map((s) => new UserMessageSummary(s)),
-        );
-      },
-      (result) => {
-        deliver(callback, result, []);
-      },
+      callback,
+      (summaries) => [summaries.map((s) => new UserMessageSummary(s))],
+      [],
     );
   }
   /** A message the client knows (sent, received or fetched). */
@@ -759,15 +728,11 @@ export class Client {
   }
   /** Sets the callback invoked when a message arrives or is sent. */
   SetMessageCreatedCallback(callback: MessageIdCallback): void {
-    this.#setCallback('messageCreated', (messageId: string) => {
-      deliver(callback, BigInt(messageId));
-    });
+    this.#idCallback('messageCreated', callback);
   }
   /** Sets the callback invoked when a message is edited or its moderation metadata changes. */
   SetMessageUpdatedCallback(callback: MessageIdCallback): void {
-    this.#setCallback('messageUpdated', (messageId: string) => {
-      deliver(callback, BigInt(messageId));
-    });
+    this.#idCallback('messageUpdated', callback);
   }
   /** Sets the callback invoked when a message is deleted. */
   SetMessageDeletedCallback(callback: MessageDeletedCallback): void {
@@ -780,7 +745,7 @@ export class Client {
 
   /** Creates the lobby for this secret or joins the existing one; the callback gets the lobby id. */
   CreateOrJoinLobby(secret: string, callback: CreateOrJoinLobbyCallback): void {
-    this.#lobbyId(() => this.#core.createOrJoinLobby(secret), callback);
+    this.#newId(() => this.#core.createOrJoinLobby(secret), callback);
   }
   /** As `CreateOrJoinLobby`, also replacing the lobby's and the player's member metadata. */
   CreateOrJoinLobbyWithMetadata(
@@ -789,7 +754,7 @@ export class Client {
     memberMetadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
     callback: CreateOrJoinLobbyCallback,
   ): void {
-    this.#lobbyId(
+    this.#newId(
       () => this.#core.createOrJoinLobby(secret, plainMap(lobbyMetadata), plainMap(memberMetadata)),
       callback,
     );
@@ -809,15 +774,15 @@ export class Client {
   }
   /** Sets the callback invoked when a lobby becomes available (it may fire more than once per lobby). */
   SetLobbyCreatedCallback(callback: LobbyIdCallback): void {
-    this.#lobbyCallback('lobbyCreated', callback);
+    this.#idCallback('lobbyCreated', callback);
   }
   /** Sets the callback invoked when a lobby's metadata or linked channel changes. */
   SetLobbyUpdatedCallback(callback: LobbyIdCallback): void {
-    this.#lobbyCallback('lobbyUpdated', callback);
+    this.#idCallback('lobbyUpdated', callback);
   }
   /** Sets the callback invoked when a lobby is no longer available. */
   SetLobbyDeletedCallback(callback: LobbyIdCallback): void {
-    this.#lobbyCallback('lobbyDeleted', callback);
+    this.#idCallback('lobbyDeleted', callback);
   }
   /** Sets the callback invoked when a user joins a lobby the player is in. */
   SetLobbyMemberAddedCallback(callback: LobbyMemberCallback): void {
@@ -833,7 +798,7 @@ export class Client {
   }
   /** Sends a message to every member of a lobby; the callback gets its id. */
   SendLobbyMessage(lobbyId: Uint64Like, content: string, callback: SendUserMessageCallback): void {
-    this.#sendMessage(() => this.#core.sendLobbyMessage(idToString(lobbyId), content), callback);
+    this.#newId(() => this.#core.sendLobbyMessage(idToString(lobbyId), content), callback);
   }
   /** As `SendLobbyMessage`, with metadata delivered to the game's clients. */
   SendLobbyMessageWithMetadata(
@@ -842,7 +807,7 @@ export class Client {
     metadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
     callback: SendUserMessageCallback,
   ): void {
-    this.#sendMessage(
+    this.#newId(
       () => this.#core.sendLobbyMessage(idToString(lobbyId), content, plainMap(metadata)),
       callback,
     );
@@ -856,34 +821,20 @@ export class Client {
 
   /** The guilds the player is a member of. */
   GetUserGuilds(callback: GetUserGuildsCallback): void {
-    settle(
+    reply(
       () => this.#core.getUserGuilds(),
-      (guilds) => {
-        deliver(
-          callback,
-          ClientResult.success(),
-          guilds.map((g) => new GuildMinimal(g)),
-        );
-      },
-      (result) => {
-        deliver(callback, result, []);
-      },
+      callback,
+      (guilds) => [guilds.map((g) => new GuildMinimal(g))],
+      [],
     );
   }
   /** The channels of a guild the player can see, in the chat client's order. */
   GetGuildChannels(guildId: Uint64Like, callback: GetGuildChannelsCallback): void {
-    settle(
+    reply(
       () => this.#core.getGuildChannels(idToString(guildId)),
-      (channels) => {
-        deliver(
-          callback,
-          ClientResult.success(),
-          channels.map((c) => new GuildChannel(c)),
-        );
-      },
-      (result) => {
-        deliver(callback, result, []);
-      },
+      callback,
+      (channels) => [channels.map((c) => new GuildChannel(c))],
+      [],
     );
   }
   /** Links a guild channel to a lobby (needs the CanLinkLobby flag and channel permissions). */
@@ -900,19 +851,16 @@ export class Client {
     provisionalUserMergeRequiredCallback: ProvisionalUserMergeRequiredCallback,
     callback: JoinLinkedLobbyGuildCallback,
   ): void {
-    settle(
+    reply(
       () =>
         this.#core.joinLinkedLobbyGuild(idToString(lobbyId), {
           onProvisionalUserMergeRequired: () => {
             deliver(provisionalUserMergeRequiredCallback);
           },
         }),
-      (url) => {
-        deliver(callback, ClientResult.success(), url);
-      },
-      (result) => {
-        deliver(callback, result, '');
-      },
+      callback,
+      (url) => [url],
+      '',
     );
   }
   /** Tells a waiting `JoinLinkedLobbyGuild` that the account merge finished (or failed). */
@@ -924,31 +872,7 @@ export class Client {
     run: () => Promise<CoreMessageHandle[]>,
     callback: (result: ClientResult, messages: MessageHandle[]) => void,
   ): void {
-    settle(
-      run,
-      (messages) => {
-        deliver(
-          callback,
-          ClientResult.success(),
-          messages.map((m) => new MessageHandle(m, this.#lookups)),
-        );
-      },
-      (result) => {
-        deliver(callback, result, []);
-      },
-    );
-  }
-
-  #lobbyId(run: () => Promise<string>, callback: CreateOrJoinLobbyCallback): void {
-    settle(
-      run,
-      (lobbyId) => {
-        deliver(callback, ClientResult.success(), BigInt(lobbyId));
-      },
-      (result) => {
-        deliver(callback, result, 0n);
-      },
-    );
+    reply(run, callback, (messages) => [messages.map((m) => new MessageHandle(m, this.#lookups))], []);
   }
 
   // ── Voice calls ────────────────────────────────────────────────────────────────────────────────
@@ -985,27 +909,11 @@ export class Client {
   }
   /** Leaves a lobby's call; the callback runs once it ended. */
   EndCall(lobbyId: Uint64Like, callback: EndCallCallback): void {
-    settle(
-      () => this.#core.endCall(idToString(lobbyId)),
-      () => {
-        deliver(callback);
-      },
-      () => {
-        deliver(callback);
-      },
-    );
+    afterwards(() => this.#core.endCall(idToString(lobbyId)), callback);
   }
   /** Leaves every call. */
   EndCalls(callback: EndCallCallback): void {
-    settle(
-      () => this.#core.endCalls(),
-      () => {
-        deliver(callback);
-      },
-      () => {
-        deliver(callback);
-      },
-    );
+    afterwards(() => this.#core.endCalls(), callback);
   }
   /** Sets the callback for anyone joining or leaving a call in the player's lobbies. */
   SetVoiceParticipantChangedCallback(callback: VoiceParticipantChangedCallback): void {
@@ -1066,33 +974,19 @@ export class Client {
   }
   /** The input devices. */
   GetInputDevices(cb: AudioDevicesCallback): void {
-    void this.#core.getInputDevices().then((devices) => {
-      deliver(
-        cb,
-        devices.map((d) => new AudioDevice(d)),
-      );
-    });
+    deliverDevices(this.#core.getInputDevices(), cb);
   }
   /** The output devices. */
   GetOutputDevices(cb: AudioDevicesCallback): void {
-    void this.#core.getOutputDevices().then((devices) => {
-      deliver(
-        cb,
-        devices.map((d) => new AudioDevice(d)),
-      );
-    });
+    deliverDevices(this.#core.getOutputDevices(), cb);
   }
   /** The current input device. */
   GetCurrentInputDevice(cb: AudioDeviceCallback): void {
-    void this.#core.getCurrentInputDevice().then((device) => {
-      deliver(cb, new AudioDevice(device));
-    });
+    deliverDevice(this.#core.getCurrentInputDevice(), cb);
   }
   /** The current output device. */
   GetCurrentOutputDevice(cb: AudioDeviceCallback): void {
-    void this.#core.getCurrentOutputDevice().then((device) => {
-      deliver(cb, new AudioDevice(device));
-    });
+    deliverDevice(this.#core.getCurrentOutputDevice(), cb);
   }
   /** Switches the input device (`null` or `wav-in:<path>`). */
   SetInputDevice(deviceId: string, cb: ResultCallback): void {
@@ -1139,9 +1033,28 @@ export class Client {
     }
   }
 
-  #lobbyCallback(event: 'lobbyCreated' | 'lobbyUpdated' | 'lobbyDeleted', callback: LobbyIdCallback): void {
-    this.#setCallback(event, (lobbyId: string) => {
-      deliver(callback, BigInt(lobbyId));
+  /** Forwards an event whose one argument is an id (of a user, message or lobby) as a bigint. */
+  #idCallback(event: IdEvent, callback: (id: bigint) => void): void {
+    this.#setCallback(event, (id: string) => {
+      deliver(callback, BigInt(id));
+    });
+  }
+
+  #relationshipCallback(
+    event: 'relationshipCreated' | 'relationshipDeleted',
+    callback: RelationshipCallback,
+  ): void {
+    this.#setCallback(event, (userId: string, isDiscord: boolean) => {
+      deliver(callback, BigInt(userId), isDiscord);
+    });
+  }
+
+  #inviteCallback(
+    event: 'activityInviteCreated' | 'activityInviteUpdated',
+    callback: ActivityInviteCallback,
+  ): void {
+    this.#setCallback(event, (invite: CoreActivityInvite) => {
+      deliver(callback, ActivityInvite.fromCore(invite));
     });
   }
 
@@ -1163,16 +1076,9 @@ export class Client {
     };
   }
 
-  #sendMessage(run: () => Promise<string>, callback: SendUserMessageCallback): void {
-    settle(
-      run,
-      (messageId) => {
-        deliver(callback, ClientResult.success(), BigInt(messageId));
-      },
-      (result) => {
-        deliver(callback, result, 0n);
-      },
-    );
+  /** A call that creates something (a message, a lobby) and answers with its id; 0 on failure. */
+  #newId(run: () => Promise<string>, callback: (result: ClientResult, id: bigint) => void): void {
+    reply(run, callback, (id) => [BigInt(id)], 0n);
   }
 
   /** Replaces the one listener a `Set…Callback` method owns for `event`. */
@@ -1184,37 +1090,27 @@ export class Client {
   }
 
   #tokens(run: () => Promise<TokenExchangeResult>, callback: TokenExchangeCallback): void {
-    settle(
+    reply(
       run,
-      (t) => {
-        deliver(
-          callback,
-          ClientResult.success(),
-          t.accessToken,
-          t.refreshToken,
-          t.tokenType,
-          t.expiresIn,
-          t.scopes,
-        );
-      },
-      (result) => {
-        deliver(callback, result, '', '', AuthorizationTokenType.Bearer, 0, '');
-      },
+      callback,
+      (t) => [t.accessToken, t.refreshToken, t.tokenType, t.expiresIn, t.scopes],
+      '',
+      '',
+      AuthorizationTokenType.Bearer,
+      0,
+      '',
     );
   }
 
   #result(run: () => Promise<void>, callback: ResultCallback): void {
-    settle(
-      run,
-      () => {
-        deliver(callback, ClientResult.success());
-      },
-      (result) => {
-        deliver(callback, result);
-      },
-    );
+    reply(run, callback, () => []);
   }
 }
+
+/** The client events whose one argument is an id. */
+type IdEvent = {
+  [E in keyof ClientEvents]: ClientEvents[E] extends [string] ? E : never;
+}[keyof ClientEvents];
 
 /** Runs a core call and routes its outcome; a synchronous throw (validation) is reported like a rejection. */
 function settle<T>(
@@ -1231,6 +1127,59 @@ function settle<T>(
   promise.then(onSuccess, (error: unknown) => {
     onFailure(ClientResult.fromError(error));
   });
+}
+
+/**
+ * Runs a core call and delivers its outcome to a C++-style callback: success with `answer(value)`, or the
+ * failure with `fallback` (the empty values the C++ SDK passes on failure).
+ */
+function reply<T, Rest extends unknown[] | []>(
+  run: () => Promise<T>,
+  callback: (result: ClientResult, ...rest: Rest) => void,
+  answer: (value: T) => NoInfer<Rest>,
+  ...fallback: NoInfer<Rest>
+): void {
+  settle(
+    run,
+    (value) => {
+      deliver(callback, ClientResult.success(), ...answer(value));
+    },
+    (result) => {
+      deliver(callback, result, ...fallback);
+    },
+  );
+}
+
+/** Calls `callback` once the core call settled, either way (ending a call reports no result). */
+function afterwards(run: () => Promise<void>, callback: () => void): void {
+  const done = (): void => {
+    deliver(callback);
+  };
+  settle(run, done, done);
+}
+
+function deliverDevices(devices: Promise<CoreAudioDevice[]>, callback: AudioDevicesCallback): void {
+  void devices.then((list) => {
+    deliver(
+      callback,
+      list.map((d) => new AudioDevice(d)),
+    );
+  });
+}
+
+function deliverDevice(device: Promise<CoreAudioDevice>, callback: AudioDeviceCallback): void {
+  void device.then((d) => {
+    deliver(callback, new AudioDevice(d));
+  });
+}
+
+/** The application and external identity that the provisional-account calls take. */
+function externalAuth(
+  applicationId: Uint64Like,
+  externalAuthType: AuthenticationExternalAuthType,
+  externalAuthToken: string,
+): ExternalAuth & { applicationId: string } {
+  return { applicationId: idToString(applicationId), externalAuthType, externalAuthToken };
 }
 
 /** A plain object of a `Map` or a record, as the core API takes string maps. */

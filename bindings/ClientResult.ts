@@ -1,4 +1,4 @@
-import { ErrorType, SdkError } from '../src/errors/index.js';
+import { ErrorType, SdkError } from '../src/index.js';
 
 /** The result of an SDK call, as the C++ SDK's `ClientResult`. */
 export class ClientResult {

@@ -1,9 +1,9 @@
-import { ChannelType } from '../src/chat/ChannelHandle.js';
-import type {
-  GuildChannel as CoreGuildChannel,
-  GuildMinimal as CoreGuildMinimal,
-  LinkedLobby as CoreLinkedLobby,
-} from '../src/guilds/types.js';
+import {
+  ChannelType,
+  type GuildChannel as CoreGuildChannel,
+  type GuildMinimal as CoreGuildMinimal,
+  type LinkedLobby as CoreLinkedLobby,
+} from '../src/index.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 
 /**

@@ -1,6 +1,8 @@
-import type { LobbyHandle as CoreLobbyHandle } from '../src/lobbies/LobbyHandle.js';
-import type { LobbyMemberHandle as CoreLobbyMemberHandle } from '../src/lobbies/LobbyMemberHandle.js';
-import type { LinkedChannel as CoreLinkedChannel } from '../src/lobbies/wireLobby.js';
+import type {
+  LinkedChannel as CoreLinkedChannel,
+  LobbyHandle as CoreLobbyHandle,
+  LobbyMemberHandle as CoreLobbyMemberHandle,
+} from '../src/index.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 import { CallInfoHandle } from './Call.js';
 import { UserHandle } from './UserHandle.js';

@@ -1,8 +1,10 @@
-import type { ChannelHandle as CoreChannelHandle } from '../src/chat/ChannelHandle.js';
-import type { MessageHandle as CoreMessageHandle } from '../src/chat/MessageHandle.js';
-import type { UserMessageSummary as CoreUserMessageSummary } from '../src/chat/DirectMessageManager.js';
-import type { UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
-import type { LobbyHandle as CoreLobbyHandle } from '../src/lobbies/LobbyHandle.js';
+import type {
+  ChannelHandle as CoreChannelHandle,
+  LobbyHandle as CoreLobbyHandle,
+  MessageHandle as CoreMessageHandle,
+  UserHandle as CoreUserHandle,
+  UserMessageSummary as CoreUserMessageSummary,
+} from '../src/index.js';
 import { LobbyHandle } from './LobbyHandle.js';
 import { ChannelHandle } from './ChannelHandle.js';
 import { idToBigInt } from './ids.js';

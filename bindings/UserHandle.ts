@@ -1,8 +1,16 @@
-import { StatusType } from '../src/social/enums.js';
-import { AvatarType, type UserHandle as CoreUserHandle } from '../src/users/UserHandle.js';
+/*
+ * The C++ SDK's UserHandle and RelationshipHandle over the core handles: each leads to the other
+ * (`Relationship()`, `User()`), so they share a file rather than import each other.
+ */
+import {
+  AvatarType,
+  RelationshipType,
+  StatusType,
+  type RelationshipHandle as CoreRelationshipHandle,
+  type UserHandle as CoreUserHandle,
+} from '../src/index.js';
 import { Activity } from './Activity.js';
 import { idToBigInt } from './ids.js';
-import { RelationshipHandle } from './RelationshipHandle.js';
 
 /** A live view of a user, as the C++ SDK's `UserHandle`. */
 export class UserHandle {
@@ -65,5 +73,42 @@ export class UserHandle {
   Relationship(): RelationshipHandle {
     const core = this.#core;
     return core ? new RelationshipHandle(core.relationship) : RelationshipHandle.nullobj;
+  }
+}
+
+/** The relationship with another user, as the C++ SDK's `RelationshipHandle`. */
+export class RelationshipHandle {
+  /** An invalid handle. */
+  static readonly nullobj: RelationshipHandle = new RelationshipHandle(undefined);
+  readonly #core: CoreRelationshipHandle | undefined;
+
+  /** @internal Created by the client. */
+  constructor(core: CoreRelationshipHandle | undefined) {
+    this.#core = core;
+  }
+  /** True unless this is `nullobj`. */
+  IsValid(): boolean {
+    return this.#core !== undefined;
+  }
+  /** The other user's id. */
+  Id(): bigint {
+    return idToBigInt(this.#core?.id);
+  }
+  /** The platform relationship. */
+  DiscordRelationshipType(): RelationshipType {
+    return this.#core?.discordRelationshipType ?? RelationshipType.None;
+  }
+  /** This game's relationship. */
+  GameRelationshipType(): RelationshipType {
+    return this.#core?.gameRelationshipType ?? RelationshipType.None;
+  }
+  /** Whether an incoming request was flagged as spam. */
+  IsSpamRequest(): boolean {
+    return this.#core?.isSpamRequest ?? false;
+  }
+  /** The other user, when known. */
+  User(): UserHandle | undefined {
+    const user = this.#core?.user;
+    return user ? new UserHandle(user) : undefined;
   }
 }

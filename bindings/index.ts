@@ -66,13 +66,11 @@ export type {
   VoiceParticipantChangedCallback,
 } from './Client.js';
 export type { Uint64Like } from './ids.js';
-export { UserHandle } from './UserHandle.js';
-export { RelationshipHandle } from './RelationshipHandle.js';
+export { RelationshipHandle, UserHandle } from './UserHandle.js';
 export { MessageHandle, UserMessageSummary } from './MessageHandle.js';
 export { ChannelHandle } from './ChannelHandle.js';
 export { LinkedChannel, LobbyHandle, LobbyMemberHandle } from './LobbyHandle.js';
 export { GuildChannel, GuildMinimal, LinkedLobby } from './Guild.js';
-export { ChannelType } from '../src/chat/ChannelHandle.js';
 export { ActivityInvite } from './ActivityInvite.js';
 export {
   Activity,
@@ -82,13 +80,22 @@ export {
   ActivitySecrets,
   ActivityTimestamps,
 } from './Activity.js';
-export { ActivityPartyPrivacy, ActivityTypes, StatusDisplayTypes } from '../src/presence/Activity.js';
-export { ActivityActionTypes } from '../src/invites/ActivityInvite.js';
-export { RelationshipGroupType, RelationshipType, StatusType } from '../src/social/enums.js';
-export { AvatarType } from '../src/users/UserHandle.js';
 export { CallError, CallStatus, ClientError, ClientStatus } from './statusEnums.js';
-export { IntegrationType } from '../src/auth/AuthorizationArgs.js';
-export { AuthenticationCodeChallengeMethod } from '../src/auth/pkce.js';
-export { AuthenticationExternalAuthType, AuthorizationTokenType } from '../src/auth/tokenTypes.js';
-export { ErrorType } from '../src/errors/ErrorType.js';
-export { LoggingSeverity } from '../src/logging/LoggingSeverity.js';
+// The idiomatic API's enums, shared as they are: the C++ SDK's names and values.
+export {
+  ActivityActionTypes,
+  ActivityPartyPrivacy,
+  ActivityTypes,
+  AuthenticationCodeChallengeMethod,
+  AuthenticationExternalAuthType,
+  AuthorizationTokenType,
+  AvatarType,
+  ChannelType,
+  ErrorType,
+  IntegrationType,
+  LoggingSeverity,
+  RelationshipGroupType,
+  RelationshipType,
+  StatusDisplayTypes,
+  StatusType,
+} from '../src/index.js';

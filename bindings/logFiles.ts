@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { LoggingSeverity } from '../src/logging/LoggingSeverity.js';
+import { LoggingSeverity } from '../src/index.js';
 
 /** The file `SetLogDir` writes in its directory. */
 export const LOG_FILE_NAME = 'sdkpp.log';

@@ -1,8 +1,9 @@
 import {
+  CallError as CoreCallError,
+  CallStatus as CoreCallStatus,
   ClientError as CoreClientError,
   ClientStatus as CoreClientStatus,
-} from '../src/client/ClientStatus.js';
-import { CallError as CoreCallError, CallStatus as CoreCallStatus } from '../src/voice/call/enums.js';
+} from '../src/index.js';
 
 // The idiomatic API names its states (`'Ready'`), so they log readably; the bindings keep the C++ SDK's
 // numbers, which engine plugins pass across their own language boundary.

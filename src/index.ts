@@ -109,9 +109,8 @@ export type { VoiceSocket, VoiceSocketFactory } from './voice/gateway/VoiceGatew
 export type { Listener } from './util/TypedEmitter.js';
 export { RpcError, type RpcUser } from './rpc/IpcTransport.js';
 export type { LocalClientOptions } from './rpc/LocalClientLink.js';
-export { AvatarType, UserHandle } from './users/UserHandle.js';
+export { AvatarType, RelationshipHandle, UserHandle } from './social/UserHandle.js';
 export { RelationshipGroupType, RelationshipType, StatusType } from './social/enums.js';
-export { RelationshipHandle } from './social/RelationshipHandle.js';
 export { ActivityActionTypes, type ActivityInvite } from './invites/ActivityInvite.js';
 export { MessageHandle, type MessageSnapshot } from './chat/MessageHandle.js';
 export type { UserMessageSummary } from './chat/DirectMessageManager.js';

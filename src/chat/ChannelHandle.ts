@@ -1,4 +1,4 @@
-import type { UserStore } from '../users/UserStore.js';
+import type { UserStore } from '../social/UserStore.js';
 
 /** Channel kinds, with the C++ SDK's `ChannelType` values. */
 export enum ChannelType {

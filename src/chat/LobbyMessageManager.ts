@@ -1,6 +1,6 @@
 import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
 import type { MessageEvents } from './MessageEvents.js';
-import type { UserStore } from '../users/UserStore.js';
+import type { UserStore } from '../social/UserStore.js';
 import { ValidationError } from '../errors/index.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { requireContent, requireLimit, requireMetadata } from './DirectMessageManager.js';

@@ -1,5 +1,5 @@
-import { UserHandle } from '../users/UserHandle.js';
-import type { UserStore } from '../users/UserStore.js';
+import { UserHandle } from '../social/UserHandle.js';
+import type { UserStore } from '../social/UserStore.js';
 import type { MessageStore, WireMessage } from './MessageStore.js';
 
 /** Message flag of messages sent from a game through the social SDK. */

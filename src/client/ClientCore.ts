@@ -9,7 +9,7 @@ import { LoggingSeverity, type LogCallback } from '../logging/index.js';
 import type { CryptoSelfTestResult, MediaEngineInfo } from '../media/MediaEngine.js';
 import { writeLaunchCommand } from '../rpc/launchRegistry.js';
 import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
-import { UserHandle } from '../users/UserHandle.js';
+import { UserHandle } from '../social/UserHandle.js';
 import { isSnowflake } from '../util/snowflake.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
 import { checkClientOptions } from './checkClientOptions.js';

@@ -16,12 +16,12 @@ import { createMediaEngine, getDefaultMediaEngine } from '../media/createMediaEn
 import type { MediaEngine } from '../media/MediaEngine.js';
 import { PresenceManager } from '../presence/PresenceManager.js';
 import { RestClient, type RestRequest } from '../rest/RestClient.js';
-import { LocalClientCallbacks } from '../rpc/LocalClientCallbacks.js';
+import { LocalClientCallbacks } from '../invites/LocalClientCallbacks.js';
 import { LocalClientEvents } from '../rpc/LocalClientEvents.js';
 import { LocalClientLink } from '../rpc/LocalClientLink.js';
 import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
 import { RelationshipManager } from '../social/RelationshipManager.js';
-import { UserStore } from '../users/UserStore.js';
+import { UserStore } from '../social/UserStore.js';
 import { systemClock } from '../util/Clock.js';
 import type { EventMap } from '../util/TypedEmitter.js';
 import { currentSignal } from '../util/withSignal.js';

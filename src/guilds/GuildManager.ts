@@ -1,8 +1,8 @@
 import type { NoEvents, SessionContext } from '../session/SessionContext.js';
-import type { UserStore } from '../users/UserStore.js';
+import type { UserStore } from '../social/UserStore.js';
 import { ChannelType } from '../chat/ChannelHandle.js';
 import { AbortedError, ValidationError } from '../errors/index.js';
-import { UserHandle } from '../users/UserHandle.js';
+import { UserHandle } from '../social/UserHandle.js';
 import { checkInput } from '../util/checkInput.js';
 import { enumMember } from '../util/enumMember.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';

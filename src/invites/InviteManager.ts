@@ -1,8 +1,8 @@
 import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
 import type { InviteEvents } from './InviteEvents.js';
-import type { UserStore } from '../users/UserStore.js';
+import type { UserStore } from '../social/UserStore.js';
 import { ValidationError } from '../errors/index.js';
-import { UserHandle } from '../users/UserHandle.js';
+import { UserHandle } from '../social/UserHandle.js';
 import { requireSnowflake } from '../util/snowflake.js';
 import { ActivityActionTypes, inviteFromMessage, type ActivityInvite } from './ActivityInvite.js';
 

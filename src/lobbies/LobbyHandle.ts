@@ -1,5 +1,5 @@
 import type { CallInfoHandle } from '../voice/call/CallInfoHandle.js';
-import type { UserStore } from '../users/UserStore.js';
+import type { UserStore } from '../social/UserStore.js';
 import { LobbyMemberHandle, type LobbyMemberSnapshot } from './LobbyMemberHandle.js';
 import type { LinkedChannel, LobbyData } from './wireLobby.js';
 

@@ -1,5 +1,5 @@
-import { UserHandle } from '../users/UserHandle.js';
-import type { UserStore } from '../users/UserStore.js';
+import { UserHandle } from '../social/UserHandle.js';
+import type { UserStore } from '../social/UserStore.js';
 import { CAN_LINK_LOBBY_FLAG, type LobbyData, type LobbyMemberData } from './wireLobby.js';
 
 /** A live, read-only view of one member of a lobby; it reflects later updates. */

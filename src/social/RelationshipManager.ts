@@ -1,12 +1,11 @@
 import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
 import type { SocialEvents } from './SocialEvents.js';
-import type { UserStore } from '../users/UserStore.js';
+import type { UserStore } from './UserStore.js';
 import { ValidationError } from '../errors/index.js';
-import { UserHandle } from '../users/UserHandle.js';
+import { RelationshipHandle, UserHandle } from './UserHandle.js';
 import { enumMember } from '../util/enumMember.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { RelationshipGroupType, RelationshipType, StatusType } from './enums.js';
-import { RelationshipHandle } from './RelationshipHandle.js';
 
 type Graph = 'discord' | 'game';
 type Wire = Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { LobbyEvents } from '../../../src/lobbies/LobbyEvents.js';
 import type { SessionContext } from '../../../src/session/SessionContext.js';
 import { ClientNotReadyError } from '../../../src/errors/index.js';
 import { LobbyManager } from '../../../src/lobbies/LobbyManager.js';
-import { UserStore } from '../../../src/users/UserStore.js';
+import { UserStore } from '../../../src/social/UserStore.js';
 import { systemClock } from '../../../src/util/Clock.js';
 
 const ME = '100';

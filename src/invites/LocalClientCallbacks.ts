@@ -1,5 +1,5 @@
-import type { ActivityInvite } from '../invites/ActivityInvite.js';
-import { inviteFromLocalClient } from '../invites/localClientInvite.js';
+import type { ActivityInvite } from './ActivityInvite.js';
+import { inviteFromLocalClient } from './localClientInvite.js';
 import type { LogWriter } from '../logging/index.js';
 
 /** Where {@link LocalClientCallbacks} hands what the desktop client sent, as the client's events. */

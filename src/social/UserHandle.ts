@@ -1,7 +1,11 @@
+/*
+ * The two live views over one entry of the client's UserStore: a user, and the signed-in user's relationship
+ * with them. Each leads to the other (`UserHandle.relationship`, `RelationshipHandle.user`), so they share a
+ * file rather than import each other.
+ */
 import type { Activity } from '../presence/Activity.js';
 import { activityFromWire } from '../presence/activityFromWire.js';
-import { RelationshipType, StatusType, statusFromWire } from '../social/enums.js';
-import { RelationshipHandle } from '../social/RelationshipHandle.js';
+import { RelationshipType, StatusType, statusFromWire } from './enums.js';
 import type { UserStore, WireUser } from './UserStore.js';
 
 /** Image formats of avatar URLs, with the C++ SDK's `UserHandle::AvatarType` values. */
@@ -144,5 +148,61 @@ export class UserHandle {
       isProvisional: this.isProvisional,
       status: this.status,
     };
+  }
+}
+
+/**
+ * A live view of how the signed-in user relates to another user, in the platform's friend graph and in
+ * this game's own friend graph. It reads the client's store on each access.
+ */
+export class RelationshipHandle {
+  readonly #store: UserStore;
+  /** The other user's id. */
+  readonly id: string;
+
+  /** @internal Handles are created by the client. */
+  constructor(store: UserStore, id: string) {
+    this.#store = store;
+    this.id = id;
+  }
+
+  /** The platform relationship (friend, pending, blocked, or None). */
+  get discordRelationshipType(): RelationshipType {
+    return this.#store.relationship(this.id).discord;
+  }
+
+  /** The game relationship of this application (friend, pending, or None). */
+  get gameRelationshipType(): RelationshipType {
+    return this.#store.relationship(this.id).game;
+  }
+
+  /** Whether an incoming request was flagged as spam. */
+  get isSpamRequest(): boolean {
+    return this.#store.relationship(this.id).isSpamRequest;
+  }
+
+  /** True when the two are friends in either graph. */
+  get isFriend(): boolean {
+    return (
+      this.discordRelationshipType === RelationshipType.Friend ||
+      this.gameRelationshipType === RelationshipType.Friend
+    );
+  }
+
+  /** The other user, when the client knows them. */
+  get user(): UserHandle | undefined {
+    return this.#store.get(this.id) ? new UserHandle(this.#store, this.id) : undefined;
+  }
+
+  /** A plain snapshot. */
+  toJSON(): {
+    /** The other user's id. */
+    id: string;
+    /** The platform relationship (friend, pending, blocked, or None). */
+    discord: RelationshipType;
+    /** The game relationship of this application (friend, pending, or None). */
+    game: RelationshipType;
+  } {
+    return { id: this.id, discord: this.discordRelationshipType, game: this.gameRelationshipType };
   }
 }

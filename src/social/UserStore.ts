@@ -1,4 +1,4 @@
-import { RelationshipType } from '../social/enums.js';
+import { RelationshipType } from './enums.js';
 
 /** A user as the platform sends it (`users/@me`, READY, USER_UPDATE). */
 export interface WireUser {
