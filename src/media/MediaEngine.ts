@@ -1,4 +1,4 @@
-import type { NativeAddonOrigin } from '../native/loader.js';
+import type { NativeAddonOrigin } from './addon/loader.js';
 import type { AeadAlgorithm } from './aead.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from './dave/types.js';
 import type {

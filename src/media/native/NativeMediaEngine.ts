@@ -1,4 +1,4 @@
-import { RTP_INFO, type NativeAddon } from '../../native/types.js';
+import { RTP_INFO, type NativeAddon } from '../addon/types.js';
 import type { AeadAlgorithm } from '../aead.js';
 import { AudioObjects } from '../audio/factories.js';
 import type {

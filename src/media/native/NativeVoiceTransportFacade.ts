@@ -1,5 +1,5 @@
-import type { NativeVoiceTransport } from '../../native/transportTypes.js';
-import type { NativeAddon } from '../../native/types.js';
+import type { NativeVoiceTransport } from '../addon/transportTypes.js';
+import type { NativeAddon } from '../addon/types.js';
 import type {
   VoiceTransport,
   VoiceTransportOptions,

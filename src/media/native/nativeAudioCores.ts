@@ -1,4 +1,4 @@
-import type { NativeAddon } from '../../native/types.js';
+import type { NativeAddon } from '../addon/types.js';
 import type { AudioCoreFactory } from '../audio/factories.js';
 import { jsAudioCores } from '../js/audio/jsAudioCores.js';
 import { MediaEngineError } from '../MediaEngineError.js';

@@ -1,4 +1,4 @@
-import type { JitterBufferStatus } from '../media/audio/types.js';
+import type { JitterBufferStatus } from '../audio/types.js';
 import type { NativeVoiceTransport, NativeVoiceTransportOptions } from './transportTypes.js';
 
 /**

@@ -8,7 +8,7 @@ import type {
   VoiceTransportOptions,
   VoiceTransportState,
   VoiceTransportStats,
-} from '../media/transport/types.js';
+} from '../transport/types.js';
 
 /** Options of `new VoiceTransport(options)`: the engine's options, and a fixed local port for tests. */
 export interface NativeVoiceTransportOptions extends VoiceTransportOptions {
