@@ -1,3 +1,5 @@
+import { ErrorType, SdkError } from '../errors/index.js';
+
 /**
  * Why a media-engine call failed. The AEAD codes are the same for both engines (the native ones come from
  * native/napi/errors.cc), so callers never need to know which engine is running.
@@ -85,10 +87,14 @@ const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_OPUS_INTERNAL',
 ]);
 
-/** The error every media-engine operation throws; {@link MediaEngineError.code} says why. */
-export class MediaEngineError extends Error {
+/**
+ * The error every media-engine operation throws; {@link MediaEngineError.code} says why. It is an
+ * {@link SdkError} like every other SDK failure, of type `ValidationError`: nearly every code is an argument
+ * the engine refused before doing any work, and the bindings' `ClientResult` reported all of them so before.
+ */
+export class MediaEngineError extends SdkError {
   /** Why the call failed. */
-  readonly code: MediaEngineErrorCode;
+  declare readonly code: MediaEngineErrorCode;
 
   /**
    * @param code - Why the call failed.
@@ -96,8 +102,7 @@ export class MediaEngineError extends Error {
    * @param options - `cause`: the underlying error, kept for debugging.
    */
   constructor(code: MediaEngineErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(ErrorType.ValidationError, message, { code, cause: options?.cause });
   }
 
   /** `MediaEngineError[code]`, so a logged stack trace shows the code first. */

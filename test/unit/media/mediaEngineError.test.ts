@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+
+import { ErrorType, SdkError, ValidationError } from '../../../src/errors/index.js';
+import { JsMediaEngine, MediaEngineError } from '../../../src/media/index.js';
+
+describe('MediaEngineError in the SDK error family', () => {
+  it('is an SdkError of type ValidationError that keeps its code and name', () => {
+    const engine = new JsMediaEngine();
+    let thrown: unknown;
+    try {
+      engine.aeadSeal(
+        'aes-256-gcm',
+        new Uint8Array(3),
+        new Uint8Array(12),
+        new Uint8Array(0),
+        new Uint8Array(0),
+      );
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MediaEngineError);
+    expect(thrown).toBeInstanceOf(SdkError);
+    expect(thrown).toBeInstanceOf(Error);
+    // Not a ValidationError subclass: checkInput's warning log and callers' ValidationError checks are unchanged.
+    expect(thrown).not.toBeInstanceOf(ValidationError);
+    const error = thrown as MediaEngineError;
+    expect(error.code).toBe('ERR_AEAD_INVALID_KEY_SIZE');
+    expect(error.type).toBe(ErrorType.ValidationError);
+    expect(error.name).toBe('MediaEngineError[ERR_AEAD_INVALID_KEY_SIZE]');
+    expect(error.status).toBe(0);
+    expect(error.retryable).toBe(false);
+  });
+
+  it('from() keeps the cause of an addon error it converts', () => {
+    const addonError = Object.assign(new RangeError('bad key'), { code: 'ERR_AEAD_INVALID_KEY_SIZE' });
+    const converted = MediaEngineError.from(addonError);
+    expect(converted).toBeInstanceOf(MediaEngineError);
+    expect((converted as MediaEngineError).cause).toBe(addonError);
+    expect((converted as MediaEngineError).message).toBe('bad key');
+    const other = new Error('something else');
+    expect(MediaEngineError.from(other)).toBe(other);
+  });
+});
