@@ -56,7 +56,21 @@ export type MediaEngineErrorCode =
   /** No Opus codec: the wasm codec's package is missing (the native engine falls back to it without libopus). */
   | 'ERR_OPUS_UNAVAILABLE'
   /** libopus failed to create its state. */
-  | 'ERR_OPUS_INTERNAL';
+  | 'ERR_OPUS_INTERNAL'
+  /** A voice transport setting is outside its range (a gain, a VAD threshold, a delay, an SSRC). */
+  | 'ERR_TRANSPORT_BAD_ARGUMENT'
+  /** The native transport thread does not run on this platform. */
+  | 'ERR_TRANSPORT_UNSUPPORTED_PLATFORM'
+  /** The voice transport's UDP socket could not be opened or bound. */
+  | 'ERR_TRANSPORT_SOCKET'
+  /** `start()` was called on a voice transport that is already running. */
+  | 'ERR_TRANSPORT_ALREADY_RUNNING'
+  /** The call needs a running voice transport. */
+  | 'ERR_TRANSPORT_NOT_RUNNING'
+  /** The transport thread's queue is full. */
+  | 'ERR_TRANSPORT_QUEUE_FULL'
+  /** The transport thread failed unexpectedly. */
+  | 'ERR_TRANSPORT_INTERNAL';
 
 const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_INVALID_ARG_TYPE',
@@ -85,6 +99,13 @@ const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_AUDIO_TOO_MANY_USERS',
   'ERR_OPUS_UNAVAILABLE',
   'ERR_OPUS_INTERNAL',
+  'ERR_TRANSPORT_BAD_ARGUMENT',
+  'ERR_TRANSPORT_UNSUPPORTED_PLATFORM',
+  'ERR_TRANSPORT_SOCKET',
+  'ERR_TRANSPORT_ALREADY_RUNNING',
+  'ERR_TRANSPORT_NOT_RUNNING',
+  'ERR_TRANSPORT_QUEUE_FULL',
+  'ERR_TRANSPORT_INTERNAL',
 ]);
 
 /**

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { ErrorType, SdkError, ValidationError } from '../../../src/errors/index.js';
-import { JsMediaEngine, MediaEngineError } from '../../../src/media/index.js';
+import {
+  createMediaEngine,
+  JsMediaEngine,
+  MediaEngineError,
+  type MediaEngineKind,
+} from '../../../src/media/index.js';
 
 describe('MediaEngineError in the SDK error family', () => {
   it('is an SdkError of type ValidationError that keeps its code and name', () => {
@@ -41,3 +46,34 @@ describe('MediaEngineError in the SDK error family', () => {
     expect(MediaEngineError.from(other)).toBe(other);
   });
 });
+
+describe.each<{ kind: MediaEngineKind }>([{ kind: 'native' }, { kind: 'js' }])(
+  'the $kind voice transport refuses alike',
+  ({ kind }) => {
+    /** What `call` threw. */
+    function thrownBy(call: () => void): unknown {
+      try {
+        call();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    }
+
+    it('with MediaEngineErrors that keep the transport codes', () => {
+      const transport = createMediaEngine({ prefer: kind }).createVoiceTransport({
+        serverHost: '127.0.0.1',
+        serverPort: 9,
+        ssrc: 1,
+        discover: false,
+      });
+      const range = thrownBy(() => transport.setCaptureGain(11));
+      expect(range).toBeInstanceOf(MediaEngineError);
+      expect((range as MediaEngineError).code).toBe('ERR_TRANSPORT_BAD_ARGUMENT');
+      const mode = thrownBy(() => transport.setTransportKey('plain', new Uint8Array(32)));
+      expect(mode).toBeInstanceOf(MediaEngineError);
+      expect((mode as MediaEngineError).code).toBe('ERR_RTP_UNSUPPORTED_MODE');
+      expect((mode as MediaEngineError).message).toBe('Unsupported transport encryption mode');
+    });
+  },
+);
