@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { NativeAddonOrigin } from '../MediaEngine.js';
-import { findPackageRoot } from './packageRoot.js';
+import { findPackageRoot } from '../../util/packageRoot.js';
 import { findPrebuild } from './prebuild.js';
 import { NATIVE_ADDON_ABI, type NativeAddon } from './types.js';
 

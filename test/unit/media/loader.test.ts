@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { loadNativeAddon, nativeAddonRemedy } from '../../../src/media/addon/loader.js';
-import { findPackageRoot } from '../../../src/media/addon/packageRoot.js';
+import { findPackageRoot } from '../../../src/util/packageRoot.js';
 import { NATIVE_ADDON_ABI } from '../../../src/media/addon/types.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
