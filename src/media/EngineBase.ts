@@ -1,4 +1,11 @@
-import { AudioObjects, type AudioCoreFactory } from './audio/factories.js';
+import { checkEncoderOptions, checkJitterOptions } from './audio/args.js';
+import type { AudioCoreFactory } from './audio/cores.js';
+import {
+  AudioProcessorFacade,
+  JitterBufferFacade,
+  OpusDecoderFacade,
+  OpusEncoderFacade,
+} from './audio/facades.js';
 import type {
   AudioProcessor,
   AudioProcessorOptions,
@@ -12,16 +19,17 @@ import type { MediaEngineInfo } from './MediaEngine.js';
 
 /**
  * What the two engines share, written once: the frozen {@link MediaEngineInfo} and the four audio
- * factories over the engine's own cores (facades, option checks and errors live in audio/). Each engine
- * extends it and adds its crypto, RTP, DAVE and transport, and declares `implements MediaEngine` itself so
- * the compiler checks that nothing is missing.
+ * factories, which check their options alike and wrap the engine's own cores in the same facades
+ * (audio/facades.ts), so arguments and errors do not depend on the engine. Each engine extends it, adds
+ * its crypto, RTP, DAVE and transport, and declares `implements MediaEngine` itself so that the compiler
+ * checks that nothing is missing.
  *
  * @internal
  */
 export abstract class EngineBase {
   /** {@inheritDoc MediaEngine.info} */
   readonly info: MediaEngineInfo;
-  readonly #audio: AudioObjects;
+  readonly #cores: AudioCoreFactory;
 
   /**
    * @param info - The engine's facts; frozen here, nested records included.
@@ -35,26 +43,28 @@ export abstract class EngineBase {
       features: Object.freeze([...info.features]),
       ...(info.addon === undefined ? {} : { addon: Object.freeze({ ...info.addon }) }),
     });
-    this.#audio = new AudioObjects(audioCores);
+    this.#cores = audioCores;
   }
 
   /** {@inheritDoc MediaEngine.createOpusEncoder} */
-  createOpusEncoder(options?: OpusEncoderOptions): OpusEncoder {
-    return this.#audio.createOpusEncoder(options);
+  createOpusEncoder(options: OpusEncoderOptions = {}): OpusEncoder {
+    return new OpusEncoderFacade(this.#cores.encoder(checkEncoderOptions(options)));
   }
 
   /** {@inheritDoc MediaEngine.createOpusDecoder} */
   createOpusDecoder(): OpusDecoder {
-    return this.#audio.createOpusDecoder();
+    return new OpusDecoderFacade(this.#cores.decoder());
   }
 
   /** {@inheritDoc MediaEngine.createJitterBuffer} */
-  createJitterBuffer(options?: JitterBufferOptions): JitterBuffer {
-    return this.#audio.createJitterBuffer(options);
+  createJitterBuffer(options: JitterBufferOptions = {}): JitterBuffer {
+    const { min, max } = checkJitterOptions(options);
+    return new JitterBufferFacade(this.#cores.jitterBuffer(min, max));
   }
 
   /** {@inheritDoc MediaEngine.createAudioProcessor} */
-  createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor {
-    return this.#audio.createAudioProcessor(options);
+  createAudioProcessor(options: AudioProcessorOptions = {}): AudioProcessor {
+    const now = options.now ?? (() => performance.now());
+    return new AudioProcessorFacade(this.#cores.processor(), now);
   }
 }

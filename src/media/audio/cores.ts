@@ -1,3 +1,4 @@
+import type { CheckedEncoderOptions } from './args.js';
 import type { JitterBufferStatus } from './types.js';
 
 // The number-level shapes both engines implement: the native addon's classes (native/napi/audio_wraps.h,
@@ -68,4 +69,16 @@ export interface AudioProcessorCore {
   setSelfMute(muted: boolean): void;
   /** Self deafen. */
   setSelfDeaf(deafened: boolean): void;
+}
+
+/** How an engine makes the cores of its audio objects; `EngineBase` wraps them in the facades. */
+export interface AudioCoreFactory {
+  /** An encoder for options already checked. */
+  encoder(options: CheckedEncoderOptions): OpusEncoderCore;
+  /** A decoder. */
+  decoder(): OpusDecoderCore;
+  /** A jitter buffer for bounds already checked. */
+  jitterBuffer(minDelayFrames: number, maxDelayFrames: number): JitterBufferCore;
+  /** A capture and mix state. */
+  processor(): AudioProcessorCore;
 }
