@@ -5,6 +5,7 @@ import type {
   OpusEncoderCore,
 } from '../audio/cores.js';
 import type { CryptoSelfTestResult, MediaEngineInfo } from '../MediaEngine.js';
+import type { CheckedRtpHeader } from '../rtp/args.js';
 import type { NativeVoiceTransport, NativeVoiceTransportOptions } from './transportTypes.js';
 
 /**
@@ -66,25 +67,12 @@ export const RTP_INFO = Object.freeze({
   size: 31,
 });
 
-/** A header as the addon reads it; every number is range-checked (`ERR_RTP_INVALID_HEADER`). */
-export interface NativeRtpHeader {
-  /** The M bit. */
-  readonly marker: boolean;
-  /** 0–127. */
-  readonly payloadType: number;
-  /** 0–65535. */
-  readonly sequence: number;
-  /** 0–2^32-1. */
-  readonly timestamp: number;
-  /** 0–2^32-1. */
-  readonly ssrc: number;
-  /** At most 15, each 0–2^32-1. */
-  readonly csrcs: readonly number[];
-  /** `null` for no extension; otherwise the body is passed separately and sets the word count. */
-  readonly extensionProfile: number | null;
-  /** Bytes of padding to append, the count byte included; 0–255. */
-  readonly paddingSize: number;
-}
+/**
+ * A header as the addon reads it: the checked header of rtp/args.ts without the extension body, which is
+ * passed separately and sets the word count. The addon range-checks every number again
+ * (`ERR_RTP_INVALID_HEADER`).
+ */
+export type NativeRtpHeader = Omit<CheckedRtpHeader, 'extensionBody'>;
 
 /** `TransportCryptor.stats()`: counters since the cryptor was made. */
 export interface NativeTransportStats {
@@ -127,20 +115,19 @@ export interface NativeIpDiscoveryPacket {
   readonly port: number;
 }
 
-/** The outcome of `transportSelfTest()`: the C++ unit tests of native/core/rtp. */
-export interface NativeTransportSelfTestResult {
+/** What every C++ self-test reports: its named checks and whether all passed. */
+export interface NativeSelfTestResult {
   /** True when every check passed. */
   readonly ok: boolean;
   /** Each check by name, in the order they ran. */
   readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
 }
 
+/** The outcome of `transportSelfTest()`: the C++ unit tests of native/core/rtp. */
+export type NativeTransportSelfTestResult = NativeSelfTestResult;
+
 /** The outcome of `audioSelfTest()`: the C++ checks of native/core/audio, above all the allocation count. */
-export interface NativeAudioSelfTestResult {
-  /** True when every check passed. */
-  readonly ok: boolean;
-  /** Each check by name, in the order they ran. */
-  readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
+export interface NativeAudioSelfTestResult extends NativeSelfTestResult {
   /** Whether this build counts allocations (Linux: the addon is linked with `--wrap` for the allocator). */
   readonly countingAvailable: boolean;
   /** Whether the build has libopus (the measured ticks then include encode and decode). */
@@ -152,11 +139,7 @@ export interface NativeAudioSelfTestResult {
 }
 
 /** The outcome of `daveSelfTest()`: the C++ checks of native/core/dave. */
-export interface NativeDaveSelfTestResult {
-  /** True when every check passed. */
-  readonly ok: boolean;
-  /** Each check by name, in the order they ran. */
-  readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
+export interface NativeDaveSelfTestResult extends NativeSelfTestResult {
   /** Whether this build counts allocations (Linux: the addon's allocator is wrapped). */
   readonly countingAvailable: boolean;
   /** Heap allocations counted across the measured frames; 0 is the pass mark. */
