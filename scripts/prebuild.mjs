@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes the prebuilt addon that ships in the package: prebuilds/<platform>-<arch>/node.napi.<libc>.node,
 // built by prebuildify (one Node-API build serves every Node ≥ 20 and Electron), stripped, and then
-// checked: it must load in a fresh process and pass its self-tests. The loader (src/native/loader.ts)
+// checked: it must load in a fresh process and pass its self-tests. The loader (src/media/addon/loader.ts)
 // prefers it to a local build, so a user with no compiler, or whose npm skipped install scripts, still
 // gets the native engine.
 //   npm run native:prebuild (npm pack's prepack step)  for this machine (here: linux-x64, glibc)

@@ -12,7 +12,7 @@ namespace sdkpp::addon {
 
 // The audio classes of core/audio as JS classes. Every per-frame method works on caller-provided typed
 // arrays and returns a number (a count, or a negated audio::AudioResult), so a 20 ms tick allocates
-// nothing on the native side; src/native/types.ts documents the JS shapes.
+// nothing on the native side; src/media/addon/types.ts documents the JS shapes.
 
 // `new OpusEncoder(bitrate, inbandFec, packetLossPercent, voip)`; throws ERR_OPUS_UNAVAILABLE in a build
 // without libopus and ERR_AUDIO_BAD_ARGUMENT for settings libopus refuses.

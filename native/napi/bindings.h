@@ -1,6 +1,6 @@
 #pragma once
 
-// The functions addon.cc exports. Their JS shape is typed in one place: src/native/types.ts.
+// The functions addon.cc exports. Their JS shape is typed in one place: src/media/addon/types.ts.
 
 #include <napi.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 // The DAVE media layer's free functions (dave_bindings.cc); the classes are in dave_wrap.h. Their JS
-// shape is typed in src/native/types.ts.
+// shape is typed in src/media/addon/types.ts.
 
 #include <napi.h>
 

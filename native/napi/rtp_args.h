@@ -11,7 +11,7 @@
 namespace sdkpp::addon {
 
 // The indices of the Uint32Array that open() and parseRtpPacket() fill, so that a packet costs no JS
-// object on the native side. src/native/types.ts (RTP_INFO) lists the same layout.
+// object on the native side. src/media/addon/types.ts (RTP_INFO) lists the same layout.
 enum RtpInfoIndex : uint32_t {
     kInfoNonce = 0,
     kInfoBodySize,

@@ -10,7 +10,7 @@ namespace sdkpp::addon {
 
 // `new TransportCryptor(mode, key)`: one connection's transport encryption (core/rtp), holding its key
 // schedule and nonce counter. seal/open work on caller-provided Buffers and return numbers, so a batch
-// of packets allocates nothing on the native side; src/native/types.ts documents the JS shape.
+// of packets allocates nothing on the native side; src/media/addon/types.ts documents the JS shape.
 class TransportCryptorWrap final : public Napi::ObjectWrap<TransportCryptorWrap> {
 public:
     static Napi::Function Define(Napi::Env env);

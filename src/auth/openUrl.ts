@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 
+import { AuthorizationError } from '../errors/index.js';
+
 /** Opens an authorize URL for the user. Replace it to use an in-game browser or a test driver. */
 export type UrlOpener = (url: string) => Promise<void>;
 
@@ -16,13 +18,20 @@ function browserCommand(url: string): { command: string; args: string[] } {
   }
 }
 
-/** Opens `url` in the system browser. Rejects when no browser launcher exists. */
+/**
+ * Opens `url` in the system browser. Rejects with an {@link AuthorizationError} when no browser launcher
+ * exists.
+ */
 export const openInSystemBrowser: UrlOpener = (url) =>
   new Promise((resolve, reject) => {
     const { command, args } = browserCommand(url);
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
     child.once('error', (error) => {
-      reject(new Error(`could not start ${command} to open the browser: ${error.message}`));
+      reject(
+        new AuthorizationError(`could not start ${command} to open the browser: ${error.message}`, {
+          cause: error,
+        }),
+      );
     });
     child.once('spawn', () => {
       child.unref();

@@ -1,5 +1,5 @@
 import { AbortedError, ClientDestroyedError, ValidationError } from '../errors/index.js';
-import { requireMetadata } from '../chat/DirectMessageManager.js';
+import { requireMetadata } from '../chat/messageInput.js';
 import { requireLobbyMetadata } from '../lobbies/limits.js';
 import { Logger, LoggingSeverity, type LogCallback, type LogWriter } from '../logging/index.js';
 import { RestClient, type RestRequest } from '../rest/RestClient.js';

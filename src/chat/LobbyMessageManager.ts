@@ -3,7 +3,7 @@ import type { MessageEvents } from './MessageEvents.js';
 import type { UserStore } from '../social/UserStore.js';
 import { ValidationError } from '../errors/index.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
-import { requireContent, requireLimit, requireMetadata } from './DirectMessageManager.js';
+import { requireContent, requireLimit, requireMetadata } from './messageInput.js';
 import { HistoryLoader } from './HistoryLoader.js';
 import type { MessageHandle } from './MessageHandle.js';
 import { isWireMessage, type MessageStore, type WireMessage } from './MessageStore.js';

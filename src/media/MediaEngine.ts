@@ -1,4 +1,3 @@
-import type { NativeAddonOrigin } from '../native/loader.js';
 import type { AeadAlgorithm } from './aead.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from './dave/types.js';
 import type {
@@ -59,6 +58,12 @@ export interface MediaEngineInfo {
   /** For the native engine: the `.node` file that was loaded and whether it was a prebuild or a local build. */
   readonly addon?: NativeAddonSource;
 }
+
+/**
+ * Where a loaded addon came from: a prebuilt binary shipped in the package (`prebuilds/`), a build made
+ * on this machine (`build/`, `build-cmake/`), or a file the caller named (`searchPaths`).
+ */
+export type NativeAddonOrigin = 'prebuild' | 'local-build' | 'search-path';
 
 /** Where the native engine's addon was loaded from; see {@link MediaEngineInfo.addon}. */
 export interface NativeAddonSource {

@@ -1,3 +1,5 @@
+import { ErrorType, SdkError } from '../errors/index.js';
+
 /**
  * Why a media-engine call failed. The AEAD codes are the same for both engines (the native ones come from
  * native/napi/errors.cc), so callers never need to know which engine is running.
@@ -54,7 +56,21 @@ export type MediaEngineErrorCode =
   /** No Opus codec: the wasm codec's package is missing (the native engine falls back to it without libopus). */
   | 'ERR_OPUS_UNAVAILABLE'
   /** libopus failed to create its state. */
-  | 'ERR_OPUS_INTERNAL';
+  | 'ERR_OPUS_INTERNAL'
+  /** A voice transport setting is outside its range (a gain, a VAD threshold, a delay, an SSRC). */
+  | 'ERR_TRANSPORT_BAD_ARGUMENT'
+  /** The native transport thread does not run on this platform. */
+  | 'ERR_TRANSPORT_UNSUPPORTED_PLATFORM'
+  /** The voice transport's UDP socket could not be opened or bound. */
+  | 'ERR_TRANSPORT_SOCKET'
+  /** `start()` was called on a voice transport that is already running. */
+  | 'ERR_TRANSPORT_ALREADY_RUNNING'
+  /** The call needs a running voice transport. */
+  | 'ERR_TRANSPORT_NOT_RUNNING'
+  /** The transport thread's queue is full. */
+  | 'ERR_TRANSPORT_QUEUE_FULL'
+  /** The transport thread failed unexpectedly. */
+  | 'ERR_TRANSPORT_INTERNAL';
 
 const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_INVALID_ARG_TYPE',
@@ -83,12 +99,23 @@ const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_AUDIO_TOO_MANY_USERS',
   'ERR_OPUS_UNAVAILABLE',
   'ERR_OPUS_INTERNAL',
+  'ERR_TRANSPORT_BAD_ARGUMENT',
+  'ERR_TRANSPORT_UNSUPPORTED_PLATFORM',
+  'ERR_TRANSPORT_SOCKET',
+  'ERR_TRANSPORT_ALREADY_RUNNING',
+  'ERR_TRANSPORT_NOT_RUNNING',
+  'ERR_TRANSPORT_QUEUE_FULL',
+  'ERR_TRANSPORT_INTERNAL',
 ]);
 
-/** The error every media-engine operation throws; {@link MediaEngineError.code} says why. */
-export class MediaEngineError extends Error {
+/**
+ * The error every media-engine operation throws; {@link MediaEngineError.code} says why. It is an
+ * {@link SdkError} like every other SDK failure, of type `ValidationError`: nearly every code is an argument
+ * the engine refused before doing any work, and the bindings' `ClientResult` reported all of them so before.
+ */
+export class MediaEngineError extends SdkError {
   /** Why the call failed. */
-  readonly code: MediaEngineErrorCode;
+  declare readonly code: MediaEngineErrorCode;
 
   /**
    * @param code - Why the call failed.
@@ -96,8 +123,7 @@ export class MediaEngineError extends Error {
    * @param options - `cause`: the underlying error, kept for debugging.
    */
   constructor(code: MediaEngineErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(ErrorType.ValidationError, message, { code, cause: options?.cause });
   }
 
   /** `MediaEngineError[code]`, so a logged stack trace shows the code first. */

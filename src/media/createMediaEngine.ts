@@ -1,4 +1,4 @@
-import { loadNativeAddon, type NativeAddonLoadResult } from '../native/loader.js';
+import { loadNativeAddon, type NativeAddonLoadResult } from './addon/loader.js';
 import { JsMediaEngine } from './js/JsMediaEngine.js';
 import type { MediaEngine, MediaEngineInfo } from './MediaEngine.js';
 import { MediaEngineError } from './MediaEngineError.js';

@@ -15,13 +15,14 @@ export type {
   MediaEngine,
   MediaEngineInfo,
   MediaEngineKind,
+  NativeAddonOrigin,
   NativeAddonSource,
 } from './MediaEngine.js';
 export { MediaEngineError } from './MediaEngineError.js';
 export type { MediaEngineErrorCode } from './MediaEngineError.js';
 export { NativeMediaEngine } from './native/NativeMediaEngine.js';
-export { loadNativeAddon, nativeAddonRemedy } from '../native/loader.js';
-export type { LoadNativeAddonOptions, NativeAddonLoadResult, NativeAddonOrigin } from '../native/loader.js';
+export { loadNativeAddon, nativeAddonRemedy } from './addon/loader.js';
+export type { LoadNativeAddonOptions, NativeAddonLoadResult } from './addon/loader.js';
 export {
   AUDIO_RESULTS,
   AudioResult,

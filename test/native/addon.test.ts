@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { loadNativeAddon } from '../../src/native/loader.js';
-import { NATIVE_ADDON_ABI, type NativeAddon } from '../../src/native/types.js';
+import { loadNativeAddon } from '../../src/media/addon/loader.js';
+import { NATIVE_ADDON_ABI, type NativeAddon } from '../../src/media/addon/types.js';
 import { requireNativeAddon } from './requireAddon.js';
 
 const packageVersion = (
@@ -28,7 +28,7 @@ describe('the native addon (raw exports)', () => {
     addon = requireNativeAddon();
   });
 
-  it('exports exactly the functions typed in src/native/types.ts', () => {
+  it('exports exactly the functions typed in src/media/addon/types.ts', () => {
     expect(Object.keys(addon).sort()).toEqual([
       'AudioProcessor',
       'DaveDecryptor',

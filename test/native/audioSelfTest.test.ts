@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { AUDIO_RESULTS } from '../../src/media/index.js';
-import type { NativeAddon } from '../../src/native/types.js';
+import type { NativeAddon } from '../../src/media/addon/types.js';
 import { requireNativeAddon } from './requireAddon.js';
 
 const nativeDir = fileURLToPath(new URL('../../native', import.meta.url));

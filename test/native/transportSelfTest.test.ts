@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { RTP_RESULTS } from '../../src/media/index.js';
-import type { NativeAddon } from '../../src/native/types.js';
+import type { NativeAddon } from '../../src/media/addon/types.js';
 import vectors from '../vectors/transport.json' with { type: 'json' };
 import { requireNativeAddon } from './requireAddon.js';
 

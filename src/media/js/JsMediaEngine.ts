@@ -1,17 +1,8 @@
 import type { AeadAlgorithm } from '../aead.js';
-import { AudioObjects } from '../audio/factories.js';
-import type {
-  AudioProcessor,
-  AudioProcessorOptions,
-  JitterBuffer,
-  JitterBufferOptions,
-  OpusDecoder,
-  OpusEncoder,
-  OpusEncoderOptions,
-} from '../audio/types.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from '../dave/types.js';
-import type { CryptoSelfTestResult, MediaEngine, MediaEngineInfo } from '../MediaEngine.js';
+import { EngineBase } from '../EngineBase.js';
+import type { CryptoSelfTestResult, MediaEngine } from '../MediaEngine.js';
 import type {
   IpDiscoveryDecodeResult,
   IpDiscoveryPacket,
@@ -49,25 +40,20 @@ export interface JsMediaEngineOptions {
  * TS), RTP and IP discovery codecs in TS (the Opus wasm codec arrives later). It needs no
  * build step and runs wherever Node or Electron does, at some cost on the voice hot path.
  */
-export class JsMediaEngine implements MediaEngine {
-  /** {@inheritDoc MediaEngine.info} */
-  readonly info: MediaEngineInfo;
-  readonly #audio = new AudioObjects(jsAudioCores);
-
+export class JsMediaEngine extends EngineBase implements MediaEngine {
   /** @param options - See {@link JsMediaEngineOptions}. */
   constructor(options: JsMediaEngineOptions = {}) {
-    this.info = Object.freeze({
-      engine: 'js',
-      version: JS_ENGINE_VERSION,
-      crypto: Object.freeze({
-        backend: 'node:crypto',
-        version: `OpenSSL ${process.versions.openssl}`,
-        linkage: 'host',
-      }),
-      codec: wasmCodecInfo(),
-      features: Object.freeze([...nodeCryptoAeadAlgorithms()]),
-      ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),
-    });
+    super(
+      {
+        engine: 'js',
+        version: JS_ENGINE_VERSION,
+        crypto: { backend: 'node:crypto', version: `OpenSSL ${process.versions.openssl}`, linkage: 'host' },
+        codec: wasmCodecInfo(),
+        features: nodeCryptoAeadAlgorithms(),
+        ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),
+      },
+      jsAudioCores,
+    );
   }
 
   /** {@inheritDoc MediaEngine.cryptoSelfTest} */
@@ -120,26 +106,6 @@ export class JsMediaEngine implements MediaEngine {
   /** {@inheritDoc MediaEngine.decodeIpDiscovery} */
   decodeIpDiscovery(bytes: Uint8Array): IpDiscoveryDecodeResult {
     return decodeIpDiscovery(bytes);
-  }
-
-  /** {@inheritDoc MediaEngine.createOpusEncoder} */
-  createOpusEncoder(options?: OpusEncoderOptions): OpusEncoder {
-    return this.#audio.createOpusEncoder(options);
-  }
-
-  /** {@inheritDoc MediaEngine.createOpusDecoder} */
-  createOpusDecoder(): OpusDecoder {
-    return this.#audio.createOpusDecoder();
-  }
-
-  /** {@inheritDoc MediaEngine.createJitterBuffer} */
-  createJitterBuffer(options?: JitterBufferOptions): JitterBuffer {
-    return this.#audio.createJitterBuffer(options);
-  }
-
-  /** {@inheritDoc MediaEngine.createAudioProcessor} */
-  createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor {
-    return this.#audio.createAudioProcessor(options);
   }
 
   /** {@inheritDoc MediaEngine.createDaveEncryptor} */

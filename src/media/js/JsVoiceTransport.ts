@@ -2,6 +2,7 @@ import dgram from 'node:dgram';
 import { performance } from 'node:perf_hooks';
 
 import type { MediaEngine } from '../MediaEngine.js';
+import { MediaEngineError } from '../MediaEngineError.js';
 import { JitterFrameKind, OPUS_SILENCE_FRAME, SendAction, SILENCE_FRAMES_ON_STOP } from '../audio/types.js';
 import type { AudioProcessor, JitterBuffer, OpusDecoder, OpusEncoder } from '../audio/types.js';
 import type { DaveDecryptor, DaveEncryptor } from '../dave/types.js';
@@ -121,7 +122,9 @@ export class JsVoiceTransport implements VoiceTransport {
 
   /** {@inheritDoc VoiceTransport.start} */
   async start(): Promise<number> {
-    if (this.#socket) throw new Error('The voice transport is already running');
+    if (this.#socket) {
+      throw new MediaEngineError('ERR_TRANSPORT_ALREADY_RUNNING', 'The voice transport is already running');
+    }
     const socket = dgram.createSocket('udp4');
     this.#socket = socket;
     await new Promise<void>((resolve, reject) => {
@@ -167,7 +170,9 @@ export class JsVoiceTransport implements VoiceTransport {
 
   /** {@inheritDoc VoiceTransport.setTransportKey} */
   setTransportKey(mode: string, key: Uint8Array): void {
-    if (!isTransportEncryptionMode(mode)) throw new TypeError(`Unsupported transport encryption mode`);
+    if (!isTransportEncryptionMode(mode)) {
+      throw new MediaEngineError('ERR_RTP_UNSUPPORTED_MODE', 'Unsupported transport encryption mode');
+    }
     this.#cryptor = this.#engine.createTransportCryptor(mode, key);
   }
 

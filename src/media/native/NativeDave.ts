@@ -2,7 +2,7 @@ import type {
   NativeAddon,
   NativeDaveDecryptor as AddonDecryptor,
   NativeDaveEncryptor as AddonEncryptor,
-} from '../../native/types.js';
+} from '../addon/types.js';
 import { baseSecretArg, nextNonceArg, rangePairs, retentionArg } from '../dave/args.js';
 import {
   DAVE_MAX_OVERHEAD,

@@ -1,23 +1,9 @@
-import { RTP_INFO, type NativeAddon } from '../../native/types.js';
+import { RTP_INFO, type NativeAddon } from '../addon/types.js';
 import type { AeadAlgorithm } from '../aead.js';
-import { AudioObjects } from '../audio/factories.js';
-import type {
-  AudioProcessor,
-  AudioProcessorOptions,
-  JitterBuffer,
-  JitterBufferOptions,
-  OpusDecoder,
-  OpusEncoder,
-  OpusEncoderOptions,
-} from '../audio/types.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from '../dave/types.js';
-import type {
-  CryptoSelfTestResult,
-  MediaEngine,
-  MediaEngineInfo,
-  NativeAddonSource,
-} from '../MediaEngine.js';
+import { EngineBase } from '../EngineBase.js';
+import type { CryptoSelfTestResult, MediaEngine, NativeAddonSource } from '../MediaEngine.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 import { bytesArg, checkIpDiscoveryPacket, checkRtpHeader } from '../rtp/args.js';
 import type {
@@ -41,36 +27,32 @@ import type { VoiceTransport, VoiceTransportOptions } from '../transport/types.j
  * The media engine backed by the C++ addon. It holds no logic of its own: it reshapes the addon's info
  * and turns the addon's coded errors into {@link MediaEngineError}s, so both engines throw alike.
  */
-export class NativeMediaEngine implements MediaEngine {
-  /** {@inheritDoc MediaEngine.info} */
-  readonly info: MediaEngineInfo;
+export class NativeMediaEngine extends EngineBase implements MediaEngine {
   readonly #addon: NativeAddon;
-  readonly #audio: AudioObjects;
 
   /**
    * @param addon - A loaded addon, from `loadNativeAddon()` (or a test double).
    * @param source - Where it was loaded from, reported in {@link MediaEngineInfo.addon}.
    */
   constructor(addon: NativeAddon, source?: NativeAddonSource) {
-    this.#addon = addon;
     const native = addon.engineInfo();
-    this.info = Object.freeze({
-      engine: 'native',
-      version: native.version,
-      crypto: Object.freeze({
-        backend: native.crypto.backend,
-        version: native.crypto.version,
-        linkage: native.crypto.linkage ?? 'host',
-      }),
-      // Built without libopus, the addon borrows the JS engine's wasm codec, and says so here.
-      codec:
-        native.opus === null
-          ? wasmCodecInfo()
-          : Object.freeze({ name: 'libopus' as const, version: native.opus.version }),
-      features: Object.freeze([...native.features]),
-      ...(source === undefined ? {} : { addon: Object.freeze({ ...source }) }),
-    });
-    this.#audio = new AudioObjects(nativeAudioCores(addon, native.opus !== null));
+    super(
+      {
+        engine: 'native',
+        version: native.version,
+        crypto: {
+          backend: native.crypto.backend,
+          version: native.crypto.version,
+          linkage: native.crypto.linkage ?? 'host',
+        },
+        // Built without libopus, the addon borrows the JS engine's wasm codec, and says so here.
+        codec: native.opus === null ? wasmCodecInfo() : { name: 'libopus', version: native.opus.version },
+        features: native.features,
+        ...(source === undefined ? {} : { addon: source }),
+      },
+      nativeAudioCores(addon, native.opus !== null),
+    );
+    this.#addon = addon;
   }
 
   /** {@inheritDoc MediaEngine.cryptoSelfTest} */
@@ -167,26 +149,6 @@ export class NativeMediaEngine implements MediaEngine {
         port: result.port,
       },
     };
-  }
-
-  /** {@inheritDoc MediaEngine.createOpusEncoder} */
-  createOpusEncoder(options?: OpusEncoderOptions): OpusEncoder {
-    return this.#audio.createOpusEncoder(options);
-  }
-
-  /** {@inheritDoc MediaEngine.createOpusDecoder} */
-  createOpusDecoder(): OpusDecoder {
-    return this.#audio.createOpusDecoder();
-  }
-
-  /** {@inheritDoc MediaEngine.createJitterBuffer} */
-  createJitterBuffer(options?: JitterBufferOptions): JitterBuffer {
-    return this.#audio.createJitterBuffer(options);
-  }
-
-  /** {@inheritDoc MediaEngine.createAudioProcessor} */
-  createAudioProcessor(options?: AudioProcessorOptions): AudioProcessor {
-    return this.#audio.createAudioProcessor(options);
   }
 
   /** {@inheritDoc MediaEngine.createDaveEncryptor} */

@@ -1,4 +1,4 @@
-import { RTP_INFO, type NativeAddon, type NativeTransportCryptor as Addon } from '../../native/types.js';
+import { RTP_INFO, type NativeAddon, type NativeTransportCryptor as Addon } from '../addon/types.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 import { bytesArg, checkRtpHeader, checkTransportArgs, nonceArg, sealedLengthOf } from '../rtp/args.js';
 import {

@@ -1,5 +1,6 @@
-import type { NativeVoiceTransport } from '../../native/transportTypes.js';
-import type { NativeAddon } from '../../native/types.js';
+import type { NativeVoiceTransport } from '../addon/transportTypes.js';
+import type { NativeAddon } from '../addon/types.js';
+import { MediaEngineError } from '../MediaEngineError.js';
 import type {
   VoiceTransport,
   VoiceTransportOptions,
@@ -10,14 +11,15 @@ import type {
 /**
  * The native engine's {@link VoiceTransport}: the addon's transport thread (native/core/transport) behind
  * the shared interface. Every call is a copy into or out of a lock-free queue; nothing here waits for
- * the thread, and the thread never waits for the event loop.
+ * the thread, and the thread never waits for the event loop. The addon's coded errors become
+ * {@link MediaEngineError}s, as the JS transport throws them.
  */
 export class NativeVoiceTransportFacade implements VoiceTransport {
   readonly #native: NativeVoiceTransport;
 
   /** Prefer {@link MediaEngine.createVoiceTransport}. */
   constructor(addon: NativeAddon, options: VoiceTransportOptions) {
-    this.#native = new addon.VoiceTransport(options);
+    this.#native = coded(() => new addon.VoiceTransport(options));
   }
 
   /** {@inheritDoc VoiceTransport.start} */
@@ -25,7 +27,8 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
     try {
       return Promise.resolve(this.#native.start());
     } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      const converted = MediaEngineError.from(error);
+      return Promise.reject(converted instanceof Error ? converted : new Error(String(converted)));
     }
   }
 
@@ -47,17 +50,23 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
 
   /** {@inheritDoc VoiceTransport.setTransportKey} */
   setTransportKey(mode: string, key: Uint8Array): void {
-    this.#native.setTransportKey(mode, key);
+    coded(() => {
+      this.#native.setTransportKey(mode, key);
+    });
   }
 
   /** {@inheritDoc VoiceTransport.setDaveSendKey} */
   setDaveSendKey(baseSecret: Uint8Array): void {
-    this.#native.setDaveSendKey(baseSecret);
+    coded(() => {
+      this.#native.setDaveSendKey(baseSecret);
+    });
   }
 
   /** {@inheritDoc VoiceTransport.setDaveReceiveKey} */
   setDaveReceiveKey(ssrc: number, baseSecret: Uint8Array): void {
-    this.#native.setDaveReceiveKey(ssrc, baseSecret);
+    coded(() => {
+      this.#native.setDaveReceiveKey(ssrc, baseSecret);
+    });
   }
 
   /** {@inheritDoc VoiceTransport.setDavePassthrough} */
@@ -87,37 +96,47 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
 
   /** {@inheritDoc VoiceTransport.setPushToTalkReleaseDelayMs} */
   setPushToTalkReleaseDelayMs(delayMs: number): void {
-    this.#native.setPushToTalkReleaseDelayMs(delayMs);
+    coded(() => {
+      this.#native.setPushToTalkReleaseDelayMs(delayMs);
+    });
   }
 
   /** {@inheritDoc VoiceTransport.setVadThresholdDb} */
   setVadThresholdDb(thresholdDb: number): void {
-    this.#native.setVadThresholdDb(thresholdDb);
+    coded(() => {
+      this.#native.setVadThresholdDb(thresholdDb);
+    });
   }
 
   /** {@inheritDoc VoiceTransport.setCaptureGain} */
   setCaptureGain(gain: number): void {
-    this.#native.setCaptureGain(gain);
+    coded(() => {
+      this.#native.setCaptureGain(gain);
+    });
   }
 
   /** {@inheritDoc VoiceTransport.setUserGain} */
   setUserGain(ssrc: number, gain: number): void {
-    this.#native.setUserGain(ssrc, gain);
+    coded(() => {
+      this.#native.setUserGain(ssrc, gain);
+    });
   }
 
   /** {@inheritDoc VoiceTransport.removeSpeaker} */
   removeSpeaker(ssrc: number): void {
-    this.#native.removeSpeaker(ssrc);
+    coded(() => {
+      this.#native.removeSpeaker(ssrc);
+    });
   }
 
   /** {@inheritDoc VoiceTransport.pushPcm} */
   pushPcm(pcm: Int16Array): number {
-    return this.#native.pushPcm(pcm);
+    return coded(() => this.#native.pushPcm(pcm));
   }
 
   /** {@inheritDoc VoiceTransport.pullPcm} */
   pullPcm(out: Int16Array): number {
-    return this.#native.pullPcm(out);
+    return coded(() => this.#native.pullPcm(out));
   }
 
   /** {@inheritDoc VoiceTransport.pcmAvailable} */
@@ -132,11 +151,20 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
 
   /** {@inheritDoc VoiceTransport.pullSpeakerPcm} */
   pullSpeakerPcm(out: Int16Array, ssrcs: Uint32Array, ticks: Uint32Array): number {
-    return this.#native.pullSpeakerPcm(out, ssrcs, ticks);
+    return coded(() => this.#native.pullSpeakerPcm(out, ssrcs, ticks));
   }
 
   /** {@inheritDoc VoiceTransport.stats} */
   stats(): VoiceTransportStats {
     return this.#native.stats();
+  }
+}
+
+/** Runs a call into the addon, turning its coded errors into {@link MediaEngineError}s. */
+function coded<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    throw MediaEngineError.from(error);
   }
 }

@@ -1,4 +1,4 @@
-import { RTP_INFO, type NativeRtpHeader } from '../../native/types.js';
+import { RTP_INFO, type NativeRtpHeader } from '../addon/types.js';
 import type { CheckedRtpHeader } from '../rtp/args.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 import { RTP_RESULTS, type RtpLayout, type RtpResultCode } from '../rtp/types.js';

@@ -1,3 +1,5 @@
+import { MediaEngineError } from '../MediaEngineError.js';
+
 /**
  * The voice transport of issue 5: one voice connection's UDP socket, IP discovery, 20 ms send pacing,
  * receiving and per-SSRC state, with PCM in and out in whole 20 ms frames. The native engine runs it on
@@ -124,22 +126,22 @@ export interface VoiceTransport {
   setPushToTalk(pressed: boolean): void;
   /**
    * How long sending goes on after the push-to-talk key is released, 0..60000 ms (default 20).
-   * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
+   * @throws MediaEngineError `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
    */
   setPushToTalkReleaseDelayMs(delayMs: number): void;
   /**
    * The voice-activity threshold in dBFS, -100..0 (default -50).
-   * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
+   * @throws MediaEngineError `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
    */
   setVadThresholdDb(thresholdDb: number): void;
   /**
    * Capture gain, 0..10 (linear).
-   * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
+   * @throws MediaEngineError `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
    */
   setCaptureGain(gain: number): void;
   /**
    * One speaker's gain in the mix, 0..10 (linear), by SSRC.
-   * @throws RangeError with code `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
+   * @throws MediaEngineError `ERR_TRANSPORT_BAD_ARGUMENT` outside that range.
    */
   setUserGain(ssrc: number, gain: number): void;
   /**
@@ -173,13 +175,14 @@ export interface VoiceTransport {
 
 /**
  * The check both engines make before a setting reaches the transport: a finite number in [min, max],
- * else a RangeError whose `code` is `ERR_TRANSPORT_BAD_ARGUMENT` (what the native addon throws too).
+ * else a {@link MediaEngineError} `ERR_TRANSPORT_BAD_ARGUMENT` (the code the native addon throws too).
  */
 export function checkTransportNumber(value: number, min: number, max: number, name: string): number {
   if (typeof value !== 'number' || !(value >= min && value <= max)) {
-    const error = new RangeError(`The "${name}" argument must be a number in ${min}..${max}`);
-    Object.assign(error, { code: 'ERR_TRANSPORT_BAD_ARGUMENT' });
-    throw error;
+    throw new MediaEngineError(
+      'ERR_TRANSPORT_BAD_ARGUMENT',
+      `The "${name}" argument must be a number in ${min}..${max}`,
+    );
   }
   return value;
 }

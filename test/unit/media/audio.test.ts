@@ -17,7 +17,7 @@ import {
   type MediaEngineKind,
   type OpusEncoder,
 } from '../../../src/media/index.js';
-import { loadNativeAddon } from '../../../src/native/loader.js';
+import { loadNativeAddon } from '../../../src/media/addon/loader.js';
 import { constantFrame, fakeClock, rms, toneFrame } from './audioHelpers.js';
 import { thrownBy } from './reference.js';
 

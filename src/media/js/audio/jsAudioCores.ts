@@ -1,4 +1,4 @@
-import type { AudioCoreFactory } from '../../audio/factories.js';
+import type { AudioCoreFactory } from '../../audio/cores.js';
 import type { MediaEngineInfo } from '../../MediaEngine.js';
 import { JsAudioProcessor } from './JsAudioProcessor.js';
 import { JsJitterBuffer } from './JsJitterBuffer.js';

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { findPackageRoot } from './packageRoot.js';
+import type { NativeAddonOrigin } from '../MediaEngine.js';
+import { findPackageRoot } from '../../util/packageRoot.js';
 import { findPrebuild } from './prebuild.js';
 import { NATIVE_ADDON_ABI, type NativeAddon } from './types.js';
 
@@ -27,12 +28,6 @@ const ADDON_FUNCTIONS = [
   'transportSelfTest',
   'TransportCryptor',
 ] as const;
-
-/**
- * Where a loaded addon came from: a prebuilt binary shipped in the package (`prebuilds/`), a build made
- * on this machine (`build/`, `build-cmake/`), or a file the caller named (`searchPaths`).
- */
-export type NativeAddonOrigin = 'prebuild' | 'local-build' | 'search-path';
 
 /** The outcome of {@link loadNativeAddon}: the addon, or why not and how to fix it. */
 export type NativeAddonLoadResult =

@@ -1,9 +1,18 @@
-import type { JitterBufferStatus } from '../media/audio/types.js';
+import type {
+  AudioProcessorCore,
+  JitterBufferCore,
+  OpusDecoderCore,
+  OpusEncoderCore,
+} from '../audio/cores.js';
+import type { CryptoSelfTestResult, MediaEngineInfo } from '../MediaEngine.js';
+import type { CheckedRtpHeader } from '../rtp/args.js';
 import type { NativeVoiceTransport, NativeVoiceTransportOptions } from './transportTypes.js';
 
 /**
  * The JS shape of `sdkpp_native.node` (native/napi). This file is the only place it is typed: everything
- * else reaches the addon through {@link NativeAddon}.
+ * else reaches the addon through {@link NativeAddon}. Where the addon returns what an engine interface
+ * already describes (the audio cores, the crypto self-test), it is typed by that interface, so each
+ * shape is declared once.
  */
 
 /**
@@ -20,36 +29,16 @@ export interface NativeEngineInfo {
   readonly version: string;
   /** See {@link NATIVE_ADDON_ABI}. */
   readonly abi: number;
-  /** The crypto library the addon calls, as the running process provides it. */
-  readonly crypto: {
-    /** The library's name, e.g. `'OpenSSL'`. */
-    readonly backend: string;
-    /** Its own version string, e.g. `'OpenSSL 3.0.19 27 Jan 2026'`. */
-    readonly version: string;
-    /**
-     * `'static'`: carried inside the addon (any host); `'host'`: the loading process's own OpenSSL (Node
-     * only). Older addons do not report it.
-     */
-    readonly linkage?: 'static' | 'host';
-  };
+  /**
+   * The crypto library the addon calls, as the engine reports it ({@link MediaEngineInfo.crypto}), except
+   * that older addons do not report `linkage` (the engine then says `'host'`).
+   */
+  readonly crypto: Omit<MediaEngineInfo['crypto'], 'linkage'> &
+    Partial<Pick<MediaEngineInfo['crypto'], 'linkage'>>;
   /** The linked libopus, or `null` while the addon is built without it. */
   readonly opus: { readonly version: string } | null;
   /** The algorithms and capabilities this build supports, e.g. `['aes-256-gcm', 'chacha20-poly1305']`. */
   readonly features: readonly string[];
-}
-
-/** The outcome of the native self-test for one algorithm. */
-export interface NativeAeadSelfTestResult {
-  /** The algorithm's node:crypto name. */
-  readonly algorithm: string;
-  /** True when all three checks passed. */
-  readonly ok: boolean;
-  /** Every published vector sealed and opened byte-exact. */
-  readonly knownAnswer: boolean;
-  /** Random data of random lengths survived seal and open. */
-  readonly roundTrip: boolean;
-  /** Tampered ciphertext, tag and AAD were all rejected. */
-  readonly rejectsTampering: boolean;
 }
 
 /**
@@ -78,25 +67,12 @@ export const RTP_INFO = Object.freeze({
   size: 31,
 });
 
-/** A header as the addon reads it; every number is range-checked (`ERR_RTP_INVALID_HEADER`). */
-export interface NativeRtpHeader {
-  /** The M bit. */
-  readonly marker: boolean;
-  /** 0–127. */
-  readonly payloadType: number;
-  /** 0–65535. */
-  readonly sequence: number;
-  /** 0–2^32-1. */
-  readonly timestamp: number;
-  /** 0–2^32-1. */
-  readonly ssrc: number;
-  /** At most 15, each 0–2^32-1. */
-  readonly csrcs: readonly number[];
-  /** `null` for no extension; otherwise the body is passed separately and sets the word count. */
-  readonly extensionProfile: number | null;
-  /** Bytes of padding to append, the count byte included; 0–255. */
-  readonly paddingSize: number;
-}
+/**
+ * A header as the addon reads it: the checked header of rtp/args.ts without the extension body, which is
+ * passed separately and sets the word count. The addon range-checks every number again
+ * (`ERR_RTP_INVALID_HEADER`).
+ */
+export type NativeRtpHeader = Omit<CheckedRtpHeader, 'extensionBody'>;
 
 /** `TransportCryptor.stats()`: counters since the cryptor was made. */
 export interface NativeTransportStats {
@@ -139,20 +115,19 @@ export interface NativeIpDiscoveryPacket {
   readonly port: number;
 }
 
-/** The outcome of `transportSelfTest()`: the C++ unit tests of native/core/rtp. */
-export interface NativeTransportSelfTestResult {
+/** What every C++ self-test reports: its named checks and whether all passed. */
+export interface NativeSelfTestResult {
   /** True when every check passed. */
   readonly ok: boolean;
   /** Each check by name, in the order they ran. */
   readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
 }
 
+/** The outcome of `transportSelfTest()`: the C++ unit tests of native/core/rtp. */
+export type NativeTransportSelfTestResult = NativeSelfTestResult;
+
 /** The outcome of `audioSelfTest()`: the C++ checks of native/core/audio, above all the allocation count. */
-export interface NativeAudioSelfTestResult {
-  /** True when every check passed. */
-  readonly ok: boolean;
-  /** Each check by name, in the order they ran. */
-  readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
+export interface NativeAudioSelfTestResult extends NativeSelfTestResult {
   /** Whether this build counts allocations (Linux: the addon is linked with `--wrap` for the allocator). */
   readonly countingAvailable: boolean;
   /** Whether the build has libopus (the measured ticks then include encode and decode). */
@@ -163,78 +138,8 @@ export interface NativeAudioSelfTestResult {
   readonly ticks: number;
 }
 
-/** `new OpusEncoder(...)` (native/napi/audio_wraps.h); per-frame calls return a count or a negated code. */
-export interface NativeOpusEncoder {
-  /** One 20 ms frame into `out`: the packet's size or a negated `AudioResult`. */
-  encode(pcm: Int16Array, out: Uint8Array): number;
-  /** 0 or a negated code. */
-  setBitrate(bitrate: number): number;
-  /** 0 or a negated code. */
-  setPacketLossPercent(percent: number): number;
-  /** Calls per result, indexed by code (`audioResultNames()`). */
-  results(): number[];
-}
-
-/** `new OpusDecoder()`. */
-export interface NativeOpusDecoder {
-  /** Samples per channel written, or a negated code. */
-  decode(packet: Uint8Array, out: Int16Array, fec: boolean): number;
-  /** One concealed 20 ms frame: samples per channel, or a negated code. */
-  conceal(out: Int16Array): number;
-  /** Calls per result, indexed by code. */
-  results(): number[];
-}
-
-/** `new JitterBuffer(minDelayFrames, maxDelayFrames)`. */
-export interface NativeJitterBuffer {
-  /** 0 or a negated code. */
-  push(sequence: number, timestamp: number, payload: Uint8Array, nowMs: number): number;
-  /** 0 or a negated code; `info` gets kind, size, sequence, timestamp. */
-  pop(out: Uint8Array, info: Uint32Array): number;
-  /** The adaptive state and counters. */
-  status(): JitterBufferStatus;
-}
-
-/** `new AudioProcessor()`: capture gain, VAD, push-to-talk, mute and deafen, per-user gains, the mix. */
-export interface NativeAudioProcessor {
-  /** Gain in place, level, decision: 0 nothing, 1 voice, 2 silence frame. */
-  processCapture(pcm: Int16Array, nowMs: number): number;
-  /** dBFS of the last captured frame. */
-  lastLevelDb(): number;
-  /** Samples the limiter touched. */
-  mix(frames: Int16Array, keys: Uint32Array, count: number, out: Int16Array): number;
-  /** 0 or a negated code. */
-  setCaptureGain(gain: number): number;
-  /** 0 or a negated code. */
-  setUserGain(key: number, gain: number): number;
-  /** 0 or a negated code. */
-  setVadThresholdDb(thresholdDb: number): number;
-  /** 0 voice activity, 1 push-to-talk. */
-  setMode(mode: number): void;
-  /** 0 or a negated code. */
-  setPushToTalkReleaseDelayMs(delayMs: number): number;
-  /** Key pressed or released at `nowMs`. */
-  setPushToTalk(pressed: boolean, nowMs: number): void;
-  /** Self mute. */
-  setSelfMute(muted: boolean): void;
-  /** Self deafen. */
-  setSelfDeaf(deafened: boolean): void;
-}
-
-/** The outcome of `cryptoSelfTest()`. */
-export interface NativeCryptoSelfTestResult {
-  /** True when every supported algorithm passed. */
-  readonly ok: boolean;
-  /** One entry per supported algorithm. */
-  readonly results: readonly NativeAeadSelfTestResult[];
-}
-
 /** The outcome of `daveSelfTest()`: the C++ checks of native/core/dave. */
-export interface NativeDaveSelfTestResult {
-  /** True when every check passed. */
-  readonly ok: boolean;
-  /** Each check by name, in the order they ran. */
-  readonly checks: readonly { readonly name: string; readonly ok: boolean }[];
+export interface NativeDaveSelfTestResult extends NativeSelfTestResult {
   /** Whether this build counts allocations (Linux: the addon's allocator is wrapped). */
   readonly countingAvailable: boolean;
   /** Heap allocations counted across the measured frames; 0 is the pass mark. */
@@ -282,7 +187,7 @@ export interface NativeAddon {
   /** Facts about the build; see {@link NativeEngineInfo}. */
   engineInfo(): NativeEngineInfo;
   /** Runs the known-answer, round-trip and tamper checks of every supported algorithm. */
-  cryptoSelfTest(): NativeCryptoSelfTestResult;
+  cryptoSelfTest(): CryptoSelfTestResult;
   /** One-shot AEAD encryption; returns ciphertext followed by the 16-byte tag. */
   aeadSeal(
     algorithm: string,
@@ -337,13 +242,13 @@ export interface NativeAddon {
     inbandFec: boolean,
     packetLossPercent: number,
     voip: boolean,
-  ) => NativeOpusEncoder;
+  ) => OpusEncoderCore;
   /** Throws `ERR_OPUS_UNAVAILABLE` in a build without libopus. */
-  OpusDecoder: new () => NativeOpusDecoder;
+  OpusDecoder: new () => OpusDecoderCore;
   /** One speaker's jitter buffer. */
-  JitterBuffer: new (minDelayFrames: number, maxDelayFrames: number) => NativeJitterBuffer;
+  JitterBuffer: new (minDelayFrames: number, maxDelayFrames: number) => JitterBufferCore;
   /** The local user's capture and mix state. */
-  AudioProcessor: new () => NativeAudioProcessor;
+  AudioProcessor: new () => AudioProcessorCore;
   /** The transport thread of one voice connection; throws `ERR_OPUS_UNAVAILABLE` without libopus. */
   VoiceTransport: new (options: NativeVoiceTransportOptions) => NativeVoiceTransport;
 }

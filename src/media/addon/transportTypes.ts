@@ -1,26 +1,16 @@
 /**
  * The JS shape of the addon's `VoiceTransport` (native/napi/voice_transport_wrap.h): the native transport
- * thread of issue 5. Kept beside {@link NativeAddon} in its own file so the transport's shape has one home.
+ * thread of issue 5. Kept beside {@link NativeAddon} in its own file so the transport's shape has one home;
+ * its states and counters are the engine's {@link VoiceTransport}'s, one to one.
  */
 
-import type {
-  VoiceTransport,
-  VoiceTransportOptions,
-  VoiceTransportState,
-  VoiceTransportStats,
-} from '../media/transport/types.js';
+import type { VoiceTransport, VoiceTransportOptions } from '../transport/types.js';
 
 /** Options of `new VoiceTransport(options)`: the engine's options, and a fixed local port for tests. */
 export interface NativeVoiceTransportOptions extends VoiceTransportOptions {
   /** The local port to bind; 0 (any) when absent. */
   readonly bindPort?: number;
 }
-
-/** Where the transport thread is (the engine's states, one to one). */
-export type NativeVoiceTransportState = VoiceTransportState;
-
-/** Every counter of the transport thread, as the engine reports them. */
-export type NativeVoiceTransportStats = VoiceTransportStats;
 
 /**
  * The native transport thread: the engine's {@link VoiceTransport} except that starting and stopping are
