@@ -122,6 +122,15 @@ export default {
       to: { circular: true },
     },
     {
+      name: 'media-through-its-entry',
+      severity: 'error',
+      comment:
+        'src/media/ is one package: the rest of the SDK (and the emulator) uses it through src/media/index.ts, ' +
+        'so its insides (engines, addon loader, typings) can change without touching its users.',
+      from: { path: '^(src|bindings)/', pathNot: '^src/media/' },
+      to: { path: '^src/media/', pathNot: '^src/media/index\\.ts$' },
+    },
+    {
       name: 'src-not-to-bindings',
       severity: 'error',
       comment: 'bindings/ is built on src/, never the other way round.',

@@ -6,7 +6,7 @@ import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth
 import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenTypes.js';
 import { ClientDestroyedError, ClientNotReadyError, ValidationError } from '../errors/index.js';
 import { LoggingSeverity, type LogCallback } from '../logging/index.js';
-import type { CryptoSelfTestResult, MediaEngineInfo } from '../media/MediaEngine.js';
+import type { CryptoSelfTestResult, MediaEngineInfo } from '../media/index.js';
 import { writeLaunchCommand } from '../rpc/launchRegistry.js';
 import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
 import { UserHandle } from '../social/UserHandle.js';

@@ -1,8 +1,7 @@
 import type { UrlOpener } from '../auth/openUrl.js';
 import type { GatewaySocketFactory } from '../gateway/GatewaySocket.js';
 import type { LogCallback, LoggingSeverity } from '../logging/index.js';
-import type { MediaEnginePreference } from '../media/createMediaEngine.js';
-import type { MediaEngine } from '../media/MediaEngine.js';
+import type { MediaEnginePreference, MediaEngine } from '../media/index.js';
 import type { LocalClientOptions } from '../rpc/LocalClientLink.js';
 import type { Clock } from '../util/Clock.js';
 import type { DaveSessionFactory } from '../voice/dave/daveSession.js';

@@ -1,7 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import type { LogWriter } from '../../logging/index.js';
-import type { AudioProcessor } from '../../media/audio/types.js';
-import { VOICE_FRAME_SAMPLES } from '../../media/transport/types.js';
+import { type AudioProcessor, VOICE_FRAME_SAMPLES } from '../../media/index.js';
 import type {
   VoiceAudioSettings,
   VoiceConnection,

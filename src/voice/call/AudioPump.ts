@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { ValidationError } from '../../errors/index.js';
 import type { LogWriter } from '../../logging/index.js';
-import { VOICE_FRAME_SAMPLES } from '../../media/transport/types.js';
+import { VOICE_FRAME_SAMPLES } from '../../media/index.js';
 import {
   describeDevice,
   NULL_AUDIO_DEVICE,

@@ -3,7 +3,7 @@ import type { VoiceEvents } from './VoiceEvents.js';
 import { ValidationError } from '../../errors/index.js';
 import type { GatewayConnection } from '../../gateway/GatewayConnection.js';
 import type { LoggingSeverity, LogWriter } from '../../logging/index.js';
-import type { MediaEngine } from '../../media/MediaEngine.js';
+import type { MediaEngine } from '../../media/index.js';
 import { isSnowflake } from '../../util/snowflake.js';
 import type { DaveSessionFactory } from '../dave/daveSession.js';
 import { VoiceConnection, type VoiceAudioSettings } from '../connection/VoiceConnection.js';

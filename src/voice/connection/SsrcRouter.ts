@@ -1,4 +1,4 @@
-import type { VoiceTransport } from '../../media/transport/types.js';
+import type { VoiceTransport } from '../../media/index.js';
 
 /**
  * What a voice connection knows per remote user but the transport only takes per SSRC: the user ↔ SSRC map

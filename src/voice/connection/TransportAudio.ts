@@ -1,4 +1,4 @@
-import { VOICE_FRAME_SAMPLES, type VoiceTransport } from '../../media/transport/types.js';
+import { VOICE_FRAME_SAMPLES, type VoiceTransport } from '../../media/index.js';
 
 /** What a transport tick that mixed nothing plays. */
 const SILENT_FRAME = new Int16Array(VOICE_FRAME_SAMPLES);

@@ -1,6 +1,5 @@
 import type { LogWriter } from '../../logging/index.js';
-import type { MediaEngine } from '../../media/MediaEngine.js';
-import type { VoiceTransport } from '../../media/transport/types.js';
+import type { MediaEngine, VoiceTransport } from '../../media/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../../util/Clock.js';
 import { TypedEmitter } from '../../util/TypedEmitter.js';
 import { DaveLink } from './DaveLink.js';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 
 import { ValidationError } from '../../errors/index.js';
-import { VOICE_FRAME_SAMPLES } from '../../media/transport/types.js';
+import { VOICE_FRAME_SAMPLES } from '../../media/index.js';
 import { WavStream } from './wavStream.js';
 
 /** One audio input or output device (C++ `AudioDevice`). */
