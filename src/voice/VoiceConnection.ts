@@ -20,7 +20,7 @@ import {
   VoiceOpcode,
   type SessionDescription,
   type VoiceReady,
-} from './protocol.js';
+} from '../protocol/voiceGateway.js';
 import { SpeakingTracker } from './SpeakingTracker.js';
 import { SsrcRouter } from './SsrcRouter.js';
 import {

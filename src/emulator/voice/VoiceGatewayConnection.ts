@@ -3,13 +3,14 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { WebSocket } from 'ws';
 
 import { TRANSPORT_ENCRYPTION_MODES } from '../../media/rtp/types.js';
+import { VoiceClose } from '../../protocol/voiceGateway.js';
 import type { TimerHandle } from '../../util/Clock.js';
 import { randomHex, safeEqual } from '../random.js';
 import { ServerCallState, daveVersionFor, type DaveWiring } from './ServerCallState.js';
 import type { DaveCoordinatorLike } from './daveBridge.js';
 import { decodeBinaryOp, decodeText, isObject, isU16, toBuffer } from './frames.js';
 import type { MediaRelay, RelayMember } from './MediaRelay.js';
-import { DAVE_PROTOCOL_VERSION, VoiceClose, VoiceOp } from './opcodes.js';
+import { DAVE_PROTOCOL_VERSION, VoiceOp } from './opcodes.js';
 import {
   parseIdentify,
   parseMaxDaveVersion,
