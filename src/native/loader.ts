@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { findPackageRoot } from './packageRoot.js';
+import { findPackageRoot } from '../util/packageRoot.js';
 import { findPrebuild } from './prebuild.js';
 import { NATIVE_ADDON_ABI, type NativeAddon } from './types.js';
 

@@ -3,6 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { WebSocket } from 'ws';
 
 import { TRANSPORT_ENCRYPTION_MODES } from '../../media/rtp/types.js';
+import { DAVE_PROTOCOL_VERSION } from '../../protocol/dave/wire.js';
 import { VoiceClose } from '../../protocol/voiceGateway.js';
 import type { TimerHandle } from '../../util/Clock.js';
 import { randomHex, safeEqual } from '../random.js';
@@ -10,7 +11,7 @@ import { ServerCallState, daveVersionFor, type DaveWiring } from './ServerCallSt
 import type { DaveCoordinatorLike } from './daveBridge.js';
 import { decodeBinaryOp, decodeText, isObject, isU16, toBuffer } from './frames.js';
 import type { MediaRelay, RelayMember } from './MediaRelay.js';
-import { DAVE_PROTOCOL_VERSION, VoiceOp } from './opcodes.js';
+import { VoiceOp } from './opcodes.js';
 import {
   parseIdentify,
   parseMaxDaveVersion,

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type ServerOptions, type WebSocket } from 'ws';
 
 import type { MediaEngine } from '../../media/MediaEngine.js';
+import { DAVE_PROTOCOL_VERSION } from '../../protocol/dave/wire.js';
 import { VoiceClose } from '../../protocol/voiceGateway.js';
 import type { Clock } from '../../util/Clock.js';
 import type { EmulatorLog } from '../log.js';
@@ -13,7 +14,7 @@ import type { ServerCallState } from './ServerCallState.js';
 import type { DaveCoordinatorFactory } from './daveBridge.js';
 import type { VoiceImpairment } from './impairment.js';
 import { MediaRelay, type RelayCounters } from './MediaRelay.js';
-import { DAVE_PROTOCOL_VERSION, VOICE_GATEWAY_VERSIONS, VoiceOp } from './opcodes.js';
+import { VOICE_GATEWAY_VERSIONS, VoiceOp } from './opcodes.js';
 import type { CallParticipant, LeaveReason, VoiceCall, VoiceCalls } from './VoiceCalls.js';
 import { VoiceGatewayConnection, type VoiceGatewayConnectionHost } from './VoiceGatewayConnection.js';
 import type { VoiceSession } from './VoiceSession.js';

@@ -28,6 +28,3 @@ export const JSON_CLIENT_OPS: ReadonlySet<number> = new Set([
 
 /** The voice gateway versions served: 4 to 8 (v8 features are always on). */
 export const VOICE_GATEWAY_VERSIONS = { min: 4, max: 8 } as const;
-
-/** The DAVE protocol version the emulator speaks. */
-export const DAVE_PROTOCOL_VERSION = 1;

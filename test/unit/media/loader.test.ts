@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { loadNativeAddon, nativeAddonRemedy } from '../../../src/native/loader.js';
-import { findPackageRoot } from '../../../src/native/packageRoot.js';
+import { findPackageRoot } from '../../../src/util/packageRoot.js';
 import { NATIVE_ADDON_ABI } from '../../../src/native/types.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));

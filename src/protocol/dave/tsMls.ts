@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { CiphersuiteImpl } from 'ts-mls';
 
-import { findPackageRoot } from '../native/packageRoot.js';
+import { findPackageRoot } from '../../util/packageRoot.js';
 import { nodeHpkeP256 } from './nodeHpke.js';
 import { nodeHkdfSha256, nodeP256Signature, nodeSha256 } from './nodeP256.js';
 
