@@ -31,7 +31,7 @@ import { InviteManager } from '../invites/InviteManager.js';
 import { RelationshipGroupType, StatusType } from '../social/enums.js';
 import type { RelationshipHandle } from '../social/RelationshipHandle.js';
 import { RelationshipManager } from '../social/RelationshipManager.js';
-import { writeLaunchCommand } from '../rpc/launchRegistry.js';
+import { writeLaunchCommand } from '../protocol/launchRegistry.js';
 import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
 import { LocalClientCallbacks } from '../rpc/LocalClientCallbacks.js';
 import { LocalClientEvents } from '../rpc/LocalClientEvents.js';

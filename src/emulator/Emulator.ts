@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { readLaunchCommands } from '../protocol/launchRegistry.js';
 import { systemClock } from '../util/Clock.js';
 import { Accounts } from './accounts/Accounts.js';
 import { wireUser } from './accounts/userObject.js';
@@ -26,7 +27,6 @@ import { Lobbies } from './social/Lobbies.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { wireLobbyRelay } from './social/lobbyRelay.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
-import { readLaunchCommands } from '../rpc/launchRegistry.js';
 import { PresenceService } from './social/PresenceService.js';
 import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';

@@ -5,7 +5,13 @@ import { ErrorType, SdkError } from '../errors/index.js';
 import type { LogWriter } from '../logging/index.js';
 import type { Clock, TimerHandle } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
-import { RpcFrameDecoder, RpcFrameError, RpcOpcode, encodeRpcFrame, type RpcFrame } from './codec.js';
+import {
+  RpcFrameDecoder,
+  RpcFrameError,
+  RpcOpcode,
+  encodeRpcFrame,
+  type RpcFrame,
+} from '../protocol/rpcFrame.js';
 import { rpcSocketCandidates } from './paths.js';
 
 /** The local client's user, from its READY event. */
