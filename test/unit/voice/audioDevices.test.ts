@@ -5,14 +5,8 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import {
-  describeDevice,
-  openInput,
-  openOutput,
-  readWavFile,
-  WavFileInput,
-  WavFileOutput,
-} from '../../../src/calls/audioDevices.js';
+import { describeDevice, openInput, openOutput, WavFileInput } from '../../../src/calls/audioDevices.js';
+import { readWavFile, WavFileOutput } from '../../../src/protocol/wav.js';
 import { ValidationError } from '../../../src/errors/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-devices-'));
