@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { createMediaEngine } from '../media/index.js';
 import { readLaunchCommands } from '../protocol/launchRegistry.js';
 import { systemClock } from '../util/Clock.js';
 import { Accounts } from './accounts/Accounts.js';
@@ -35,7 +36,6 @@ import { wirePresence } from './social/wire.js';
 import { exportStoreState, importStoreState, type EmulatorSavedState } from './store/persist.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
-import { createMediaEngine } from '../media/createMediaEngine.js';
 import { wireVoiceStates } from './social/voiceStates.js';
 import { VoiceCalls } from './voice/VoiceCalls.js';
 import { VoiceServer } from './voice/VoiceServer.js';

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 import type { WebSocket } from 'ws';
 
-import { TRANSPORT_ENCRYPTION_MODES } from '../../media/rtp/types.js';
+import { TRANSPORT_ENCRYPTION_MODES } from '../../media/index.js';
 import { DAVE_PROTOCOL_VERSION } from '../../protocol/dave/wire.js';
 import { VoiceClose } from '../../protocol/voiceGateway.js';
 import type { TimerHandle } from '../../util/Clock.js';

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocketServer, type ServerOptions, type WebSocket } from 'ws';
 
-import type { MediaEngine } from '../../media/MediaEngine.js';
+import type { MediaEngine } from '../../media/index.js';
 import { DAVE_PROTOCOL_VERSION } from '../../protocol/dave/wire.js';
 import { VoiceClose } from '../../protocol/voiceGateway.js';
 import type { Clock } from '../../util/Clock.js';

@@ -1,4 +1,4 @@
-import { isTransportEncryptionMode, type TransportEncryptionMode } from '../../media/rtp/types.js';
+import { isTransportEncryptionMode, type TransportEncryptionMode } from '../../media/index.js';
 import { VoiceClose } from '../../protocol/voiceGateway.js';
 import { isObject, isU16, type FrameError } from './frames.js';
 
