@@ -3,7 +3,6 @@ import type { RawData, WebSocket } from 'ws';
 import { GatewayClose, GatewayOpcode, MAX_CLIENT_PAYLOAD_BYTES } from '../../protocol/gateway.js';
 import type { Clock, TimerHandle } from '../../util/Clock.js';
 import type { FrameEncoder } from './compression.js';
-import type { GatewaySession } from './GatewaySession.js';
 import { SlidingWindowLimiter } from './RateLimiter.js';
 
 /** What a connection asks of the hub that owns it. */
@@ -51,8 +50,6 @@ function toText(data: RawData): string {
  * What Identify and Resume mean is the hub's business.
  */
 export class GatewayConnection {
-  /** The session this socket carries, once identified or resumed. */
-  session: GatewaySession | null = null;
   readonly #ws: WebSocket;
   readonly #host: ConnectionHost;
   readonly #encoder: FrameEncoder;
@@ -64,6 +61,8 @@ export class GatewayConnection {
   #heartbeatTimer: TimerHandle | undefined;
   #reconnectTimer: TimerHandle | undefined;
   #identifyTimer: TimerHandle | undefined;
+  /** A session was attached (Identify or Resume succeeded); which one is the hub's business. */
+  #authenticated = false;
 
   constructor(ws: WebSocket, host: ConnectionHost, encoder: FrameEncoder) {
     this.#ws = ws;
@@ -92,7 +91,7 @@ export class GatewayConnection {
     this.#armHeartbeatDeadline();
     // Heartbeats alone do not keep a socket: one that never identifies would otherwise live forever.
     this.#identifyTimer = this.#host.clock.setTimeout(() => {
-      if (this.session) return;
+      if (this.#authenticated) return;
       this.#host.logLine(`connection closed: no Identify within ${this.#host.identifyTimeoutMs} ms`);
       this.close(GatewayClose.NotAuthenticated, 'Not authenticated: no Identify in time');
     }, this.#host.identifyTimeoutMs);
@@ -100,6 +99,7 @@ export class GatewayConnection {
 
   /** A session is attached (Identify or Resume succeeded): the identify deadline no longer applies. */
   authenticated(): void {
+    this.#authenticated = true;
     this.#host.clock.clearTimeout(this.#identifyTimer);
     this.#identifyTimer = undefined;
   }
@@ -243,7 +243,7 @@ export class GatewayConnection {
       return;
     }
     if (op === GatewayOpcode.Identify || op === GatewayOpcode.Resume) {
-      if (this.session) {
+      if (this.#authenticated) {
         this.close(GatewayClose.AlreadyAuthenticated, 'Already authenticated');
         return;
       }
@@ -255,7 +255,7 @@ export class GatewayConnection {
       this.close(GatewayClose.UnknownOpcode, `Unknown opcode ${op}`);
       return;
     }
-    if (!this.session) {
+    if (!this.#authenticated) {
       this.close(GatewayClose.NotAuthenticated, 'Not authenticated');
       return;
     }

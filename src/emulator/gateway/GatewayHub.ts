@@ -97,6 +97,8 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   readonly #d: GatewayHubDeps;
   readonly #sessions = new Map<string, GatewaySession>();
   readonly #connections = new Set<GatewayConnection>();
+  /** The session each identified socket carries (the socket itself only knows that it has one). */
+  readonly #sessionOf = new Map<GatewayConnection, GatewaySession>();
   readonly #opHandlers = new Map<number, OpHandler>();
   readonly #readyContributors: ReadyContributor[] = [];
   readonly #botIdentifies: number[] = [];
@@ -325,7 +327,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     if (previous && previous !== connection) {
       // Documented choice: the older socket of a resumed session is closed with 4000 (resumable), since its
       // client may be a zombie that simply has not noticed yet; it no longer owns the session.
-      previous.session = null;
+      this.#sessionOf.delete(previous);
       previous.close(GatewayClose.UnknownError, 'Session resumed on another connection');
     }
     for (const dispatch of replay) connection.sendFrame(dispatch.frame);
@@ -344,7 +346,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
 
   /** @internal */
   handleOp(connection: GatewayConnection, op: number, data: unknown): void {
-    const session = connection.session;
+    const session = this.#sessionOf.get(connection);
     const handler = this.#opHandlers.get(op);
     if (session && handler) handler(session, data, connection);
   }
@@ -352,8 +354,8 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   /** @internal */
   connectionClosed(connection: GatewayConnection, code: number, byServer: boolean): void {
     this.#connections.delete(connection);
-    const session = connection.session;
-    connection.session = null;
+    const session = this.#sessionOf.get(connection);
+    this.#sessionOf.delete(connection);
     if (session && session.connection === connection && !session.ended) {
       session.connection = null;
       const ends = byServer
@@ -378,7 +380,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     this.clock.clearTimeout(session.expiryTimer);
     session.expiryTimer = undefined;
     session.connection = connection;
-    connection.session = session;
+    this.#sessionOf.set(connection, session);
     connection.authenticated();
   }
 
@@ -419,7 +421,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     const connection = session.connection;
     session.connection = null;
     if (connection) {
-      connection.session = null;
+      this.#sessionOf.delete(connection);
       connection.close(code, reason);
     }
     this.#d.log.line('gateway', `session ${shortId(session.id)} ended`);
