@@ -19,7 +19,7 @@ import {
   parseSelectProtocol,
   parseSpeaking,
 } from './requests.js';
-import type { VoiceServerDeps } from './VoiceServer.js';
+import type { VoiceServerDeps } from './serverDeps.js';
 import { VoiceSession } from './VoiceSession.js';
 
 /** What a connection needs from the voice server that accepted it. */
