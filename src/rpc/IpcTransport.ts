@@ -12,7 +12,7 @@ import {
   encodeRpcFrame,
   type RpcFrame,
 } from '../protocol/rpcFrame.js';
-import { rpcSocketCandidates } from './paths.js';
+import { rpcSocketCandidates } from '../protocol/rpcPaths.js';
 
 /** The local client's user, from its READY event. */
 export interface RpcUser {
