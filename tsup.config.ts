@@ -1,5 +1,7 @@
 import { defineConfig } from 'tsup';
 
+import { buildDashboardScript } from './scripts/dashboard-script.js';
+
 // One build for every entry point: ESM first, CommonJS for `require('sdkpp')`, declarations for both.
 export default defineConfig({
   entry: {
@@ -25,4 +27,9 @@ export default defineConfig({
   shims: true,
   splitting: true,
   treeshake: false,
+  // The emulator dashboard's browser script is a classic script of its own, not part of the bundle.
+  onSuccess: () => {
+    buildDashboardScript();
+    return Promise.resolve();
+  },
 });

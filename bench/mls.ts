@@ -10,8 +10,8 @@
 import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
 
 import { DaveProtocolSession } from '../src/voice/dave/index.js';
-import { loadTsMls } from '../src/dave/tsMls.js';
-import { concatBytes, snowflakeBE64, u16, withLength } from '../src/dave/wire.js';
+import { loadTsMls } from '../src/protocol/dave/tsMls.js';
+import { concatBytes, snowflakeBE64, u16, withLength } from '../src/protocol/dave/wire.js';
 import { ExternalSender } from '../src/emulator/voice/dave/externalSender.js';
 import { report, result } from './lib/report.js';
 

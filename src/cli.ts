@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { didYouMean } from './cli/didYouMean.js';
-import type { CommandIo } from './cli/io.js';
+import { didYouMean } from './util/cli/didYouMean.js';
+import type { CommandIo } from './util/cli/io.js';
 import { EMULATOR_USAGE, runEmulatorCommand } from './emulator/cli.js';
 import { EXEC_USAGE } from './emulator/cli/exec.js';
 

@@ -7,7 +7,7 @@ import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenT
 import { ClientDestroyedError, ClientNotReadyError, ValidationError } from '../errors/index.js';
 import { LoggingSeverity, type LogCallback } from '../logging/index.js';
 import type { CryptoSelfTestResult, MediaEngineInfo } from '../media/index.js';
-import { writeLaunchCommand } from '../rpc/launchRegistry.js';
+import { writeLaunchCommand } from '../protocol/launchRegistry.js';
 import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
 import { UserHandle } from '../social/UserHandle.js';
 import { isSnowflake } from '../util/snowflake.js';

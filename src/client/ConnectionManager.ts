@@ -9,7 +9,7 @@ import {
 } from '../errors/index.js';
 import { GatewayConnection, GatewayState, type GatewayStateDetail } from '../gateway/GatewayConnection.js';
 import type { GatewaySocketFactory } from '../gateway/GatewaySocket.js';
-import { describeCloseCode } from '../gateway/protocol.js';
+import { describeCloseCode } from '../protocol/gateway.js';
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
 import type { Clock } from '../util/Clock.js';

@@ -1,5 +1,5 @@
-import { formatFlags, parseFlags, UsageError } from '../cli/flags.js';
-import type { CommandIo } from '../cli/io.js';
+import { formatFlags, parseFlags, UsageError } from '../util/cli/flags.js';
+import type { CommandIo } from '../util/cli/io.js';
 import { startEmulator } from './Emulator.js';
 import { runExec, EXEC_USAGE } from './cli/exec.js';
 import { emulatorCommandLine, EMULATOR_FLAGS, type EmulatorCommandLine } from './cli/emulatorFlags.js';
@@ -7,7 +7,7 @@ import { summary } from './cli/summary.js';
 import { loadStateFile, saveStateFile, StateFileError } from './cli/stateFile.js';
 import type { Emulator } from './types.js';
 
-export type { CommandIo } from '../cli/io.js';
+export type { CommandIo } from '../util/cli/io.js';
 
 /** Usage of `sdkpp emulator`. */
 export const EMULATOR_USAGE = `Usage: sdkpp emulator [options]

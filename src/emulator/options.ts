@@ -3,7 +3,7 @@ import { isSnowflake } from './snowflake.js';
 import type { EmulatorSavedState } from './store/persist.js';
 import type { EmulatorOptions } from './types.js';
 import { Impairment } from './voice/impairment.js';
-import type { VoiceServerSettings } from './voice/VoiceServer.js';
+import type { VoiceServerSettings } from './voice/serverDeps.js';
 
 /** {@link EmulatorOptions} with every default applied and every value checked. */
 export interface ResolvedOptions {

@@ -12,7 +12,7 @@ import {
   TERMINAL_CLOSE_CODES,
   describeCloseCode,
   type GatewayPayload,
-} from './protocol.js';
+} from '../protocol/gateway.js';
 import { SendBudget } from './SendBudget.js';
 
 /**

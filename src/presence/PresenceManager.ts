@@ -1,7 +1,7 @@
 import { ClientNotReadyError, ValidationError } from '../errors/index.js';
 import { statusToWire, type StatusType } from '../social/enums.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
-import { GatewayOpcode } from '../gateway/protocol.js';
+import { GatewayOpcode } from '../protocol/gateway.js';
 import type { LogWriter } from '../logging/index.js';
 import type { IpcTransport, RpcError } from '../rpc/IpcTransport.js';
 import type { Clock } from '../util/Clock.js';

@@ -5,8 +5,14 @@ import { ErrorType, SdkError } from '../errors/index.js';
 import type { LogWriter } from '../logging/index.js';
 import type { Clock, TimerHandle } from '../util/Clock.js';
 import { TypedEmitter } from '../util/TypedEmitter.js';
-import { RpcFrameDecoder, RpcFrameError, RpcOpcode, encodeRpcFrame, type RpcFrame } from './codec.js';
-import { rpcSocketCandidates } from './paths.js';
+import {
+  RpcFrameDecoder,
+  RpcFrameError,
+  RpcOpcode,
+  encodeRpcFrame,
+  type RpcFrame,
+} from '../protocol/rpcFrame.js';
+import { rpcSocketCandidates } from '../protocol/rpcPaths.js';
 
 /** The local client's user, from its READY event. */
 export interface RpcUser {

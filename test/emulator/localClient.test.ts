@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { RpcOpcode, encodeRpcFrame } from '../../src/rpc/codec.js';
+import { RpcOpcode, encodeRpcFrame } from '../../src/protocol/rpcFrame.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { Peer } from './rpcPeer.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { RpcOpcode } from '../../src/rpc/codec.js';
+import { RpcOpcode } from '../../src/protocol/rpcFrame.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { RPC_RECORD_LIMIT } from '../../src/emulator/localClient/LocalClientServer.js';
 import { Peer } from './rpcPeer.js';

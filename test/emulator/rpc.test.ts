@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { RpcOpcode, encodeRpcFrame } from '../../src/rpc/codec.js';
+import { RpcOpcode, encodeRpcFrame } from '../../src/protocol/rpcFrame.js';
 import { getCode, pkce } from './helpers.js';
 import { Peer } from './rpcPeer.js';
 

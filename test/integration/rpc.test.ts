@@ -16,7 +16,7 @@ import {
   type ClientOptions,
 } from '../../src/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
-import { RpcOpcode, encodeRpcFrame } from '../../src/rpc/codec.js';
+import { RpcOpcode, encodeRpcFrame } from '../../src/protocol/rpcFrame.js';
 import { allLogLines, allSecrets, clientFor, emulatorFor, eventually, userAt } from './helpers.js';
 
 /** The desktop client's socket behind paths that do not exist, as a scan meets them. */

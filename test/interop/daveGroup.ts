@@ -1,7 +1,7 @@
 import { p256 } from '@noble/curves/nist.js';
 import { DAVESession } from '@snazzah/davey';
 
-import { loadTsMls } from '../../src/dave/tsMls.js';
+import { loadTsMls } from '../../src/protocol/dave/tsMls.js';
 
 // A real DAVE group with no platform (dave-e2ee.md §4): a ts-mls member ("ours", whose MLS exporter
 // gives us the sender keys) creates the group with the voice gateway's external sender, commits Adds of

@@ -1,4 +1,4 @@
-import { integerValue, UsageError, type Flag } from '../../cli/flags.js';
+import { integerValue, UsageError, type Flag } from '../../util/cli/flags.js';
 import { MAX_SEED_USERS } from '../options.js';
 import type { EmulatorOptions } from '../types.js';
 

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
-import { formatFlags } from '../../cli/flags.js';
-import type { CommandIo } from '../../cli/io.js';
+import { formatFlags } from '../../util/cli/flags.js';
+import type { CommandIo } from '../../util/cli/io.js';
 import type { Emulator } from '../types.js';
 import { EMULATOR_FLAGS } from './emulatorFlags.js';
 

@@ -7,11 +7,12 @@ import { randomToken } from '../random.js';
 import type { UserRecord } from '../store/types.js';
 import type { Emulator } from '../types.js';
 import { ActionError, findAction, type ActionTarget } from './actions.js';
+import { dashboardScript } from './appScript.js';
 import { DashboardGuard, type Refusal } from './guard.js';
 import { LiveFeed } from './LiveFeed.js';
 import { DASHBOARD_CSP, DASHBOARD_ICON, ICON_PATH, SCRIPT_PATH, STYLE_PATH, dashboardPage } from './page.js';
-import { DASHBOARD_SCRIPT } from './script.js';
-import { dashboardState, type DashboardState } from './state.js';
+import type { DashboardState } from './pageData.js';
+import { dashboardState } from './state.js';
 import { DASHBOARD_STYLE } from './style.js';
 
 /** The dashboard's path under the emulator's origin. */
@@ -152,13 +153,17 @@ export class Dashboard {
         this.#methodNotAllowed(res, 'GET');
         return;
       }
-      const script = path === SCRIPT_PATH;
-      send(
-        res,
-        200,
-        script ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
-        script ? DASHBOARD_SCRIPT : DASHBOARD_STYLE,
-      );
+      if (path === STYLE_PATH) {
+        send(res, 200, 'text/css; charset=utf-8', DASHBOARD_STYLE);
+        return;
+      }
+      const script = dashboardScript();
+      if (script instanceof Error) {
+        this.#deps.log.line('dashboard', script.message);
+        send(res, 500, 'text/plain; charset=utf-8', script.message);
+        return;
+      }
+      send(res, 200, 'text/javascript; charset=utf-8', script);
       return;
     }
     if (path === ICON_PATH) {

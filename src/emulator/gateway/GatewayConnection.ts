@@ -1,9 +1,8 @@
 import type { RawData, WebSocket } from 'ws';
 
+import { GatewayClose, GatewayOpcode, MAX_CLIENT_PAYLOAD_BYTES } from '../../protocol/gateway.js';
 import type { Clock, TimerHandle } from '../../util/Clock.js';
 import type { FrameEncoder } from './compression.js';
-import type { GatewaySession } from './GatewaySession.js';
-import { Close, MAX_CLIENT_PAYLOAD_BYTES, Op } from './opcodes.js';
 import { SlidingWindowLimiter } from './RateLimiter.js';
 
 /** What a connection asks of the hub that owns it. */
@@ -51,8 +50,6 @@ function toText(data: RawData): string {
  * What Identify and Resume mean is the hub's business.
  */
 export class GatewayConnection {
-  /** The session this socket carries, once identified or resumed. */
-  session: GatewaySession | null = null;
   readonly #ws: WebSocket;
   readonly #host: ConnectionHost;
   readonly #encoder: FrameEncoder;
@@ -64,6 +61,8 @@ export class GatewayConnection {
   #heartbeatTimer: TimerHandle | undefined;
   #reconnectTimer: TimerHandle | undefined;
   #identifyTimer: TimerHandle | undefined;
+  /** A session was attached (Identify or Resume succeeded); which one is the hub's business. */
+  #authenticated = false;
 
   constructor(ws: WebSocket, host: ConnectionHost, encoder: FrameEncoder) {
     this.#ws = ws;
@@ -88,18 +87,19 @@ export class GatewayConnection {
     this.#ws.on('error', () => {
       // ws reports protocol errors (bad frames, invalid UTF-8) here and closes the socket itself.
     });
-    this.sendPayload(Op.Hello, { heartbeat_interval: this.#host.heartbeatIntervalMs });
+    this.sendPayload(GatewayOpcode.Hello, { heartbeat_interval: this.#host.heartbeatIntervalMs });
     this.#armHeartbeatDeadline();
     // Heartbeats alone do not keep a socket: one that never identifies would otherwise live forever.
     this.#identifyTimer = this.#host.clock.setTimeout(() => {
-      if (this.session) return;
+      if (this.#authenticated) return;
       this.#host.logLine(`connection closed: no Identify within ${this.#host.identifyTimeoutMs} ms`);
-      this.close(Close.NotAuthenticated, 'Not authenticated: no Identify in time');
+      this.close(GatewayClose.NotAuthenticated, 'Not authenticated: no Identify in time');
     }, this.#host.identifyTimeoutMs);
   }
 
   /** A session is attached (Identify or Resume succeeded): the identify deadline no longer applies. */
   authenticated(): void {
+    this.#authenticated = true;
     this.#host.clock.clearTimeout(this.#identifyTimer);
     this.#identifyTimer = undefined;
   }
@@ -157,9 +157,9 @@ export class GatewayConnection {
   /** Sends op 7 Reconnect, and closes with 4000 (resumable) if the client has not gone by the grace time. */
   requestReconnect(): void {
     if (!this.open) return;
-    this.sendPayload(Op.Reconnect, null);
+    this.sendPayload(GatewayOpcode.Reconnect, null);
     this.#reconnectTimer = this.#host.clock.setTimeout(() => {
-      this.close(Close.UnknownError, 'Reconnect requested');
+      this.close(GatewayClose.UnknownError, 'Reconnect requested');
     }, RECONNECT_GRACE_MS);
   }
 
@@ -172,9 +172,9 @@ export class GatewayConnection {
     const buffered = this.#ws.bufferedAmount;
     if (buffered <= this.#host.maxOutboundBufferBytes) return;
     this.#host.logLine(
-      `slow consumer: ${buffered} bytes queued (limit ${this.#host.maxOutboundBufferBytes}); closing with ${Close.RateLimited}`,
+      `slow consumer: ${buffered} bytes queued (limit ${this.#host.maxOutboundBufferBytes}); closing with ${GatewayClose.RateLimited}`,
     );
-    this.close(Close.RateLimited, 'Slow consumer');
+    this.close(GatewayClose.RateLimited, 'Slow consumer');
   }
 
   #armHeartbeatDeadline(): void {
@@ -182,7 +182,7 @@ export class GatewayConnection {
     // The interval plus half of it plus a second: a client heartbeating with jitter is never cut off.
     const deadline = this.#host.heartbeatIntervalMs * 1.5 + 1000;
     this.#heartbeatTimer = this.#host.clock.setTimeout(() => {
-      this.close(Close.SessionTimedOut, 'Session timed out');
+      this.close(GatewayClose.SessionTimedOut, 'Session timed out');
     }, deadline);
   }
 
@@ -206,57 +206,57 @@ export class GatewayConnection {
   #onMessage(data: RawData, isBinary: boolean): void {
     if (this.#closing) return;
     if (byteLength(data) > MAX_CLIENT_PAYLOAD_BYTES) {
-      this.close(Close.DecodeError, `Payload too large (max ${MAX_CLIENT_PAYLOAD_BYTES} bytes)`);
+      this.close(GatewayClose.DecodeError, `Payload too large (max ${MAX_CLIENT_PAYLOAD_BYTES} bytes)`);
       return;
     }
     if (isBinary) {
-      this.close(Close.DecodeError, 'Binary frames are not accepted; send JSON text');
+      this.close(GatewayClose.DecodeError, 'Binary frames are not accepted; send JSON text');
       return;
     }
     if (!this.#limiter.take(this.#host.clock.now())) {
-      this.close(Close.RateLimited, 'Rate limited');
+      this.close(GatewayClose.RateLimited, 'Rate limited');
       return;
     }
     let payload: unknown;
     try {
       payload = JSON.parse(toText(data));
     } catch {
-      this.close(Close.DecodeError, 'Decode error: invalid JSON');
+      this.close(GatewayClose.DecodeError, 'Decode error: invalid JSON');
       return;
     }
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-      this.close(Close.DecodeError, 'Decode error: the payload must be a JSON object');
+      this.close(GatewayClose.DecodeError, 'Decode error: the payload must be a JSON object');
       return;
     }
     const { op, d } = payload as { op?: unknown; d?: unknown };
     if (typeof op !== 'number' || !Number.isInteger(op)) {
-      this.close(Close.UnknownOpcode, 'Invalid payload: "op" must be an integer');
+      this.close(GatewayClose.UnknownOpcode, 'Invalid payload: "op" must be an integer');
       return;
     }
     this.#dispatchOp(op, d);
   }
 
   #dispatchOp(op: number, data: unknown): void {
-    if (op === Op.Heartbeat) {
+    if (op === GatewayOpcode.Heartbeat) {
       this.#armHeartbeatDeadline();
-      this.sendPayload(Op.HeartbeatAck, null);
+      this.sendPayload(GatewayOpcode.HeartbeatAck, null);
       return;
     }
-    if (op === Op.Identify || op === Op.Resume) {
-      if (this.session) {
-        this.close(Close.AlreadyAuthenticated, 'Already authenticated');
+    if (op === GatewayOpcode.Identify || op === GatewayOpcode.Resume) {
+      if (this.#authenticated) {
+        this.close(GatewayClose.AlreadyAuthenticated, 'Already authenticated');
         return;
       }
-      if (op === Op.Identify) this.#host.identify(this, data);
+      if (op === GatewayOpcode.Identify) this.#host.identify(this, data);
       else this.#host.resume(this, data);
       return;
     }
     if (!this.#host.knowsOp(op)) {
-      this.close(Close.UnknownOpcode, `Unknown opcode ${op}`);
+      this.close(GatewayClose.UnknownOpcode, `Unknown opcode ${op}`);
       return;
     }
-    if (!this.session) {
-      this.close(Close.NotAuthenticated, 'Not authenticated');
+    if (!this.#authenticated) {
+      this.close(GatewayClose.NotAuthenticated, 'Not authenticated');
       return;
     }
     this.#host.handleOp(this, op, data);

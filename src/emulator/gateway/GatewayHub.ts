@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 
+import { GatewayClose, GatewayOpcode } from '../../protocol/gateway.js';
 import { TypedEmitter } from '../../util/TypedEmitter.js';
 import type { Clock } from '../../util/Clock.js';
 import type { SessionControl } from '../accounts/Accounts.js';
@@ -12,7 +13,7 @@ import type { GatewaySessionInfo } from '../types.js';
 import { PlainEncoder, type FrameEncoder } from './compression.js';
 import { GatewayConnection, type ConnectionHost } from './GatewayConnection.js';
 import { GatewaySession } from './GatewaySession.js';
-import { ACCEPTED_CLIENT_OPS, Close, Op, SESSION_ENDING_CODES } from './opcodes.js';
+import { ACCEPTED_CLIENT_OPS, SESSION_ENDING_CODES } from './opcodes.js';
 import { buildReady } from './ready.js';
 
 /** Events of the {@link GatewayHub}, for features that react to sessions (presence, lobbies, …). */
@@ -96,6 +97,8 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   readonly #d: GatewayHubDeps;
   readonly #sessions = new Map<string, GatewaySession>();
   readonly #connections = new Set<GatewayConnection>();
+  /** The session each identified socket carries (the socket itself only knows that it has one). */
+  readonly #sessionOf = new Map<GatewayConnection, GatewaySession>();
   readonly #opHandlers = new Map<number, OpHandler>();
   readonly #readyContributors: ReadyContributor[] = [];
   readonly #botIdentifies: number[] = [];
@@ -218,8 +221,9 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   /** Closes every socket with 1001 and ends every session; resolves once the sockets are gone. */
   async shutdown(): Promise<void> {
     for (const session of [...this.#sessions.values()])
-      this.#endSession(session, Close.GoingAway, 'Emulator shutting down');
-    for (const connection of this.#connections) connection.close(Close.GoingAway, 'Emulator shutting down');
+      this.#endSession(session, GatewayClose.GoingAway, 'Emulator shutting down');
+    for (const connection of this.#connections)
+      connection.close(GatewayClose.GoingAway, 'Emulator shutting down');
     if (await this.#waitForNoConnections(SHUTDOWN_GRACE_MS)) return;
     // Clients that do not answer the close frame in time are cut off, so close() stays quick.
     for (const connection of this.#connections) connection.terminate();
@@ -231,12 +235,12 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   /** @internal */
   identify(connection: GatewayConnection, data: unknown): void {
     if (!isObject(data) || typeof data.token !== 'string') {
-      connection.close(Close.UnknownOpcode, 'Invalid payload: Identify needs a "token" string');
+      connection.close(GatewayClose.UnknownOpcode, 'Invalid payload: Identify needs a "token" string');
       return;
     }
     const auth = this.#authenticate(data.token);
     if (typeof auth === 'string') {
-      connection.close(Close.AuthenticationFailed, auth);
+      connection.close(GatewayClose.AuthenticationFailed, auth);
       return;
     }
     if (auth.kind === 'bot') {
@@ -247,16 +251,16 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
         intents < 0 ||
         intents >= MAX_INTENTS
       ) {
-        connection.close(Close.InvalidIntents, 'Invalid intent(s)');
+        connection.close(GatewayClose.InvalidIntents, 'Invalid intent(s)');
         return;
       }
       const shard = shardId(data.shard);
       if (shard === null) {
-        connection.close(Close.InvalidShard, 'Invalid shard');
+        connection.close(GatewayClose.InvalidShard, 'Invalid shard');
         return;
       }
       if (!this.#takeBotIdentify(shard)) {
-        connection.sendPayload(Op.InvalidSession, false);
+        connection.sendPayload(GatewayOpcode.InvalidSession, false);
         return;
       }
     }
@@ -285,34 +289,37 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   /** @internal */
   resume(connection: GatewayConnection, data: unknown): void {
     if (!isObject(data) || typeof data.token !== 'string' || typeof data.session_id !== 'string') {
-      connection.close(Close.UnknownOpcode, 'Invalid payload: Resume needs "token", "session_id" and "seq"');
+      connection.close(
+        GatewayClose.UnknownOpcode,
+        'Invalid payload: Resume needs "token", "session_id" and "seq"',
+      );
       return;
     }
     const seq = data.seq ?? 0;
     if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
-      connection.close(Close.UnknownOpcode, 'Invalid payload: "seq" must be a non-negative integer');
+      connection.close(GatewayClose.UnknownOpcode, 'Invalid payload: "seq" must be a non-negative integer');
       return;
     }
     const auth = this.#authenticate(data.token);
     if (typeof auth === 'string') {
-      connection.close(Close.AuthenticationFailed, auth);
+      connection.close(GatewayClose.AuthenticationFailed, auth);
       return;
     }
     const session = this.#sessions.get(data.session_id);
     if (!session || session.ended || session.userId !== auth.user.id) {
       this.#d.log.line('gateway', `${auth.user.username} could not resume: unknown session`);
-      connection.sendPayload(Op.InvalidSession, false);
+      connection.sendPayload(GatewayOpcode.InvalidSession, false);
       return;
     }
     if (seq > session.seq) {
-      connection.close(Close.InvalidSeq, 'Invalid seq');
+      connection.close(GatewayClose.InvalidSeq, 'Invalid seq');
       return;
     }
     const replay = session.replayAfter(seq);
     if (replay === null) {
       this.#d.log.line('gateway', `${auth.user.username} could not resume: too far behind`);
-      this.#endSession(session, Close.SessionTimedOut, 'Session expired');
-      connection.sendPayload(Op.InvalidSession, false);
+      this.#endSession(session, GatewayClose.SessionTimedOut, 'Session expired');
+      connection.sendPayload(GatewayOpcode.InvalidSession, false);
       return;
     }
     const previous = session.connection;
@@ -320,8 +327,8 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     if (previous && previous !== connection) {
       // Documented choice: the older socket of a resumed session is closed with 4000 (resumable), since its
       // client may be a zombie that simply has not noticed yet; it no longer owns the session.
-      previous.session = null;
-      previous.close(Close.UnknownError, 'Session resumed on another connection');
+      this.#sessionOf.delete(previous);
+      previous.close(GatewayClose.UnknownError, 'Session resumed on another connection');
     }
     for (const dispatch of replay) connection.sendFrame(dispatch.frame);
     this.dispatchTo(session, 'RESUMED', {});
@@ -339,7 +346,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
 
   /** @internal */
   handleOp(connection: GatewayConnection, op: number, data: unknown): void {
-    const session = connection.session;
+    const session = this.#sessionOf.get(connection);
     const handler = this.#opHandlers.get(op);
     if (session && handler) handler(session, data, connection);
   }
@@ -347,18 +354,18 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   /** @internal */
   connectionClosed(connection: GatewayConnection, code: number, byServer: boolean): void {
     this.#connections.delete(connection);
-    const session = connection.session;
-    connection.session = null;
+    const session = this.#sessionOf.get(connection);
+    this.#sessionOf.delete(connection);
     if (session && session.connection === connection && !session.ended) {
       session.connection = null;
       const ends = byServer
         ? SESSION_ENDING_CODES.has(code)
-        : code === Close.Normal || code === Close.GoingAway;
+        : code === GatewayClose.Normal || code === GatewayClose.GoingAway;
       if (ends) {
         this.#endSession(session, code, '');
       } else {
         session.expiryTimer = this.clock.setTimeout(() => {
-          this.#endSession(session, Close.SessionTimedOut, '');
+          this.#endSession(session, GatewayClose.SessionTimedOut, '');
         }, this.#d.resumeWindowMs);
         this.#d.log.line('gateway', `session ${shortId(session.id)} disconnected (${code}), resumable`);
         this.emit('sessionDisconnected', session);
@@ -373,7 +380,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     this.clock.clearTimeout(session.expiryTimer);
     session.expiryTimer = undefined;
     session.connection = connection;
-    connection.session = session;
+    this.#sessionOf.set(connection, session);
     connection.authenticated();
   }
 
@@ -414,7 +421,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     const connection = session.connection;
     session.connection = null;
     if (connection) {
-      connection.session = null;
+      this.#sessionOf.delete(connection);
       connection.close(code, reason);
     }
     this.#d.log.line('gateway', `session ${shortId(session.id)} ended`);

@@ -3,10 +3,10 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocketServer, type ServerOptions } from 'ws';
 
+import { GatewayClose } from '../../protocol/gateway.js';
 import type { EmulatorLog } from '../log.js';
 import { PlainEncoder, ZlibStreamEncoder, type FrameEncoder } from './compression.js';
 import type { GatewayHub } from './GatewayHub.js';
-import { Close } from './opcodes.js';
 
 /** The path of the gateway WebSocket on the emulator's HTTP server. */
 export const GATEWAY_PATH = '/gateway';
@@ -102,7 +102,7 @@ export class GatewayServer {
           // Nothing to do: the socket is being refused anyway.
         });
         this.#log.line('gateway', `connection refused: ${query.reason}`);
-        ws.close(Close.InvalidApiVersion, query.reason);
+        ws.close(GatewayClose.InvalidApiVersion, query.reason);
         return;
       }
       this.#hub.accept(ws, query.encoder());

@@ -1,6 +1,12 @@
 import type { Socket } from 'node:net';
 
-import { RpcFrameDecoder, RpcFrameError, RpcOpcode, encodeRpcFrame, type RpcFrame } from '../../rpc/codec.js';
+import {
+  RpcFrameDecoder,
+  RpcFrameError,
+  RpcOpcode,
+  encodeRpcFrame,
+  type RpcFrame,
+} from '../../protocol/rpcFrame.js';
 import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
 import type { UserRecord } from '../store/types.js';

@@ -3,6 +3,8 @@ import { connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { RPC_SOCKET_SLOTS, rpcPipePath, rpcSocketName } from '../../protocol/rpcPaths.js';
+
 /** Where the local client listens, and how to clean up after it. */
 export interface LocalClientSocket {
   /** The socket path (a Unix socket, or a named pipe on Windows). */
@@ -12,7 +14,7 @@ export interface LocalClientSocket {
 }
 
 /** The desktop client's socket numbers, as the SDKs scan them (wire-protocols §3.1). */
-const SOCKET_NUMBERS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+const SOCKET_NUMBERS = Array.from({ length: RPC_SOCKET_SLOTS }, (_, slot) => slot);
 
 /** How long an existing socket may take to accept a probe before it counts as in use. */
 const PROBE_TIMEOUT_MS = 1_000;
@@ -69,7 +71,7 @@ async function claimUnixPath(socketPath: string): Promise<boolean> {
 /** Windows: the first free `\\?\pipe\discord-ipc-<n>`, as a desktop client would take it. */
 async function listenOnPipe(server: Server): Promise<LocalClientSocket> {
   for (const n of SOCKET_NUMBERS) {
-    const pipe = `\\\\?\\pipe\\discord-ipc-${n}`;
+    const pipe = rpcPipePath(n);
     try {
       await listen(server, pipe);
       return { path: pipe, remove: () => Promise.resolve() };
@@ -100,7 +102,7 @@ export async function listenOnLocalClientSocket(
     if (ownDir) await chmod(ownDir, 0o700);
     const base = ownDir ?? dir ?? tmpdir();
     for (const n of SOCKET_NUMBERS) {
-      const socketPath = path.join(base, `discord-ipc-${n}`);
+      const socketPath = path.join(base, rpcSocketName(n));
       if (!(await claimUnixPath(socketPath))) continue;
       try {
         await listen(server, socketPath);

@@ -1,5 +1,5 @@
+import { GatewayClose, GatewayOpcode } from '../../protocol/gateway.js';
 import type { EmulatorContext } from '../context.js';
-import { Close, Op } from '../gateway/opcodes.js';
 import { shortId } from '../log.js';
 import { parsePresenceUpdate } from './presenceUpdate.js';
 import type { RelationshipChange } from './Relationships.js';
@@ -22,7 +22,7 @@ export function wireSocialGateway(ctx: EmulatorContext): void {
     presence.remove(session.userId, session.id);
   });
 
-  hub.onOp(Op.PresenceUpdate, (session, data, connection) => {
+  hub.onOp(GatewayOpcode.PresenceUpdate, (session, data, connection) => {
     const update = parsePresenceUpdate(data, {
       applicationId,
       applicationName: store.state.application.name,
@@ -30,7 +30,7 @@ export function wireSocialGateway(ctx: EmulatorContext): void {
     });
     if (typeof update === 'string') {
       log.line('gateway', `session ${shortId(session.id)} sent an invalid presence update: ${update}`);
-      connection.close(Close.DecodeError, `Invalid payload: ${update}`);
+      connection.close(GatewayClose.DecodeError, `Invalid payload: ${update}`);
       return;
     }
     presence.set(session.userId, session.id, update);

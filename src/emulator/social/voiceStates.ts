@@ -1,7 +1,7 @@
+import { GatewayClose, GatewayOpcode } from '../../protocol/gateway.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import type { GatewayHub } from '../gateway/GatewayHub.js';
 import type { GatewaySession } from '../gateway/GatewaySession.js';
-import { Close, Op } from '../gateway/opcodes.js';
 import type { EmulatorLog } from '../log.js';
 import type { CallParticipant, JoinFlavour, VoiceCall, VoiceCalls } from '../voice/VoiceCalls.js';
 import { MAX_CALL_PARTICIPANTS } from '../voice/VoiceCalls.js';
@@ -174,7 +174,7 @@ export function wireVoiceStates(deps: VoiceStatesDeps): void {
 
   const refuse = (connection: GatewayConnection, what: string): void => {
     log.line('voice', `bad payload: ${what}`);
-    connection.close(Close.DecodeError, `Invalid payload: ${what}`);
+    connection.close(GatewayClose.DecodeError, `Invalid payload: ${what}`);
   };
 
   const flagsOf = (entry: Record<string, unknown>): { selfMute: boolean; selfDeaf: boolean } => ({
@@ -182,7 +182,7 @@ export function wireVoiceStates(deps: VoiceStatesDeps): void {
     selfDeaf: entry.self_deaf === true,
   });
 
-  hub.onOp(Op.LobbyVoiceStates, (session, data, connection) => {
+  hub.onOp(GatewayOpcode.LobbyVoiceStates, (session, data, connection) => {
     if (!Array.isArray(data)) {
       refuse(connection, 'op 17 needs an array of {lobby_id, self_mute, self_deaf}');
       return;
@@ -203,7 +203,7 @@ export function wireVoiceStates(deps: VoiceStatesDeps): void {
     for (const [lobbyId, entry] of wanted) join(session, lobbyId, flagsOf(entry), 'lobby');
   });
 
-  hub.onOp(Op.VoiceStateUpdate, (session, data, connection) => {
+  hub.onOp(GatewayOpcode.VoiceStateUpdate, (session, data, connection) => {
     if (!isObject(data)) {
       refuse(connection, 'op 4 needs {guild_id, channel_id, self_mute, self_deaf}');
       return;

@@ -1,4 +1,4 @@
-import { readWavFile, WavFileOutput } from '../../voice/devices/audioDevices.js';
+import { readWavFile, WavFileOutput } from '../../protocol/wav.js';
 
 /**
  * Writes 48 kHz interleaved stereo 16-bit PCM as a WAV file: what the `wav-in:` virtual microphone reads and

@@ -1,8 +1,11 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 
-import type { MediaEngine } from '../../media/MediaEngine.js';
-import type { RtpHeaderInit, TransportCryptor } from '../../media/rtp/types.js';
-import { IP_DISCOVERY_SIZE } from '../../media/rtp/types.js';
+import {
+  IP_DISCOVERY_SIZE,
+  type MediaEngine,
+  type RtpHeaderInit,
+  type TransportCryptor,
+} from '../../media/index.js';
 import type { EmulatorLog } from '../log.js';
 import type { EmulatorVoiceCounters, EmulatorVoiceUdpCounters } from '../types.js';
 import { Impairment, type ImpairmentStats, type VoiceImpairment } from './impairment.js';

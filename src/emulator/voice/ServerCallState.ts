@@ -1,6 +1,7 @@
+import { DAVE_PROTOCOL_VERSION } from '../../protocol/dave/wire.js';
 import type { EmulatorLog } from '../log.js';
 import type { DaveCoordinatorFactory, DaveCoordinatorLike } from './daveBridge.js';
-import { DAVE_PROTOCOL_VERSION, VoiceOp } from './opcodes.js';
+import { VoiceOp } from './opcodes.js';
 import type { VoiceSession } from './VoiceSession.js';
 
 /** The voice server's per-call state: the call's voice sessions and its DAVE version and coordinator. */

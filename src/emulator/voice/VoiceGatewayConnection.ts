@@ -2,14 +2,16 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 import type { WebSocket } from 'ws';
 
-import { TRANSPORT_ENCRYPTION_MODES } from '../../media/rtp/types.js';
+import { TRANSPORT_ENCRYPTION_MODES } from '../../media/index.js';
+import { DAVE_PROTOCOL_VERSION } from '../../protocol/dave/wire.js';
+import { VoiceClose } from '../../protocol/voiceGateway.js';
 import type { TimerHandle } from '../../util/Clock.js';
 import { randomHex, safeEqual } from '../random.js';
 import { ServerCallState, daveVersionFor, type DaveWiring } from './ServerCallState.js';
 import type { DaveCoordinatorLike } from './daveBridge.js';
 import { decodeBinaryOp, decodeText, isObject, isU16, toBuffer } from './frames.js';
 import type { MediaRelay, RelayMember } from './MediaRelay.js';
-import { DAVE_PROTOCOL_VERSION, VoiceClose, VoiceOp } from './opcodes.js';
+import { VoiceOp } from './opcodes.js';
 import {
   parseIdentify,
   parseMaxDaveVersion,
@@ -17,7 +19,7 @@ import {
   parseSelectProtocol,
   parseSpeaking,
 } from './requests.js';
-import type { VoiceServerDeps } from './VoiceServer.js';
+import type { VoiceServerDeps } from './serverDeps.js';
 import { VoiceSession } from './VoiceSession.js';
 
 /** What a connection needs from the voice server that accepted it. */

@@ -4,49 +4,17 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocketServer, type ServerOptions, type WebSocket } from 'ws';
 
-import type { MediaEngine } from '../../media/MediaEngine.js';
-import type { Clock } from '../../util/Clock.js';
-import type { EmulatorLog } from '../log.js';
+import { DAVE_PROTOCOL_VERSION } from '../../protocol/dave/wire.js';
+import { VoiceClose } from '../../protocol/voiceGateway.js';
 import type { EmulatorVoiceCall } from '../types.js';
-import type { ServerCallState } from './ServerCallState.js';
-import type { DaveCoordinatorFactory } from './daveBridge.js';
 import type { VoiceImpairment } from './impairment.js';
+import type { ServerCallState } from './ServerCallState.js';
 import { MediaRelay, type RelayCounters } from './MediaRelay.js';
-import { DAVE_PROTOCOL_VERSION, VOICE_GATEWAY_VERSIONS, VoiceClose, VoiceOp } from './opcodes.js';
-import type { CallParticipant, LeaveReason, VoiceCall, VoiceCalls } from './VoiceCalls.js';
+import { VOICE_GATEWAY_VERSIONS, VoiceOp } from './opcodes.js';
+import type { VoiceServerDeps } from './serverDeps.js';
+import type { CallParticipant, LeaveReason, VoiceCall } from './VoiceCalls.js';
 import { VoiceGatewayConnection, type VoiceGatewayConnectionHost } from './VoiceGatewayConnection.js';
 import type { VoiceSession } from './VoiceSession.js';
-
-/** The voice server's settings, resolved from `EmulatorOptions.voice`. */
-export interface VoiceServerSettings {
-  /** Interface for the WebSocket and UDP sockets. */
-  host: string;
-  /** TCP port of the voice gateway (0: any free one). */
-  port: number;
-  /** UDP port of the forwarding unit (0: any free one). */
-  udpPort: number;
-  /** Lets clients without DAVE in; the whole call then runs without E2EE (a downgrade, for tests). */
-  allowNonDave: boolean;
-  /** Sent in Hello and Ready. */
-  heartbeatIntervalMs: number;
-  /** How long a voice session whose socket went away stays resumable. */
-  resumeWindowMs: number;
-  /** How long a socket may go without Identify or Resume before it is closed with 4003. */
-  identifyTimeoutMs: number;
-  /** Impairment from the start, or null. */
-  impairment: VoiceImpairment | null;
-}
-
-/** What the voice server needs. */
-export interface VoiceServerDeps {
-  calls: VoiceCalls;
-  log: EmulatorLog;
-  clock: Clock;
-  engine: MediaEngine;
-  settings: VoiceServerSettings;
-  /** Makes each call's DAVE coordinator; without it calls run DAVE version 0 (logged). */
-  daveFactory?: DaveCoordinatorFactory;
-}
 
 /** ws buffers at most this much of one message (a DAVE commit with welcomes for 25 fits easily). */
 const WS_MAX_PAYLOAD = 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 
 import type { TimerHandle } from '../../util/Clock.js';
-import type { TransportEncryptionMode } from '../../media/rtp/types.js';
+import type { TransportEncryptionMode } from '../../media/index.js';
 import type { RelayMember } from './MediaRelay.js';
 
 /** How many sequenced server messages a voice session keeps for a resume. */

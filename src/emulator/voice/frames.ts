@@ -1,6 +1,7 @@
 import type { RawData } from 'ws';
 
-import { BINARY_CLIENT_OPS, IGNORED_CLIENT_OPS, JSON_CLIENT_OPS, VoiceClose } from './opcodes.js';
+import { VoiceClose } from '../../protocol/voiceGateway.js';
+import { BINARY_CLIENT_OPS, IGNORED_CLIENT_OPS, JSON_CLIENT_OPS } from './opcodes.js';
 
 /** Why a client frame cannot be handled: the close code and reason the socket gets. */
 export interface FrameError {

@@ -1,6 +1,6 @@
-import { VoiceOpcode } from '../../voice/protocol.js';
+import { VoiceOpcode } from '../../protocol/voiceGateway.js';
 
-/** Voice gateway v8 opcodes (wire-protocols.md §2.2, dave-e2ee.md §1.2): one table, the SDK's. */
+/** Voice gateway v8 opcodes (wire-protocols.md §2.2, dave-e2ee.md §1.2): one table, the shared protocol's. */
 export const VoiceOp = VoiceOpcode;
 
 /**
@@ -26,26 +26,5 @@ export const JSON_CLIENT_OPS: ReadonlySet<number> = new Set([
   VoiceOp.DaveMlsInvalidCommitWelcome,
 ]);
 
-/** Voice gateway close codes (wire-protocols.md §2.3). */
-export const VoiceClose = {
-  UnknownOpcode: 4001,
-  DecodeError: 4002,
-  NotAuthenticated: 4003,
-  AuthenticationFailed: 4004,
-  AlreadyAuthenticated: 4005,
-  SessionInvalid: 4006,
-  SessionTimeout: 4009,
-  ServerNotFound: 4011,
-  UnknownProtocol: 4012,
-  Disconnected: 4014,
-  UnknownEncryptionMode: 4016,
-  DaveRequired: 4017,
-  BadRequest: 4020,
-  CallTerminated: 4022,
-} as const;
-
 /** The voice gateway versions served: 4 to 8 (v8 features are always on). */
 export const VOICE_GATEWAY_VERSIONS = { min: 4, max: 8 } as const;
-
-/** The DAVE protocol version the emulator speaks. */
-export const DAVE_PROTOCOL_VERSION = 1;

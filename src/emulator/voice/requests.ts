@@ -1,6 +1,6 @@
-import { isTransportEncryptionMode, type TransportEncryptionMode } from '../../media/rtp/types.js';
+import { isTransportEncryptionMode, type TransportEncryptionMode } from '../../media/index.js';
+import { VoiceClose } from '../../protocol/voiceGateway.js';
 import { isObject, isU16, type FrameError } from './frames.js';
-import { VoiceClose } from './opcodes.js';
 
 // The shape checks of the client's requests, apart from what they mean for the call: a connection first
 // needs to know a request is well-formed, then looks up calls and sessions. Each parser returns the

@@ -1,10 +1,10 @@
 import type { GatewayConnection } from '../../gateway/GatewayConnection.js';
-import type { GatewayOpcode } from '../../gateway/protocol.js';
+import { GatewayOpcode } from '../../protocol/gateway.js';
 import type { LogWriter } from '../../logging/index.js';
 import type { ActiveCall } from './ActiveCall.js';
 
 /** The main gateway's lobby voice opcode (contract: `d` is every lobby call the session wants). */
-const OP_LOBBY_VOICE_STATES: GatewayOpcode = 17 as unknown as GatewayOpcode;
+const OP_LOBBY_VOICE_STATES = GatewayOpcode.LobbyVoiceStates;
 
 /** What the voice state sender needs from the call manager. */
 export interface VoiceStateSenderDeps {

@@ -1,6 +1,6 @@
 import type { LogWriter } from '../../logging/index.js';
 import type { DaveSessionFactory, DaveSessionLike } from '../dave/daveSession.js';
-import { VoiceOpcode } from '../protocol.js';
+import { VoiceOpcode } from '../../protocol/voiceGateway.js';
 import type { SsrcRouter } from './SsrcRouter.js';
 import type { VoiceGatewayClient } from '../gateway/VoiceGatewayClient.js';
 

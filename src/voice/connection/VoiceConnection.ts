@@ -19,7 +19,7 @@ import {
   VoiceOpcode,
   type SessionDescription,
   type VoiceReady,
-} from '../protocol.js';
+} from '../../protocol/voiceGateway.js';
 import { SpeakingTracker } from './SpeakingTracker.js';
 import { SsrcRouter } from './SsrcRouter.js';
 import { TransportAudio, type PlayoutSink } from './TransportAudio.js';

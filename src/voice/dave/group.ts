@@ -1,8 +1,8 @@
 import type { CiphersuiteImpl, ClientState, KeyPackage, PrivateKeyPackage } from 'ts-mls';
 
-import { generateP256KeyPair } from './nodeP256.js';
-import type { TsMls } from '../../dave/tsMls.js';
-import { credentialUserId, snowflakeBE64, snowflakeLE64 } from '../../dave/wire.js';
+import { generateP256KeyPair } from '../../protocol/dave/nodeP256.js';
+import type { TsMls } from '../../protocol/dave/tsMls.js';
+import { credentialUserId, snowflakeBE64, snowflakeLE64 } from '../../protocol/dave/wire.js';
 
 /** The MLS exporter label of DAVE protocol version 1's sender keys. */
 const SENDER_KEY_LABEL = 'Discord Secure Frames v0';

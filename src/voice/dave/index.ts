@@ -25,5 +25,5 @@ export {
   type DaveProtocolSessionOptions,
 } from './DaveProtocolSession.js';
 export { displayableCode, pairwiseFingerprint, privacyCode, verificationCode } from './codes.js';
-export { DAVE_PROTOCOL_VERSION, DaveOp } from '../../dave/wire.js';
-export { loadTsMls, type TsMls } from '../../dave/tsMls.js';
+export { DAVE_PROTOCOL_VERSION, DaveOp } from '../../protocol/dave/wire.js';
+export { loadTsMls, type TsMls } from '../../protocol/dave/tsMls.js';

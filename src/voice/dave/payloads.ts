@@ -1,5 +1,5 @@
 import { Refusal, type ExternalSenderInfo } from './validation.js';
-import { readVector, refKey } from '../../dave/wire.js';
+import { readVector, refKey } from '../../protocol/dave/wire.js';
 
 /** The big-endian u16 at the start of `bytes` (a transition id in ops 29 and 30). */
 export function readU16(bytes: Uint8Array): number {

@@ -1,7 +1,7 @@
 import type { ClientState, Credential, MlsMessage, MlsPublicMessage } from 'ts-mls';
 
-import type { TsMls } from '../../dave/tsMls.js';
-import { bytesEqual, credentialUserId } from '../../dave/wire.js';
+import type { TsMls } from '../../protocol/dave/tsMls.js';
+import { bytesEqual, credentialUserId } from '../../protocol/dave/wire.js';
 
 /** The voice server's MLS external sender, as op 25 announced it. */
 export interface ExternalSenderInfo {

@@ -16,7 +16,7 @@ import {
   VoiceOpcode,
   type SessionDescription,
   type VoiceReady,
-} from '../protocol.js';
+} from '../../protocol/voiceGateway.js';
 
 /** The part of a `ws` WebSocket the voice gateway client uses: the main gateway's, plus binary frames. */
 export interface VoiceSocket extends Omit<GatewaySocket, 'send'> {

@@ -4,7 +4,7 @@ import { generateDisplayableCode, generatePairwiseFingerprint } from '@snazzah/d
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { displayableCode, pairwiseFingerprint } from '../../../src/voice/dave/index.js';
-import { proposalRef } from '../../../src/dave/wire.js';
+import { proposalRef } from '../../../src/protocol/dave/wire.js';
 import { ExternalSender } from '../../../src/emulator/voice/dave/externalSender.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
 import { DaveTestCall, OurMember, type Frame } from './daveHarness.js';

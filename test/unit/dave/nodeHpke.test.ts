@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hpke } from 'ts-mls';
 
-import { nodeHpkeP256 } from '../../../src/voice/dave/nodeHpke.js';
-import { loadTsMls } from '../../../src/dave/tsMls.js';
+import { nodeHpkeP256 } from '../../../src/protocol/dave/nodeHpke.js';
+import { loadTsMls } from '../../../src/protocol/dave/tsMls.js';
 
 // Our node:crypto HPKE (cipher suite 2) against ts-mls's default, @hpke/core: each side opens what the
 // other sealed, exported secrets agree, DeriveKeyPair gives the same keys, and tampering is refused.
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 /* eslint-disable @typescript-eslint/no-unsafe-assignment -- ts-mls's HPKE key types are DOM CryptoKeys,
-   unresolved in this Node build (see src/voice/dave/nodeHpke.ts) */
+   unresolved in this Node build (see src/protocol/dave/nodeHpke.ts) */
 /** A recipient key pair made by `maker`, with its serialised keys imported by `user`. */
 async function recipient(maker: Hpke, user: Hpke) {
   const pair = await maker.generateKeyPair();

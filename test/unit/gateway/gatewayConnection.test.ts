@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { GatewayConnection, GatewayState } from '../../../src/gateway/GatewayConnection.js';
-import { GatewayOpcode } from '../../../src/gateway/protocol.js';
+import { GatewayOpcode } from '../../../src/protocol/gateway.js';
 import { Logger } from '../../../src/logging/index.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
 import { FakeGatewaySocket } from '../../fakes/FakeGatewaySocket.js';

@@ -8,7 +8,7 @@ import {
   RpcOpcode,
   encodeRpcFrame,
   rpcOpcodeFrom,
-} from '../../../src/rpc/codec.js';
+} from '../../../src/protocol/rpcFrame.js';
 
 describe('RPC frame codec', () => {
   it.each(vectors.frames)('encodes the $name vector byte for byte', ({ op, json, header }) => {

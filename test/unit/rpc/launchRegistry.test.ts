@@ -8,7 +8,7 @@ import {
   defaultLaunchRegistryDir,
   readLaunchCommands,
   writeLaunchCommand,
-} from '../../../src/rpc/launchRegistry.js';
+} from '../../../src/protocol/launchRegistry.js';
 
 const APP = '1234567890123456789';
 

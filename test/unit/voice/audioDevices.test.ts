@@ -9,10 +9,9 @@ import {
   describeDevice,
   openInput,
   openOutput,
-  readWavFile,
   WavFileInput,
-  WavFileOutput,
 } from '../../../src/voice/devices/audioDevices.js';
+import { readWavFile, WavFileOutput } from '../../../src/protocol/wav.js';
 import { ValidationError } from '../../../src/errors/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-devices-'));

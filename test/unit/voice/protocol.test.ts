@@ -11,7 +11,7 @@ import {
   parseSpeaking,
   voiceCloseAction,
   voiceGatewayUrl,
-} from '../../../src/voice/protocol.js';
+} from '../../../src/protocol/voiceGateway.js';
 
 describe('voice gateway framing', () => {
   it('decodes a server binary frame as u16 BE seq, op, payload', () => {

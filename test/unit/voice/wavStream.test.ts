@@ -4,8 +4,8 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { readWavFile, WavFileInput } from '../../../src/voice/devices/audioDevices.js';
-import { WavStream } from '../../../src/voice/devices/wavStream.js';
+import { WavFileInput } from '../../../src/voice/devices/audioDevices.js';
+import { readWavFile, WavStream } from '../../../src/protocol/wav.js';
 import { ValidationError } from '../../../src/errors/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-wavstream-'));

@@ -1,5 +1,11 @@
-import { loadTsMls, type TsMls } from '../../../dave/tsMls.js';
-import { concatBytes, DAVE_PROTOCOL_VERSION, DaveOp, snowflakeBE64, u16 } from '../../../dave/wire.js';
+import { loadTsMls, type TsMls } from '../../../protocol/dave/tsMls.js';
+import {
+  concatBytes,
+  DAVE_PROTOCOL_VERSION,
+  DaveOp,
+  snowflakeBE64,
+  u16,
+} from '../../../protocol/dave/wire.js';
 import { systemClock, type Clock } from '../../../util/Clock.js';
 import { TypedEmitter } from '../../../util/TypedEmitter.js';
 import { checkCommit, checkKeyPackage } from './commitCheck.js';

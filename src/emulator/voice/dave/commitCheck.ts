@@ -1,7 +1,7 @@
 import type { KeyPackage, MlsMessage } from 'ts-mls';
 
-import type { TsMls } from '../../../dave/tsMls.js';
-import { bytesEqual, credentialUserId, refKey } from '../../../dave/wire.js';
+import type { TsMls } from '../../../protocol/dave/tsMls.js';
+import { bytesEqual, credentialUserId, refKey } from '../../../protocol/dave/wire.js';
 import type { SentProposal } from './proposals.js';
 import type { Leaf } from './roster.js';
 

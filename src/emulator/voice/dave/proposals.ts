@@ -1,4 +1,4 @@
-import { concatBytes, proposalRef, refKey, withLength } from '../../../dave/wire.js';
+import { concatBytes, proposalRef, refKey, withLength } from '../../../protocol/dave/wire.js';
 import type { ExternalProposal, ExternalSender } from './externalSender.js';
 
 /** A proposal the gateway sent for the current epoch. */

@@ -3,6 +3,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
+// The launch command registry is an interface between two programs, not a module's detail: the game registers
+// how to start it (Client's registerLaunchCommand), the desktop client (or the emulator playing it) reads it.
+
 /** Where launch commands are registered; the platform's own place by default. */
 export interface LaunchRegistryOptions {
   /** The directory of `.desktop` entries (Linux and other XDG systems). @defaultValue `$XDG_DATA_HOME/applications` */

@@ -1,3 +1,6 @@
+// The IPC frame of the local desktop client's RPC (wire-protocols §3.2): the SDK's IpcTransport writes and
+// reads it as the game, the emulator's local client as the desktop client.
+
 /** IPC frame opcodes (wire-protocols §3.2). */
 export enum RpcOpcode {
   Handshake = 0,

@@ -1,5 +1,8 @@
 import path from 'node:path';
 
+// Where a desktop client listens for games (wire-protocols §3.1): the SDK scans these paths, the emulator's
+// local client takes the first free one.
+
 /** How many numbered sockets a local client may listen on: `discord-ipc-0` … `discord-ipc-9`. */
 export const RPC_SOCKET_SLOTS = 10;
 
@@ -21,13 +24,23 @@ export function rpcSocketDirectory(env: NodeJS.ProcessEnv = process.env): string
   return dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
 }
 
+/** The file name of slot `n`'s socket: `discord-ipc-<n>`. */
+export function rpcSocketName(slot: number): string {
+  return `discord-ipc-${slot}`;
+}
+
+/** Slot `n`'s named pipe on Windows: `\\?\pipe\discord-ipc-<n>`. */
+export function rpcPipePath(slot: number): string {
+  return `\\\\?\\pipe\\${rpcSocketName(slot)}`;
+}
+
 /** The socket path of slot `n`: a named pipe on Windows, a Unix socket elsewhere. */
 export function rpcSocketPath(slot: number, environment: RpcPathEnvironment = {}): string {
   if (!Number.isInteger(slot) || slot < 0 || slot >= RPC_SOCKET_SLOTS)
     throw new RangeError(`RPC socket slot must be 0–${RPC_SOCKET_SLOTS - 1}`);
   const platform = environment.platform ?? process.platform;
-  if (platform === 'win32') return `\\\\?\\pipe\\discord-ipc-${slot}`;
-  return path.posix.join(rpcSocketDirectory(environment.env ?? process.env), `discord-ipc-${slot}`);
+  if (platform === 'win32') return rpcPipePath(slot);
+  return path.posix.join(rpcSocketDirectory(environment.env ?? process.env), rpcSocketName(slot));
 }
 
 /** Every socket path to try, in order: slots 0 to 9. */

@@ -1,22 +1,24 @@
 import { createHash } from 'node:crypto';
 
+import { VoiceOpcode } from '../voiceGateway.js';
+
 // The few byte-level pieces of RFC 9420's TLS presentation language that DAVE's wire needs outside of
 // ts-mls: variable-length integer prefixes (<V>), big/little-endian ids, and ProposalRef. Shared by the
 // client session (src/dave) and the emulator's voice gateway (src/emulator/voice/dave).
 
-/** DAVE opcodes of the voice gateway (dave-e2ee.md §1.2). */
+/** DAVE opcodes of the voice gateway (dave-e2ee.md §1.2), by their DAVE names; the numbers are the gateway's. */
 export const DaveOp = {
-  PrepareTransition: 21,
-  ExecuteTransition: 22,
-  TransitionReady: 23,
-  PrepareEpoch: 24,
-  ExternalSender: 25,
-  KeyPackage: 26,
-  Proposals: 27,
-  CommitWelcome: 28,
-  AnnounceCommit: 29,
-  Welcome: 30,
-  InvalidCommitWelcome: 31,
+  PrepareTransition: VoiceOpcode.DavePrepareTransition,
+  ExecuteTransition: VoiceOpcode.DaveExecuteTransition,
+  TransitionReady: VoiceOpcode.DaveTransitionReady,
+  PrepareEpoch: VoiceOpcode.DavePrepareEpoch,
+  ExternalSender: VoiceOpcode.DaveMlsExternalSender,
+  KeyPackage: VoiceOpcode.DaveMlsKeyPackage,
+  Proposals: VoiceOpcode.DaveMlsProposals,
+  CommitWelcome: VoiceOpcode.DaveMlsCommitWelcome,
+  AnnounceCommit: VoiceOpcode.DaveMlsAnnounceCommitTransition,
+  Welcome: VoiceOpcode.DaveMlsWelcome,
+  InvalidCommitWelcome: VoiceOpcode.DaveMlsInvalidCommitWelcome,
 } as const;
 
 /** The DAVE protocol version this implementation speaks (and the highest it supports). */

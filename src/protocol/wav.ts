@@ -1,6 +1,10 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 
-import { ValidationError } from '../../errors/index.js';
+import { ValidationError } from '../errors/index.js';
+
+// WAV files are how audio gets in and out of a test without a sound card: the SDK's `wav-in:`/`wav-out:`
+// devices and the emulator's test helpers read and write the same format (48 kHz interleaved stereo 16-bit),
+// so the file I/O lives here, below both. Bad files are SdkErrors (ValidationError), as every public failure.
 
 const SAMPLE_RATE = 48_000;
 /** Input frames decoded per disk read: half a second at 48 kHz, a few dozen kilobytes. */
@@ -174,5 +178,80 @@ export class WavStream {
       // A file that became unreadable mid-call plays out as silence rather than breaking the audio pump.
       return 0;
     }
+  }
+}
+
+/**
+ * Reads a whole RIFF/WAVE file of 16-bit PCM (mono or stereo, any rate from 8 to 192 kHz) into 48 kHz
+ * interleaved stereo; other rates are resampled linearly. Refuses other encodings with a ValidationError
+ * that says why. The `wav-in:` microphone device streams its file instead.
+ */
+export function readWavFile(path: string): Int16Array {
+  const stream = new WavStream(path);
+  try {
+    const out = new Int16Array(stream.frames * 2);
+    stream.read(out);
+    return out;
+  } finally {
+    stream.close();
+  }
+}
+
+function wavHeader(dataBytes: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(2, 22); // stereo
+  header.writeUInt32LE(SAMPLE_RATE, 24);
+  header.writeUInt32LE(SAMPLE_RATE * 4, 28);
+  header.writeUInt16LE(4, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(dataBytes, 40);
+  return header;
+}
+
+/**
+ * A WAV file (48 kHz, stereo, 16-bit) receiving what the player hears, one 20 ms frame per pump tick; the
+ * header's sizes are written when it closes (when the output device changes or the last call ends).
+ */
+export class WavFileOutput {
+  readonly #fd: number;
+  #dataBytes = 0;
+  #closed = false;
+
+  /** Creates (or truncates) the file; a ValidationError when it cannot be opened. */
+  constructor(path: string) {
+    try {
+      this.#fd = openSync(path, 'w');
+      writeSync(this.#fd, wavHeader(0));
+    } catch (error) {
+      throw new ValidationError(`cannot write the WAV file ${path}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Appends interleaved stereo samples (nothing once closed). */
+  write(frame: Int16Array): void {
+    if (this.#closed) return;
+    const bytes = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
+    writeSync(this.#fd, bytes);
+    this.#dataBytes += bytes.length;
+  }
+
+  /** Makes what was written so far a complete file (a WAV header with the current sizes). */
+  flush(): void {
+    if (!this.#closed) writeSync(this.#fd, wavHeader(this.#dataBytes), 0, 44, 0);
+  }
+
+  /** Finalises the header and closes the file. */
+  close(): void {
+    if (this.#closed) return;
+    this.flush();
+    this.#closed = true;
+    closeSync(this.#fd);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The voice gateway v8 wire format as the SDK speaks it (wire-protocols.md §2.2–2.3): opcodes, close
- * codes, and the framing of JSON and binary (DAVE) messages. Pure functions, so each piece is unit-tested
- * on its own.
+ * The voice gateway v8 wire format (wire-protocols.md §2.2–2.3): opcodes, close codes, and the framing of
+ * JSON and binary (DAVE) messages. The SDK's voice client and the emulator's voice server both read it, so
+ * each number is written once. Pure functions, so each piece is unit-tested on its own.
  */
 
 /** Voice gateway opcodes (wire-protocols.md §2.2). */
@@ -31,6 +31,26 @@ export const VoiceOpcode = {
   DaveMlsInvalidCommitWelcome: 31,
 } as const;
 
+/** Voice gateway close codes (wire-protocols.md §2.3). */
+export const VoiceClose = {
+  UnknownOpcode: 4001,
+  DecodeError: 4002,
+  NotAuthenticated: 4003,
+  AuthenticationFailed: 4004,
+  AlreadyAuthenticated: 4005,
+  SessionInvalid: 4006,
+  SessionTimeout: 4009,
+  ServerNotFound: 4011,
+  UnknownProtocol: 4012,
+  Disconnected: 4014,
+  ServerCrashed: 4015,
+  UnknownEncryptionMode: 4016,
+  DaveRequired: 4017,
+  BadRequest: 4020,
+  RateLimited: 4021,
+  CallTerminated: 4022,
+} as const;
+
 /** The voice gateway version the SDK speaks. */
 export const VOICE_GATEWAY_VERSION = 8;
 
@@ -50,7 +70,11 @@ export const SPEAKING_MICROPHONE = 1;
 export const MAX_MISSED_HEARTBEAT_ACKS = 3;
 
 /** Voice close codes that end the connection for good (§2.3): kicked, rate limited, call terminated. */
-export const TERMINAL_VOICE_CLOSE_CODES: ReadonlySet<number> = new Set([4014, 4021, 4022]);
+export const TERMINAL_VOICE_CLOSE_CODES: ReadonlySet<number> = new Set([
+  VoiceClose.Disconnected,
+  VoiceClose.RateLimited,
+  VoiceClose.CallTerminated,
+]);
 
 /**
  * What to do after the voice socket closed with `code`: resume (4015, or any code below 4000, which
@@ -59,7 +83,7 @@ export const TERMINAL_VOICE_CLOSE_CODES: ReadonlySet<number> = new Set([4014, 40
  */
 export function voiceCloseAction(code: number): 'resume' | 'terminal' | 'reconnect' {
   if (TERMINAL_VOICE_CLOSE_CODES.has(code)) return 'terminal';
-  if (code === 4015 || code < 4000) return 'resume';
+  if (code === VoiceClose.ServerCrashed || code < 4000) return 'resume';
   return 'reconnect';
 }
 

@@ -4,9 +4,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { CiphersuiteImpl } from 'ts-mls';
 
-import { findPackageRoot } from '../util/packageRoot.js';
-import { nodeHpkeP256 } from '../voice/dave/nodeHpke.js';
-import { nodeHkdfSha256, nodeP256Signature, nodeSha256 } from '../voice/dave/nodeP256.js';
+import { findPackageRoot } from '../../util/packageRoot.js';
+import { nodeHpkeP256 } from './nodeHpke.js';
+import { nodeHkdfSha256, nodeP256Signature, nodeSha256 } from './nodeP256.js';
 
 /** The ts-mls module namespace (sdkpp's patched copy of ts-mls 2.0.0-rc.10). */
 export type TsMls = typeof import('ts-mls');
