@@ -1,5 +1,5 @@
 import { ClientNotReadyError, ValidationError } from '../errors/index.js';
-import { statusToWire, type StatusType } from '../social/enums.js';
+import { statusToWire, type StatusType } from './StatusType.js';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import { GatewayOpcode } from '../protocol/gateway.js';
 import type { LogWriter } from '../logging/index.js';

@@ -5,7 +5,8 @@ import { ValidationError } from '../errors/index.js';
 import { RelationshipHandle, UserHandle } from './UserHandle.js';
 import { enumMember } from '../util/enumMember.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
-import { RelationshipGroupType, RelationshipType, StatusType } from './enums.js';
+import { StatusType } from '../presence/StatusType.js';
+import { RelationshipGroupType, RelationshipType } from './enums.js';
 
 type Graph = 'discord' | 'game';
 type Wire = Record<string, unknown>;

@@ -5,7 +5,8 @@
  */
 import type { Activity } from '../presence/Activity.js';
 import { activityFromWire } from '../presence/activityFromWire.js';
-import { RelationshipType, StatusType, statusFromWire } from './enums.js';
+import { StatusType, statusFromWire } from '../presence/StatusType.js';
+import { RelationshipType } from './enums.js';
 import type { UserStore, WireUser } from './UserStore.js';
 
 /** Image formats of avatar URLs, with the C++ SDK's `UserHandle::AvatarType` values. */
