@@ -4,6 +4,7 @@ import {
   getDefaultCommunicationScopes,
   getDefaultPresenceScopes,
   UserHandle as CoreUserHandle,
+  ValidationError,
   type ActivityInvite as CoreActivityInvite,
   type AudioDevice as CoreAudioDevice,
   type AuthenticationExternalAuthType,
@@ -473,7 +474,7 @@ export class Client {
         const own = this.#core.getApplicationId();
         if (own === undefined) this.#core.setApplicationId(wanted);
         else if (own !== wanted)
-          throw new RangeError(`applicationId ${wanted} is not the client's application (${own})`);
+          throw new ValidationError(`applicationId ${wanted} is not the client's application (${own})`);
         return this.#core.getDiscordClientConnectedUser();
       },
       callback,
