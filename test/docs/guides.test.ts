@@ -22,7 +22,7 @@ const SNIPPETS_DIR = path.join(REPO_ROOT, '.guide-snippets');
 /** Per run, so two runs of this file never share files. */
 const WORK_DIR = path.join(SNIPPETS_DIR, `run-${process.pid}`);
 /** Pages in docs/ that are references rather than guides: they need no runnable block (any they have runs). */
-const NOT_GUIDES = new Set(['bindings-coverage.md']);
+const NOT_GUIDES = new Set(['architecture.md', 'bindings-coverage.md']);
 const SNIPPET_TIMEOUT_MS = 30_000;
 /** Two cores: two snippets at a time (each runs an emulator and its clients); tsc takes a slot too. */
 const CONCURRENCY = 2;
