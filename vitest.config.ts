@@ -7,6 +7,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const REALTIME_AUDIO = [
   'test/integration/voiceSpeech.test.ts',
   'test/integration/call.test.ts',
+  'test/integration/gameAudio.test.ts',
   'test/integration/callResilience.test.ts',
   'test/integration/daveyInCall.test.ts',
   'test/integration/demo.test.ts',

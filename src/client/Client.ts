@@ -145,6 +145,20 @@ export class Client extends LobbyClient {
   }
 
   /**
+   * Sends the game's own audio into every connected call, as if it came from the microphone: its own voice
+   * chain, text-to-speech, or an Electron renderer's `getUserMedia` stream. `samples` are interleaved, Int16
+   * (−32768..32767) or Float32 (−1..1), at any `sampleRate` (8000–192000 Hz, resampled to 48 kHz) with any
+   * number of `channels` (1–8; mono goes to both sides, beyond two the first two are kept). It adds to the
+   * input device's audio (on the default `null` device it is the only input), passes the captured-audio
+   * callback, mute, push-to-talk and voice activity like the microphone, and is paced by the call: push in
+   * real time. At most one second waits; pushing faster drops the oldest, with a warning. Audio pushed while
+   * no call is connected is dropped. A `ValidationError` for anything else. An sdkpp addition.
+   */
+  pushAudioInput(samples: Int16Array | Float32Array, sampleRate: number, channels: number): void {
+    this.#s.calls.pushAudioInput(samples, sampleRate, channels);
+  }
+
+  /**
    * The audio input devices. Virtual devices are always there: `null` (silence, the default) and
    * `wav-in:<path>` (a 16-bit PCM WAV file as the microphone, resampled to 48 kHz when needed).
    */

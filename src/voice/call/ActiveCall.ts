@@ -94,6 +94,8 @@ export class ActiveCall implements CallBackend {
   /** Frames waiting for the output device. */
   readonly #outQueue: Int16Array[] = [];
   readonly #sink: PlayoutSink;
+  /** The frame a captured callback fills while the microphone is silent. */
+  #silence: Int16Array | undefined;
 
   constructor(deps: ActiveCallDeps) {
     this.#d = deps;
@@ -235,19 +237,36 @@ export class ActiveCall implements CallBackend {
   /** One microphone frame: the game's captured callback sees it, then it is sent. */
   capture(frame: Int16Array): void {
     if (this.#phase.kind !== 'in-voice') return;
-    if (this.#d.captured) {
-      try {
-        this.#d.captured(frame, VOICE_FRAME_SAMPLES / 2, 48_000, 2);
-      } catch (error) {
-        this.#d.log.error(`the audio captured callback threw: ${(error as Error).message}`);
-      }
-    }
+    this.#runCaptured(frame);
     this.#phase.connection.pushCapture(frame);
   }
 
-  /** The microphone gave nothing this tick. */
-  captureIdle(): void {
-    if (this.#phase.kind === 'in-voice') this.#phase.connection.captureIdle();
+  #runCaptured(frame: Int16Array): void {
+    if (!this.#d.captured) return;
+    try {
+      this.#d.captured(frame, VOICE_FRAME_SAMPLES / 2, 48_000, 2);
+    } catch (error) {
+      this.#d.log.error(`the audio captured callback threw: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * The microphone gave nothing this tick. A call with a captured callback still runs it, on a silent frame:
+   * what the game writes into it is sent (true), a frame left silent is not.
+   */
+  captureSilence(): boolean {
+    if (this.#phase.kind !== 'in-voice') return false;
+    if (this.#d.captured) {
+      const frame = (this.#silence ??= new Int16Array(VOICE_FRAME_SAMPLES));
+      frame.fill(0);
+      this.#runCaptured(frame);
+      if (frame.some((sample) => sample !== 0)) {
+        this.#phase.connection.pushCapture(frame);
+        return true;
+      }
+    }
+    this.#phase.connection.captureIdle();
+    return false;
   }
 
   /**

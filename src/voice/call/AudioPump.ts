@@ -16,6 +16,7 @@ import {
   type AudioInput,
   type AudioOutput,
 } from '../devices/audioDevices.js';
+import { GameAudioInput } from '../devices/GameAudioInput.js';
 import type { ActiveCall } from './ActiveCall.js';
 
 const TICK_MS = 20;
@@ -58,8 +59,18 @@ export class AudioPump {
   readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
   readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
 
+  readonly #game: GameAudioInput;
+
   constructor(deps: AudioPumpDeps) {
     this.#d = deps;
+    this.#game = new GameAudioInput(deps.log, () =>
+      [...deps.calls.values()].some((call) => call.carriesAudio),
+    );
+  }
+
+  /** Queues the game's own audio for the calls' capture path; see {@link GameAudioInput}. */
+  pushGameAudio(samples: Int16Array | Float32Array, sampleRate: number, channels: number): void {
+    this.#game.push(samples, sampleRate, channels);
   }
 
   // --- devices -------------------------------------------------------------------------------------
@@ -186,17 +197,26 @@ export class AudioPump {
    */
   #capture(): void {
     const connected = [...this.#d.calls.values()].filter((call) => call.carriesAudio);
-    if (connected.length === 0) return;
+    if (connected.length === 0) {
+      this.#game.clear();
+      return;
+    }
     let wanted = 0;
     for (const call of connected) wanted = Math.max(wanted, CAPTURE_BACKLOG - call.captureBacklog());
     const frame = this.#frame;
     for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
       const read = this.#input.read(frame);
-      this.#d.inputObserver?.(read ? frame : null, performance.now());
-      if (!read) {
-        // Silence: nothing to send, and each transport's backlog base follows its clock.
-        for (const call of connected) call.captureIdle();
-        return;
+      if (!read) frame.fill(0);
+      // The game's own audio adds to the device's (or is the input alone on the null device).
+      const game = this.#game.mixInto(frame);
+      this.#d.inputObserver?.(read || game ? frame : null, performance.now());
+      if (!read && !game) {
+        // Silence: nothing to send, and each transport's backlog base follows its clock; a call whose
+        // captured callback writes audio into the silent frame sends that.
+        let produced = false;
+        for (const call of connected) produced = call.captureSilence() || produced;
+        if (!produced) return;
+        continue;
       }
       if (this.#aecDump) this.#aec()?.input.write(frame);
       for (const call of connected) call.capture(frame);

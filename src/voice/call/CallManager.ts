@@ -250,6 +250,11 @@ export class CallManager implements SessionFeature {
     return this.#pump.outputVolume;
   }
 
+  /** Queues the game's own PCM for every connected call's capture path; see `Client.pushAudioInput`. */
+  pushAudioInput(samples: Int16Array | Float32Array, sampleRate: number, channels: number): void {
+    this.#pump.pushGameAudio(samples, sampleRate, channels);
+  }
+
   /** The input devices: the null device, and the current WAV file when one is in use. */
   inputDevices(): AudioDevice[] {
     return this.#pump.inputDevices();
