@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
 import { TestGateway } from './helpers.js';
 import { call, nextWhere, pendingEvents, player, type Player } from './lobbyHelpers.js';
-import { connectVoice, joinCall, lobbyWith, RawVoiceClient } from './voiceHelpers.js';
+import { connectVoice, joinCall, lobbyWith, loggedEmulator, RawVoiceClient } from './voiceHelpers.js';
 
 const running: Emulator[] = [];
 const cleanups: (() => void)[] = [];
@@ -13,14 +13,7 @@ afterEach(async () => {
 });
 
 async function world(options: EmulatorOptions = {}) {
-  const logs: string[] = [];
-  const emu = await startEmulator({
-    autoConsent: true,
-    users: 3,
-    log: (line) => logs.push(line),
-    ...options,
-  });
-  running.push(emu);
+  const { emu, logs } = await loggedEmulator(running, { users: 3, ...options });
   const alice = await player(emu, 'alice');
   const bob = await player(emu, 'bob');
   const carol = await player(emu, 'carol');
