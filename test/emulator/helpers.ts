@@ -128,6 +128,20 @@ export async function signIn(emu: Emulator, user = 'alice', scope?: string): Pro
   return exchange(emu, await getCode(emu, { user, ...(scope ? { scope } : {}) }));
 }
 
+/** The usernames of the first ten seed users, as docs/emulator.md describes them (written out, not imported from the emulator). */
+export const FIRST_TEN_USERNAMES: readonly string[] = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'player9',
+  'player10',
+];
+
 /** A gateway payload. */
 export interface Payload {
   op: number;

@@ -4,7 +4,15 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { exchange, getCode, postForm, postJson, signIn, TestGateway } from './helpers.js';
+import {
+  exchange,
+  FIRST_TEN_USERNAMES,
+  getCode,
+  postForm,
+  postJson,
+  signIn,
+  TestGateway,
+} from './helpers.js';
 
 /** Sends raw bytes and returns whatever comes back before the server closes or 2 s pass. */
 function rawRequest(origin: string, bytes: string): Promise<string> {
@@ -191,18 +199,7 @@ describe('lifecycle and logging', () => {
   it('seeds users with the documented names and lets tests add and rename users', async () => {
     const emu = await startEmulator({ users: 10 });
     try {
-      expect(emu.users.map((u) => u.username)).toEqual([
-        'alice',
-        'bob',
-        'carol',
-        'dave',
-        'erin',
-        'frank',
-        'grace',
-        'heidi',
-        'player9',
-        'player10',
-      ]);
+      expect(emu.users.map((u) => u.username)).toEqual(FIRST_TEN_USERNAMES);
       const added = emu.createUser();
       expect(added.username).toBe('player11');
       const named = emu.createUser({ username: 'Zed', globalName: 'Zed Z' });
