@@ -1,8 +1,6 @@
 // Players in a lobby call against a local emulator, for the call benches (bench/call.ts). The integration
 // tests have helpers for this too, but theirs register vitest hooks; these have no test runner behind them
 // and log nothing (no log line of a bench run can hold a token).
-import { writeFileSync } from 'node:fs';
-
 import {
   AuthorizationTokenType,
   CallStatus,
@@ -13,6 +11,7 @@ import {
   type MediaEnginePreference,
 } from '../../src/index.js';
 import { startEmulator, type Emulator, type EmulatorUser } from '../../src/emulator/index.js';
+import { WavFileOutput } from '../../src/protocol/wav.js';
 
 /** One linked, connected player. */
 export interface BenchPlayer {
@@ -172,7 +171,7 @@ export function writeBurstWav(
       data.writeInt16LE(value, (start + i) * 4 + 2);
     }
   }
-  writeFileSync(file, Buffer.concat([wavHeader(data.length), data]));
+  saveWav(file, data);
 }
 
 /**
@@ -195,26 +194,17 @@ export function writeTalkWav(file: string, options: { leadInMs: number; seconds:
     data.writeInt16LE(value, i * 4);
     data.writeInt16LE(value, i * 4 + 2);
   }
-  writeFileSync(file, Buffer.concat([wavHeader(data.length), data]));
+  saveWav(file, data);
 }
 
-/** The 44-byte header of a 48 kHz stereo 16-bit PCM WAV file with `dataBytes` of samples. */
-function wavHeader(dataBytes: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(48_000, 24);
-  header.writeUInt32LE(48_000 * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(dataBytes, 40);
-  return header;
+/** Writes `data` (48 kHz stereo 16-bit little-endian samples) as a WAV file. */
+function saveWav(file: string, data: Buffer): void {
+  const out = new WavFileOutput(file);
+  try {
+    out.write(new Int16Array(data.buffer, data.byteOffset, data.length / 2));
+  } finally {
+    out.close();
+  }
 }
 
 /** The largest absolute sample of a frame. */
