@@ -1,30 +1,33 @@
 import type { Emulator } from '../../src/emulator/index.js';
 import { signIn, TestGateway, type Payload } from './helpers.js';
 
-/** A JSON reply. */
-export interface Reply {
+/** A JSON reply (`J`: how the test reads the body). */
+export interface Reply<J = Record<string, unknown> & unknown[]> {
   status: number;
-  json: Record<string, unknown> & unknown[];
+  headers: Headers;
+  json: J;
 }
 
-/** Calls the API with an Authorization header; a string body is sent as is (for malformed JSON). */
-export async function call(
+/**
+ * Calls the API, with an Authorization header unless `auth` is null; a string body is sent as is (for
+ * malformed JSON).
+ */
+export async function call<J = Record<string, unknown> & unknown[]>(
   emu: Emulator,
-  auth: string,
+  auth: string | null,
   method: string,
   path: string,
   body?: unknown,
-): Promise<Reply> {
+): Promise<Reply<J>> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (auth !== null) headers.Authorization = auth;
   const response = await fetch(`${emu.api}${path}`, {
     method,
-    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    headers,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
-  return {
-    status: response.status,
-    json: (text ? JSON.parse(text) : null) as Record<string, unknown> & unknown[],
-  };
+  return { status: response.status, headers: response.headers, json: (text ? JSON.parse(text) : null) as J };
 }
 
 /** A signed-in player: Authorization header, user id, and a way to open gateway sessions. */

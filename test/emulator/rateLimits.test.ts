@@ -4,36 +4,11 @@ import { runEmulatorCommand } from '../../src/emulator/cli.js';
 import { developmentRouteKeys } from '../../src/emulator/http/rateLimits.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn } from './helpers.js';
+import { call as apiCall } from './lobbyHelpers.js';
 
 const DM_ROUTE = '/users/:user_id/messages';
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  json: unknown;
-}
-
-async function call(
-  emu: Emulator,
-  auth: string | null,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Answer> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (auth !== null) headers.Authorization = auth;
-  const response = await fetch(`${emu.api}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    json: text ? (JSON.parse(text) as unknown) : null,
-  };
-}
+const call = apiCall<unknown>;
 
 const running: Emulator[] = [];
 afterEach(async () => {
