@@ -1,5 +1,21 @@
+import { afterEach } from 'vitest';
+
 import type { Emulator } from '../../src/emulator/index.js';
 import { signIn, TestGateway, type Payload } from './helpers.js';
+
+/**
+ * Registers an `afterEach` that runs what the test pushed to `cleanups` (in order), then closes every
+ * emulator in `running`; returns both lists.
+ */
+export function closeAfterEach(): { running: Emulator[]; cleanups: (() => void)[] } {
+  const running: Emulator[] = [];
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    await Promise.all(running.splice(0).map((e) => e.close()));
+  });
+  return { running, cleanups };
+}
 
 /** A JSON reply (`J`: how the test reads the body). */
 export interface Reply<J = Record<string, unknown> & unknown[]> {
@@ -36,6 +52,18 @@ export interface Player {
   id: string;
   /** Opens a gateway session; resolves with it and its READY. */
   connect(): Promise<{ gw: TestGateway; ready: Record<string, unknown> }>;
+}
+
+/** The bot's Authorization header, and alice, bob and carol signed in. */
+export async function botAndThree(
+  emu: Emulator,
+): Promise<{ bot: string; alice: Player; bob: Player; carol: Player }> {
+  return {
+    bot: `Bot ${emu.botToken}`,
+    alice: await player(emu, 'alice'),
+    bob: await player(emu, 'bob'),
+    carol: await player(emu, 'carol'),
+  };
 }
 
 /** Signs in a seeded user (full `sdk.social_layer` grant unless a scope is given). */

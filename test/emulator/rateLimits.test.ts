@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { runEmulatorCommand } from '../../src/emulator/cli.js';
 import { developmentRouteKeys } from '../../src/emulator/http/rateLimits.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn } from './helpers.js';
-import { call as apiCall } from './lobbyHelpers.js';
+import { call as apiCall, closeAfterEach } from './lobbyHelpers.js';
 
 const DM_ROUTE = '/users/:user_id/messages';
 
 const call = apiCall<unknown>;
 
-const running: Emulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running } = closeAfterEach();
 
 async function emulator(rateLimits: EmulatorOptions['rateLimits']): Promise<Emulator> {
   const emu = await startEmulator({ autoConsent: true, users: 3, ...(rateLimits ? { rateLimits } : {}) });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import type { TransportEncryptionMode } from '../../src/media/rtp/types.js';
@@ -12,13 +12,9 @@ import {
   TestUdp,
   type VoiceConnection,
 } from './voiceHelpers.js';
+import { closeAfterEach } from './lobbyHelpers.js';
 
-const running: Emulator[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running, cleanups } = closeAfterEach();
 
 /** Alice and Bob in one call, each through the whole handshake with the given modes. */
 async function twoInCall(

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
-import { nextWhere, player, type Player } from './lobbyHelpers.js';
+import { closeAfterEach, nextWhere, type Player, player } from './lobbyHelpers.js';
 import {
   connectVoice,
   joinCall,
@@ -11,12 +11,7 @@ import {
   type JoinedCall,
 } from './voiceHelpers.js';
 
-const running: Emulator[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running, cleanups } = closeAfterEach();
 
 async function world(options: EmulatorOptions = {}): Promise<{
   emu: Emulator;

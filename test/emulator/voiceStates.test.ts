@@ -1,16 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
+import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { TestGateway } from './helpers.js';
-import { call, nextWhere, pendingEvents, player, type Player } from './lobbyHelpers.js';
+import { call, closeAfterEach, nextWhere, pendingEvents, player, type Player } from './lobbyHelpers.js';
 import { connectVoice, joinCall, lobbyWith, loggedEmulator, RawVoiceClient } from './voiceHelpers.js';
 
-const running: Emulator[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running, cleanups } = closeAfterEach();
 
 async function world(options: EmulatorOptions = {}) {
   const { emu, logs } = await loggedEmulator(running, { users: 3, ...options });
