@@ -4,6 +4,7 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { TestGateway } from './helpers.js';
 import {
   botAndThree,
+  type BotAndThree,
   call,
   closeAfterEach,
   data,
@@ -11,21 +12,18 @@ import {
   nextWhere,
   pendingEvents,
   player,
-  type Player,
   until,
 } from './lobbyHelpers.js';
 
 const { running } = closeAfterEach();
 
 /** A fresh emulator with alice, bob and carol signed in, and every log line it wrote. */
-async function world(): Promise<{
-  emu: Emulator;
-  bot: string;
-  alice: Player;
-  bob: Player;
-  carol: Player;
-  logs: string[];
-}> {
+async function world(): Promise<
+  BotAndThree & {
+    emu: Emulator;
+    logs: string[];
+  }
+> {
   const logs: string[] = [];
   const emu = await startEmulator({ autoConsent: true, users: 3, log: (line) => logs.push(line) });
   running.push(emu);

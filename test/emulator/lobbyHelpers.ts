@@ -54,10 +54,16 @@ export interface Player {
   connect(): Promise<{ gw: TestGateway; ready: Record<string, unknown> }>;
 }
 
-/** The bot's Authorization header, and alice, bob and carol signed in. */
-export async function botAndThree(
-  emu: Emulator,
-): Promise<{ bot: string; alice: Player; bob: Player; carol: Player }> {
+/** The usual cast of a lobby test: the bot's Authorization header, and alice, bob and carol signed in. */
+export interface BotAndThree {
+  bot: string;
+  alice: Player;
+  bob: Player;
+  carol: Player;
+}
+
+/** Signs in alice, bob and carol; with the bot's Authorization header. */
+export async function botAndThree(emu: Emulator): Promise<BotAndThree> {
   return {
     bot: `Bot ${emu.botToken}`,
     alice: await player(emu, 'alice'),

@@ -3,26 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import {
   botAndThree,
+  type BotAndThree,
   call,
   closeAfterEach,
   nextWhere,
   pendingEvents,
   player,
-  type Player,
 } from './lobbyHelpers.js';
 
 const { running } = closeAfterEach();
 
 /** A fresh emulator (seeded guild owned by alice), three players, and the seeded channels by name. */
-async function world(): Promise<{
-  emu: Emulator;
-  bot: string;
-  alice: Player;
-  bob: Player;
-  carol: Player;
-  guildId: string;
-  channel: (name: string) => string;
-}> {
+async function world(): Promise<
+  BotAndThree & {
+    emu: Emulator;
+    guildId: string;
+    channel: (name: string) => string;
+  }
+> {
   const emu = await startEmulator({ autoConsent: true, users: 3 });
   running.push(emu);
   const guild = emu.guilds()[0];
