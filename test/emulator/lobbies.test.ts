@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
 import { TestGateway } from './helpers.js';
 import {
-  botAndThree,
   type BotAndThree,
+  botAndThree,
   call,
   closeAfterEach,
   data,
   disconnect,
+  loggedEmulator,
   nextWhere,
   pendingEvents,
   player,
@@ -18,15 +19,8 @@ import {
 const { running } = closeAfterEach();
 
 /** A fresh emulator with alice, bob and carol signed in, and every log line it wrote. */
-async function world(): Promise<
-  BotAndThree & {
-    emu: Emulator;
-    logs: string[];
-  }
-> {
-  const logs: string[] = [];
-  const emu = await startEmulator({ autoConsent: true, users: 3, log: (line) => logs.push(line) });
-  running.push(emu);
+async function world(): Promise<BotAndThree & { emu: Emulator; logs: string[] }> {
+  const { emu, logs } = await loggedEmulator(running, { users: 3 });
   return { emu, ...(await botAndThree(emu)), logs };
 }
 

@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn, TestGateway, type Payload } from './helpers.js';
 
 /**
@@ -15,6 +15,20 @@ export function closeAfterEach(): { running: Emulator[]; cleanups: (() => void)[
     await Promise.all(running.splice(0).map((e) => e.close()));
   });
   return { running, cleanups };
+}
+
+/**
+ * Starts an emulator with auto consent that writes its log lines into `logs`, and adds it to `running` (the
+ * list a test file's `afterEach` closes). `options` win over those defaults.
+ */
+export async function loggedEmulator(
+  running: Emulator[],
+  options: EmulatorOptions = {},
+): Promise<{ emu: Emulator; logs: string[] }> {
+  const logs: string[] = [];
+  const emu = await startEmulator({ autoConsent: true, log: (line) => logs.push(line), ...options });
+  running.push(emu);
+  return { emu, logs };
 }
 
 /** A JSON reply (`J`: how the test reads the body). */

@@ -1,5 +1,26 @@
 import WebSocket from 'ws';
 
+/** Test code waiting for something to arrive: `until` sleeps until `wake` is called or `ms` pass. */
+export class Arrivals {
+  readonly #waiters: (() => void)[] = [];
+
+  /** Resolves at the next `wake`, or after `ms`, whichever comes first. */
+  until(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Wakes everything waiting. */
+  wake(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter();
+  }
+}
+
 /**
  * A test WebSocket client that queues what it receives and records the close; the gateway and voice
  * gateway test clients build on it and only say how a frame becomes a queued message.
@@ -9,7 +30,7 @@ export abstract class QueuedSocket<T> {
   readonly closed: Promise<{ code: number; reason: string }>;
   readonly opened: Promise<void>;
   readonly #queue: T[] = [];
-  readonly #waiters: (() => void)[] = [];
+  readonly #arrivals = new Arrivals();
   readonly #errors: { closed: string; timedOut: string };
   #isClosed = false;
 
@@ -31,12 +52,12 @@ export abstract class QueuedSocket<T> {
     this.ws.on('message', (data: Buffer, isBinary) => {
       const message = this.parse(data, isBinary);
       if (message !== undefined) this.#queue.push(message);
-      this.#wake();
+      this.#arrivals.wake();
     });
     this.closed = new Promise((resolve) => {
       this.ws.once('close', (code, reason) => {
         this.#isClosed = true;
-        this.#wake();
+        this.#arrivals.wake();
         resolve({ code, reason: reason.toString('utf8') });
       });
     });
@@ -59,22 +80,12 @@ export abstract class QueuedSocket<T> {
       if (this.#isClosed) throw new Error(this.#errors.closed);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(this.#errors.timedOut);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await this.#arrivals.until(left);
     }
   }
 
   /** Messages received and not yet taken. */
   pending(): T[] {
     return [...this.#queue];
-  }
-
-  #wake(): void {
-    for (const waiter of this.#waiters.splice(0)) waiter();
   }
 }

@@ -2,12 +2,12 @@ import type { MediaType } from '@snazzah/davey';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
+import { loggedEmulator } from './lobbyHelpers.js';
 import {
   closeVoice,
   connectVoice,
   DaveyMember,
   joinCall,
-  loggedEmulator,
   lobbyWith,
   pairInLobby,
   player,

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
-import { closeAfterEach, nextWhere, type Player, player } from './lobbyHelpers.js';
-import {
-  connectVoice,
-  joinCall,
-  lobbyWith,
-  loggedEmulator,
-  RawVoiceClient,
-  type JoinedCall,
-} from './voiceHelpers.js';
+import { closeAfterEach, loggedEmulator, nextWhere, player, type Player } from './lobbyHelpers.js';
+import { connectVoice, joinCall, lobbyWith, RawVoiceClient, type JoinedCall } from './voiceHelpers.js';
 
 const { running, cleanups } = closeAfterEach();
 

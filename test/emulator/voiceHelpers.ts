@@ -5,9 +5,9 @@ import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
 import { createMediaEngine } from '../../src/media/createMediaEngine.js';
 import type { MediaEngine } from '../../src/media/MediaEngine.js';
 import type { TransportCryptor, TransportEncryptionMode } from '../../src/media/rtp/types.js';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
 import type { TestGateway } from './helpers.js';
-import { QueuedSocket } from './queuedSocket.js';
+import { Arrivals, QueuedSocket } from './queuedSocket.js';
 import { call, nextWhere, player, type Player } from './lobbyHelpers.js';
 
 /** A message from the voice gateway: JSON (`seq` when sequenced) or binary (`seq ‖ op ‖ payload`). */
@@ -80,13 +80,13 @@ export class RawVoiceClient extends QueuedSocket<VoiceMessage> {
 export class TestUdp {
   readonly socket: Socket;
   readonly received: Buffer[] = [];
-  readonly #waiters: (() => void)[] = [];
+  readonly #arrivals = new Arrivals();
 
   private constructor(socket: Socket) {
     this.socket = socket;
     socket.on('message', (msg) => {
       this.received.push(msg);
-      for (const waiter of this.#waiters.splice(0)) waiter();
+      this.#arrivals.wake();
     });
   }
 
@@ -113,13 +113,7 @@ export class TestUdp {
     while (this.received.length < count) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out: ${this.received.length} of ${count} datagrams`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await this.#arrivals.until(left);
     }
   }
 
@@ -261,20 +255,6 @@ export async function lobbyWith(emu: Emulator, players: Player[], secret = 'voic
 }
 
 export { player };
-
-/**
- * Starts an emulator with auto consent that writes its log lines into `logs`, and adds it to `running` (the
- * list a test file's `afterEach` closes). `options` win over those defaults.
- */
-export async function loggedEmulator(
-  running: Emulator[],
-  options: EmulatorOptions = {},
-): Promise<{ emu: Emulator; logs: string[] }> {
-  const logs: string[] = [];
-  const emu = await startEmulator({ autoConsent: true, log: (line) => logs.push(line), ...options });
-  running.push(emu);
-  return { emu, logs };
-}
 
 /** Alice and Bob signed in, members of one lobby, each with a main gateway connection. */
 export async function pairInLobby(emu: Emulator): Promise<{

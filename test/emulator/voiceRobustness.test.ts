@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
+import { loggedEmulator } from './lobbyHelpers.js';
 import {
   closeVoice,
   connectVoice,
   joinCall,
-  loggedEmulator,
   pairInLobby,
   RawVoiceClient,
   sendRtp,

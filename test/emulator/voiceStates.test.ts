@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 
 import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { TestGateway } from './helpers.js';
-import { call, closeAfterEach, nextWhere, pendingEvents, player, type Player } from './lobbyHelpers.js';
-import { connectVoice, joinCall, lobbyWith, loggedEmulator, RawVoiceClient } from './voiceHelpers.js';
+import {
+  call,
+  closeAfterEach,
+  loggedEmulator,
+  nextWhere,
+  pendingEvents,
+  player,
+  type Player,
+} from './lobbyHelpers.js';
+import { connectVoice, joinCall, lobbyWith, RawVoiceClient } from './voiceHelpers.js';
 
 const { running, cleanups } = closeAfterEach();
 
