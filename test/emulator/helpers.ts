@@ -45,11 +45,18 @@ export function locationParams(response: Response): URLSearchParams {
   return new URL(location).searchParams;
 }
 
+/** An authorization code with the PKCE verifier and redirect URI it was issued for. */
+export interface CodeGrant {
+  code: string;
+  verifier: string;
+  redirectUri: string;
+}
+
 /** Gets a code through auto-consent (the emulator must run with autoConsent). */
 export async function getCode(
   emu: Emulator,
   options: { user?: string; redirectUri?: string; scope?: string; nonce?: string } = {},
-): Promise<{ code: string; verifier: string; redirectUri: string }> {
+): Promise<CodeGrant> {
   const { verifier, challenge } = pkce();
   const redirectUri = options.redirectUri ?? 'http://127.0.0.1:53682/callback';
   const extra: Record<string, string> = { login_hint: options.user ?? 'alice' };
@@ -106,18 +113,29 @@ export interface TokenResponse {
   id_token?: string;
 }
 
-/** Exchanges a code as a public client; throws unless 200. */
-export async function exchange(
+/**
+ * POSTs the exchange of `grant` as a public client, with `extra` form fields, to `url` (the API's token
+ * endpoint unless given); resolves with the response as it came.
+ */
+export function postCodeExchange(
   emu: Emulator,
-  grant: { code: string; verifier: string; redirectUri: string },
-): Promise<TokenResponse> {
-  const response = await postForm(`${emu.api}/oauth2/token`, {
+  grant: CodeGrant,
+  extra: Record<string, string> = {},
+  url = `${emu.api}/oauth2/token`,
+): Promise<Response> {
+  return postForm(url, {
     grant_type: 'authorization_code',
     client_id: emu.applicationId,
     code: grant.code,
     code_verifier: grant.verifier,
     redirect_uri: grant.redirectUri,
+    ...extra,
   });
+}
+
+/** Exchanges a code as a public client; throws unless 200. */
+export async function exchange(emu: Emulator, grant: CodeGrant): Promise<TokenResponse> {
+  const response = await postCodeExchange(emu, grant);
   if (response.status !== 200)
     throw new Error(`token exchange failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as TokenResponse;

@@ -8,6 +8,7 @@ import {
   exchange,
   FIRST_TEN_USERNAMES,
   getCode,
+  postCodeExchange,
   postForm,
   postJson,
   signIn,
@@ -66,13 +67,7 @@ describe('HTTP robustness and routing', () => {
 
   it('serves the unversioned /api alias and HEAD', async () => {
     const grant = await getCode(emu);
-    const response = await postForm(`${emu.http}/api/oauth2/token`, {
-      grant_type: 'authorization_code',
-      client_id: emu.applicationId,
-      code: grant.code,
-      code_verifier: grant.verifier,
-      redirect_uri: grant.redirectUri,
-    });
+    const response = await postCodeExchange(emu, grant, {}, `${emu.http}/api/oauth2/token`);
     expect(response.status).toBe(200);
     const head = await fetch(`${emu.api}/gateway`, { method: 'HEAD' });
     expect(head.status).toBe(200);
