@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { matchAudio, readWavFile, startEmulator } from '../../src/emulator/index.js';
-import { speechFile } from '../integration/speechFile.js';
+import { expectHeardEachOther, speechFile } from '../integration/voiceSampleRuns.js';
 
 // The voice call sample runs as its own process (as `npm run example:voice-call` runs it) against a real
 // emulator over loopback; what it recorded must be the other side's speech, judged as the speech tests
@@ -122,12 +122,11 @@ describe('examples/voice-call', () => {
         expect(output).toMatch(new RegExp(`${other} is speaking`));
         expect(output).toMatch(new RegExp(`in the call: ${other}\\n`));
       }
-      const code = (output: string): string | undefined =>
-        /privacy code ([\d ]+) for the 2/.exec(output)?.[1];
-      expect(code(aliceRun.stdout)).toBeDefined();
-      expect(code(aliceRun.stdout)).toBe(code(bobRun.stdout));
-      expect(matchAudio(bob.pcm, readWavFile(aliceRecord)).segmentCorrelation).toBeGreaterThanOrEqual(HEARD);
-      expect(matchAudio(alice.pcm, readWavFile(bobRecord)).segmentCorrelation).toBeGreaterThanOrEqual(HEARD);
+      expectHeardEachOther(
+        { run: aliceRun, played: alice, record: aliceRecord },
+        { run: bobRun, played: bob, record: bobRecord },
+        HEARD,
+      );
       // Both left: the emulator's voice server has no call any more.
       expect(emulator.voice.calls()).toEqual([]);
     } finally {
