@@ -37,6 +37,18 @@ export async function until(predicate: () => boolean, timeoutMs: number, what: s
   }
 }
 
+/** A client of `emulator` whose consent page opens as `user` (never a desktop client on this machine). */
+function clientAs(emulator: Emulator, user: EmulatorUser, mediaEngine?: MediaEnginePreference): Client {
+  return new Client({
+    apiBase: emulator.api,
+    webBase: emulator.http,
+    applicationId: emulator.applicationId,
+    openUrl: emulator.browserAs(user.username),
+    localClient: false,
+    ...(mediaEngine === undefined ? {} : { mediaEngine }),
+  });
+}
+
 /** Authorizes with PKCE (the client's `openUrl` plays the user on the consent page) and exchanges the code. */
 async function consentedAccessToken(client: Client): Promise<string> {
   const pkce = client.createAuthorizationCodeVerifier();
@@ -50,13 +62,7 @@ async function consentedAccessToken(client: Client): Promise<string> {
  * access token, for a player whose client runs in another process (bench/mainThread.ts hands it over IPC).
  */
 export async function accessTokenOf(emulator: Emulator, user: EmulatorUser): Promise<string> {
-  const client = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    applicationId: emulator.applicationId,
-    openUrl: emulator.browserAs(user.username),
-    localClient: false,
-  });
+  const client = clientAs(emulator, user);
   try {
     return await consentedAccessToken(client);
   } finally {
@@ -70,14 +76,7 @@ export async function linkAndConnect(
   user: EmulatorUser,
   mediaEngine: MediaEnginePreference,
 ): Promise<BenchPlayer> {
-  const client = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    applicationId: emulator.applicationId,
-    openUrl: emulator.browserAs(user.username),
-    localClient: false,
-    mediaEngine,
-  });
+  const client = clientAs(emulator, user, mediaEngine);
   await client.updateToken(AuthorizationTokenType.Bearer, await consentedAccessToken(client));
   await client.connect();
   return { client, user };
