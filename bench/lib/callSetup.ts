@@ -1,8 +1,6 @@
 // Players in a lobby call against a local emulator, for the call benches (bench/call.ts). The integration
 // tests have helpers for this too, but theirs register vitest hooks; these have no test runner behind them
 // and log nothing (no log line of a bench run can hold a token).
-import { writeFileSync } from 'node:fs';
-
 import {
   AuthorizationTokenType,
   CallStatus,
@@ -13,6 +11,7 @@ import {
   type MediaEnginePreference,
 } from '../../src/index.js';
 import { startEmulator, type Emulator, type EmulatorUser } from '../../src/emulator/index.js';
+import { WavFileOutput } from '../../src/protocol/wav.js';
 
 /** One linked, connected player. */
 export interface BenchPlayer {
@@ -38,6 +37,18 @@ export async function until(predicate: () => boolean, timeoutMs: number, what: s
   }
 }
 
+/** A client of `emulator` whose consent page opens as `user` (never a desktop client on this machine). */
+function clientAs(emulator: Emulator, user: EmulatorUser, mediaEngine?: MediaEnginePreference): Client {
+  return new Client({
+    apiBase: emulator.api,
+    webBase: emulator.http,
+    applicationId: emulator.applicationId,
+    openUrl: emulator.browserAs(user.username),
+    localClient: false,
+    ...(mediaEngine === undefined ? {} : { mediaEngine }),
+  });
+}
+
 /** Authorizes with PKCE (the client's `openUrl` plays the user on the consent page) and exchanges the code. */
 async function consentedAccessToken(client: Client): Promise<string> {
   const pkce = client.createAuthorizationCodeVerifier();
@@ -51,13 +62,7 @@ async function consentedAccessToken(client: Client): Promise<string> {
  * access token, for a player whose client runs in another process (bench/mainThread.ts hands it over IPC).
  */
 export async function accessTokenOf(emulator: Emulator, user: EmulatorUser): Promise<string> {
-  const client = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    applicationId: emulator.applicationId,
-    openUrl: emulator.browserAs(user.username),
-    localClient: false,
-  });
+  const client = clientAs(emulator, user);
   try {
     return await consentedAccessToken(client);
   } finally {
@@ -71,14 +76,7 @@ export async function linkAndConnect(
   user: EmulatorUser,
   mediaEngine: MediaEnginePreference,
 ): Promise<BenchPlayer> {
-  const client = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    applicationId: emulator.applicationId,
-    openUrl: emulator.browserAs(user.username),
-    localClient: false,
-    mediaEngine,
-  });
+  const client = clientAs(emulator, user, mediaEngine);
   await client.updateToken(AuthorizationTokenType.Bearer, await consentedAccessToken(client));
   await client.connect();
   return { client, user };
@@ -172,7 +170,7 @@ export function writeBurstWav(
       data.writeInt16LE(value, (start + i) * 4 + 2);
     }
   }
-  writeFileSync(file, Buffer.concat([wavHeader(data.length), data]));
+  saveWav(file, data);
 }
 
 /**
@@ -195,26 +193,17 @@ export function writeTalkWav(file: string, options: { leadInMs: number; seconds:
     data.writeInt16LE(value, i * 4);
     data.writeInt16LE(value, i * 4 + 2);
   }
-  writeFileSync(file, Buffer.concat([wavHeader(data.length), data]));
+  saveWav(file, data);
 }
 
-/** The 44-byte header of a 48 kHz stereo 16-bit PCM WAV file with `dataBytes` of samples. */
-function wavHeader(dataBytes: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(48_000, 24);
-  header.writeUInt32LE(48_000 * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(dataBytes, 40);
-  return header;
+/** Writes `data` (48 kHz stereo 16-bit little-endian samples) as a WAV file. */
+function saveWav(file: string, data: Buffer): void {
+  const out = new WavFileOutput(file);
+  try {
+    out.write(new Int16Array(data.buffer, data.byteOffset, data.length / 2));
+  } finally {
+    out.close();
+  }
 }
 
 /** The largest absolute sample of a frame. */

@@ -9,14 +9,7 @@ export {
   MAX_BULK_MEMBER_CHANGES,
   type GameBackendOptions,
 } from './GameBackend.js';
-export type {
-  BackendLobby,
-  BackendLobbyMember,
-  BackendLobbyMessage,
-  BackendMemberChange,
-  BackendMemberInput,
-  CreateLobbyOptions,
-  UpdateLobbyOptions,
-} from './types.js';
+// Every type the backend's methods take or return is public.
+export type * from './types.js';
 export * from '../errors/index.js';
 export { LoggingSeverity, type LogCallback } from '../logging/index.js';

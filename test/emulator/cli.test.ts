@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { exitOf, firstLine, hasStackTrace, killChildren, output, runCli } from './cliProcess.js';
+import { FIRST_TEN_USERNAMES } from './helpers.js';
 import { Peer } from './rpcPeer.js';
 
 afterEach(killChildren);
@@ -181,18 +182,7 @@ describe('sdkpp CLI', () => {
     const names = info.users.map((u) => u.username);
     expect(names).toHaveLength(10_000);
     expect(new Set(names).size).toBe(10_000);
-    expect(names.slice(0, 10)).toEqual([
-      'alice',
-      'bob',
-      'carol',
-      'dave',
-      'erin',
-      'frank',
-      'grace',
-      'heidi',
-      'player9',
-      'player10',
-    ]);
+    expect(names.slice(0, 10)).toEqual(FIRST_TEN_USERNAMES);
     many.kill('SIGTERM');
     expect(await exitOf(many)).toBe(0);
   });

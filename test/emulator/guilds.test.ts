@@ -2,26 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { signIn } from './helpers.js';
+import { call as apiCall } from './lobbyHelpers.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
 
-async function call(
-  emu: Emulator,
-  auth: string | null,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Json }> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (auth !== null) headers.Authorization = auth;
-  const response = await fetch(`${emu.api}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, json: (text ? JSON.parse(text) : null) as Json };
-}
+const call = apiCall<Json>;
 
 const VIEW = 1n << 10n;
 const SEND = 1n << 11n;

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 
 import type { Emulator } from '../../src/emulator/index.js';
+import { QueuedSocket } from './queuedSocket.js';
 
 /** A PKCE pair. */
 export function pkce(): { verifier: string; challenge: string } {
@@ -44,11 +45,18 @@ export function locationParams(response: Response): URLSearchParams {
   return new URL(location).searchParams;
 }
 
+/** An authorization code with the PKCE verifier and redirect URI it was issued for. */
+export interface CodeGrant {
+  code: string;
+  verifier: string;
+  redirectUri: string;
+}
+
 /** Gets a code through auto-consent (the emulator must run with autoConsent). */
 export async function getCode(
   emu: Emulator,
   options: { user?: string; redirectUri?: string; scope?: string; nonce?: string } = {},
-): Promise<{ code: string; verifier: string; redirectUri: string }> {
+): Promise<CodeGrant> {
   const { verifier, challenge } = pkce();
   const redirectUri = options.redirectUri ?? 'http://127.0.0.1:53682/callback';
   const extra: Record<string, string> = { login_hint: options.user ?? 'alice' };
@@ -105,18 +113,29 @@ export interface TokenResponse {
   id_token?: string;
 }
 
-/** Exchanges a code as a public client; throws unless 200. */
-export async function exchange(
+/**
+ * POSTs the exchange of `grant` as a public client, with `extra` form fields, to `url` (the API's token
+ * endpoint unless given); resolves with the response as it came.
+ */
+export function postCodeExchange(
   emu: Emulator,
-  grant: { code: string; verifier: string; redirectUri: string },
-): Promise<TokenResponse> {
-  const response = await postForm(`${emu.api}/oauth2/token`, {
+  grant: CodeGrant,
+  extra: Record<string, string> = {},
+  url = `${emu.api}/oauth2/token`,
+): Promise<Response> {
+  return postForm(url, {
     grant_type: 'authorization_code',
     client_id: emu.applicationId,
     code: grant.code,
     code_verifier: grant.verifier,
     redirect_uri: grant.redirectUri,
+    ...extra,
   });
+}
+
+/** Exchanges a code as a public client; throws unless 200. */
+export async function exchange(emu: Emulator, grant: CodeGrant): Promise<TokenResponse> {
+  const response = await postCodeExchange(emu, grant);
   if (response.status !== 200)
     throw new Error(`token exchange failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as TokenResponse;
@@ -127,6 +146,20 @@ export async function signIn(emu: Emulator, user = 'alice', scope?: string): Pro
   return exchange(emu, await getCode(emu, { user, ...(scope ? { scope } : {}) }));
 }
 
+/** The usernames of the first ten seed users, as docs/emulator.md describes them (written out, not imported from the emulator). */
+export const FIRST_TEN_USERNAMES: readonly string[] = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'player9',
+  'player10',
+];
+
 /** A gateway payload. */
 export interface Payload {
   op: number;
@@ -135,39 +168,17 @@ export interface Payload {
   t: string | null;
 }
 
-/** A small gateway client for tests: queues every payload and records the close. */
-export class TestGateway {
-  readonly ws: WebSocket;
-  readonly closed: Promise<{ code: number; reason: string }>;
-  readonly opened: Promise<void>;
-  readonly #queue: Payload[] = [];
-  readonly #waiters: Array<() => void> = [];
-  #isClosed = false;
-
+/** A small gateway client for tests: queues every (text) payload and records the close. */
+export class TestGateway extends QueuedSocket<Payload> {
   constructor(url: string, options: WebSocket.ClientOptions = {}) {
-    this.ws = new WebSocket(url, options);
-    this.ws.on('error', () => {
-      // Close codes are what the tests look at.
+    super(url, options, {
+      closed: 'socket closed while waiting for a payload',
+      timedOut: 'timed out waiting for a payload',
     });
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => {
-        resolve();
-      });
-      this.ws.once('unexpected-response', (_req, res) => {
-        reject(new Error(`unexpected response ${res.statusCode}`));
-      });
-    });
-    this.ws.on('message', (data: Buffer, isBinary) => {
-      if (!isBinary) this.#queue.push(JSON.parse(data.toString('utf8')) as Payload);
-      this.#wake();
-    });
-    this.closed = new Promise((resolve) => {
-      this.ws.once('close', (code, reason) => {
-        this.#isClosed = true;
-        this.#wake();
-        resolve({ code, reason: reason.toString('utf8') });
-      });
-    });
+  }
+
+  protected parse(data: Buffer, isBinary: boolean): Payload | undefined {
+    return isBinary ? undefined : (JSON.parse(data.toString('utf8')) as Payload);
   }
 
   /** Opens a connection with the standard query. */
@@ -177,38 +188,9 @@ export class TestGateway {
     return client;
   }
 
-  /** Sends a payload. */
-  send(op: number, d: unknown): void {
-    this.ws.send(JSON.stringify({ op, d }));
-  }
-
-  /** The next payload (matching `match`, skipping others); rejects after `timeoutMs` or on close. */
-  async next(match: (p: Payload) => boolean = () => true, timeoutMs = 5000): Promise<Payload> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = this.#queue.findIndex(match);
-      if (index >= 0) return this.#queue.splice(index, 1)[0] as Payload;
-      if (this.#isClosed) throw new Error('socket closed while waiting for a payload');
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error('timed out waiting for a payload');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
   /** The next dispatch named `t`. */
   dispatch(t: string, timeoutMs?: number): Promise<Payload> {
     return this.next((p) => p.op === 0 && p.t === t, timeoutMs);
-  }
-
-  /** Payloads received and not yet taken. */
-  pending(): Payload[] {
-    return [...this.#queue];
   }
 
   /** Identifies with `token`; resolves with READY. */
@@ -216,10 +198,6 @@ export class TestGateway {
     await this.next((p) => p.op === 10);
     this.send(2, { token, properties: { os: 'linux', browser: 'sdkpp-test', device: 'sdkpp-test' } });
     return this.dispatch('READY');
-  }
-
-  #wake(): void {
-    for (const waiter of this.#waiters.splice(0)) waiter();
   }
 }
 

@@ -4,7 +4,16 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { exchange, getCode, postForm, postJson, signIn, TestGateway } from './helpers.js';
+import {
+  exchange,
+  FIRST_TEN_USERNAMES,
+  getCode,
+  postCodeExchange,
+  postForm,
+  postJson,
+  signIn,
+  TestGateway,
+} from './helpers.js';
 
 /** Sends raw bytes and returns whatever comes back before the server closes or 2 s pass. */
 function rawRequest(origin: string, bytes: string): Promise<string> {
@@ -58,13 +67,7 @@ describe('HTTP robustness and routing', () => {
 
   it('serves the unversioned /api alias and HEAD', async () => {
     const grant = await getCode(emu);
-    const response = await postForm(`${emu.http}/api/oauth2/token`, {
-      grant_type: 'authorization_code',
-      client_id: emu.applicationId,
-      code: grant.code,
-      code_verifier: grant.verifier,
-      redirect_uri: grant.redirectUri,
-    });
+    const response = await postCodeExchange(emu, grant, {}, `${emu.http}/api/oauth2/token`);
     expect(response.status).toBe(200);
     const head = await fetch(`${emu.api}/gateway`, { method: 'HEAD' });
     expect(head.status).toBe(200);
@@ -191,18 +194,7 @@ describe('lifecycle and logging', () => {
   it('seeds users with the documented names and lets tests add and rename users', async () => {
     const emu = await startEmulator({ users: 10 });
     try {
-      expect(emu.users.map((u) => u.username)).toEqual([
-        'alice',
-        'bob',
-        'carol',
-        'dave',
-        'erin',
-        'frank',
-        'grace',
-        'heidi',
-        'player9',
-        'player10',
-      ]);
+      expect(emu.users.map((u) => u.username)).toEqual(FIRST_TEN_USERNAMES);
       const added = emu.createUser();
       expect(added.username).toBe('player11');
       const named = emu.createUser({ username: 'Zed', globalName: 'Zed Z' });

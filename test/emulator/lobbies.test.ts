@@ -1,43 +1,27 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
 import { TestGateway } from './helpers.js';
 import {
+  type BotAndThree,
+  botAndThree,
   call,
+  closeAfterEach,
   data,
   disconnect,
+  loggedEmulator,
   nextWhere,
   pendingEvents,
   player,
   until,
-  type Player,
 } from './lobbyHelpers.js';
 
-const running: Emulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running } = closeAfterEach();
 
 /** A fresh emulator with alice, bob and carol signed in, and every log line it wrote. */
-async function world(): Promise<{
-  emu: Emulator;
-  bot: string;
-  alice: Player;
-  bob: Player;
-  carol: Player;
-  logs: string[];
-}> {
-  const logs: string[] = [];
-  const emu = await startEmulator({ autoConsent: true, users: 3, log: (line) => logs.push(line) });
-  running.push(emu);
-  return {
-    emu,
-    bot: `Bot ${emu.botToken}`,
-    alice: await player(emu, 'alice'),
-    bob: await player(emu, 'bob'),
-    carol: await player(emu, 'carol'),
-    logs,
-  };
+async function world(): Promise<BotAndThree & { emu: Emulator; logs: string[] }> {
+  const { emu, logs } = await loggedEmulator(running, { users: 3 });
+  return { emu, ...(await botAndThree(emu)), logs };
 }
 
 const members = (lobby: Record<string, unknown>): Record<string, unknown>[] =>

@@ -1,30 +1,63 @@
-import type { Emulator } from '../../src/emulator/index.js';
+import { afterEach } from 'vitest';
+
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn, TestGateway, type Payload } from './helpers.js';
 
-/** A JSON reply. */
-export interface Reply {
-  status: number;
-  json: Record<string, unknown> & unknown[];
+/**
+ * Registers an `afterEach` that runs what the test pushed to `cleanups` (in order), then closes every
+ * emulator in `running`; returns both lists.
+ */
+export function closeAfterEach(): { running: Emulator[]; cleanups: (() => void)[] } {
+  const running: Emulator[] = [];
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    await Promise.all(running.splice(0).map((e) => e.close()));
+  });
+  return { running, cleanups };
 }
 
-/** Calls the API with an Authorization header; a string body is sent as is (for malformed JSON). */
-export async function call(
+/**
+ * Starts an emulator with auto consent that writes its log lines into `logs`, and adds it to `running` (the
+ * list a test file's `afterEach` closes). `options` win over those defaults.
+ */
+export async function loggedEmulator(
+  running: Emulator[],
+  options: EmulatorOptions = {},
+): Promise<{ emu: Emulator; logs: string[] }> {
+  const logs: string[] = [];
+  const emu = await startEmulator({ autoConsent: true, log: (line) => logs.push(line), ...options });
+  running.push(emu);
+  return { emu, logs };
+}
+
+/** A JSON reply (`J`: how the test reads the body). */
+export interface Reply<J = Record<string, unknown> & unknown[]> {
+  status: number;
+  headers: Headers;
+  json: J;
+}
+
+/**
+ * Calls the API, with an Authorization header unless `auth` is null; a string body is sent as is (for
+ * malformed JSON).
+ */
+export async function call<J = Record<string, unknown> & unknown[]>(
   emu: Emulator,
-  auth: string,
+  auth: string | null,
   method: string,
   path: string,
   body?: unknown,
-): Promise<Reply> {
+): Promise<Reply<J>> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (auth !== null) headers.Authorization = auth;
   const response = await fetch(`${emu.api}${path}`, {
     method,
-    headers: { Authorization: auth, 'Content-Type': 'application/json' },
+    headers,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
-  return {
-    status: response.status,
-    json: (text ? JSON.parse(text) : null) as Record<string, unknown> & unknown[],
-  };
+  return { status: response.status, headers: response.headers, json: (text ? JSON.parse(text) : null) as J };
 }
 
 /** A signed-in player: Authorization header, user id, and a way to open gateway sessions. */
@@ -33,6 +66,24 @@ export interface Player {
   id: string;
   /** Opens a gateway session; resolves with it and its READY. */
   connect(): Promise<{ gw: TestGateway; ready: Record<string, unknown> }>;
+}
+
+/** The usual cast of a lobby test: the bot's Authorization header, and alice, bob and carol signed in. */
+export interface BotAndThree {
+  bot: string;
+  alice: Player;
+  bob: Player;
+  carol: Player;
+}
+
+/** Signs in alice, bob and carol; with the bot's Authorization header. */
+export async function botAndThree(emu: Emulator): Promise<BotAndThree> {
+  return {
+    bot: `Bot ${emu.botToken}`,
+    alice: await player(emu, 'alice'),
+    bob: await player(emu, 'bob'),
+    carol: await player(emu, 'carol'),
+  };
 }
 
 /** Signs in a seeded user (full `sdk.social_layer` grant unless a scope is given). */

@@ -1,33 +1,33 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { call, nextWhere, pendingEvents, player, type Player } from './lobbyHelpers.js';
+import {
+  botAndThree,
+  type BotAndThree,
+  call,
+  closeAfterEach,
+  nextWhere,
+  pendingEvents,
+  player,
+} from './lobbyHelpers.js';
 
-const running: Emulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running } = closeAfterEach();
 
 /** A fresh emulator (seeded guild owned by alice), three players, and the seeded channels by name. */
-async function world(): Promise<{
-  emu: Emulator;
-  bot: string;
-  alice: Player;
-  bob: Player;
-  carol: Player;
-  guildId: string;
-  channel: (name: string) => string;
-}> {
+async function world(): Promise<
+  BotAndThree & {
+    emu: Emulator;
+    guildId: string;
+    channel: (name: string) => string;
+  }
+> {
   const emu = await startEmulator({ autoConsent: true, users: 3 });
   running.push(emu);
   const guild = emu.guilds()[0];
   if (!guild) throw new Error('no seeded guild');
   return {
     emu,
-    bot: `Bot ${emu.botToken}`,
-    alice: await player(emu, 'alice'),
-    bob: await player(emu, 'bob'),
-    carol: await player(emu, 'carol'),
+    ...(await botAndThree(emu)),
     guildId: guild.id,
     channel: (name) => {
       const found = guild.channels.find((c) => c.name === name);

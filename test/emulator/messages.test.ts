@@ -2,25 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { signIn, TestGateway, type Payload } from './helpers.js';
-
-async function call(
-  emu: Emulator,
-  auth: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Record<string, unknown> & unknown[] }> {
-  const response = await fetch(`${emu.api}${path}`, {
-    method,
-    headers: { Authorization: auth, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    json: (text ? JSON.parse(text) : null) as Record<string, unknown> & unknown[],
-  };
-}
+import { call, type Reply } from './lobbyHelpers.js';
 
 describe('direct messages (emulator)', () => {
   let emu: Emulator;
@@ -263,7 +245,7 @@ describe('direct messages (emulator): events, history window and hostile input',
   });
 
   it('answers hostile or out-of-bounds input with the platform error shape', async () => {
-    const post = (body: unknown, auth = alice): ReturnType<typeof call> =>
+    const post = (body: unknown, auth = alice): Promise<Reply> =>
       call(emu, auth, 'POST', `/users/${bobId}/messages`, body);
     // Content: 1–2000 characters, a string.
     expect((await post({ content: 'x'.repeat(2000) })).status).toBe(200);

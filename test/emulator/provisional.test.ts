@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { getCode, postForm, postJson, signIn, TestGateway, type TokenResponse } from './helpers.js';
+import {
+  getCode,
+  postCodeExchange,
+  postForm,
+  postJson,
+  signIn,
+  TestGateway,
+  type TokenResponse,
+} from './helpers.js';
 
 interface ProvisionalToken {
   token_type: string;
@@ -49,15 +57,7 @@ describe('provisional accounts', () => {
   };
   const merge = async (user: string, type: string, token: string): Promise<Response> => {
     const grant = await getCode(emu, { user });
-    return postForm(`${emu.api}/oauth2/token`, {
-      grant_type: 'authorization_code',
-      client_id: emu.applicationId,
-      code: grant.code,
-      code_verifier: grant.verifier,
-      redirect_uri: grant.redirectUri,
-      external_auth_type: type,
-      external_auth_token: token,
-    });
+    return postCodeExchange(emu, grant, { external_auth_type: type, external_auth_token: token });
   };
 
   it('creates a provisional account for a new identity and returns it again for the same identity', async () => {

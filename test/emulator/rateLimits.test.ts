@@ -1,44 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { runEmulatorCommand } from '../../src/emulator/cli.js';
 import { developmentRouteKeys } from '../../src/emulator/http/rateLimits.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn } from './helpers.js';
+import { call as apiCall, closeAfterEach } from './lobbyHelpers.js';
 
 const DM_ROUTE = '/users/:user_id/messages';
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  json: unknown;
-}
+const call = apiCall<unknown>;
 
-async function call(
-  emu: Emulator,
-  auth: string | null,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Answer> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (auth !== null) headers.Authorization = auth;
-  const response = await fetch(`${emu.api}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    json: text ? (JSON.parse(text) as unknown) : null,
-  };
-}
-
-const running: Emulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running } = closeAfterEach();
 
 async function emulator(rateLimits: EmulatorOptions['rateLimits']): Promise<Emulator> {
   const emu = await startEmulator({ autoConsent: true, users: 3, ...(rateLimits ? { rateLimits } : {}) });

@@ -1,25 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { signIn, TestGateway, type Payload } from './helpers.js';
+import { signIn, TestGateway } from './helpers.js';
+import { call, data } from './lobbyHelpers.js';
 
-async function api(
-  emu: Emulator,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${emu.api}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? (JSON.parse(text) as unknown) : null };
-}
-
-const data = (p: Payload): Record<string, unknown> => p.d as Record<string, unknown>;
+/** An API call with `token` as the Bearer token. */
+const api = (emu: Emulator, token: string, method: string, path: string, body?: unknown) =>
+  call<unknown>(emu, `Bearer ${token}`, method, path, body);
 
 describe('relationships and presence', () => {
   let emu: Emulator;

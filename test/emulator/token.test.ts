@@ -3,7 +3,16 @@ import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { exchange, getCode, postForm, postJson, signIn, type TokenResponse } from './helpers.js';
+import {
+  exchange,
+  getCode,
+  postCodeExchange,
+  postForm,
+  postJson,
+  signIn,
+  type CodeGrant,
+  type TokenResponse,
+} from './helpers.js';
 
 async function errorOf(response: Response): Promise<{ status: number; body: Record<string, unknown> }> {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -32,13 +41,7 @@ describe('POST /oauth2/token', () => {
 
   it('runs the whole cycle: code → tokens → refresh (rotating) → revoke', async () => {
     const grant = await getCode(emu, { user: 'alice' });
-    const response = await postForm(tokenUrl, {
-      grant_type: 'authorization_code',
-      client_id: emu.applicationId,
-      code: grant.code,
-      code_verifier: grant.verifier,
-      redirect_uri: grant.redirectUri,
-    });
+    const response = await postCodeExchange(emu, grant);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -216,19 +219,11 @@ describe('POST /oauth2/token', () => {
     expect((await errorOf(wider)).body.error).toBe('invalid_scope');
   });
 
-  async function exchangeRaw(grant: { code: string; verifier: string; redirectUri: string }): Promise<{
+  async function exchangeRaw(grant: CodeGrant): Promise<{
     status: number;
     body: Record<string, unknown>;
   }> {
-    return errorOf(
-      await postForm(tokenUrl, {
-        grant_type: 'authorization_code',
-        client_id: emu.applicationId,
-        code: grant.code,
-        code_verifier: grant.verifier,
-        redirect_uri: grant.redirectUri,
-      }),
-    );
+    return errorOf(await postCodeExchange(emu, grant));
   }
 });
 
@@ -238,13 +233,7 @@ describe('code expiry', () => {
     try {
       const grant = await getCode(emu);
       await new Promise((resolve) => setTimeout(resolve, 150));
-      const response = await postForm(`${emu.api}/oauth2/token`, {
-        grant_type: 'authorization_code',
-        client_id: emu.applicationId,
-        code: grant.code,
-        code_verifier: grant.verifier,
-        redirect_uri: grant.redirectUri,
-      });
+      const response = await postCodeExchange(emu, grant);
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toBe('invalid_grant');
     } finally {

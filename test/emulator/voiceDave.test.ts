@@ -1,13 +1,16 @@
 import type { MediaType } from '@snazzah/davey';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import { player } from './lobbyHelpers.js';
+import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
+import { loggedEmulator } from './lobbyHelpers.js';
 import {
+  closeVoice,
   connectVoice,
   DaveyMember,
   joinCall,
   lobbyWith,
+  pairInLobby,
+  player,
   RawVoiceClient,
   sendRtp,
   type VoiceConnection,
@@ -20,28 +23,13 @@ const AUDIO = 0 as MediaType;
 const running: Emulator[] = [];
 const open: VoiceConnection[] = [];
 afterEach(async () => {
-  for (const c of open.splice(0)) {
-    c.udp.close();
-    c.client.ws.close();
-  }
+  for (const c of open.splice(0)) closeVoice(c);
   await Promise.all(running.splice(0).map((e) => e.close()));
 });
 
 async function world(options: EmulatorOptions = {}) {
-  const logs: string[] = [];
-  const emu = await startEmulator({
-    autoConsent: true,
-    users: 2,
-    log: (line) => logs.push(line),
-    ...options,
-  });
-  running.push(emu);
-  const alice = await player(emu, 'alice');
-  const bob = await player(emu, 'bob');
-  const lobbyId = await lobbyWith(emu, [alice, bob]);
-  const { gw: aliceGw } = await alice.connect();
-  const { gw: bobGw } = await bob.connect();
-  return { emu, alice, bob, lobbyId, aliceGw, bobGw, logs };
+  const { emu, logs } = await loggedEmulator(running, { users: 2, ...options });
+  return { emu, logs, ...(await pairInLobby(emu)) };
 }
 
 describe('voice gateway: DAVE wiring', () => {
@@ -183,9 +171,7 @@ describe('voice gateway: identifying again', () => {
 
 describe('voice gateway: DAVE membership churn', () => {
   it('members joining and leaving 20 times keep one group: every remaining member agrees on epoch and privacy code', async () => {
-    const logs: string[] = [];
-    const emu = await startEmulator({ autoConsent: true, users: 4, log: (line) => logs.push(line) });
-    running.push(emu);
+    const { emu } = await loggedEmulator(running, { users: 4 });
     const names = ['alice', 'bob', 'carol', 'dave'];
     const players = await Promise.all(names.map((n) => player(emu, n)));
     const lobbyId = await lobbyWith(emu, players, 'churn');

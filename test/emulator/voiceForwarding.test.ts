@@ -1,24 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import type { TransportEncryptionMode } from '../../src/media/rtp/types.js';
-import { player } from './lobbyHelpers.js';
 import {
+  closeVoice,
   connectVoice,
   engine,
   joinCall,
-  lobbyWith,
+  pairInLobby,
   sendRtp,
   TestUdp,
   type VoiceConnection,
 } from './voiceHelpers.js';
+import { closeAfterEach } from './lobbyHelpers.js';
 
-const running: Emulator[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running, cleanups } = closeAfterEach();
 
 /** Alice and Bob in one call, each through the whole handshake with the given modes. */
 async function twoInCall(
@@ -32,18 +28,11 @@ async function twoInCall(
 }> {
   const emu = await startEmulator({ autoConsent: true, users: 2, voice: { mediaEngine } });
   running.push(emu);
-  const alice = await player(emu, 'alice');
-  const bob = await player(emu, 'bob');
-  const lobbyId = await lobbyWith(emu, [alice, bob]);
-  const { gw: aliceGw } = await alice.connect();
-  const { gw: bobGw } = await bob.connect();
+  const { alice, bob, lobbyId, aliceGw, bobGw } = await pairInLobby(emu);
   const a = await connectVoice(await joinCall(aliceGw, alice.id, lobbyId), { mode: modes[0] });
   const b = await connectVoice(await joinCall(bobGw, bob.id, lobbyId), { mode: modes[1] });
   cleanups.push(() => {
-    for (const c of [a, b]) {
-      c.udp.close();
-      c.client.ws.close();
-    }
+    for (const c of [a, b]) closeVoice(c);
   });
   return { emu, lobbyId, a, b };
 }

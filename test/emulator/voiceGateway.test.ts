@@ -1,15 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import { nextWhere, player, type Player } from './lobbyHelpers.js';
+import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
+import { closeAfterEach, loggedEmulator, nextWhere, player, type Player } from './lobbyHelpers.js';
 import { connectVoice, joinCall, lobbyWith, RawVoiceClient, type JoinedCall } from './voiceHelpers.js';
 
-const running: Emulator[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running, cleanups } = closeAfterEach();
 
 async function world(options: EmulatorOptions = {}): Promise<{
   emu: Emulator;
@@ -17,14 +12,7 @@ async function world(options: EmulatorOptions = {}): Promise<{
   bob: Player;
   logs: string[];
 }> {
-  const logs: string[] = [];
-  const emu = await startEmulator({
-    autoConsent: true,
-    users: 3,
-    log: (line) => logs.push(line),
-    ...options,
-  });
-  running.push(emu);
+  const { emu, logs } = await loggedEmulator(running, { users: 3, ...options });
   return { emu, alice: await player(emu, 'alice'), bob: await player(emu, 'bob'), logs };
 }
 

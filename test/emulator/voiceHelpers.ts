@@ -1,13 +1,13 @@
 import { createSocket, type Socket } from 'node:dgram';
 
 import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
-import WebSocket from 'ws';
 
 import { createMediaEngine } from '../../src/media/createMediaEngine.js';
 import type { MediaEngine } from '../../src/media/MediaEngine.js';
 import type { TransportCryptor, TransportEncryptionMode } from '../../src/media/rtp/types.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import type { TestGateway } from './helpers.js';
+import { Arrivals, QueuedSocket } from './queuedSocket.js';
 import { call, nextWhere, player, type Player } from './lobbyHelpers.js';
 
 /** A message from the voice gateway: JSON (`seq` when sequenced) or binary (`seq ‖ op ‖ payload`). */
@@ -27,58 +27,35 @@ export const engine: MediaEngine = createMediaEngine({ prefer: 'js' });
  * A minimal raw voice gateway client over ws: it queues every message (text and binary) and records the
  * close, with no protocol logic of its own beyond what each test asks for.
  */
-export class RawVoiceClient {
-  readonly ws: WebSocket;
-  readonly closed: Promise<{ code: number; reason: string }>;
-  readonly opened: Promise<void>;
-  readonly #queue: VoiceMessage[] = [];
-  readonly #waiters: (() => void)[] = [];
-  #isClosed = false;
+export class RawVoiceClient extends QueuedSocket<VoiceMessage> {
   /** The last seq seen (JSON `seq` or binary header), -1 before any. */
   lastSeq = -1;
   /** Called for every message as it arrives (it is queued as well). */
   readonly listeners: ((m: VoiceMessage) => void)[] = [];
 
   constructor(url: string) {
-    this.ws = new WebSocket(url);
-    this.ws.on('error', () => {
-      // Close codes are what tests look at.
-    });
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => {
-        resolve();
-      });
-      this.ws.once('unexpected-response', (_req, res) => {
-        reject(new Error(`unexpected response ${res.statusCode}`));
-      });
-    });
-    this.ws.on('message', (data: Buffer, isBinary) => {
-      if (isBinary) {
-        const message: VoiceMessage = {
-          seq: data.readUInt16BE(0),
-          op: data[2] ?? -1,
-          payload: data.subarray(3),
-          binary: true,
-        };
-        this.lastSeq = message.seq ?? this.lastSeq;
-        this.#queue.push(message);
-        for (const listener of this.listeners) listener(message);
-      } else {
-        const message = JSON.parse(data.toString('utf8')) as VoiceMessage;
-        message.binary = false;
-        if (typeof message.seq === 'number') this.lastSeq = message.seq;
-        this.#queue.push(message);
-        for (const listener of this.listeners) listener(message);
-      }
-      this.#wake();
-    });
-    this.closed = new Promise((resolve) => {
-      this.ws.once('close', (code, reason) => {
-        this.#isClosed = true;
-        this.#wake();
-        resolve({ code, reason: reason.toString('utf8') });
-      });
-    });
+    super(
+      url,
+      {},
+      {
+        closed: 'voice socket closed while waiting for a message',
+        timedOut: 'timed out waiting for a voice message',
+      },
+    );
+  }
+
+  protected parse(data: Buffer, isBinary: boolean): VoiceMessage {
+    let message: VoiceMessage;
+    if (isBinary) {
+      message = { seq: data.readUInt16BE(0), op: data[2] ?? -1, payload: data.subarray(3), binary: true };
+      this.lastSeq = message.seq ?? this.lastSeq;
+    } else {
+      message = JSON.parse(data.toString('utf8')) as VoiceMessage;
+      message.binary = false;
+      if (typeof message.seq === 'number') this.lastSeq = message.seq;
+    }
+    for (const listener of this.listeners) listener(message);
+    return message;
   }
 
   /** Opens `ws://{endpoint}/?{query}`. */
@@ -88,47 +65,14 @@ export class RawVoiceClient {
     return client;
   }
 
-  /** Sends a JSON message. */
-  send(op: number, d: unknown): void {
-    this.ws.send(JSON.stringify({ op, d }));
-  }
-
   /** Sends a client binary message: `u8 op ‖ payload`. */
   sendBinary(op: number, payload: Uint8Array): void {
     this.ws.send(Buffer.concat([Buffer.from([op]), payload]));
   }
 
-  /** The next message matching `match` (others stay queued). */
-  async next(match: (m: VoiceMessage) => boolean = () => true, timeoutMs = 5000): Promise<VoiceMessage> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = this.#queue.findIndex(match);
-      if (index >= 0) return this.#queue.splice(index, 1)[0] as VoiceMessage;
-      if (this.#isClosed) throw new Error('voice socket closed while waiting for a message');
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error('timed out waiting for a voice message');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
   /** The next message with `op`. */
   op(op: number, timeoutMs?: number): Promise<VoiceMessage> {
     return this.next((m) => m.op === op, timeoutMs);
-  }
-
-  /** Messages received and not yet taken. */
-  pending(): VoiceMessage[] {
-    return [...this.#queue];
-  }
-
-  #wake(): void {
-    for (const waiter of this.#waiters.splice(0)) waiter();
   }
 }
 
@@ -136,13 +80,13 @@ export class RawVoiceClient {
 export class TestUdp {
   readonly socket: Socket;
   readonly received: Buffer[] = [];
-  readonly #waiters: (() => void)[] = [];
+  readonly #arrivals = new Arrivals();
 
   private constructor(socket: Socket) {
     this.socket = socket;
     socket.on('message', (msg) => {
       this.received.push(msg);
-      for (const waiter of this.#waiters.splice(0)) waiter();
+      this.#arrivals.wake();
     });
   }
 
@@ -169,13 +113,7 @@ export class TestUdp {
     while (this.received.length < count) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out: ${this.received.length} of ${count} datagrams`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await this.#arrivals.until(left);
     }
   }
 
@@ -317,6 +255,28 @@ export async function lobbyWith(emu: Emulator, players: Player[], secret = 'voic
 }
 
 export { player };
+
+/** Alice and Bob signed in, members of one lobby, each with a main gateway connection. */
+export async function pairInLobby(emu: Emulator): Promise<{
+  alice: Player;
+  bob: Player;
+  lobbyId: string;
+  aliceGw: TestGateway;
+  bobGw: TestGateway;
+}> {
+  const alice = await player(emu, 'alice');
+  const bob = await player(emu, 'bob');
+  const lobbyId = await lobbyWith(emu, [alice, bob]);
+  const { gw: aliceGw } = await alice.connect();
+  const { gw: bobGw } = await bob.connect();
+  return { alice, bob, lobbyId, aliceGw, bobGw };
+}
+
+/** Closes a voice connection's UDP socket and WebSocket. */
+export function closeVoice(conn: VoiceConnection): void {
+  conn.udp.close();
+  conn.client.ws.close();
+}
 
 /** davey's `ProposalsOperationType` values (a const enum, which isolated modules cannot import). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- a plain number typed as davey's enum

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import { player } from './lobbyHelpers.js';
+import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
+import { loggedEmulator } from './lobbyHelpers.js';
 import {
+  closeVoice,
   connectVoice,
   joinCall,
-  lobbyWith,
+  pairInLobby,
   RawVoiceClient,
   sendRtp,
   TestUdp,
@@ -16,28 +17,14 @@ const running: Emulator[] = [];
 const open: VoiceConnection[] = [];
 const sockets: TestUdp[] = [];
 afterEach(async () => {
-  for (const c of open.splice(0)) {
-    c.udp.close();
-    c.client.ws.close();
-  }
+  for (const c of open.splice(0)) closeVoice(c);
   for (const s of sockets.splice(0)) s.close();
   await Promise.all(running.splice(0).map((e) => e.close()));
 });
 
 async function twoInCall(options: EmulatorOptions = {}) {
-  const logs: string[] = [];
-  const emu = await startEmulator({
-    autoConsent: true,
-    users: 2,
-    log: (line) => logs.push(line),
-    ...options,
-  });
-  running.push(emu);
-  const alice = await player(emu, 'alice');
-  const bob = await player(emu, 'bob');
-  const lobbyId = await lobbyWith(emu, [alice, bob]);
-  const { gw: aliceGw } = await alice.connect();
-  const { gw: bobGw } = await bob.connect();
+  const { emu, logs } = await loggedEmulator(running, { users: 2, ...options });
+  const { alice, bob, lobbyId, aliceGw, bobGw } = await pairInLobby(emu);
   const joinedA = await joinCall(aliceGw, alice.id, lobbyId);
   const a = await connectVoice(joinedA);
   const b = await connectVoice(await joinCall(bobGw, bob.id, lobbyId));

@@ -1,26 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { TestGateway } from './helpers.js';
-import { call, nextWhere, pendingEvents, player, type Player } from './lobbyHelpers.js';
+import {
+  call,
+  closeAfterEach,
+  loggedEmulator,
+  nextWhere,
+  pendingEvents,
+  player,
+  type Player,
+} from './lobbyHelpers.js';
 import { connectVoice, joinCall, lobbyWith, RawVoiceClient } from './voiceHelpers.js';
 
-const running: Emulator[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+const { running, cleanups } = closeAfterEach();
 
 async function world(options: EmulatorOptions = {}) {
-  const logs: string[] = [];
-  const emu = await startEmulator({
-    autoConsent: true,
-    users: 3,
-    log: (line) => logs.push(line),
-    ...options,
-  });
-  running.push(emu);
+  const { emu, logs } = await loggedEmulator(running, { users: 3, ...options });
   const alice = await player(emu, 'alice');
   const bob = await player(emu, 'bob');
   const carol = await player(emu, 'carol');

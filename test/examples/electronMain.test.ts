@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ActivityTypes, AuthorizationTokenType, Client } from 'sdkpp';
+import { ActivityTypes, Client } from 'sdkpp';
 import { startEmulator, type Emulator } from 'sdkpp/emulator';
 
 import { APP_ENTRY, isAppUrl, resolveAppFile } from '../../examples/electron/src/main/appProtocol.js';
@@ -27,6 +27,7 @@ import {
   type MethodName,
 } from '../../examples/electron/src/shared/api.js';
 import { IpcMainSeam } from './electronIpcSeam.js';
+import { clientOptionsAs, signedInClient } from './signIn.js';
 
 const page: InvokeEventLike = { senderFrame: { url: APP_ENTRY } };
 
@@ -108,29 +109,12 @@ beforeAll(async () => {
       expect(channel).toBe(EVENT_CHANNEL);
       pushed.push(structuredClone(event));
     },
-    client: {
-      apiBase: emulator.api,
-      webBase: emulator.http,
-      applicationId: emulator.applicationId,
-      openUrl: emulator.browserAs('alice'),
-      localClient: false,
-    },
+    client: clientOptionsAs(emulator, 'alice'),
     isTrustedSender: (event) => isAppUrl(event.senderFrame?.url),
   });
 
   // Bob plays on another machine: a second, ordinary SDK client.
-  bob = new Client({
-    apiBase: emulator.api,
-    webBase: emulator.http,
-    applicationId: emulator.applicationId,
-    openUrl: emulator.browserAs('bob'),
-    localClient: false,
-  });
-  const pkce = bob.createAuthorizationCodeVerifier();
-  const { code, redirectUri } = await bob.authorize({ codeChallenge: pkce.challenge });
-  const tokens = await bob.getToken({ code, codeVerifier: pkce.verifier, redirectUri });
-  await bob.updateToken(AuthorizationTokenType.Bearer, tokens.accessToken);
-  await bob.connect();
+  bob = await signedInClient(emulator, 'bob');
 });
 
 afterAll(async () => {

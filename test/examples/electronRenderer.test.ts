@@ -27,7 +27,7 @@ import {
 import { createSdkppBridge, type SdkppBridge } from '../../examples/electron/src/main/bridge.js';
 import type { BridgeResult, SdkppApi } from '../../examples/electron/src/shared/api.js';
 import { IpcMainSeam } from './electronIpcSeam.js';
-import { signedInClient } from './signIn.js';
+import { clientOptionsAs, signedInClient } from './signIn.js';
 
 /** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
 const CHROMIUM = inject('chromiumPath');
@@ -165,13 +165,7 @@ beforeAll(async () => {
         ] as const)
         .catch((error: unknown) => problems.push(`push failed: ${String(error)}`));
     },
-    client: {
-      apiBase: emulator.api,
-      webBase: emulator.http,
-      applicationId: emulator.applicationId,
-      openUrl: emulator.browserAs('alice'),
-      localClient: false,
-    },
+    client: clientOptionsAs(emulator, 'alice'),
     isTrustedSender: (event) => isAppUrl(event.senderFrame?.url),
   });
 

@@ -6,13 +6,8 @@ import { promisify } from 'node:util';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import {
-  matchAudio,
-  readWavFile,
-  startEmulator,
-  synthesizeSpeech,
-  writeWavFile,
-} from '../../src/emulator/index.js';
+import { matchAudio, readWavFile, startEmulator } from '../../src/emulator/index.js';
+import { expectHeardEachOther, speechFile } from '../integration/voiceSampleRuns.js';
 
 // The voice call sample runs as its own process (as `npm run example:voice-call` runs it) against a real
 // emulator over loopback; what it recorded must be the other side's speech, judged as the speech tests
@@ -29,17 +24,6 @@ afterAll(() => {
   if (process.env.KEEP_SAMPLE_FILES === undefined) rmSync(dir, { recursive: true, force: true });
 });
 
-async function speechFile(
-  name: string,
-  text: string,
-  voice: string,
-): Promise<{ file: string; pcm: Int16Array }> {
-  const { pcm } = await synthesizeSpeech(text, { voice });
-  const file = path.join(dir, name);
-  writeWavFile(file, pcm);
-  return { file, pcm };
-}
-
 function sample(args: string[]): Promise<{ stdout: string; stderr: string }> {
   return run(process.execPath, [...SAMPLE, ...args], { timeout: 90_000 });
 }
@@ -47,11 +31,13 @@ function sample(args: string[]): Promise<{ stdout: string; stderr: string }> {
 describe('examples/voice-call', () => {
   it('with no emulator address: joins an encrypted call with a second participant, plays the WAV, records their speech, prints a summary, exits 0', async () => {
     const mine = await speechFile(
+      dir,
       'mine.wav',
       'Good evening, this is the player speaking into the call.',
       'en-us',
     );
     const theirs = await speechFile(
+      dir,
       'theirs.wav',
       'And this is the second participant answering you.',
       'en-us+m3',
@@ -101,8 +87,8 @@ describe('examples/voice-call', () => {
   it('two sample processes on one emulator: each plays its own WAV and records the other', async () => {
     const emulator = await startEmulator({ users: 2, rpc: false });
     try {
-      const alice = await speechFile('alice.wav', 'Alice here, in the first terminal. Over.', 'en-us');
-      const bob = await speechFile('bob.wav', 'Bob answering from the second terminal.', 'en-us+m3');
+      const alice = await speechFile(dir, 'alice.wav', 'Alice here, in the first terminal. Over.', 'en-us');
+      const bob = await speechFile(dir, 'bob.wav', 'Bob answering from the second terminal.', 'en-us+m3');
       // Alice names the application; Bob's process asks the emulator for it (/emulator.json).
       const common = ['--emulator', emulator.http, '--lobby-secret', 'two-terminals'];
       const aliceRecord = path.join(dir, 'two', 'alice-heard.wav');
@@ -136,12 +122,11 @@ describe('examples/voice-call', () => {
         expect(output).toMatch(new RegExp(`${other} is speaking`));
         expect(output).toMatch(new RegExp(`in the call: ${other}\\n`));
       }
-      const code = (output: string): string | undefined =>
-        /privacy code ([\d ]+) for the 2/.exec(output)?.[1];
-      expect(code(aliceRun.stdout)).toBeDefined();
-      expect(code(aliceRun.stdout)).toBe(code(bobRun.stdout));
-      expect(matchAudio(bob.pcm, readWavFile(aliceRecord)).segmentCorrelation).toBeGreaterThanOrEqual(HEARD);
-      expect(matchAudio(alice.pcm, readWavFile(bobRecord)).segmentCorrelation).toBeGreaterThanOrEqual(HEARD);
+      expectHeardEachOther(
+        { run: aliceRun, played: alice, record: aliceRecord },
+        { run: bobRun, played: bob, record: bobRecord },
+        HEARD,
+      );
       // Both left: the emulator's voice server has no call any more.
       expect(emulator.voice.calls()).toEqual([]);
     } finally {

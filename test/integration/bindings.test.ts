@@ -11,18 +11,10 @@ import {
   ErrorType,
   IntegrationType,
   ResetCallbacks,
-  RunCallbacks,
   UserHandle,
 } from '../../bindings/index.js';
-import { emulatorFor, eventually } from './helpers.js';
-
-/** Pumps callbacks the way a game loop does, until `done` holds. */
-async function pumpUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  await eventually(() => {
-    RunCallbacks();
-    return done();
-  }, timeoutMs);
-}
+import { emulatorFor } from './helpers.js';
+import { failedRefresh, pumpUntil } from './bindingsHelpers.js';
 
 describe('bindings: AuthorizationArgs and friends', () => {
   it('has a getter and Set<Field> per field, a copy constructor and nullobj', () => {
@@ -126,19 +118,12 @@ describe('bindings: the C++ getting-started flow, line for line', () => {
   });
 
   it('failures arrive as ClientResult with the platform error', async () => {
-    ResetCallbacks();
-    const emulator = await emulatorFor();
-    const client = new Client(emulator.api, emulator.http);
-    let result: ClientResult | undefined;
-    client.RefreshToken(emulator.applicationId, 'no-such-refresh-token', (r) => {
-      result = r;
-    });
-    await pumpUntil(() => result !== undefined);
-    expect(result?.Successful()).toBe(false);
-    expect(result?.Type()).toBe(ErrorType.HTTPError);
-    expect(result?.Status()).toBe(400);
-    expect(result?.Error()).toMatch(/invalid_grant/);
-    expect(result?.ResponseBody()).toContain('invalid_grant');
+    const { emulator, client, result } = await failedRefresh();
+    expect(result.Successful()).toBe(false);
+    expect(result.Type()).toBe(ErrorType.HTTPError);
+    expect(result.Status()).toBe(400);
+    expect(result.Error()).toMatch(/invalid_grant/);
+    expect(result.ResponseBody()).toContain('invalid_grant');
 
     let validation: ClientResult | undefined;
     client.GetToken(emulator.applicationId, 'code', 'bad', 'http://127.0.0.1:1/cb', (r) => {

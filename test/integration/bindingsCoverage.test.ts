@@ -38,7 +38,7 @@ import {
   VADThresholdSettings,
 } from '../../bindings/index.js';
 import { emulatorFor } from './helpers.js';
-import { pumpUntil, readyClient } from './bindingsHelpers.js';
+import { failedRefresh, pumpUntil, readyClient } from './bindingsHelpers.js';
 
 /** The gaps closed for the coverage table, each against the emulator where it talks to one. */
 describe('bindings coverage: the methods added to match the idiomatic API', () => {
@@ -184,15 +184,8 @@ describe('bindings coverage: the methods added to match the idiomatic API', () =
   });
 
   it('ClientResult.Status() compares with HttpStatusCode; AvatarTypeToString names the image types', async () => {
-    ResetCallbacks();
-    const emulator = await emulatorFor();
-    const client = new Client(emulator.api, emulator.http);
-    let result: ClientResult | undefined;
-    client.RefreshToken(emulator.applicationId, 'no-such-refresh-token', (r) => {
-      result = r;
-    });
-    await pumpUntil(() => result !== undefined);
-    expect(result?.Status()).toBe(HttpStatusCode.BadRequest);
+    const { client, result } = await failedRefresh();
+    expect(result.Status()).toBe(HttpStatusCode.BadRequest);
     expect(HttpStatusCode.TooManyRequests).toBe(429);
     expect(UserHandle.AvatarTypeToString(AvatarType.Webp)).toBe('Webp');
     expect(UserHandle.AvatarTypeToString(UserHandle.AvatarType.Jpeg)).toBe('Jpeg');

@@ -20,6 +20,23 @@ export async function pumpUntil(done: () => boolean, timeoutMs = 10_000): Promis
   }, timeoutMs);
 }
 
+/**
+ * A bindings client on a fresh emulator (not signed in), and the ClientResult it answered a refresh of a token
+ * the platform never issued with.
+ */
+export async function failedRefresh(): Promise<{ emulator: Emulator; client: Client; result: ClientResult }> {
+  ResetCallbacks();
+  const emulator = await emulatorFor();
+  const client = new Client(emulator.api, emulator.http);
+  let result: ClientResult | undefined;
+  client.RefreshToken(emulator.applicationId, 'no-such-refresh-token', (r) => {
+    result = r;
+  });
+  await pumpUntil(() => result !== undefined);
+  if (!result) throw new Error('no ClientResult');
+  return { emulator, client, result };
+}
+
 /** A bindings client signed in as `username` and Ready, driven only through the C++-shaped API. */
 export async function readyClient(emulator: Emulator, username: string): Promise<Client> {
   const client = new Client({

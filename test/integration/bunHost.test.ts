@@ -7,14 +7,9 @@ import { promisify } from 'node:util';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import {
-  matchAudio,
-  readWavFile,
-  startEmulator,
-  synthesizeSpeech,
-  writeWavFile,
-} from '../../src/emulator/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import { engineSeenIn } from './hostEngine.js';
+import { expectHeardEachOther, speechFile } from './voiceSampleRuns.js';
 
 // Bun is the second host the package promises that can be tested here: like Electron it carries BoringSSL and
 // exports no OpenSSL, so the native addon runs in it only because it carries its own crypto. It comes from the
@@ -29,13 +24,6 @@ const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-bun-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function speechFile(name: string, text: string, voice: string) {
-  const { pcm } = await synthesizeSpeech(text, { voice });
-  const file = path.join(dir, name);
-  writeWavFile(file, pcm);
-  return { file, pcm };
-}
 
 describe('Bun as a host', () => {
   it('loads the native engine from dist/, with the crypto it carries, and passes the self-test', async () => {
@@ -52,8 +40,8 @@ describe('Bun as a host', () => {
   it('carries an end-to-end encrypted call with a Node process both ways', async () => {
     const emulator = await startEmulator({ users: 2, rpc: false });
     try {
-      const alice = await speechFile('alice.wav', 'Alice speaking from the Bun process. Over.', 'en-us');
-      const bob = await speechFile('bob.wav', 'Bob answering from the Node process.', 'en-us+m3');
+      const alice = await speechFile(dir, 'alice.wav', 'Alice speaking from the Bun process. Over.', 'en-us');
+      const bob = await speechFile(dir, 'bob.wav', 'Bob answering from the Node process.', 'en-us+m3');
       const common = [
         '--emulator',
         emulator.http,
@@ -88,12 +76,11 @@ describe('Bun as a host', () => {
           ),
         ),
       ]);
-      const code = (output: string): string | undefined =>
-        /privacy code ([\d ]+) for the 2/.exec(output)?.[1];
-      expect(code(aliceRun.stdout)).toBeDefined();
-      expect(code(aliceRun.stdout)).toBe(code(bobRun.stdout));
-      expect(matchAudio(bob.pcm, readWavFile(aliceRecord)).segmentCorrelation).toBeGreaterThanOrEqual(HEARD);
-      expect(matchAudio(alice.pcm, readWavFile(bobRecord)).segmentCorrelation).toBeGreaterThanOrEqual(HEARD);
+      expectHeardEachOther(
+        { run: aliceRun, played: alice, record: aliceRecord },
+        { run: bobRun, played: bob, record: bobRecord },
+        HEARD,
+      );
     } finally {
       await emulator.close();
     }

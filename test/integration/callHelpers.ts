@@ -12,6 +12,17 @@ export function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'sdkpp-call-'));
 }
 
+/**
+ * A scratch folder with a 30 s 440 Hz tone to speak (`toneIn`) and the path of a file to record what a player
+ * hears (`heard`, named `heardName`).
+ */
+export function toneAndRecording(heardName = 'bob-hears.wav'): { toneIn: string; heard: string } {
+  const dir = tempDir();
+  const toneIn = path.join(dir, 'tone.wav');
+  writeToneWav(toneIn, { hz: 440, seconds: 30 });
+  return { toneIn, heard: path.join(dir, heardName) };
+}
+
 /** Writes a 16-bit PCM WAV file of a sine tone. */
 export function writeToneWav(
   file: string,

@@ -1,12 +1,11 @@
 import { createSocket } from 'node:dgram';
-import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { CallStatus, type InboundAudioState } from '../../src/index.js';
 import { createMediaEngine } from '../../src/media/createMediaEngine.js';
 import { allLogLines, eventually } from './helpers.js';
-import { bothInCall, frameLevels, readWav, tempDir, twoInALobby, writeToneWav } from './callHelpers.js';
+import { bothInCall, frameLevels, readWav, toneAndRecording, twoInALobby } from './callHelpers.js';
 
 /** Bob's voice participant as the emulator sees it. */
 function bobVoice(emulator: Awaited<ReturnType<typeof twoInALobby>>['emulator'], bobId: string) {
@@ -21,10 +20,7 @@ function bobVoice(emulator: Awaited<ReturnType<typeof twoInALobby>>['emulator'],
 describe('calls under a hostile UDP peer', () => {
   it('an IP discovery carrying a member’s SSRC from another socket does not take their audio', async () => {
     const { emulator, alice, bob, lobbyId } = await twoInALobby();
-    const dir = tempDir();
-    const toneIn = path.join(dir, 'tone.wav');
-    const heard = path.join(dir, 'bob-hears.wav');
-    writeToneWav(toneIn, { hz: 440, seconds: 30 });
+    const { toneIn, heard } = toneAndRecording();
     const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
     await eventually(() => aliceCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
 
@@ -67,10 +63,7 @@ describe('calls under a hostile UDP peer', () => {
   for (const mediaEngine of ['native', 'js'] as const) {
     it(`a member whose inbound audio stops while others speak notices, reconnects and hears again (${mediaEngine})`, async () => {
       const { emulator, alice, bob, lobbyId } = await twoInALobby({ mediaEngine });
-      const dir = tempDir();
-      const toneIn = path.join(dir, 'tone.wav');
-      const heard = path.join(dir, 'bob-hears.wav');
-      writeToneWav(toneIn, { hz: 440, seconds: 30 });
+      const { toneIn, heard } = toneAndRecording();
       const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
       await eventually(() => bobCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
       const inbound: InboundAudioState[] = [];

@@ -10,18 +10,15 @@ import {
   frameLevels,
   readWav,
   tempDir,
+  toneAndRecording,
   medianFrameTone,
   twoInALobby,
-  writeToneWav,
 } from './callHelpers.js';
 
 describe('calls through network trouble and moderation', () => {
   it('a dropped voice socket resumes (Reconnecting → Connected) and audio keeps flowing', async () => {
     const { emulator, alice, bob, lobbyId } = await twoInALobby();
-    const dir = tempDir();
-    const toneIn = path.join(dir, 'tone.wav');
-    const heard = path.join(dir, 'bob-hears.wav');
-    writeToneWav(toneIn, { hz: 440, seconds: 30 });
+    const { toneIn, heard } = toneAndRecording();
     const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
     const seen: CallStatus[] = [];
     aliceCall.on('statusChanged', (status) => seen.push(status));
@@ -121,10 +118,7 @@ describe('calls through network trouble and moderation', () => {
 
   it('over a lossy, jittery, reordering network the tone still arrives, concealed', async () => {
     const { emulator, alice, bob, lobbyId } = await twoInALobby();
-    const dir = tempDir();
-    const toneIn = path.join(dir, 'tone.wav');
-    const heard = path.join(dir, 'bob-hears.wav');
-    writeToneWav(toneIn, { hz: 440, seconds: 30 });
+    const { toneIn, heard } = toneAndRecording();
     const { aliceCall } = await bothInCall(alice.client, bob.client, lobbyId);
     await eventually(() => aliceCall.getPrivacyCode() !== '', 10_000, 'the DAVE group');
     emulator.voice.setImpairment({ lossPercent: 10, jitterMs: 15, reorderPercent: 5, seed: 7 });
@@ -167,10 +161,7 @@ describe('calls without end-to-end encryption', () => {
     const plain = await linkAndConnect(emulator, userAt(emulator, 1), { daveSessionFactory: false });
     await plain.client.createOrJoinLobby('voice-secret');
     await eventually(() => plain.client.getLobbyHandle(lobbyId) !== undefined, 5000, 'Bob in the lobby');
-    const dir = tempDir();
-    const toneIn = path.join(dir, 'tone.wav');
-    const heard = path.join(dir, 'plain-hears.wav');
-    writeToneWav(toneIn, { hz: 440, seconds: 30 });
+    const { toneIn, heard } = toneAndRecording('plain-hears.wav');
     const { aliceCall, bobCall } = await bothInCall(alice.client, plain.client, lobbyId);
     expect(bobCall.getPrivacyCode()).toBe('');
     await expect(bobCall.getVerificationCode(alice.user.id)).rejects.toThrow(/not end-to-end encrypted/);

@@ -4,7 +4,7 @@ import { ApiError, missingAccess, unknown } from './errors.js';
 import { errorPage, escapeHtml, htmlPage } from './html.js';
 import { htmlReply, jsonReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';
-import type { Route, RouteRequest } from './router.js';
+import { apiRoute, type Route, type RouteRequest } from './router.js';
 import { requireScope } from './scopes.js';
 
 /** What a lobby channel invite code can look like; anything else is unknown without a lookup. */
@@ -65,62 +65,44 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
 
   return [
     // The @me route comes first: the router takes the first pattern that matches.
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/lobbies/:lobby_id/members/@me/invites',
-      style: 'api',
-      handle: (req) => {
-        const caller = requireBearer(ctx, req);
-        requireScope(caller, 'lobbies.write');
-        const record = invite(lobbyOf(req), caller.user.id, caller.user.username);
-        return jsonReply(200, { code: record.code });
-      },
-    },
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/lobbies/:lobby_id/members/:user_id/invites',
-      style: 'api',
-      handle: (req) => {
-        requireBot(ctx, req);
-        const lobby = lobbyOf(req);
-        const user = store.user(req.params.user_id ?? '');
-        if (!user || user.bot) throw unknown('User');
-        const record = invite(lobby, user.id, user.username);
-        return jsonReply(200, { code: record.code });
-      },
-    },
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/invites/:code',
-      style: 'api',
-      handle: (req) => {
-        const caller = requireBearer(ctx, req);
-        const code = req.params.code ?? '';
-        const found = INVITE_CODE.test(code) ? guilds.invites.check(code, caller.user.id) : 'unknown';
-        if (found === 'unknown') {
-          ctx.log.line('invites', `${caller.user.username} tried an unknown, used or expired invite`);
-          throw unknown('Invite');
-        }
-        if (found === 'not-yours') {
-          ctx.log.line('invites', `${caller.user.username} tried an invite made for another user`);
-          throw missingAccess('this invite was made for another user');
-        }
-        if (caller.user.provisional) {
-          // Provisional accounts cannot join guilds; the SDK asks the game to merge the account first.
-          throw missingAccess('provisional accounts cannot join guilds');
-        }
-        const answer = describe(found);
-        if (!answer) throw unknown('Invite');
-        guilds.invites.use(found);
-        // An existing member keeps what they hold; only a newcomer gets view and send.
-        if (!guilds.isMember(found.guildId, caller.user.id)) guilds.addMember(found.guildId, caller.user.id);
-        ctx.log.line('invites', `${caller.user.username} joined guild ${found.guildId} by invite`);
-        return jsonReply(200, answer);
-      },
-    },
+    apiRoute('POST', '/lobbies/:lobby_id/members/@me/invites', (req) => {
+      const caller = requireBearer(ctx, req);
+      requireScope(caller, 'lobbies.write');
+      const record = invite(lobbyOf(req), caller.user.id, caller.user.username);
+      return jsonReply(200, { code: record.code });
+    }),
+    apiRoute('POST', '/lobbies/:lobby_id/members/:user_id/invites', (req) => {
+      requireBot(ctx, req);
+      const lobby = lobbyOf(req);
+      const user = store.user(req.params.user_id ?? '');
+      if (!user || user.bot) throw unknown('User');
+      const record = invite(lobby, user.id, user.username);
+      return jsonReply(200, { code: record.code });
+    }),
+    apiRoute('POST', '/invites/:code', (req) => {
+      const caller = requireBearer(ctx, req);
+      const code = req.params.code ?? '';
+      const found = INVITE_CODE.test(code) ? guilds.invites.check(code, caller.user.id) : 'unknown';
+      if (found === 'unknown') {
+        ctx.log.line('invites', `${caller.user.username} tried an unknown, used or expired invite`);
+        throw unknown('Invite');
+      }
+      if (found === 'not-yours') {
+        ctx.log.line('invites', `${caller.user.username} tried an invite made for another user`);
+        throw missingAccess('this invite was made for another user');
+      }
+      if (caller.user.provisional) {
+        // Provisional accounts cannot join guilds; the SDK asks the game to merge the account first.
+        throw missingAccess('provisional accounts cannot join guilds');
+      }
+      const answer = describe(found);
+      if (!answer) throw unknown('Invite');
+      guilds.invites.use(found);
+      // An existing member keeps what they hold; only a newcomer gets view and send.
+      if (!guilds.isMember(found.guildId, caller.user.id)) guilds.addMember(found.guildId, caller.user.id);
+      ctx.log.line('invites', `${caller.user.username} joined guild ${found.guildId} by invite`);
+      return jsonReply(200, answer);
+    }),
     {
       // The page behind the invite URL `joinLinkedLobbyGuild` hands out (`{web}/invite/{code}`): what the
       // invite is for; the chat client accepts it with POST /invites/{code}.
@@ -148,18 +130,12 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
         );
       },
     },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/invites/:code',
-      style: 'api',
-      handle: (req) => {
-        const code = req.params.code ?? '';
-        const record = INVITE_CODE.test(code) ? guilds.invites.live(code) : undefined;
-        const answer = record ? describe(record) : undefined;
-        if (!record || !answer) throw unknown('Invite');
-        return jsonReply(200, { ...answer, expires_at: new Date(record.expiresAt).toISOString() });
-      },
-    },
+    apiRoute('GET', '/invites/:code', (req) => {
+      const code = req.params.code ?? '';
+      const record = INVITE_CODE.test(code) ? guilds.invites.live(code) : undefined;
+      const answer = record ? describe(record) : undefined;
+      if (!record || !answer) throw unknown('Invite');
+      return jsonReply(200, { ...answer, expires_at: new Date(record.expiresAt).toISOString() });
+    }),
   ];
 }

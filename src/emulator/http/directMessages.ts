@@ -7,7 +7,7 @@ import { ApiError, invalidFormBody, missingAccess, unknown } from './errors.js';
 import { inviteRefusalError } from './invites.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';
-import type { Route, RouteRequest } from './router.js';
+import { apiRoute, type Route, type RouteRequest } from './router.js';
 import { requireScope } from './scopes.js';
 import { readStringMap } from './stringMap.js';
 
@@ -76,155 +76,114 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
       hasAuthorizedApp(to.id));
 
   return [
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/users/:user_id/messages',
-      style: 'api',
-      handle: async (req) => {
-        const caller = requireBearer(ctx, req);
-        const to = target(req);
-        const body = objectBody(await req.json());
-        const invite = body.activity;
-        // Invites need only the invites scope; text needs the messages scope.
-        requireScope(
-          caller,
-          invite === undefined ? 'dm_channels.messages.write' : 'activities.invites.write',
-        );
-        const content = readContent(body, invite === undefined ? 1 : 0);
-        if (content.length > 0) requireScope(caller, 'dm_channels.messages.write');
-        const metadata = readStringMap(body.metadata, 'metadata', METADATA_LIMITS);
-        if (to.id === caller.user.id) throw new ApiError(400, 50007, 'Cannot send messages to yourself');
-        if (!mayMessage(caller.user, to)) throw cannotMessage();
-        let activity = null;
-        if (invite !== undefined) {
-          const a = objectBody(invite);
-          if (a.type !== 1 && a.type !== 5) {
-            throw invalidFormBody({
-              activity: { code: 'BASE_TYPE_CHOICES', message: 'type must be 1 or 5.' },
-            });
-          }
-          try {
-            activity = ctx.invites.prepare({
-              type: a.type,
-              authorId: caller.user.id,
-              recipientId: to.id,
-              sessionId: typeof a.session_id === 'string' ? a.session_id : '',
-            });
-          } catch (error) {
-            if (error instanceof InviteRefusal) throw inviteRefusalError(error);
-            throw error;
-          }
-        }
-        const record = messages.create({
-          authorId: caller.user.id,
-          recipientId: to.id,
-          content,
-          metadata,
-          applicationId: store.state.application.id,
-          activity,
-        });
-        ctx.log.line(
-          'messages',
-          `${caller.user.username} → ${to.username}: message ${record.id}${activity ? ' (invite)' : ''}`,
-        );
-        return jsonReply(200, messages.wire(record, caller.user.id));
-      },
-    },
-    {
-      method: 'PATCH',
-      scope: 'api',
-      pattern: '/users/:user_id/messages/:message_id',
-      style: 'api',
-      handle: async (req) => {
-        const caller = requireBearer(ctx, req);
-        requireScope(caller, 'dm_channels.messages.write');
-        const other = target(req);
-        const message = conversationMessage(req, caller.user.id, other.id);
-        if (message.authorId !== caller.user.id)
-          throw new ApiError(403, 50005, 'Cannot edit a message authored by another user');
-        const content = readContent(objectBody(await req.json()), message.activity ? 0 : 1);
-        messages.edit(message, content);
-        ctx.log.line('messages', `${caller.user.username} edited message ${message.id}`);
-        return jsonReply(200, messages.wire(message, caller.user.id));
-      },
-    },
-    {
-      method: 'DELETE',
-      scope: 'api',
-      pattern: '/users/:user_id/messages/:message_id',
-      style: 'api',
-      handle: (req) => {
-        const caller = requireBearer(ctx, req);
-        requireScope(caller, 'dm_channels.messages.write');
-        const other = target(req);
-        const message = conversationMessage(req, caller.user.id, other.id);
-        if (message.authorId !== caller.user.id)
-          throw new ApiError(403, 50003, 'Cannot delete a message authored by another user');
-        messages.delete(message);
-        ctx.log.line('messages', `${caller.user.username} deleted message ${message.id}`);
-        return noContentReply();
-      },
-    },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/users/:user_id/messages',
-      style: 'api',
-      handle: (req) => {
-        const caller = requireBearer(ctx, req);
-        requireScope(caller, 'dm_channels.messages.read');
-        const other = target(req);
-        // The platform serves game DM history only between two users who both authorized the game.
-        if (!hasAuthorizedApp(other.id))
-          throw missingAccess(`${other.username} has not authorized this application`);
-        const raw = req.query().get('limit') ?? '50';
-        const limit = /^[0-9]{1,3}$/.test(raw) ? Number(raw) : NaN;
-        if (!(limit >= 1 && limit <= MAX_HISTORY)) {
+    apiRoute('POST', '/users/:user_id/messages', async (req) => {
+      const caller = requireBearer(ctx, req);
+      const to = target(req);
+      const body = objectBody(await req.json());
+      const invite = body.activity;
+      // Invites need only the invites scope; text needs the messages scope.
+      requireScope(caller, invite === undefined ? 'dm_channels.messages.write' : 'activities.invites.write');
+      const content = readContent(body, invite === undefined ? 1 : 0);
+      if (content.length > 0) requireScope(caller, 'dm_channels.messages.write');
+      const metadata = readStringMap(body.metadata, 'metadata', METADATA_LIMITS);
+      if (to.id === caller.user.id) throw new ApiError(400, 50007, 'Cannot send messages to yourself');
+      if (!mayMessage(caller.user, to)) throw cannotMessage();
+      let activity = null;
+      if (invite !== undefined) {
+        const a = objectBody(invite);
+        if (a.type !== 1 && a.type !== 5) {
           throw invalidFormBody({
-            limit: { code: 'NUMBER_TYPE_MAX', message: `Must be between 1 and ${MAX_HISTORY}.` },
+            activity: { code: 'BASE_TYPE_CHOICES', message: 'type must be 1 or 5.' },
           });
         }
-        const list = messages
-          .history(caller.user.id, other.id, limit)
-          .map((m) => messages.wire(m, caller.user.id));
-        return jsonReply(200, list);
-      },
-    },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/partner-sdk/users/@me/channels',
-      style: 'api',
-      handle: (req) => {
-        const caller = requireBearer(ctx, req);
-        requireScope(caller, 'dm_channels.read');
-        return jsonReply(200, messages.summaries(caller.user.id));
-      },
-    },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/users/@me/dms/:user_id',
-      style: 'api',
-      handle: (req) => {
-        const caller = requireBearer(ctx, req);
-        requireScope(caller, 'dm_channels.read');
-        const other = target(req);
-        return jsonReply(200, {
-          id: other.id,
-          type: EPHEMERAL_DM_CHANNEL_TYPE,
-          name: null,
-          recipients: [wireUser(other)],
+        try {
+          activity = ctx.invites.prepare({
+            type: a.type,
+            authorId: caller.user.id,
+            recipientId: to.id,
+            sessionId: typeof a.session_id === 'string' ? a.session_id : '',
+          });
+        } catch (error) {
+          if (error instanceof InviteRefusal) throw inviteRefusalError(error);
+          throw error;
+        }
+      }
+      const record = messages.create({
+        authorId: caller.user.id,
+        recipientId: to.id,
+        content,
+        metadata,
+        applicationId: store.state.application.id,
+        activity,
+      });
+      ctx.log.line(
+        'messages',
+        `${caller.user.username} → ${to.username}: message ${record.id}${activity ? ' (invite)' : ''}`,
+      );
+      return jsonReply(200, messages.wire(record, caller.user.id));
+    }),
+    apiRoute('PATCH', '/users/:user_id/messages/:message_id', async (req) => {
+      const caller = requireBearer(ctx, req);
+      requireScope(caller, 'dm_channels.messages.write');
+      const other = target(req);
+      const message = conversationMessage(req, caller.user.id, other.id);
+      if (message.authorId !== caller.user.id)
+        throw new ApiError(403, 50005, 'Cannot edit a message authored by another user');
+      const content = readContent(objectBody(await req.json()), message.activity ? 0 : 1);
+      messages.edit(message, content);
+      ctx.log.line('messages', `${caller.user.username} edited message ${message.id}`);
+      return jsonReply(200, messages.wire(message, caller.user.id));
+    }),
+    apiRoute('DELETE', '/users/:user_id/messages/:message_id', (req) => {
+      const caller = requireBearer(ctx, req);
+      requireScope(caller, 'dm_channels.messages.write');
+      const other = target(req);
+      const message = conversationMessage(req, caller.user.id, other.id);
+      if (message.authorId !== caller.user.id)
+        throw new ApiError(403, 50003, 'Cannot delete a message authored by another user');
+      messages.delete(message);
+      ctx.log.line('messages', `${caller.user.username} deleted message ${message.id}`);
+      return noContentReply();
+    }),
+    apiRoute('GET', '/users/:user_id/messages', (req) => {
+      const caller = requireBearer(ctx, req);
+      requireScope(caller, 'dm_channels.messages.read');
+      const other = target(req);
+      // The platform serves game DM history only between two users who both authorized the game.
+      if (!hasAuthorizedApp(other.id))
+        throw missingAccess(`${other.username} has not authorized this application`);
+      const raw = req.query().get('limit') ?? '50';
+      const limit = /^[0-9]{1,3}$/.test(raw) ? Number(raw) : NaN;
+      if (!(limit >= 1 && limit <= MAX_HISTORY)) {
+        throw invalidFormBody({
+          limit: { code: 'NUMBER_TYPE_MAX', message: `Must be between 1 and ${MAX_HISTORY}.` },
         });
-      },
-    },
-    {
-      method: 'PUT',
-      scope: 'api',
-      pattern: '/partner-sdk/dms/:user_a/:user_b/messages/:message_id/moderation-metadata',
-      style: 'api',
-      handle: async (req) => {
+      }
+      const list = messages
+        .history(caller.user.id, other.id, limit)
+        .map((m) => messages.wire(m, caller.user.id));
+      return jsonReply(200, list);
+    }),
+    apiRoute('GET', '/partner-sdk/users/@me/channels', (req) => {
+      const caller = requireBearer(ctx, req);
+      requireScope(caller, 'dm_channels.read');
+      return jsonReply(200, messages.summaries(caller.user.id));
+    }),
+    apiRoute('GET', '/users/@me/dms/:user_id', (req) => {
+      const caller = requireBearer(ctx, req);
+      requireScope(caller, 'dm_channels.read');
+      const other = target(req);
+      return jsonReply(200, {
+        id: other.id,
+        type: EPHEMERAL_DM_CHANNEL_TYPE,
+        name: null,
+        recipients: [wireUser(other)],
+      });
+    }),
+    apiRoute(
+      'PUT',
+      '/partner-sdk/dms/:user_a/:user_b/messages/:message_id/moderation-metadata',
+      async (req) => {
         requireBot(ctx, req);
         const a = req.params.user_a ?? '';
         const b = req.params.user_b ?? '';
@@ -242,6 +201,6 @@ export function directMessageRoutes(ctx: EmulatorContext): Route[] {
         );
         return noContentReply();
       },
-    },
+    ),
   ];
 }

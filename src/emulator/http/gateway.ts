@@ -1,37 +1,25 @@
 import type { EmulatorContext } from '../context.js';
 import { jsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
-import type { Route } from './router.js';
+import { apiRoute, type Route } from './router.js';
 
 /** `GET /gateway` (no auth) and `GET /gateway/bot` (bot auth), reference §1.1. */
 export function gatewayRoutes(ctx: EmulatorContext): Route[] {
   return [
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/gateway',
-      style: 'api',
-      handle: () => jsonReply(200, { url: ctx.urls.gateway }),
-    },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/gateway/bot',
-      style: 'api',
-      handle: (req) => {
-        requireBot(ctx, req);
-        const limit = ctx.hub.botSessionStartLimit();
-        return jsonReply(200, {
-          url: ctx.urls.gateway,
-          shards: 1,
-          session_start_limit: {
-            total: limit.total,
-            remaining: limit.remaining,
-            reset_after: limit.resetAfter,
-            max_concurrency: limit.maxConcurrency,
-          },
-        });
-      },
-    },
+    apiRoute('GET', '/gateway', () => jsonReply(200, { url: ctx.urls.gateway })),
+    apiRoute('GET', '/gateway/bot', (req) => {
+      requireBot(ctx, req);
+      const limit = ctx.hub.botSessionStartLimit();
+      return jsonReply(200, {
+        url: ctx.urls.gateway,
+        shards: 1,
+        session_start_limit: {
+          total: limit.total,
+          remaining: limit.remaining,
+          reset_after: limit.resetAfter,
+          max_concurrency: limit.maxConcurrency,
+        },
+      });
+    }),
   ];
 }

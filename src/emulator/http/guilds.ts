@@ -4,7 +4,7 @@ import type { GuildChannelRecord } from '../store/types.js';
 import { missingAccess, unknown } from './errors.js';
 import { jsonReply } from './replies.js';
 import { authenticate, requireBearer } from './requestAuth.js';
-import type { Route } from './router.js';
+import { apiRoute, type Route } from './router.js';
 import { requireScope } from './scopes.js';
 
 /** 404 10004. */
@@ -36,53 +36,41 @@ guildRoutes(ctx: EmulatorContext): Route[] {
   };
 
   return [
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/users/@me/guilds',
-      style: 'api',
-      handle: (req) => {
-        const caller = requireBearer(ctx, req);
-        requireScope(caller, 'guilds');
-        const me = caller.user.id;
-        const list = guilds.guildsOf(me).map((g) => ({
-          id: g.id,
-          name: g.name,
-          icon: null,
-          banner: null,
-          owner: g.ownerId === me,
-          permissions: guilds.guildPermissions(g.id, me).toString(),
-        }));
-        return jsonReply(200, list);
-      },
-    },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/guilds/:guild_id/channels',
-      style: 'api',
-      handle: (req) => {
-        const caller = authenticate(ctx, req, { bearer: true, bot: true });
-        requireScope(caller, 'guilds.channels.read');
-        const guild = guilds.guild(req.params.guild_id ?? '');
-        if (!guild) throw unknown('Guild');
-        const channels = guilds.channelsOf(guild.id);
-        if (caller.kind === 'bot')
-          return jsonReply(
-            200,
-            channels.map((c) => wireChannel(c, null)),
-          );
-        const me = caller.user.id;
-        if (!guilds.isMember(guild.id, me)) {
-          ctx.log.line('guilds', `${caller.user.username} is not a member of guild ${guild.id}`);
-          throw missingAccess();
-        }
-        const visible = channels.filter((c) => guilds.mayView(me, c.id));
+    apiRoute('GET', '/users/@me/guilds', (req) => {
+      const caller = requireBearer(ctx, req);
+      requireScope(caller, 'guilds');
+      const me = caller.user.id;
+      const list = guilds.guildsOf(me).map((g) => ({
+        id: g.id,
+        name: g.name,
+        icon: null,
+        banner: null,
+        owner: g.ownerId === me,
+        permissions: guilds.guildPermissions(g.id, me).toString(),
+      }));
+      return jsonReply(200, list);
+    }),
+    apiRoute('GET', '/guilds/:guild_id/channels', (req) => {
+      const caller = authenticate(ctx, req, { bearer: true, bot: true });
+      requireScope(caller, 'guilds.channels.read');
+      const guild = guilds.guild(req.params.guild_id ?? '');
+      if (!guild) throw unknown('Guild');
+      const channels = guilds.channelsOf(guild.id);
+      if (caller.kind === 'bot')
         return jsonReply(
           200,
-          visible.map((c) => wireChannel(c, me)),
+          channels.map((c) => wireChannel(c, null)),
         );
-      },
-    },
+      const me = caller.user.id;
+      if (!guilds.isMember(guild.id, me)) {
+        ctx.log.line('guilds', `${caller.user.username} is not a member of guild ${guild.id}`);
+        throw missingAccess();
+      }
+      const visible = channels.filter((c) => guilds.mayView(me, c.id));
+      return jsonReply(
+        200,
+        visible.map((c) => wireChannel(c, me)),
+      );
+    }),
   ];
 }

@@ -3,7 +3,7 @@ import { InviteRefusal } from '../social/Invites.js';
 import { ApiError, unknown } from './errors.js';
 import { jsonReply } from './replies.js';
 import { requireBearer } from './requestAuth.js';
-import type { Route } from './router.js';
+import { apiRoute, type Route } from './router.js';
 import { requireScope } from './scopes.js';
 
 /** The platform's error for each invite refusal. */
@@ -27,30 +27,24 @@ export function inviteRefusalError(refusal: InviteRefusal): ApiError {
  */
 export function inviteRoutes(ctx: EmulatorContext): Route[] {
   return [
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/users/:user_id/messages/:message_id/accept-activity-invite',
-      style: 'api',
-      handle: (req) => {
-        const caller = requireBearer(ctx, req);
-        requireScope(caller, 'activities.invites.write');
-        const messageId = req.params.message_id ?? '';
-        const message = Object.hasOwn(ctx.store.state.messages, messageId)
-          ? ctx.store.state.messages[messageId]
-          : undefined;
-        if (!message || message.authorId !== req.params.user_id) {
-          throw unknown('Message');
-        }
-        try {
-          const secret = ctx.invites.accept(message, caller.user.id);
-          ctx.log.line('invites', `${caller.user.username} accepted an invite (message ${messageId})`);
-          return jsonReply(200, { secret, application_id: ctx.store.state.application.id });
-        } catch (error) {
-          if (error instanceof InviteRefusal) throw inviteRefusalError(error);
-          throw error;
-        }
-      },
-    },
+    apiRoute('POST', '/users/:user_id/messages/:message_id/accept-activity-invite', (req) => {
+      const caller = requireBearer(ctx, req);
+      requireScope(caller, 'activities.invites.write');
+      const messageId = req.params.message_id ?? '';
+      const message = Object.hasOwn(ctx.store.state.messages, messageId)
+        ? ctx.store.state.messages[messageId]
+        : undefined;
+      if (!message || message.authorId !== req.params.user_id) {
+        throw unknown('Message');
+      }
+      try {
+        const secret = ctx.invites.accept(message, caller.user.id);
+        ctx.log.line('invites', `${caller.user.username} accepted an invite (message ${messageId})`);
+        return jsonReply(200, { secret, application_id: ctx.store.state.application.id });
+      } catch (error) {
+        if (error instanceof InviteRefusal) throw inviteRefusalError(error);
+        throw error;
+      }
+    }),
   ];
 }

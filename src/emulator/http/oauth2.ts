@@ -10,7 +10,7 @@ import { ACTION_FIELD, CSRF_FIELD, USER_FIELD, renderConsentPage } from './conse
 import { HtmlError } from './errors.js';
 import { htmlReply, jsonReply, redirectReply, type Reply } from './replies.js';
 import { requireBearer } from './requestAuth.js';
-import type { Route } from './router.js';
+import { apiRoute, type Route } from './router.js';
 
 const PAGE_TITLE = 'Authorization error';
 
@@ -126,29 +126,17 @@ export function oauth2Routes(ctx: EmulatorContext): Route[] {
       style: 'html',
       handle: async (req) => postAuthorize(ctx, await req.form()),
     },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/oauth2/@me',
-      style: 'api',
-      handle: (req) => {
-        const { user, token } = requireBearer(ctx, req);
-        const app = ctx.store.state.application;
-        return jsonReply(200, {
-          application: { id: app.id, name: app.name },
-          scopes: token.scopes,
-          expires: new Date(token.expiresAt).toISOString(),
-          user: wireUser(user),
-        });
-      },
-    },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/oauth2/keys',
-      style: 'api',
-      handle: () => jsonReply(200, ctx.signer.jwks()),
-    },
+    apiRoute('GET', '/oauth2/@me', (req) => {
+      const { user, token } = requireBearer(ctx, req);
+      const app = ctx.store.state.application;
+      return jsonReply(200, {
+        application: { id: app.id, name: app.name },
+        scopes: token.scopes,
+        expires: new Date(token.expiresAt).toISOString(),
+        user: wireUser(user),
+      });
+    }),
+    apiRoute('GET', '/oauth2/keys', () => jsonReply(200, ctx.signer.jwks())),
     {
       method: 'GET',
       scope: 'root',

@@ -4,7 +4,7 @@ import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../store/types.js';
 import { ApiError, unknown } from './errors.js';
 import { noContentReply, noStoreJsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
-import type { Route, RouteRequest } from './router.js';
+import { apiRoute, type Route, type RouteRequest } from './router.js';
 import { BodyReader } from './validation.js';
 
 /** The credential fields shared by the public-client token and unmerge endpoints. */
@@ -48,52 +48,28 @@ async function readExternalUserId(
 /** The provisional-account endpoints (`/partner-sdk/*`, reference §4.7). */
 export function provisionalRoutes(ctx: EmulatorContext): Route[] {
   return [
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/partner-sdk/token',
-      style: 'api',
-      handle: async (req) => {
-        const { type, token } = await readExternalCredentials(ctx, req);
-        const ref = ctx.accounts.resolveExternal(type, token);
-        const origin = type === 'DISCORD_BOT_ISSUED_ACCESS_TOKEN' ? 'provisional-bot' : 'provisional';
-        return noStoreJsonReply(200, ctx.accounts.provisionalToken(ref, origin));
-      },
-    },
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/partner-sdk/token/bot',
-      style: 'api',
-      handle: async (req) => {
-        requireBot(ctx, req);
-        const { externalUserId, preferredName } = await readExternalUserId(req);
-        const ref = ctx.accounts.botIdentity(externalUserId, preferredName);
-        return noStoreJsonReply(200, ctx.accounts.provisionalToken(ref, 'provisional-bot'));
-      },
-    },
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/partner-sdk/provisional-accounts/unmerge',
-      style: 'api',
-      handle: async (req) => {
-        const { type, token } = await readExternalCredentials(ctx, req);
-        ctx.accounts.unmerge(ctx.accounts.resolveExternal(type, token));
-        return noContentReply();
-      },
-    },
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/partner-sdk/provisional-accounts/unmerge/bot',
-      style: 'api',
-      handle: async (req) => {
-        requireBot(ctx, req);
-        const { externalUserId } = await readExternalUserId(req);
-        ctx.accounts.unmerge(ctx.accounts.botIdentity(externalUserId, null));
-        return noContentReply();
-      },
-    },
+    apiRoute('POST', '/partner-sdk/token', async (req) => {
+      const { type, token } = await readExternalCredentials(ctx, req);
+      const ref = ctx.accounts.resolveExternal(type, token);
+      const origin = type === 'DISCORD_BOT_ISSUED_ACCESS_TOKEN' ? 'provisional-bot' : 'provisional';
+      return noStoreJsonReply(200, ctx.accounts.provisionalToken(ref, origin));
+    }),
+    apiRoute('POST', '/partner-sdk/token/bot', async (req) => {
+      requireBot(ctx, req);
+      const { externalUserId, preferredName } = await readExternalUserId(req);
+      const ref = ctx.accounts.botIdentity(externalUserId, preferredName);
+      return noStoreJsonReply(200, ctx.accounts.provisionalToken(ref, 'provisional-bot'));
+    }),
+    apiRoute('POST', '/partner-sdk/provisional-accounts/unmerge', async (req) => {
+      const { type, token } = await readExternalCredentials(ctx, req);
+      ctx.accounts.unmerge(ctx.accounts.resolveExternal(type, token));
+      return noContentReply();
+    }),
+    apiRoute('POST', '/partner-sdk/provisional-accounts/unmerge/bot', async (req) => {
+      requireBot(ctx, req);
+      const { externalUserId } = await readExternalUserId(req);
+      ctx.accounts.unmerge(ctx.accounts.botIdentity(externalUserId, null));
+      return noContentReply();
+    }),
   ];
 }

@@ -5,7 +5,7 @@ import type { UserRecord } from '../store/types.js';
 import { ApiError, unknown } from './errors.js';
 import { jsonReply, noContentReply, type Reply } from './replies.js';
 import { requireBearer } from './requestAuth.js';
-import type { Route, RouteRequest } from './router.js';
+import { apiRoute, type Route, type RouteRequest } from './router.js';
 import { requireScope } from './scopes.js';
 import { BodyReader } from './validation.js';
 
@@ -51,66 +51,42 @@ function graphRoutes(ctx: EmulatorContext, graph: RelationshipGraph, base: strin
     return who.user.id;
   };
   return [
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: base,
-      style: 'api',
-      handle: (req) => {
-        const me = caller(req, 'relationships.read');
-        const list = relationships.list(graph, me).flatMap((record) => {
-          const target = store.user(record.targetId);
-          return target ? [wireAnyRelationship(graph, record, target, store.state.application.id)] : [];
+    apiRoute('GET', base, (req) => {
+      const me = caller(req, 'relationships.read');
+      const list = relationships.list(graph, me).flatMap((record) => {
+        const target = store.user(record.targetId);
+        return target ? [wireAnyRelationship(graph, record, target, store.state.application.id)] : [];
+      });
+      return jsonReply(200, list);
+    }),
+    apiRoute('POST', base, async (req) => {
+      const me = caller(req, 'relationships.write');
+      const body = new BodyReader(await req.json());
+      const username = body.string('username', 2, 32, true);
+      body.finish();
+      const target = reachableUser(ctx, username ?? '', true);
+      return run(() => relationships.request(graph, me, target.id));
+    }),
+    apiRoute('PUT', `${base}/:user_id`, async (req) => {
+      const me = caller(req, 'relationships.write');
+      const target = reachableUser(ctx, req.params.user_id ?? '', false);
+      const raw = (await req.json().catch(() => ({}))) as { type?: unknown } | null;
+      const type = raw && typeof raw === 'object' ? raw.type : undefined;
+      if (type === 2 && graph === 'discord') return run(() => relationships.block(me, target.id));
+      if (type !== undefined && type !== null && type !== 1 && type !== -1) {
+        throw new ApiError(400, 50035, 'Invalid Form Body', {
+          errors: {
+            type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'Value must be one of (-1, 1, 2).' }] },
+          },
         });
-        return jsonReply(200, list);
-      },
-    },
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: base,
-      style: 'api',
-      handle: async (req) => {
-        const me = caller(req, 'relationships.write');
-        const body = new BodyReader(await req.json());
-        const username = body.string('username', 2, 32, true);
-        body.finish();
-        const target = reachableUser(ctx, username ?? '', true);
-        return run(() => relationships.request(graph, me, target.id));
-      },
-    },
-    {
-      method: 'PUT',
-      scope: 'api',
-      pattern: `${base}/:user_id`,
-      style: 'api',
-      handle: async (req) => {
-        const me = caller(req, 'relationships.write');
-        const target = reachableUser(ctx, req.params.user_id ?? '', false);
-        const raw = (await req.json().catch(() => ({}))) as { type?: unknown } | null;
-        const type = raw && typeof raw === 'object' ? raw.type : undefined;
-        if (type === 2 && graph === 'discord') return run(() => relationships.block(me, target.id));
-        if (type !== undefined && type !== null && type !== 1 && type !== -1) {
-          throw new ApiError(400, 50035, 'Invalid Form Body', {
-            errors: {
-              type: { _errors: [{ code: 'BASE_TYPE_CHOICES', message: 'Value must be one of (-1, 1, 2).' }] },
-            },
-          });
-        }
-        return run(() => relationships.request(graph, me, target.id));
-      },
-    },
-    {
-      method: 'DELETE',
-      scope: 'api',
-      pattern: `${base}/:user_id`,
-      style: 'api',
-      handle: (req) => {
-        const me = caller(req, 'relationships.write');
-        const target = reachableUser(ctx, req.params.user_id ?? '', false);
-        return run(() => relationships.remove(graph, me, target.id));
-      },
-    },
+      }
+      return run(() => relationships.request(graph, me, target.id));
+    }),
+    apiRoute('DELETE', `${base}/:user_id`, (req) => {
+      const me = caller(req, 'relationships.write');
+      const target = reachableUser(ctx, req.params.user_id ?? '', false);
+      return run(() => relationships.remove(graph, me, target.id));
+    }),
   ];
 }
 

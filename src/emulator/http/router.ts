@@ -41,6 +41,11 @@ export interface Route {
   handle(request: RouteRequest): Reply | Promise<Reply>;
 }
 
+/** An endpoint under the API base paths that answers errors in the API's JSON style, as most do. */
+export function apiRoute(method: Method, pattern: string, handle: Route['handle']): Route {
+  return { method, scope: 'api', pattern, style: 'api', handle };
+}
+
 interface CompiledRoute extends Route {
   segments: string[];
 }

@@ -156,21 +156,10 @@ export class EmulatorStore {
   /** Adds the bot user, whose id is the application id as on the platform. */
   createBotUser(): UserRecord {
     const app = this.state.application;
-    const user: UserRecord = {
-      id: app.id,
-      username: app.name,
-      globalName: null,
-      provisional: false,
-      bot: true,
-      banned: false,
-      restricted: false,
-      createdAt: this.#now(),
-      avatar: null,
-      primaryGuildTag: null,
-      premiumType: 0,
-    };
-    this.#addUser(user);
-    return user;
+    return this.#insertUser(
+      { username: app.name, globalName: null, provisional: false, bot: true, restricted: false },
+      app.id,
+    );
   }
 
   /** Changes a user's profile. Throws on a bad or taken username, a bad avatar hash or tag. */
@@ -222,11 +211,13 @@ export class EmulatorStore {
     return user.provisional ? PROVISIONAL_ACCOUNT_FLAG : 0;
   }
 
+  /** Adds a user with a fresh profile; `id` is a new snowflake unless given (the bot's is the app id). */
   #insertUser(
     fields: Pick<UserRecord, 'username' | 'globalName' | 'provisional' | 'bot' | 'restricted'>,
+    id: string = this.nextId(),
   ): UserRecord {
     const user: UserRecord = {
-      id: this.nextId(),
+      id,
       ...fields,
       banned: false,
       createdAt: this.#now(),
