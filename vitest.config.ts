@@ -8,6 +8,7 @@ const REALTIME_AUDIO = [
   'test/integration/voiceSpeech.test.ts',
   'test/integration/call.test.ts',
   'test/integration/gameAudio.test.ts',
+  'test/integration/voiceProcessing.test.ts',
   'test/integration/callResilience.test.ts',
   'test/integration/daveyInCall.test.ts',
   'test/integration/demo.test.ts',

@@ -1005,6 +1005,18 @@ export class Client {
   SetEngineManagedAudioSession(isEngineManaged: boolean): void {
     this.#core.setEngineManagedAudioSession(isEngineManaged);
   }
+  /** Echo cancellation (WebRTC AEC3) on the microphone; takes effect once its library is compiled. */
+  SetEchoCancellation(on: boolean): void {
+    this.#processing({ echoCancellation: on });
+  }
+  /** Noise suppression (RNNoise) on the microphone; takes effect once its library is compiled. */
+  SetNoiseSuppression(on: boolean): void {
+    this.#processing({ noiseSuppression: on });
+  }
+  /** Automatic gain control on the microphone. */
+  SetAutomaticGainControl(on: boolean): void {
+    this.#processing({ automaticGainControl: on });
+  }
   /** AEC diagnostic recording into the voice log dir. */
   SetAecDump(on: boolean): void {
     this.#core.setAecDump(on);
@@ -1026,6 +1038,22 @@ export class Client {
   }
 
   /** C++ setters return nothing: a refused value leaves the setting as it was. */
+  /** The C++ setters return nothing: a failure to load a library is logged by the core, not thrown. */
+  #processing(change: {
+    echoCancellation?: boolean;
+    noiseSuppression?: boolean;
+    automaticGainControl?: boolean;
+  }): void {
+    const [name, on] = Object.entries(change)[0] ?? ['', false];
+    const set =
+      name === 'echoCancellation'
+        ? this.#core.setEchoCancellation(on)
+        : name === 'noiseSuppression'
+          ? this.#core.setNoiseSuppression(on)
+          : this.#core.setAutomaticGainControl(on);
+    set.catch(() => undefined);
+  }
+
   #logged(_what: string, run: () => void): void {
     try {
       run();

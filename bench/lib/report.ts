@@ -37,6 +37,27 @@ export function result(
   };
 }
 
+/**
+ * The result line of a quality measured in `unit` (higher is better, e.g. dB of echo removed): `ratio` is
+ * ours / the peer's, so above 1 still means we do better; 0 when there is no peer to compare with.
+ */
+export function qualityResult(
+  name: string,
+  unit: string,
+  value: number,
+  peer: string,
+  peerValue: number,
+): BenchResult {
+  return {
+    name,
+    unit,
+    value: Number(value.toFixed(1)),
+    peer,
+    peerValue: Number(peerValue.toFixed(1)),
+    ratio: peerValue > 0 ? Number((value / peerValue).toFixed(2)) : 0,
+  };
+}
+
 /** Prints a result as one JSON line (the format the runner collects). */
 export function report(line: BenchResult): void {
   console.log(JSON.stringify(line));

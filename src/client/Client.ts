@@ -145,6 +145,49 @@ export class Client extends LobbyClient {
   }
 
   /**
+   * Echo cancellation (WebRTC's AEC3) on the microphone's audio: what the speakers play is removed from what
+   * the microphone hears, so players on laptop speakers do not echo. Resolves once it runs (the library is
+   * WebAssembly, compiled on first use); can change during a call. Off by default in this release, while the
+   * input devices are virtual (files and the game's own PCM, which need none); the game's own audio from
+   * `pushAudioInput` is never processed.
+   */
+  async setEchoCancellation(on: boolean): Promise<void> {
+    return this.#s.calls.setVoiceProcessing({ echoCancellation: on });
+  }
+
+  /** Whether echo cancellation is on. */
+  getEchoCancellation(): boolean {
+    return this.#s.calls.voiceProcessing().echoCancellation;
+  }
+
+  /**
+   * Noise suppression (RNNoise) on the microphone's audio: steady background noise (fans, hum, keyboards) is
+   * removed, speech kept. Resolves once it runs; can change during a call. Off by default in this release.
+   */
+  async setNoiseSuppression(on: boolean): Promise<void> {
+    return this.#s.calls.setVoiceProcessing({ noiseSuppression: on });
+  }
+
+  /** Whether noise suppression is on. */
+  getNoiseSuppression(): boolean {
+    return this.#s.calls.voiceProcessing().noiseSuppression;
+  }
+
+  /**
+   * Automatic gain control on the microphone's audio: speech is levelled towards −20 dBFS (lifted up to
+   * +24 dB, lowered up to −12 dB), pauses are not pumped up, peaks stay under full scale. Applied before the
+   * input volume. Resolves at once; can change during a call. Off by default in this release.
+   */
+  async setAutomaticGainControl(on: boolean): Promise<void> {
+    return this.#s.calls.setVoiceProcessing({ automaticGainControl: on });
+  }
+
+  /** Whether automatic gain control is on. */
+  getAutomaticGainControl(): boolean {
+    return this.#s.calls.voiceProcessing().automaticGainControl;
+  }
+
+  /**
    * Sends the game's own audio into every connected call, as if it came from the microphone: its own voice
    * chain, text-to-speech, or an Electron renderer's `getUserMedia` stream. `samples` are interleaved, Int16
    * (−32768..32767) or Float32 (−1..1), at any `sampleRate` (8000–192000 Hz, resampled to 48 kHz) with any

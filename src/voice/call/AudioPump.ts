@@ -17,6 +17,7 @@ import {
   type AudioOutput,
 } from '../devices/audioDevices.js';
 import { GameAudioInput } from '../devices/GameAudioInput.js';
+import { VoiceProcessor, type VoiceProcessingSettings } from '../processing/VoiceProcessor.js';
 import type { ActiveCall } from './ActiveCall.js';
 
 const TICK_MS = 20;
@@ -60,12 +61,25 @@ export class AudioPump {
   readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
 
   readonly #game: GameAudioInput;
+  /** Echo cancellation, noise suppression and gain control on the microphone's frames. */
+  readonly #processor: VoiceProcessor;
 
   constructor(deps: AudioPumpDeps) {
     this.#d = deps;
+    this.#processor = new VoiceProcessor(deps.log);
     this.#game = new GameAudioInput(deps.log, () =>
       [...deps.calls.values()].some((call) => call.carriesAudio),
     );
+  }
+
+  /** Turns voice processing parts on or off; resolves once the change runs. */
+  async setVoiceProcessing(change: Partial<VoiceProcessingSettings>): Promise<void> {
+    await this.#processor.set(change);
+  }
+
+  /** The voice processing settings. */
+  voiceProcessing(): VoiceProcessingSettings {
+    return this.#processor.settings;
   }
 
   /** Queues the game's own audio for the calls' capture path; see {@link GameAudioInput}. */
@@ -155,6 +169,7 @@ export class AudioPump {
     this.#input.close();
     this.#output.close();
     this.#closeAec();
+    this.#processor.close();
   }
 
   #schedule(): void {
@@ -207,6 +222,8 @@ export class AudioPump {
     for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
       const read = this.#input.read(frame);
       if (!read) frame.fill(0);
+      // The microphone's audio is processed (echo, noise, level); the game's own audio is taken as it is.
+      else this.#processor.process(frame);
       // The game's own audio adds to the device's (or is the input alone on the null device).
       const game = this.#game.mixInto(frame);
       this.#d.inputObserver?.(read || game ? frame : null, performance.now());
@@ -239,6 +256,8 @@ export class AudioPump {
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
     }
     this.#output.write(mixed);
+    // What the speakers play is the echo canceller's reference.
+    this.#processor.render(mixed);
     if (this.#aecDump) this.#aec()?.output.write(mixed);
   }
 

@@ -10,6 +10,7 @@ import { VoiceConnection, type VoiceAudioSettings } from '../connection/VoiceCon
 import type { VoiceSocketFactory } from '../gateway/VoiceGatewayClient.js';
 import type { AudioDevice } from '../devices/audioDevices.js';
 import { NO_AUDIO_INPUT_OFF_DBFS, NoAudioInputDetector } from '../devices/NoAudioInputDetector.js';
+import type { VoiceProcessingSettings } from '../processing/VoiceProcessor.js';
 import { AudioPump } from './AudioPump.js';
 import { ActiveCall, type VoiceServerInfo } from './ActiveCall.js';
 import type { Call } from './Call.js';
@@ -248,6 +249,17 @@ export class CallManager implements SessionFeature {
   /** See {@link CallManager.setOutputVolume}. */
   getOutputVolume(): number {
     return this.#pump.outputVolume;
+  }
+
+  /** Turns echo cancellation, noise suppression or gain control on or off; resolves once it runs. */
+  async setVoiceProcessing(change: Partial<VoiceProcessingSettings>): Promise<void> {
+    for (const value of Object.values(change))
+      if (typeof value !== 'boolean') throw new ValidationError('voice processing switches are booleans');
+    await this.#pump.setVoiceProcessing(change);
+  }
+  /** See {@link CallManager.setVoiceProcessing}. */
+  voiceProcessing(): VoiceProcessingSettings {
+    return this.#pump.voiceProcessing();
   }
 
   /** Queues the game's own PCM for every connected call's capture path; see `Client.pushAudioInput`. */

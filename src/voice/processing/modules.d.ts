@@ -1,0 +1,2 @@
+// RNNoise's WebAssembly build ships no types: wasmModules.ts types what it uses.
+declare module '@echogarden/rnnoise-wasm';

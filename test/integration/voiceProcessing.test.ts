@@ -1,0 +1,64 @@
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
+import { tempDir, twoInALobby } from './callHelpers.js';
+import { eventually } from './helpers.js';
+
+describe('voice processing in a call', () => {
+  it('gain control on the microphone path lifts a quiet talker at the other player by 10 dB or more', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby();
+    const dir = tempDir();
+    const quiet = path.join(dir, 'quiet.wav');
+    const speech = await synthesizeSpeech('Over here, behind the old mill, I found the key.');
+    // About −40 dBFS: a player far from the microphone.
+    writeWavFile(
+      quiet,
+      speech.pcm.map((s) => Math.round(s * 0.06)),
+    );
+    // Bob measures what arrives from Alice, frame by frame, before his mix.
+    let energy = 0;
+    const bobCall = bob.client.startCallWithAudioCallbacks(
+      lobbyId,
+      (userId, samples) => {
+        if (userId !== alice.user.id) return;
+        for (const s of samples) energy += s * s;
+      },
+      () => undefined,
+    );
+    const aliceCall = alice.client.startCall(lobbyId);
+    await eventually(
+      () => aliceCall.getStatus() === 'Connected' && bobCall.getStatus() === 'Connected',
+      10_000,
+      'both connected',
+    );
+    const phase = async (): Promise<number> => {
+      energy = 0;
+      await alice.client.setInputDevice(`wav-in:${quiet}`);
+      await new Promise((resolve) => setTimeout(resolve, speech.durationMs + 600));
+      return energy;
+    };
+    expect(alice.client.getAutomaticGainControl()).toBe(false);
+    const plain = await phase();
+    await alice.client.setAutomaticGainControl(true);
+    const levelled = await phase();
+    await Promise.all([alice.client.endCall(lobbyId), bob.client.endCall(lobbyId)]);
+    expect(plain).toBeGreaterThan(0);
+    expect(10 * Math.log10(levelled / plain)).toBeGreaterThanOrEqual(10);
+  });
+
+  it('takes the three switches at run time and refuses what is not a boolean', async () => {
+    const { alice } = await twoInALobby();
+    await alice.client.setEchoCancellation(true);
+    await alice.client.setAutomaticGainControl(true);
+    expect(alice.client.getEchoCancellation()).toBe(true);
+    expect(alice.client.getAutomaticGainControl()).toBe(true);
+    expect(alice.client.getNoiseSuppression()).toBe(false);
+    await alice.client.setEchoCancellation(false);
+    expect(alice.client.getEchoCancellation()).toBe(false);
+    await expect(alice.client.setNoiseSuppression('yes' as unknown as boolean)).rejects.toThrow(
+      'voice processing switches are booleans',
+    );
+  });
+});
