@@ -81,13 +81,17 @@ describe('Electron sample: the built main process under Node', () => {
     expect(observed('otherFiles')).toMatchObject({ statuses: [404, 404, 404] });
   });
 
-  it('refuses new windows, navigation and permissions', () => {
+  it('refuses new windows, navigation and every permission but the app page’s microphone', () => {
     expect(observed('lockdown')).toEqual({
       event: 'lockdown',
       windowOpen: { action: 'deny' },
       navigationPrevented: true,
-      permissionGranted: false,
-      permissionCheck: false,
+      microphone: true,
+      camera: false,
+      otherPageMicrophone: false,
+      notifications: false,
+      microphoneCheck: true,
+      cameraCheck: false,
     });
   });
 

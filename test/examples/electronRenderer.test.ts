@@ -15,7 +15,15 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { ActivityTypes, Client } from 'sdkpp';
-import { startEmulator, type Emulator } from 'sdkpp/emulator';
+import {
+  matchAudio,
+  readWavFile,
+  startEmulator,
+  synthesizeSpeech,
+  writeWavFile,
+  type Emulator,
+  type SpeechAudio,
+} from 'sdkpp/emulator';
 
 import {
   APP_ENTRY,
@@ -53,6 +61,7 @@ let page: Page;
 let bridge: SdkppBridge;
 let bob: Client;
 let aliceId: string;
+let speech: SpeechAudio;
 const problems: string[] = [];
 
 /**
@@ -169,12 +178,23 @@ beforeAll(async () => {
     isTrustedSender: (event) => isAppUrl(event.senderFrame?.url),
   });
 
+  // The page's microphone: Chromium's fake capture device plays a spoken sentence (looped).
+  speech = await synthesizeSpeech('The castle gate is open, bring the torch and the map.');
+  const said = join(out, 'alice-says.wav');
+  writeWavFile(said, speech.pcm);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-background-networking'],
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${said}`,
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
-  page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
+  page = await browser.newPage({ viewport: { width: 1300, height: 800 }, permissions: ['microphone'] });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     // Electron asks for no favicon; a browser does, and this server has none.
@@ -251,6 +271,34 @@ describe('Electron sample: the renderer and preload in Chromium', () => {
     const lobbyId = bob.getLobbyIds()[0] ?? '';
     await bob.sendLobbyMessage(lobbyId, 'ready!');
     await page.locator('#lobby-messages li', { hasText: 'ready!' }).waitFor();
+  });
+
+  it('streams the page’s microphone (getUserMedia) into the lobby’s voice call, and Bob hears what was said', async () => {
+    const lobbyId = bob.getLobbyIds()[0] ?? '';
+    const heardFile = join(out, 'bob-hears.wav');
+    await bob.setOutputDevice(`wav-out:${heardFile}`);
+    const bobCall = bob.startCall(lobbyId);
+    const spoke: boolean[] = [];
+    bobCall.on('speakingStatusChanged', (userId, speaking) => {
+      if (userId === aliceId) spoke.push(speaking);
+    });
+    await page.click('#voice-toggle');
+    await page.locator('#voice-toggle', { hasText: 'Leave voice' }).waitFor();
+    const until = async (check: () => boolean, what: string): Promise<void> => {
+      const deadline = Date.now() + 10_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await until(() => spoke.includes(true), 'Alice speaking at Bob');
+    // The fake device loops the sentence: two rounds of it reach Bob.
+    await new Promise((resolve) => setTimeout(resolve, 2 * speech.durationMs + 500));
+    await page.click('#voice-toggle');
+    await page.locator('#voice-toggle', { hasText: 'Join voice' }).waitFor();
+    await bob.endCall(lobbyId);
+    const match = matchAudio(speech.pcm, readWavFile(heardFile));
+    expect(match.segmentCorrelation).toBeGreaterThanOrEqual(0.7);
   });
 
   it('shows a refusal from main, and a compromised page gets typed errors too', async () => {

@@ -162,12 +162,20 @@ export class BrowserWindow {
       { preventDefault: () => (prevented = true) },
       'https://evil.example/',
     );
-    const permission = await new Promise((done) => permissionRequest?.({}, 'media', done, {}));
+    const ask = (permission, details) =>
+      new Promise((done) => permissionRequest?.({}, permission, done, details));
     report('lockdown', {
       windowOpen: this.#openHandler?.({ url: 'https://evil.example/' }),
       navigationPrevented: prevented,
-      permissionGranted: permission,
-      permissionCheck: permissionCheck?.({}, 'media', 'sdkpp-app://app', {}),
+      microphone: await ask('media', { requestingUrl: url, mediaTypes: ['audio'] }),
+      camera: await ask('media', { requestingUrl: url, mediaTypes: ['audio', 'video'] }),
+      otherPageMicrophone: await ask('media', {
+        requestingUrl: 'https://evil.example/',
+        mediaTypes: ['audio'],
+      }),
+      notifications: await ask('notifications', { requestingUrl: url }),
+      microphoneCheck: permissionCheck?.({}, 'media', 'sdkpp-app://app', { mediaType: 'audio' }),
+      cameraCheck: permissionCheck?.({}, 'media', 'sdkpp-app://app', { mediaType: 'video' }),
     });
 
     const invoke = (frameUrl, ...args) =>

@@ -2,7 +2,7 @@ import { ClientStatus, type Client } from 'sdkpp';
 
 import type { BridgeMethods, MethodName } from '../shared/api.js';
 import { signIn } from './signIn.js';
-import { arity, lobbySecret, messageContent, snowflake, username } from './validate.js';
+import { arity, lobbySecret, messageContent, microphoneChunk, snowflake, username } from './validate.js';
 import { friendsView, lobbyView, messageView, sessionView } from './views.js';
 
 /** What the renderer may ask: each method checks its arguments, then asks the client. */
@@ -106,6 +106,26 @@ export function createHandlers(client: Client): Handlers {
       const text = messageContent(content, 'content');
       requireLive();
       return sentMessage(await client.sendLobbyMessage(to, text));
+    },
+    joinVoice: (args) => {
+      const [lobbyId] = arity(args, 1);
+      const checked = snowflake(lobbyId, 'lobbyId');
+      requireLive();
+      if (!client.getCall(checked)) client.startCall(checked);
+      return Promise.resolve(null);
+    },
+    leaveVoice: async (args) => {
+      const [lobbyId] = arity(args, 1);
+      const checked = snowflake(lobbyId, 'lobbyId');
+      await client.endCall(checked);
+      return null;
+    },
+    pushMicrophone: (args) => {
+      const [samples, sampleRate] = arity(args, 2);
+      const chunk = microphoneChunk(samples, sampleRate);
+      // The SDK resamples to 48 kHz and adds it to the call's capture path (dropped while no call runs).
+      client.pushAudioInput(chunk.samples, chunk.sampleRate, 1);
+      return Promise.resolve(null);
     },
   };
 

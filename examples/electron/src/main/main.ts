@@ -34,11 +34,29 @@ function serveApp(): void {
     headers.set('X-Content-Type-Options', 'nosniff');
     return new Response(response.body, { status: response.status, headers });
   });
-  // The page needs no camera, microphone, notifications or anything else a permission guards.
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => {
-    callback(false);
+  // The app's own page may use the microphone (voice chat streams it to the main process); nothing else a
+  // permission guards (camera, notifications, …), and no other page.
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    const types = 'mediaTypes' in details ? details.mediaTypes : undefined;
+    callback(appMicrophone(permission, details.requestingUrl, types));
   });
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, origin, details) =>
+    appMicrophone(permission, origin, details.mediaType ? [details.mediaType] : undefined),
+  );
+}
+
+/** A permission request that is the app's page asking for audio capture, and only that. */
+function appMicrophone(
+  permission: string,
+  url: string | undefined,
+  mediaTypes: readonly string[] | undefined,
+): boolean {
+  return (
+    permission === 'media' &&
+    isAppUrl(url) &&
+    (mediaTypes ?? []).length > 0 &&
+    (mediaTypes ?? []).every((t) => t === 'audio')
+  );
 }
 
 function openWindow(): BrowserWindow {

@@ -1,4 +1,9 @@
-import { MAX_LOBBY_SECRET_LENGTH, MAX_MESSAGE_LENGTH } from '../shared/api.js';
+import {
+  MAX_LOBBY_SECRET_LENGTH,
+  MAX_MESSAGE_LENGTH,
+  MAX_MICROPHONE_RATE,
+  MIN_MICROPHONE_RATE,
+} from '../shared/api.js';
 
 /** An argument the renderer sent that the main process refuses; becomes an `invalid-argument` answer. */
 export class InvalidArgument extends Error {}
@@ -68,4 +73,25 @@ export function arity(args: readonly unknown[], count: number): readonly unknown
     throw new InvalidArgument(`expected ${count} argument(s), got ${args.length}`);
   }
   return args;
+}
+
+/** One chunk of the renderer's microphone: mono Float32 samples, at most one second at `sampleRate`. */
+export function microphoneChunk(
+  samples: unknown,
+  sampleRate: unknown,
+): { samples: Float32Array; sampleRate: number } {
+  if (
+    typeof sampleRate !== 'number' ||
+    !Number.isInteger(sampleRate) ||
+    sampleRate < MIN_MICROPHONE_RATE ||
+    sampleRate > MAX_MICROPHONE_RATE
+  )
+    throw new InvalidArgument(
+      `sampleRate must be an integer ${MIN_MICROPHONE_RATE}–${MAX_MICROPHONE_RATE}, got ${describe(sampleRate)}`,
+    );
+  if (!(samples instanceof Float32Array) || samples.length > sampleRate)
+    throw new InvalidArgument(
+      `samples must be a Float32Array of at most one second, got ${describe(samples)}`,
+    );
+  return { samples, sampleRate };
 }

@@ -37,6 +37,7 @@ const ui = {
   lobbyJoin: byId('lobby-join', HTMLFormElement),
   lobbySecret: byId('lobby-secret', HTMLInputElement),
   lobbyLeave: byId('lobby-leave', HTMLButtonElement),
+  voiceToggle: byId('voice-toggle', HTMLButtonElement),
   lobbyMembers: byId('lobby-members', HTMLUListElement),
   lobbyMessages: byId('lobby-messages', HTMLOListElement),
   lobbyForm: byId('lobby-form', HTMLFormElement),
@@ -52,6 +53,9 @@ const state = {
   lobby: undefined as LobbyView | undefined,
   lobbyMessages: [] as MessageView[],
 };
+
+/** The running microphone in a lobby's voice call: its stream and the audio graph that taps it. */
+let microphone: { stream: MediaStream; context: AudioContext; lobbyId: string } | undefined;
 
 /** The value of a call, or undefined after showing its error. */
 function unwrap<T>(result: BridgeResult<T>): T | undefined {
@@ -129,6 +133,9 @@ function renderDirectMessages(): void {
 function renderLobby(): void {
   const lobby = state.lobby;
   ui.lobbyLeave.hidden = !lobby;
+  ui.voiceToggle.hidden = !lobby;
+  ui.voiceToggle.textContent = microphone ? 'Leave voice' : 'Join voice';
+  if (!lobby && microphone) void stopMicrophone();
   ui.lobbyMembers.replaceChildren(
     ...(lobby?.members ?? []).map((m) => element('li', `${m.displayName}${m.connected ? '' : ' (away)'}`)),
   );
@@ -279,6 +286,55 @@ onSubmit(ui.lobbyForm, async () => {
   if (!sent) return;
   ui.lobbyInput.value = '';
   receive(sent);
+});
+
+// ── Voice: the renderer owns the microphone (getUserMedia, with the browser's echo cancellation, noise
+// suppression and gain control) and streams it to the main process, whose SDK client sends it into the call.
+
+async function startMicrophone(lobbyId: string): Promise<void> {
+  if (unwrap(await api.joinVoice(lobbyId)) === undefined) return;
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 },
+  });
+  const context = new AudioContext();
+  const source = context.createMediaStreamSource(stream);
+  // A script processor hands the samples to this page's thread, where the bridge is; 2048 samples is about
+  // 43 ms at 48 kHz. (An AudioWorklet would need a module file of its own; this is one page.)
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+  const tap = context.createScriptProcessor(2048, 1, 1);
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+  tap.onaudioprocess = (event) => {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+    const samples = event.inputBuffer.getChannelData(0).slice();
+    void api.pushMicrophone(samples, context.sampleRate);
+  };
+  // The tap runs only while connected to the output; a silent gain keeps the microphone off the speakers.
+  const mute = context.createGain();
+  mute.gain.value = 0;
+  source.connect(tap);
+  tap.connect(mute);
+  mute.connect(context.destination);
+  microphone = { stream, context, lobbyId };
+  renderLobby();
+}
+
+async function stopMicrophone(): Promise<void> {
+  const running = microphone;
+  if (!running) return;
+  microphone = undefined;
+  for (const track of running.stream.getTracks()) track.stop();
+  await running.context.close();
+  unwrap(await api.leaveVoice(running.lobbyId));
+  renderLobby();
+}
+
+ui.voiceToggle.addEventListener('click', () => {
+  const lobby = state.lobby;
+  if (microphone) void stopMicrophone();
+  else if (lobby)
+    startMicrophone(lobby.id).catch((error: unknown) => {
+      ui.error.textContent = `microphone: ${String(error)}`;
+    });
 });
 
 api.onEvent(onEvent);

@@ -13,6 +13,9 @@ export const EVENT_CHANNEL = 'sdkpp:event';
 export const MAX_MESSAGE_LENGTH = 2000;
 /** Most characters of a lobby secret (the platform's limit). */
 export const MAX_LOBBY_SECRET_LENGTH = 250;
+/** The microphone rates the main process takes from the renderer (an audio context's possible rates). */
+export const MIN_MICROPHONE_RATE = 8000;
+export const MAX_MICROPHONE_RATE = 192_000;
 
 /** The signed-in player, or another user, as the UI shows them. */
 export interface UserView {
@@ -94,6 +97,15 @@ export interface BridgeMethods {
   /** Lobby chat, oldest first (at most the last 50). */
   getLobbyMessages: (lobbyId: string) => MessageView[];
   sendLobbyMessage: (lobbyId: string, content: string) => MessageView;
+  /** Joins the lobby's voice call; the renderer then streams its microphone with `pushMicrophone`. */
+  joinVoice: (lobbyId: string) => null;
+  /** Leaves the lobby's voice call. */
+  leaveVoice: (lobbyId: string) => null;
+  /**
+   * The renderer's microphone (`getUserMedia`, already echo-cancelled and denoised by the browser): mono
+   * samples in −1..1 at the audio context's rate, at most one second per call, sent as they are captured.
+   */
+  pushMicrophone: (samples: Float32Array, sampleRate: number) => null;
 }
 
 /** A method's name. */
@@ -113,6 +125,9 @@ export const METHOD_NAMES = [
   'leaveLobby',
   'getLobbyMessages',
   'sendLobbyMessage',
+  'joinVoice',
+  'leaveVoice',
+  'pushMicrophone',
 ] as const satisfies readonly MethodName[];
 
 /**
