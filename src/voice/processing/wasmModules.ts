@@ -27,6 +27,9 @@ export interface RnnoiseModule {
   _free(pointer: number): void;
 }
 
+/** RNNoise's package (ESM, no types). */
+const RNNOISE_PACKAGE: string = '@echogarden/rnnoise-wasm';
+
 let aec3: Promise<Aec3Module> | undefined;
 let rnnoise: Promise<RnnoiseModule> | undefined;
 
@@ -41,9 +44,11 @@ export async function loadAec3(): Promise<Aec3Module> {
 
 /** The RNNoise module, compiled on first call. */
 export async function loadRnnoise(): Promise<RnnoiseModule> {
-  rnnoise ??= import('@echogarden/rnnoise-wasm').then(async (mod) => {
-    const factory = (mod as unknown as { default: () => Promise<RnnoiseModule> }).default;
-    return factory();
-  });
+  // The package ships no types: the specifier is a variable so the compiler does not look for them, and
+  // RnnoiseModule above types what is used.
+  const specifier = RNNOISE_PACKAGE;
+  rnnoise ??= (import(specifier) as Promise<{ default: () => Promise<RnnoiseModule> }>).then(async (mod) =>
+    mod.default(),
+  );
   return rnnoise;
 }
