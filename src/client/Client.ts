@@ -149,7 +149,7 @@ export class Client extends LobbyClient {
    * the microphone hears, so players on laptop speakers do not echo. Resolves once it runs (the library is
    * WebAssembly, compiled on first use); can change during a call. Off by default in this release, while the
    * input devices are virtual (files and the game's own PCM, which need none); the game's own audio from
-   * `pushAudioInput` is never processed.
+   * `pushAudioInput` is processed only when pushed with `{ microphone: true }`.
    */
   async setEchoCancellation(on: boolean): Promise<void> {
     return this.#s.calls.setVoiceProcessing({ echoCancellation: on });
@@ -197,8 +197,20 @@ export class Client extends LobbyClient {
    * real time. At most one second waits; pushing faster drops the oldest, with a warning. Audio pushed while
    * no call is connected is dropped. A `ValidationError` for anything else. An sdkpp addition.
    */
-  pushAudioInput(samples: Int16Array | Float32Array, sampleRate: number, channels: number): void {
-    this.#s.calls.pushAudioInput(samples, sampleRate, channels);
+  pushAudioInput(
+    samples: Int16Array | Float32Array,
+    sampleRate: number,
+    channels: number,
+    options: {
+      /**
+       * The samples are a raw microphone the game captures itself (its engine's own audio input): voice
+       * processing (echo cancellation against what the SDK plays, noise suppression, gain control) applies
+       * to them as to the input device's audio. Without it, the audio is taken as it is.
+       */
+      microphone?: boolean;
+    } = {},
+  ): void {
+    this.#s.calls.pushAudioInput(samples, sampleRate, channels, options);
   }
 
   /**

@@ -48,6 +48,51 @@ describe('voice processing in a call', () => {
     expect(10 * Math.log10(levelled / plain)).toBeGreaterThanOrEqual(10);
   });
 
+  it('processes the game’s own microphone (pushAudioInput with microphone: true), and leaves its finished audio alone', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby();
+    const speech = await synthesizeSpeech('Over here, behind the old mill, I found the key.');
+    const quiet = speech.pcm.map((s) => Math.round(s * 0.06));
+    let energy = 0;
+    const bobCall = bob.client.startCallWithAudioCallbacks(
+      lobbyId,
+      (userId, samples) => {
+        if (userId !== alice.user.id) return;
+        for (const s of samples) energy += s * s;
+      },
+      () => undefined,
+    );
+    const aliceCall = alice.client.startCall(lobbyId);
+    await eventually(
+      () => aliceCall.getStatus() === 'Connected' && bobCall.getStatus() === 'Connected',
+      10_000,
+      'both connected',
+    );
+    await alice.client.setAutomaticGainControl(true);
+    // Alice's game pushes the quiet sentence in real time, as its engine captured it.
+    const push = async (options: { microphone?: boolean }): Promise<number> => {
+      energy = 0;
+      const started = performance.now();
+      let sent = 0;
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          const due = Math.min(quiet.length / 2, Math.floor(((performance.now() - started) / 1000) * 48_000));
+          if (due > sent) alice.client.pushAudioInput(quiet.subarray(sent * 2, due * 2), 48_000, 2, options);
+          sent = due;
+          if (performance.now() - started > speech.durationMs + 600) {
+            clearInterval(timer);
+            resolve();
+          }
+        }, 10);
+      });
+      return energy;
+    };
+    const asIs = await push({});
+    const processed = await push({ microphone: true });
+    await Promise.all([alice.client.endCall(lobbyId), bob.client.endCall(lobbyId)]);
+    expect(asIs).toBeGreaterThan(0);
+    expect(10 * Math.log10(processed / asIs)).toBeGreaterThanOrEqual(10);
+  }, 30_000);
+
   it('takes the three switches at run time and refuses what is not a boolean', async () => {
     const { alice } = await twoInALobby();
     await alice.client.setEchoCancellation(true);

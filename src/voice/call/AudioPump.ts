@@ -60,16 +60,19 @@ export class AudioPump {
   readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
   readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
 
+  /** The game's own finished audio (voice chain, TTS): sent as it is. */
   readonly #game: GameAudioInput;
+  /** A raw microphone the game captures itself: processed like the input device's audio. */
+  readonly #gameMicrophone: GameAudioInput;
   /** Echo cancellation, noise suppression and gain control on the microphone's frames. */
   readonly #processor: VoiceProcessor;
 
   constructor(deps: AudioPumpDeps) {
     this.#d = deps;
     this.#processor = new VoiceProcessor(deps.log);
-    this.#game = new GameAudioInput(deps.log, () =>
-      [...deps.calls.values()].some((call) => call.carriesAudio),
-    );
+    const accepting = (): boolean => [...deps.calls.values()].some((call) => call.carriesAudio);
+    this.#game = new GameAudioInput(deps.log, accepting);
+    this.#gameMicrophone = new GameAudioInput(deps.log, accepting);
   }
 
   /** Turns voice processing parts on or off; resolves once the change runs. */
@@ -82,9 +85,17 @@ export class AudioPump {
     return this.#processor.settings;
   }
 
-  /** Queues the game's own audio for the calls' capture path; see {@link GameAudioInput}. */
-  pushGameAudio(samples: Int16Array | Float32Array, sampleRate: number, channels: number): void {
-    this.#game.push(samples, sampleRate, channels);
+  /**
+   * Queues the game's own audio for the calls' capture path; see {@link GameAudioInput}. `microphone`: the
+   * samples are a raw microphone the game captured itself, so voice processing applies to them.
+   */
+  pushGameAudio(
+    samples: Int16Array | Float32Array,
+    sampleRate: number,
+    channels: number,
+    microphone: boolean,
+  ): void {
+    (microphone ? this.#gameMicrophone : this.#game).push(samples, sampleRate, channels);
   }
 
   // --- devices -------------------------------------------------------------------------------------
@@ -214,20 +225,24 @@ export class AudioPump {
     const connected = [...this.#d.calls.values()].filter((call) => call.carriesAudio);
     if (connected.length === 0) {
       this.#game.clear();
+      this.#gameMicrophone.clear();
       return;
     }
     let wanted = 0;
     for (const call of connected) wanted = Math.max(wanted, CAPTURE_BACKLOG - call.captureBacklog());
     const frame = this.#frame;
     for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
-      const read = this.#input.read(frame);
-      if (!read) frame.fill(0);
-      // The microphone's audio is processed (echo, noise, level); the game's own audio is taken as it is.
-      else this.#processor.process(frame);
-      // The game's own audio adds to the device's (or is the input alone on the null device).
+      const device = this.#input.read(frame);
+      if (!device) frame.fill(0);
+      // Microphones (the device, a microphone the game captures) are processed together, once per frame
+      // (echo, noise, level); the game's finished audio is added after, as it is.
+      const microphone = this.#gameMicrophone.mixInto(frame);
+      if (device || microphone) this.#processor.process(frame);
+      else this.#processor.idle();
       const game = this.#game.mixInto(frame);
-      this.#d.inputObserver?.(read || game ? frame : null, performance.now());
-      if (!read && !game) {
+      const read = device || microphone || game;
+      this.#d.inputObserver?.(read ? frame : null, performance.now());
+      if (!read) {
         // Silence: nothing to send, and each transport's backlog base follows its clock; a call whose
         // captured callback writes audio into the silent frame sends that.
         let produced = false;

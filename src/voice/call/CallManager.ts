@@ -263,8 +263,13 @@ export class CallManager implements SessionFeature {
   }
 
   /** Queues the game's own PCM for every connected call's capture path; see `Client.pushAudioInput`. */
-  pushAudioInput(samples: Int16Array | Float32Array, sampleRate: number, channels: number): void {
-    this.#pump.pushGameAudio(samples, sampleRate, channels);
+  pushAudioInput(
+    samples: Int16Array | Float32Array,
+    sampleRate: number,
+    channels: number,
+    options: { microphone?: boolean } = {},
+  ): void {
+    this.#pump.pushGameAudio(samples, sampleRate, channels, options.microphone === true);
   }
 
   /** The input devices: the null device, and the current WAV file when one is in use. */

@@ -38,6 +38,7 @@ export class VoiceProcessor {
   readonly #mono = new Float32Array(PROCESSING_BLOCK);
   readonly #a = new Float32Array(PROCESSING_BLOCK);
   readonly #b = new Float32Array(PROCESSING_BLOCK);
+  readonly #silence = new Int16Array(4 * PROCESSING_BLOCK);
   /** The dither's generator state. */
   #dither = 1;
 
@@ -95,6 +96,20 @@ export class VoiceProcessor {
         frame[offset + 2 * i] = s;
         frame[offset + 2 * i + 1] = s;
       }
+    }
+  }
+
+  /**
+   * A tick with nothing from any microphone: the echo canceller still takes a silent block, so its
+   * capture timeline keeps pace with the playout it is given (gaps would throw its delay estimate off).
+   */
+  idle(): void {
+    const aec = this.#aec;
+    if (!aec) return;
+    for (let half = 0; half < 2; half++) {
+      this.#mono.fill(0);
+      this.#toMono(this.#silence, half);
+      aec.process(this.#mono, this.#a);
     }
   }
 
