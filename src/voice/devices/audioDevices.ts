@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { VOICE_FRAME_SAMPLES } from '../../media/index.js';
 import { WavFileOutput, WavStream } from '../../protocol/wav.js';
+import { parseRoomId, RoomInput } from './RoomInput.js';
 
 /** The `wav-out:` device writes its file with the protocol layer's WAV writer. */
 export { WavFileOutput };
@@ -32,6 +33,9 @@ export const NULL_AUDIO_DEVICE: AudioDevice = {
 /** A device from its id, or undefined when the id is neither `null` nor a WAV device with a path. */
 export function describeDevice(id: string, direction: 'input' | 'output'): AudioDevice | undefined {
   if (id === NULL_AUDIO_DEVICE_ID) return NULL_AUDIO_DEVICE;
+  const room = direction === 'input' ? parseRoomId(id) : undefined;
+  if (room)
+    return { id, name: `Simulated room (echo ${room.delayMs} ms, ${room.gainDb} dB)`, isDefault: false };
   const prefix = direction === 'input' ? WAV_INPUT_PREFIX : WAV_OUTPUT_PREFIX;
   if (id.startsWith(prefix) && id.length > prefix.length) {
     return { id, name: `WAV file ${id.slice(prefix.length)}`, isDefault: false };
@@ -43,6 +47,8 @@ export function describeDevice(id: string, direction: 'input' | 'output'): Audio
 export interface AudioInput {
   /** Fills `out` (one frame) and returns true, or returns false when there is nothing (silence). */
   read(out: Int16Array): boolean;
+  /** A device that models a room hears every frame the speakers play. */
+  hear?(frame: Int16Array): void;
   close(): void;
 }
 
@@ -96,6 +102,8 @@ export function openInput(id: string): AudioInput {
   if (id === NULL_AUDIO_DEVICE_ID) return nullInput;
   if (id.startsWith(WAV_INPUT_PREFIX) && id.length > WAV_INPUT_PREFIX.length)
     return new WavFileInput(id.slice(WAV_INPUT_PREFIX.length));
+  const room = parseRoomId(id);
+  if (room) return new RoomInput(room);
   throw new ValidationError(`unknown audio input device "${id}"`);
 }
 
