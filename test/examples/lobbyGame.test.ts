@@ -135,40 +135,54 @@ describe('examples/lobby-game: four in a row in separate terminals against one e
       await guest.next(/\[lobby\]\s+joined Alice's table/);
     }
     expect(carol.output).toMatch(/\[friends\]\s+friend request from @alice: accepting/);
-    for (const player of [alice, bob, carol]) {
-      await player.next(/\[game\]\s+game 1 begins: X Alice, O Bob, \+ Carol; line up four to win/);
+    // The seats follow the order the guests sat down, which the two guests race for.
+    const begins = await alice.next(
+      /\[game\]\s+game 1 begins: X Alice, O (Bob|Carol), \+ (Bob|Carol); line up four to win/,
+    );
+    const seated = { Bob: bob, Carol: carol };
+    const [secondName, thirdName] = [begins[1] as 'Bob' | 'Carol', begins[2] as 'Bob' | 'Carol'];
+    const [second, third] = [seated[secondName], seated[thirdName]];
+    expect(new Set([secondName, thirdName])).toEqual(new Set(['Bob', 'Carol']));
+    for (const guest of [bob, carol]) {
+      await guest.next(
+        new RegExp(
+          `\\[game\\]\\s+game 1 begins: X Alice, O ${secondName}, \\+ ${thirdName}; line up four to win`,
+        ),
+      );
     }
     carol.type('good luck both');
     await alice.sees(/\[chat\]\s+Carol: good luck both/);
     await bob.sees(/\[chat\]\s+Carol: good luck both/);
-    carol.type('/move 3');
-    await carol.next(/\[game\]\s+move refused: it is not your turn/);
+    third.type('/move 3');
+    await third.next(/\[game\]\s+move refused: it is not your turn/);
 
     await alice.move(1, 1);
-    await bob.move(2, 2);
-    await carol.move(3, 3);
+    await second.move(2, 2);
+    await third.move(3, 3);
     await alice.sees(/move 4: your turn/);
-    carol.type('/quit');
-    expect(await carol.exited).toBe(0);
-    await alice.next(/\[game\]\s+Carol left the game and forfeits/);
-    await bob.next(/\[game\]\s+Carol left the game and forfeits/);
+    third.type('/quit');
+    expect(await third.exited).toBe(0);
+    await alice.next(new RegExp(`\\[game\\]\\s+${thirdName} left the game and forfeits`));
+    await second.next(new RegExp(`\\[game\\]\\s+${thirdName} left the game and forfeits`));
     alice.type('/move 1');
     for (const [n, player, column] of [
-      [5, bob, 2],
+      [5, second, 2],
       [6, alice, 1],
-      [7, bob, 2],
+      [7, second, 2],
       [8, alice, 1],
     ] as const) {
       await player.move(n, column);
     }
-    for (const player of [alice, bob]) {
+    for (const player of [alice, second]) {
       await player.next(
-        /\[game\]\s+game over: Alice wins with four in a row! Score: Alice 1 · Bob 0 · Carol 0/,
+        new RegExp(
+          `\\[game\\]\\s+game over: Alice wins with four in a row! Score: Alice 1 · ${secondName} 0 · ${thirdName} 0`,
+        ),
       );
     }
-    bob.endInput();
+    second.endInput();
     alice.endInput();
-    expect(await bob.exited).toBe(0);
+    expect(await second.exited).toBe(0);
     expect(await alice.exited).toBe(0);
   }, 40_000);
 });
