@@ -239,10 +239,16 @@ export class AudioPump {
       // Microphones (the device, a microphone the game captures) are processed together, once per frame
       // (echo, noise, level); the game's finished audio is added after, as it is.
       const microphone = this.#gameMicrophone.mixInto(frame);
+      let tail = false;
       if (device || microphone) this.#processor.process(frame);
-      else this.#processor.idle();
+      else if (this.#processor.delaysOutput) {
+        // The echo canceller hands back each block about 10 ms late, and must see every tick to keep pace
+        // with the playout: a silent tick goes through it too, and carries the end of the last sound.
+        this.#processor.process(frame);
+        tail = frame.some((sample) => sample !== 0);
+      }
       const game = this.#game.mixInto(frame);
-      const read = device || microphone || game;
+      const read = device || microphone || tail || game;
       this.#d.inputObserver?.(read ? frame : null, performance.now());
       if (!read) {
         // Silence: nothing to send, and each transport's backlog base follows its clock; a call whose

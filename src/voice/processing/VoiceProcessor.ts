@@ -38,7 +38,6 @@ export class VoiceProcessor {
   readonly #mono = new Float32Array(PROCESSING_BLOCK);
   readonly #a = new Float32Array(PROCESSING_BLOCK);
   readonly #b = new Float32Array(PROCESSING_BLOCK);
-  readonly #silence = new Int16Array(4 * PROCESSING_BLOCK);
   /** The dither's generator state. */
   #dither = 1;
 
@@ -100,17 +99,11 @@ export class VoiceProcessor {
   }
 
   /**
-   * A tick with nothing from any microphone: the echo canceller still takes a silent block, so its
-   * capture timeline keeps pace with the playout it is given (gaps would throw its delay estimate off).
+   * True while the echo canceller runs: it returns each block about 10 ms late and needs every tick, so the
+   * capture path feeds it silent ticks too (and sends the tail they carry).
    */
-  idle(): void {
-    const aec = this.#aec;
-    if (!aec) return;
-    for (let half = 0; half < 2; half++) {
-      this.#mono.fill(0);
-      this.#toMono(this.#silence, half);
-      aec.process(this.#mono, this.#a);
-    }
+  get delaysOutput(): boolean {
+    return this.#aec !== undefined;
   }
 
   /** Frees the WebAssembly instances. */
