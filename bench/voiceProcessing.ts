@@ -12,49 +12,12 @@
 import { synthesizeSpeech } from '../src/emulator/testing/speech.js';
 import { echoReturnLossEnhancement, snrGain } from '../src/emulator/testing/voiceMetrics.js';
 import { VoiceProcessor } from '../src/voice/processing/VoiceProcessor.js';
+import { recordingLog } from '../test/fakes/recordingLog.js';
+import { echoOf, inSteadyNoise, mono, runFrames } from '../test/unit/voice/voiceSignals.js';
 import { qualityResult, report, result } from './lib/report.js';
 
-const RATE = 48_000;
-const FRAME = 1920;
 const BLOCK = 480;
-const quiet = { verbose: noop, info: noop, warn: noop, error: noop, secret: noop, child: () => quiet };
-function noop(): void {}
-
-function mono(pcm: Int16Array): Float32Array {
-  const out = new Float32Array(pcm.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = ((pcm[2 * i] ?? 0) + (pcm[2 * i + 1] ?? 0)) / 65536;
-  return out;
-}
-
-/** Mono floats through a processor in 20 ms stereo frames; returns the output and µs per 10 ms block. */
-function run(
-  processor: VoiceProcessor,
-  mic: Float32Array,
-  render?: Float32Array,
-): { out: Float32Array; us: number } {
-  const out = new Float32Array(mic.length);
-  const frame = new Int16Array(FRAME);
-  const played = new Int16Array(FRAME);
-  let ns = 0n;
-  let blocks = 0;
-  for (let start = 0; start + FRAME / 2 <= mic.length; start += FRAME / 2) {
-    for (let i = 0; i < FRAME / 2; i++) {
-      const m = Math.round((mic[start + i] ?? 0) * 32767);
-      frame[2 * i] = m;
-      frame[2 * i + 1] = m;
-      const r = Math.round((render?.[start + i] ?? 0) * 32767);
-      played[2 * i] = r;
-      played[2 * i + 1] = r;
-    }
-    const t = process.hrtime.bigint();
-    if (render) processor.render(played);
-    processor.process(frame);
-    ns += process.hrtime.bigint() - t;
-    blocks += 2;
-    for (let i = 0; i < FRAME / 2; i++) out[start + i] = (frame[2 * i] ?? 0) / 32767;
-  }
-  return { out, us: Number(ns) / 1000 / blocks };
-}
+const quiet = recordingLog().log;
 
 const far = mono((await synthesizeSpeech('The castle gate is open, bring the torch and the map.')).pcm);
 const near = mono(
@@ -62,14 +25,10 @@ const near = mono(
 );
 
 // Echo: far-end speech plays and leaks back.
-const delay = Math.round(0.05 * RATE);
-const mic = far.map(
-  (_, i) =>
-    0.5 * (far[i - delay] ?? 0) + 0.15 * (far[i - delay - 240] ?? 0) + 0.07 * (far[i - delay - 700] ?? 0),
-);
+const mic = echoOf(far);
 const aec = new VoiceProcessor(quiet);
 await aec.set({ echoCancellation: true });
-const echo = run(aec, mic, far);
+const echo = runFrames(aec, mic, far);
 report(
   qualityResult(
     'apm-aec-erle',
@@ -82,28 +41,11 @@ report(
 aec.close();
 
 // Noise: near-end speech in steady noise at 5 dB SNR, a second of noise alone each side.
-const pad = RATE;
-const clean = new Float32Array(near.length + 2 * pad);
-clean.set(near, pad);
-let seed = 12345;
-let last = 0;
-const noise = clean.map(() => {
-  seed = (seed * 1103515245 + 12345) >>> 0;
-  last = 0.7 * last + 0.3 * (seed / 2 ** 31 - 1);
-  return last;
-});
-let ps = 0;
-let pn = 0;
-for (let i = pad; i < pad + near.length; i++) {
-  ps += (clean[i] ?? 0) ** 2;
-  pn += (noise[i] ?? 0) ** 2;
-}
-const g = Math.sqrt(ps / (pn * 10 ** 0.5));
-const noisy = clean.map((s, i) => s + g * (noise[i] ?? 0));
+const { noisy, pad } = inSteadyNoise(near, 5);
 const ns = new VoiceProcessor(quiet);
 await ns.set({ noiseSuppression: true });
-run(ns, noisy); // warm-up, as for the peer below
-const ours = run(ns, noisy);
+runFrames(ns, noisy); // warm-up, as for the peer below
+const ours = runFrames(ns, noisy);
 ns.close();
 
 interface Rnnoise {
@@ -141,13 +83,13 @@ report(
     snrGain(noisy, peerOut, pad, pad + near.length),
   ),
 );
-report(result('apm-ns-frame', 'µs', ours.us, '@jitsi/rnnoise-wasm 0.2', peerUs));
+report(result('apm-ns-frame', 'µs', ours.usPerBlock, '@jitsi/rnnoise-wasm 0.2', peerUs));
 
 // The whole chain on the echo-and-noise mix.
 const all = new VoiceProcessor(quiet);
 await all.set({ echoCancellation: true, noiseSuppression: true, automaticGainControl: true });
 const mixed = noisy.map((s, i) => s + (mic[i] ?? 0));
-run(all, mixed, far); // warm-up: the WebAssembly code is compiled to its optimised tier as it runs
-const chain = run(all, mixed, far);
-report(result('apm-frame', 'µs', chain.us, 'none', 0));
+runFrames(all, mixed, far); // warm-up: the WebAssembly code is compiled to its optimised tier as it runs
+const chain = runFrames(all, mixed, far);
+report(result('apm-frame', 'µs', chain.usPerBlock, 'none', 0));
 all.close();

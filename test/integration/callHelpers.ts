@@ -149,3 +149,53 @@ export async function bothInCall(
   await connected(bobCall);
   return { aliceCall, bobCall };
 }
+
+/**
+ * Starts a lobby call for two players: `listener` with a received callback that adds up the energy of what
+ * arrives from `speaker` (before the listener's mix), `speaker` plainly; resolves once both are Connected.
+ */
+export async function measuredCall(
+  listener: LinkedPlayer,
+  speaker: LinkedPlayer,
+  lobbyId: string,
+): Promise<{ listenerCall: Call; speakerCall: Call; energy: { total: number } }> {
+  const energy = { total: 0 };
+  const listenerCall = listener.client.startCallWithAudioCallbacks(
+    lobbyId,
+    (userId, samples) => {
+      if (userId !== speaker.user.id) return;
+      for (const s of samples) energy.total += s * s;
+    },
+    () => undefined,
+  );
+  const speakerCall = speaker.client.startCall(lobbyId);
+  await connected(listenerCall);
+  await connected(speakerCall);
+  return { listenerCall, speakerCall, energy };
+}
+
+/**
+ * Pushes 48 kHz stereo `pcm` into a client's calls as the clock says (every 10 ms, however late the timer),
+ * as a game's own audio; resolves `tailMs` after the last sample.
+ */
+export async function pushInRealTime(
+  client: Client,
+  pcm: Int16Array,
+  options: { microphone?: boolean },
+  tailMs: number,
+): Promise<void> {
+  const started = performance.now();
+  const durationMs = (pcm.length / 2 / 48_000) * 1000;
+  let sent = 0;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const due = Math.min(pcm.length / 2, Math.floor(((performance.now() - started) / 1000) * 48_000));
+      if (due > sent) client.pushAudioInput(pcm.subarray(sent * 2, due * 2), 48_000, 2, options);
+      sent = due;
+      if (performance.now() - started > durationMs + tailMs) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 10);
+  });
+}

@@ -3,14 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
-import { tempDir, twoInALobby } from './callHelpers.js';
-import { eventually } from './helpers.js';
+import { measuredCall, pushInRealTime, tempDir, twoInALobby } from './callHelpers.js';
 
 describe('voice processing in a call', () => {
   it('gain control on the microphone path lifts a quiet talker at the other player by 10 dB or more', async () => {
     const { alice, bob, lobbyId } = await twoInALobby();
-    const dir = tempDir();
-    const quiet = path.join(dir, 'quiet.wav');
+    const quiet = path.join(tempDir(), 'quiet.wav');
     const speech = await synthesizeSpeech('Over here, behind the old mill, I found the key.');
     // About −40 dBFS: a player far from the microphone.
     writeWavFile(
@@ -18,26 +16,12 @@ describe('voice processing in a call', () => {
       speech.pcm.map((s) => Math.round(s * 0.06)),
     );
     // Bob measures what arrives from Alice, frame by frame, before his mix.
-    let energy = 0;
-    const bobCall = bob.client.startCallWithAudioCallbacks(
-      lobbyId,
-      (userId, samples) => {
-        if (userId !== alice.user.id) return;
-        for (const s of samples) energy += s * s;
-      },
-      () => undefined,
-    );
-    const aliceCall = alice.client.startCall(lobbyId);
-    await eventually(
-      () => aliceCall.getStatus() === 'Connected' && bobCall.getStatus() === 'Connected',
-      10_000,
-      'both connected',
-    );
+    const { energy } = await measuredCall(bob, alice, lobbyId);
     const phase = async (): Promise<number> => {
-      energy = 0;
+      energy.total = 0;
       await alice.client.setInputDevice(`wav-in:${quiet}`);
       await new Promise((resolve) => setTimeout(resolve, speech.durationMs + 600));
-      return energy;
+      return energy.total;
     };
     expect(alice.client.getAutomaticGainControl()).toBe(false);
     const plain = await phase();
@@ -52,39 +36,13 @@ describe('voice processing in a call', () => {
     const { alice, bob, lobbyId } = await twoInALobby();
     const speech = await synthesizeSpeech('Over here, behind the old mill, I found the key.');
     const quiet = speech.pcm.map((s) => Math.round(s * 0.06));
-    let energy = 0;
-    const bobCall = bob.client.startCallWithAudioCallbacks(
-      lobbyId,
-      (userId, samples) => {
-        if (userId !== alice.user.id) return;
-        for (const s of samples) energy += s * s;
-      },
-      () => undefined,
-    );
-    const aliceCall = alice.client.startCall(lobbyId);
-    await eventually(
-      () => aliceCall.getStatus() === 'Connected' && bobCall.getStatus() === 'Connected',
-      10_000,
-      'both connected',
-    );
+    const { energy } = await measuredCall(bob, alice, lobbyId);
     await alice.client.setAutomaticGainControl(true);
     // Alice's game pushes the quiet sentence in real time, as its engine captured it.
     const push = async (options: { microphone?: boolean }): Promise<number> => {
-      energy = 0;
-      const started = performance.now();
-      let sent = 0;
-      await new Promise<void>((resolve) => {
-        const timer = setInterval(() => {
-          const due = Math.min(quiet.length / 2, Math.floor(((performance.now() - started) / 1000) * 48_000));
-          if (due > sent) alice.client.pushAudioInput(quiet.subarray(sent * 2, due * 2), 48_000, 2, options);
-          sent = due;
-          if (performance.now() - started > speech.durationMs + 600) {
-            clearInterval(timer);
-            resolve();
-          }
-        }, 10);
-      });
-      return energy;
+      energy.total = 0;
+      await pushInRealTime(alice.client, quiet, options, 600);
+      return energy.total;
     };
     const asIs = await push({});
     const processed = await push({ microphone: true });
@@ -101,28 +59,15 @@ describe('voice processing in a call', () => {
     const bobSays = await synthesizeSpeech('I hear you, I am on my way to the bridge now.', {
       voice: 'en+m3',
     });
-    const bobCall = bob.client.startCall(lobbyId);
     // Bob's microphone hears his room: what his speakers play, 50 ms later at −6 dB.
     await bob.client.setInputDevice('room:50:-6');
-    let energy = 0;
-    const aliceCall = alice.client.startCallWithAudioCallbacks(
-      lobbyId,
-      (userId, samples) => {
-        if (userId !== bob.user.id) return;
-        for (const v of samples) energy += v * v;
-      },
-      () => undefined,
-    );
-    await eventually(
-      () => aliceCall.getStatus() === 'Connected' && bobCall.getStatus() === 'Connected',
-      10_000,
-      'both connected',
-    );
+    // Alice measures what comes back to her from Bob.
+    const { energy } = await measuredCall(alice, bob, lobbyId);
     const aliceSpeaks = async (): Promise<number> => {
-      energy = 0;
+      energy.total = 0;
       await alice.client.setInputDevice(`wav-in:${saidFile}`);
       await new Promise((resolve) => setTimeout(resolve, said.durationMs + 700));
-      return energy;
+      return energy.total;
     };
     const echoed = await aliceSpeaks();
     await bob.client.setEchoCancellation(true);
@@ -135,21 +80,7 @@ describe('voice processing in a call', () => {
     // the canceller. Alice's speaker records it from here on.
     const aliceHears = path.join(tempDir(), 'alice-hears.wav');
     await alice.client.setOutputDevice(`wav-out:${aliceHears}`);
-    const pcm = bobSays.pcm;
-    const started = performance.now();
-    let sent = 0;
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        const due = Math.min(pcm.length / 2, Math.floor(((performance.now() - started) / 1000) * 48_000));
-        if (due > sent)
-          bob.client.pushAudioInput(pcm.subarray(sent * 2, due * 2), 48_000, 2, { microphone: true });
-        sent = due;
-        if (performance.now() - started > bobSays.durationMs + 800) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pushInRealTime(bob.client, bobSays.pcm, { microphone: true }, 800);
     await Promise.all([alice.client.endCall(lobbyId), bob.client.endCall(lobbyId)]);
     expect(matchAudio(bobSays.pcm, readWavFile(aliceHears)).segmentCorrelation).toBeGreaterThanOrEqual(0.85);
   }, 40_000);

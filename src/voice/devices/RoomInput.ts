@@ -16,10 +16,19 @@ export interface RoomEcho {
 export function parseRoomId(id: string): RoomEcho | undefined {
   const match = /^room:(\d{1,3}):(-?\d{1,2}(?:\.\d+)?)$/.exec(id);
   if (!match) return undefined;
-  const delayMs = Number(match[1]);
-  const gainDb = Number(match[2]);
-  if (delayMs > MAX_DELAY_MS || gainDb > 0 || gainDb < -60) return undefined;
-  return { delayMs, gainDb };
+  const echo = { delayMs: Number(match[1]), gainDb: Number(match[2]) };
+  return isModelled(echo) ? echo : undefined;
+}
+
+/** An echo a room can have: 0–500 ms late, −60..0 dB. */
+function isModelled(echo: RoomEcho): boolean {
+  return (
+    Number.isInteger(echo.delayMs) &&
+    echo.delayMs >= 0 &&
+    echo.delayMs <= MAX_DELAY_MS &&
+    echo.gainDb <= 0 &&
+    echo.gainDb >= -60
+  );
 }
 
 /**
@@ -37,8 +46,7 @@ export class RoomInput {
   #written = 0;
 
   constructor(echo: RoomEcho) {
-    if (parseRoomId(`${ROOM_INPUT_PREFIX}${echo.delayMs}:${echo.gainDb}`) === undefined)
-      throw new ValidationError('a room echoes 0–500 ms late at −60..0 dB');
+    if (!isModelled(echo)) throw new ValidationError('a room echoes 0–500 ms late at −60..0 dB');
     this.#gain = 10 ** (echo.gainDb / 20);
     // Stereo samples; the pump reads before it plays within a tick, which adds one frame of its own.
     this.#delay = Math.round((echo.delayMs / 1000) * 48_000) * 2;

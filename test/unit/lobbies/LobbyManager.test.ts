@@ -6,22 +6,15 @@ import { ClientNotReadyError } from '../../../src/errors/index.js';
 import { LobbyManager } from '../../../src/lobbies/LobbyManager.js';
 import { UserStore } from '../../../src/social/UserStore.js';
 import { systemClock } from '../../../src/util/Clock.js';
+import { recordingLog } from '../../fakes/recordingLog.js';
 
 const ME = '100';
 
 /** One lobby manager fed by hand, recording what it emits and warns. */
 function setup(): { lobbies: LobbyManager; events: unknown[][]; warnings: string[]; left: string[] } {
   const events: unknown[][] = [];
-  const warnings: string[] = [];
   const left: string[] = [];
-  const log = {
-    verbose: () => undefined,
-    info: () => undefined,
-    warn: (line: string) => warnings.push(line),
-    error: (line: string) => warnings.push(line),
-    secret: () => undefined,
-    child: () => log,
-  };
+  const { log, warnings } = recordingLog();
   const session: SessionContext<LobbyEvents> = {
     log,
     clock: systemClock,

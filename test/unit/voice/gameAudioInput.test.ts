@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import { ValidationError } from '../../../src/errors/index.js';
 import { GameAudioInput } from '../../../src/voice/devices/GameAudioInput.js';
+import { recordingLog } from '../../fakes/recordingLog.js';
 import { toneStrength } from '../../integration/callHelpers.js';
 
 const FRAME = 1920;
-
-function recorder(): { log: ConstructorParameters<typeof GameAudioInput>[0]; warnings: string[] } {
-  const warnings: string[] = [];
-  const log = {
-    verbose: () => undefined,
-    info: () => undefined,
-    warn: (line: string) => warnings.push(line),
-    error: (line: string) => warnings.push(line),
-    secret: () => undefined,
-    child: () => log,
-  };
-  return { log, warnings };
-}
 
 function makeInput(
   log: ConstructorParameters<typeof GameAudioInput>[0],
@@ -57,7 +45,7 @@ function sine(
 
 describe('GameAudioInput (the game pushes its own PCM)', () => {
   it('passes 48 kHz stereo through unchanged, in 20 ms frames', () => {
-    const { log } = recorder();
+    const { log } = recordingLog();
     const input = makeInput(log);
     const pcm = sine(440, 48_000, 0.1, 2, false) as Int16Array;
     input.push(pcm, 48_000, 2);
@@ -67,7 +55,7 @@ describe('GameAudioInput (the game pushes its own PCM)', () => {
   });
 
   it('resamples 44.1 kHz mono Float32 to 48 kHz stereo, keeping the pitch and the length', () => {
-    const { log } = recorder();
+    const { log } = recordingLog();
     const input = makeInput(log);
     input.push(sine(1000, 44_100, 0.5, 1, true), 44_100, 1);
     const out = drain(input);
@@ -80,7 +68,7 @@ describe('GameAudioInput (the game pushes its own PCM)', () => {
   });
 
   it('gives the same audio whether the game pushes one block or odd-sized chunks (no seams)', () => {
-    const { log } = recorder();
+    const { log } = recordingLog();
     const pcm = sine(523, 16_000, 0.6, 1, false) as Int16Array;
     const whole = makeInput(log);
     whole.push(pcm, 16_000, 1);
@@ -96,7 +84,7 @@ describe('GameAudioInput (the game pushes its own PCM)', () => {
   });
 
   it('keeps at most one second, dropping the oldest with one warning per overflow', () => {
-    const { log, warnings } = recorder();
+    const { log, warnings } = recordingLog();
     const input = makeInput(log);
     const second = sine(440, 48_000, 1, 2, false);
     input.push(second, 48_000, 2);
@@ -110,7 +98,7 @@ describe('GameAudioInput (the game pushes its own PCM)', () => {
   });
 
   it('adds to what the device captured, clipping at full scale', () => {
-    const { log } = recorder();
+    const { log } = recordingLog();
     const input = makeInput(log);
     input.push(new Int16Array(FRAME).fill(30_000), 48_000, 2);
     const frame = new Int16Array(FRAME).fill(10_000);
@@ -120,7 +108,7 @@ describe('GameAudioInput (the game pushes its own PCM)', () => {
   });
 
   it('drops audio pushed while no call carries audio', () => {
-    const { log } = recorder();
+    const { log } = recordingLog();
     let accepting = false;
     const input = makeInput(log, () => accepting);
     input.push(sine(440, 48_000, 0.2, 2, false), 48_000, 2);
@@ -131,7 +119,7 @@ describe('GameAudioInput (the game pushes its own PCM)', () => {
   });
 
   it('refuses what is not PCM it can take, with a ValidationError', () => {
-    const { log } = recorder();
+    const { log } = recordingLog();
     const input = makeInput(log);
     const pcm = new Int16Array(960);
     expect(() => input.push([1, 2] as unknown as Int16Array, 48_000, 2)).toThrow(ValidationError);

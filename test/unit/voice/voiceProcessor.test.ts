@@ -8,45 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeSpeech } from '../../../src/emulator/testing/speech.js';
 import { VoiceProcessor } from '../../../src/voice/processing/VoiceProcessor.js';
 import { echoReturnLossEnhancement, snrGain } from '../../../src/emulator/testing/voiceMetrics.js';
+import { recordingLog } from '../../fakes/recordingLog.js';
+import { echoOf, inSteadyNoise, mono, runFrames } from './voiceSignals.js';
 
 const FRAME = 1920;
 const RATE = 48_000;
-const log = {
-  verbose: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  secret: () => undefined,
-  child: () => log,
-};
-
-/** Mono floats (−1..1) from 48 kHz stereo Int16. */
-function mono(pcm: Int16Array): Float32Array {
-  const out = new Float32Array(pcm.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = ((pcm[2 * i] ?? 0) + (pcm[2 * i + 1] ?? 0)) / 65536;
-  return out;
-}
-
-/** Runs mono floats through the processor in 20 ms stereo frames; `render` is the playout, if any. */
-function run(processor: VoiceProcessor, mic: Float32Array, render?: Float32Array): Float32Array {
-  const out = new Float32Array(mic.length);
-  const frame = new Int16Array(FRAME);
-  const played = new Int16Array(FRAME);
-  for (let start = 0; start + FRAME / 2 <= mic.length; start += FRAME / 2) {
-    for (let i = 0; i < FRAME / 2; i++) {
-      const m = Math.round((mic[start + i] ?? 0) * 32767);
-      frame[2 * i] = m;
-      frame[2 * i + 1] = m;
-      const r = Math.round((render?.[start + i] ?? 0) * 32767);
-      played[2 * i] = r;
-      played[2 * i + 1] = r;
-    }
-    if (render) processor.render(played);
-    processor.process(frame);
-    for (let i = 0; i < FRAME / 2; i++) out[start + i] = (frame[2 * i] ?? 0) / 32767;
-  }
-  return out;
-}
+const { log } = recordingLog();
 
 /** Pearson correlation of two equal stretches, at the best lag within ±`maxLag` samples. */
 function bestCorrelation(a: Float32Array, b: Float32Array, from: number, to: number, maxLag: number): number {
@@ -97,16 +64,9 @@ describe('VoiceProcessor', () => {
     render.set(far, 0);
     const nearOnly = new Float32Array(total);
     nearOnly.set(near, far.length + gap);
-    const delay = Math.round(0.05 * RATE);
-    const mic = new Float32Array(total);
-    for (let i = 0; i < total; i++) {
-      const echo =
-        0.5 * (render[i - delay] ?? 0) +
-        0.15 * (render[i - delay - 240] ?? 0) +
-        0.07 * (render[i - delay - 700] ?? 0);
-      mic[i] = echo + (nearOnly[i] ?? 0);
-    }
-    const out = run(processor, mic, render);
+    const echo = echoOf(render);
+    const mic = echo.map((e, i) => e + (nearOnly[i] ?? 0));
+    const { out } = runFrames(processor, mic, render);
     // After the canceller has converged: the second half of the far-end speech.
     const erle = echoReturnLossEnhancement(mic, out, Math.floor(far.length / 2), far.length);
     expect(erle).toBeGreaterThanOrEqual(20);
@@ -118,26 +78,8 @@ describe('VoiceProcessor', () => {
   it('raises the SNR of speech in steady noise at 5 dB by at least 10 dB', async () => {
     const processor = new VoiceProcessor(log);
     await processor.set({ noiseSuppression: true });
-    const pad = RATE;
-    const clean = new Float32Array(near.length + 2 * pad);
-    clean.set(near, pad);
-    // Steady noise (a deterministic white noise, low-passed a little like a fan).
-    let seed = 12345;
-    let last = 0;
-    const noise = new Float32Array(clean.length).map(() => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      last = 0.7 * last + 0.3 * (seed / 2 ** 31 - 1);
-      return last;
-    });
-    let ps = 0;
-    let pn = 0;
-    for (let i = pad; i < pad + near.length; i++) {
-      ps += (clean[i] ?? 0) ** 2;
-      pn += (noise[i] ?? 0) ** 2;
-    }
-    const g = Math.sqrt(ps / (pn * 10 ** 0.5));
-    const noisy = clean.map((s, i) => s + g * (noise[i] ?? 0));
-    const out = run(processor, noisy);
+    const { clean, noisy, pad } = inSteadyNoise(near, 5);
+    const { out } = runFrames(processor, noisy);
     expect(snrGain(noisy, out, pad, pad + near.length)).toBeGreaterThanOrEqual(10);
     // Still the same words.
     expect(bestCorrelation(clean, out, pad, pad + near.length, 2400)).toBeGreaterThanOrEqual(0.8);
@@ -165,7 +107,7 @@ describe('VoiceProcessor', () => {
           near.map((s) => Math.max(-1, Math.min(1, s * scale))),
           r * near.length,
         );
-      const out = run(processor, input);
+      const { out } = runFrames(processor, input);
       const settled = levelOf(out, 2 * near.length);
       expect(Math.abs(settled - levelOf(input, 2 * near.length))).toBeGreaterThan(3);
       expect(settled).toBeGreaterThan(-28);
