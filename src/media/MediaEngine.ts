@@ -1,3 +1,4 @@
+import type { SystemAudio } from './devices/types.js';
 import type { AeadAlgorithm } from './aead.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from './dave/types.js';
 import type {
@@ -227,4 +228,14 @@ export interface MediaEngine {
    * event loop does not delay packets; the JS engine runs it on timers (see `VoiceTransport`).
    */
   createVoiceTransport(options: VoiceTransportOptions): VoiceTransport;
+
+  /**
+   * Opens the system's microphones and speakers (the native engine, through miniaudio). Each call makes a
+   * new, independent instance; dispose it when done.
+   *
+   * @throws MediaEngineError `ERR_SYSTEM_AUDIO_UNAVAILABLE` in the JS engine, in an addon built without
+   *   system audio, or when no audio backend starts; its message gives the reason and the remedy (the
+   *   game-PCM path, `client.pushAudioInput()`, works in every engine).
+   */
+  openSystemAudio(): SystemAudio;
 }

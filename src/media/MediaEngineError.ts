@@ -70,7 +70,18 @@ export type MediaEngineErrorCode =
   /** The transport thread's queue is full. */
   | 'ERR_TRANSPORT_QUEUE_FULL'
   /** The transport thread failed unexpectedly. */
-  | 'ERR_TRANSPORT_INTERNAL';
+  | 'ERR_TRANSPORT_INTERNAL'
+  /**
+   * No system audio devices: the JS engine has none, or the addon was built without them, or no audio
+   * backend (PulseAudio, ALSA, WASAPI, Core Audio) could start. The message says which, and the remedy.
+   */
+  | 'ERR_SYSTEM_AUDIO_UNAVAILABLE'
+  /** No audio device has this id (it was unplugged, or never existed). */
+  | 'ERR_AUDIO_DEVICE_NOT_FOUND'
+  /** The audio device exists but would not open or start (busy, or a format it refuses). */
+  | 'ERR_AUDIO_DEVICE_FAILED'
+  /** The system audio was disposed. */
+  | 'ERR_SYSTEM_AUDIO_DISPOSED';
 
 const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_INVALID_ARG_TYPE',
@@ -106,6 +117,10 @@ const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_TRANSPORT_NOT_RUNNING',
   'ERR_TRANSPORT_QUEUE_FULL',
   'ERR_TRANSPORT_INTERNAL',
+  'ERR_SYSTEM_AUDIO_UNAVAILABLE',
+  'ERR_AUDIO_DEVICE_NOT_FOUND',
+  'ERR_AUDIO_DEVICE_FAILED',
+  'ERR_SYSTEM_AUDIO_DISPOSED',
 ]);
 
 /**

@@ -103,3 +103,10 @@ export type {
   VoiceTransportState,
   VoiceTransportStats,
 } from './transport/types.js';
+export type {
+  SystemAudio,
+  SystemAudioDeviceInfo,
+  SystemAudioDirection,
+  SystemAudioEvent,
+  SystemAudioStreamStatus,
+} from './devices/types.js';

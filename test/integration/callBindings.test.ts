@@ -69,7 +69,8 @@ describe('bindings: lobby calls with the C++ names', () => {
       inputs = devices;
     });
     await pumpUntil(() => inputs.length > 0);
-    expect(inputs.map((d) => d.Id())).toEqual(['null']);
+    expect(inputs[0]?.Id()).toBe('null');
+    for (const device of inputs.slice(1)) expect(device.Id()).toMatch(/^(default|[a-z0-9]+:.+)$/);
     expect(inputs[0]?.IsDefault()).toBe(true);
     expect(Client.GetDefaultAudioDeviceId()).toBe('null');
     let refused: ClientResult | undefined;

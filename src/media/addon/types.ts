@@ -1,4 +1,10 @@
 import type {
+  SystemAudioDeviceInfo,
+  SystemAudioDirection,
+  SystemAudioEvent,
+  SystemAudioStreamStatus,
+} from '../devices/types.js';
+import type {
   AudioProcessorCore,
   JitterBufferCore,
   OpusDecoderCore,
@@ -251,4 +257,23 @@ export interface NativeAddon {
   AudioProcessor: new () => AudioProcessorCore;
   /** The transport thread of one voice connection; throws `ERR_OPUS_UNAVAILABLE` without libopus. */
   VoiceTransport: new (options: NativeVoiceTransportOptions) => NativeVoiceTransport;
+  /** Whether this build carries system audio devices (miniaudio). Absent in addons built before it. */
+  systemAudioBuilt?: () => boolean;
+  /** The system's devices; throws `ERR_SYSTEM_AUDIO_UNAVAILABLE` when no backend starts. */
+  SystemAudio?: new () => NativeSystemAudio;
+}
+
+/** `new addon.SystemAudio()`: see native/napi/system_audio_wrap.h. */
+export interface NativeSystemAudio {
+  backend(): string;
+  list(direction: SystemAudioDirection): SystemAudioDeviceInfo[];
+  open(direction: SystemAudioDirection, id: string | null): void;
+  close(direction: SystemAudioDirection): void;
+  status(direction: SystemAudioDirection): SystemAudioStreamStatus;
+  read(out: Int16Array, maxBacklogSamples: number): boolean;
+  write(pcm: Int16Array): number;
+  inputAvailable(): number;
+  outputQueued(): number;
+  takeEvents(): SystemAudioEvent[];
+  dispose(): void;
 }

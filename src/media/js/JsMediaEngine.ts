@@ -1,3 +1,6 @@
+import { MediaEngineError } from '../MediaEngineError.js';
+import type { SystemAudio } from '../devices/types.js';
+import { SYSTEM_AUDIO_REMEDY } from '../native/NativeSystemAudioFacade.js';
 import type { AeadAlgorithm } from '../aead.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from '../dave/types.js';
@@ -121,6 +124,16 @@ export class JsMediaEngine extends EngineBase implements MediaEngine {
   /** {@inheritDoc MediaEngine.daveFrameKey} */
   daveFrameKey(baseSecret: Uint8Array, generation: number): Buffer {
     return new HashRatchet(baseSecretArg(baseSecret)).advanceTo(generationArg(generation));
+  }
+
+  /** {@inheritDoc MediaEngine.openSystemAudio} */
+  openSystemAudio(): SystemAudio {
+    throw new MediaEngineError(
+      'ERR_SYSTEM_AUDIO_UNAVAILABLE',
+      `The JS media engine has no system audio devices (they live in the native addon${
+        this.info.fallbackReason ? `, which is not in use: ${this.info.fallbackReason}` : ''
+      }). ${SYSTEM_AUDIO_REMEDY}`,
+    );
   }
 
   /** {@inheritDoc MediaEngine.createVoiceTransport} */

@@ -1,3 +1,5 @@
+import type { SystemAudio } from '../devices/types.js';
+import { NativeSystemAudioFacade } from './NativeSystemAudioFacade.js';
 import { RTP_INFO, type NativeAddon } from '../addon/types.js';
 import type { AeadAlgorithm } from '../aead.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
@@ -164,6 +166,11 @@ export class NativeMediaEngine extends EngineBase implements MediaEngine {
   /** {@inheritDoc MediaEngine.daveFrameKey} */
   daveFrameKey(baseSecret: Uint8Array, generation: number): Buffer {
     return this.#addon.daveFrameKey(baseSecretArg(baseSecret), generationArg(generation));
+  }
+
+  /** {@inheritDoc MediaEngine.openSystemAudio} */
+  openSystemAudio(): SystemAudio {
+    return new NativeSystemAudioFacade(this.#addon);
   }
 
   /**

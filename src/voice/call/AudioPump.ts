@@ -17,6 +17,7 @@ import {
   type AudioOutput,
 } from '../devices/audioDevices.js';
 import { GameAudioInput } from '../devices/GameAudioInput.js';
+import { SYSTEM_DEFAULT_DEVICE_ID, type SystemDevices } from '../devices/SystemDevices.js';
 import { VoiceProcessor, type VoiceProcessingSettings } from '../processing/VoiceProcessor.js';
 import type { ActiveCall } from './ActiveCall.js';
 
@@ -35,6 +36,8 @@ export interface AudioPumpDeps {
   voiceLogDir: () => string | undefined;
   /** Runs at the start of every tick while a call runs. */
   onTick: () => void;
+  /** The system's microphones and speakers. */
+  system: SystemDevices;
   /** Sees every microphone frame read while a call is connected (`null` when the device gave none). */
   inputObserver?: (frame: Int16Array | null, nowMs: number) => void;
 }
@@ -100,49 +103,76 @@ export class AudioPump {
 
   // --- devices -------------------------------------------------------------------------------------
 
-  /** The input devices: the null device, and the current WAV file when one is in use. */
+  /** The input devices: the null device, the current virtual device, then the system's (`default` first). */
   inputDevices(): AudioDevice[] {
-    const current = describeDevice(this.#inputId, 'input');
-    return current && current.id !== NULL_AUDIO_DEVICE_ID
-      ? [NULL_AUDIO_DEVICE, current]
-      : [NULL_AUDIO_DEVICE];
+    return [...this.#virtualDevices(this.#inputId, 'input'), ...this.#d.system.list('input')];
   }
-  /** The output devices: the null device, and the current WAV file when one is in use. */
+  /** The output devices: the null device, the current WAV file, then the system's (`default` first). */
   outputDevices(): AudioDevice[] {
-    const current = describeDevice(this.#outputId, 'output');
-    return current && current.id !== NULL_AUDIO_DEVICE_ID
-      ? [NULL_AUDIO_DEVICE, current]
-      : [NULL_AUDIO_DEVICE];
+    return [...this.#virtualDevices(this.#outputId, 'output'), ...this.#d.system.list('output')];
   }
   /** The current input device. */
   currentInputDevice(): AudioDevice {
-    return describeDevice(this.#inputId, 'input') ?? NULL_AUDIO_DEVICE;
+    return this.#describe(this.#inputId, 'input');
   }
   /** The current output device. */
   currentOutputDevice(): AudioDevice {
-    return describeDevice(this.#outputId, 'output') ?? NULL_AUDIO_DEVICE;
+    return this.#describe(this.#outputId, 'output');
   }
-  /** Switches the input device; a ValidationError for an unknown id or an unreadable or unsupported file. */
+  /**
+   * Switches the input device, during a call too (the call goes on with the new device's audio); a
+   * ValidationError for an unknown id or an unreadable or unsupported file, a MediaEngineError for a system
+   * device that is gone or will not open.
+   */
   setInputDevice(id: string): void {
-    if (typeof id !== 'string' || !describeDevice(id, 'input'))
-      throw new ValidationError(
-        `setInputDevice: unknown device "${id}" (null, wav-in:<path> or room:<delay ms>:<gain dB>)`,
-      );
-    const input = openInput(id);
+    const input = this.#open(id, 'input', openInput, (device) => this.#d.system.openInput(device));
     this.#input.close();
     this.#input = input;
     this.#inputId = id;
     this.#d.log.info(`input device: ${id}`);
   }
-  /** Switches the output device (the previous WAV file is finalised); a ValidationError for a bad id or path. */
+  /** Switches the output device (a WAV file is finalised); errors as {@link AudioPump.setInputDevice}. */
   setOutputDevice(id: string): void {
-    if (typeof id !== 'string' || !describeDevice(id, 'output'))
-      throw new ValidationError(`setOutputDevice: unknown device "${id}" (null or wav-out:<path>)`);
-    const output = openOutput(id);
+    const output = this.#open(id, 'output', openOutput, (device) => this.#d.system.openOutput(device));
     this.#output.close();
     this.#output = output;
     this.#outputId = id;
     this.#d.log.info(`output device: ${id}`);
+  }
+  /** The watcher moved a lost system device's stream to the default: the current device says so now. */
+  deviceLost(direction: 'input' | 'output'): void {
+    if (direction === 'input') this.#inputId = SYSTEM_DEFAULT_DEVICE_ID;
+    else this.#outputId = SYSTEM_DEFAULT_DEVICE_ID;
+  }
+
+  #open<T>(
+    id: string,
+    direction: 'input' | 'output',
+    openVirtual: (id: string) => T,
+    openSystem: (id: string) => T,
+  ): T {
+    const setter = direction === 'input' ? 'setInputDevice' : 'setOutputDevice';
+    if (typeof id === 'string' && describeDevice(id, direction)) return openVirtual(id);
+    if (typeof id === 'string' && this.#d.system.owns(id)) return openSystem(id);
+    throw new ValidationError(
+      direction === 'input'
+        ? `${setter}: unknown device "${id}" (null, wav-in:<path>, room:<delay ms>:<gain dB>, default, or an id from getInputDevices)`
+        : `${setter}: unknown device "${id}" (null, wav-out:<path>, default, or an id from getOutputDevices)`,
+    );
+  }
+
+  #virtualDevices(id: string, direction: 'input' | 'output'): AudioDevice[] {
+    const current = describeDevice(id, direction);
+    return current && current.id !== NULL_AUDIO_DEVICE_ID
+      ? [NULL_AUDIO_DEVICE, current]
+      : [NULL_AUDIO_DEVICE];
+  }
+
+  #describe(id: string, direction: 'input' | 'output'): AudioDevice {
+    return (
+      describeDevice(id, direction) ??
+      this.#d.system.describe(id, direction) ?? { id, name: `${id} (not present)`, isDefault: false }
+    );
   }
 
   /**

@@ -10,6 +10,7 @@ import { VoiceConnection, type VoiceAudioSettings } from '../connection/VoiceCon
 import type { VoiceSocketFactory } from '../gateway/VoiceGatewayClient.js';
 import type { AudioDevice } from '../devices/audioDevices.js';
 import { NO_AUDIO_INPUT_OFF_DBFS, NoAudioInputDetector } from '../devices/NoAudioInputDetector.js';
+import { SystemDevices } from '../devices/SystemDevices.js';
 import type { VoiceProcessingSettings } from '../processing/VoiceProcessor.js';
 import { AudioPump } from './AudioPump.js';
 import { ActiveCall, type VoiceServerInfo } from './ActiveCall.js';
@@ -67,6 +68,7 @@ export class CallManager implements SessionFeature {
   readonly #voiceLog: VoiceLogFile;
   readonly #voiceStates: VoiceStateSender;
   readonly #pump: AudioPump;
+  readonly #system: SystemDevices;
   readonly #noAudioInput = new NoAudioInputDetector((detected) => {
     this.#log.info(`microphone input ${detected ? 'detected' : 'not detected'}`);
     this.#d.session.emit('audioInputDetected', detected);
@@ -84,8 +86,21 @@ export class CallManager implements SessionFeature {
       calls: this.#calls,
       log: this.#log,
     });
+    this.#system = new SystemDevices({
+      open: () => this.#d.engine().openSystemAudio(),
+      log: this.#log,
+      onDevicesChanged: () => {
+        this.#d.session.emit('devicesChanged', this.inputDevices(), this.outputDevices());
+      },
+      onDeviceLost: (loss) => {
+        this.#pump.deviceLost(loss.direction);
+        this.#d.session.emit('audioDeviceLost', loss);
+        this.#d.session.emit('devicesChanged', this.inputDevices(), this.outputDevices());
+      },
+    });
     this.#pump = new AudioPump({
       calls: this.#calls,
+      system: this.#system,
       log: this.#log,
       voiceLogDir: () => this.#voiceLog.dir,
       onTick: () => {
@@ -272,11 +287,11 @@ export class CallManager implements SessionFeature {
     this.#pump.pushGameAudio(samples, sampleRate, channels, options.microphone === true);
   }
 
-  /** The input devices: the null device, and the current WAV file when one is in use. */
+  /** The input devices: the null device, the current virtual one, then the system's. */
   inputDevices(): AudioDevice[] {
     return this.#pump.inputDevices();
   }
-  /** The output devices: the null device, and the current WAV file when one is in use. */
+  /** The output devices: the null device, the current WAV file, then the system's. */
   outputDevices(): AudioDevice[] {
     return this.#pump.outputDevices();
   }
@@ -288,11 +303,11 @@ export class CallManager implements SessionFeature {
   currentOutputDevice(): AudioDevice {
     return this.#pump.currentOutputDevice();
   }
-  /** Switches the input device; a ValidationError for an unknown id or an unreadable or unsupported file. */
+  /** Switches the input device; see {@link AudioPump.setInputDevice}. */
   setInputDevice(id: string): void {
     this.#pump.setInputDevice(id);
   }
-  /** Switches the output device (the previous WAV file is finalised); a ValidationError for a bad id or path. */
+  /** Switches the output device; see {@link AudioPump.setOutputDevice}. */
   setOutputDevice(id: string): void {
     this.#pump.setOutputDevice(id);
   }
@@ -335,6 +350,7 @@ export class CallManager implements SessionFeature {
   async destroy(): Promise<void> {
     await this.endAll();
     this.#pump.destroy();
+    this.#system.dispose();
   }
 
   // --- internals -----------------------------------------------------------------------------------

@@ -1,3 +1,6 @@
+import type { AudioDevice } from '../devices/audioDevices.js';
+import type { AudioDeviceLoss } from '../devices/SystemDevices.js';
+
 /** Events of the lobbies' voice calls that the client emits, each with its argument tuple (part of the client's events). */
 export interface VoiceEvents {
   /**
@@ -11,4 +14,14 @@ export interface VoiceEvents {
    * are reported.
    */
   audioInputDetected: [inputDetected: boolean];
+  /**
+   * The system's audio devices changed: one was plugged in or removed, or the default moved. Both lists
+   * are what `client.getInputDevices()` and `client.getOutputDevices()` would give now.
+   */
+  devicesChanged: [inputDevices: AudioDevice[], outputDevices: AudioDevice[]];
+  /**
+   * The chosen microphone or speaker went away (unplugged, or it stopped delivering) and the SDK moved the
+   * audio to the system default on its own; the call goes on.
+   */
+  audioDeviceLost: [loss: AudioDeviceLoss];
 }

@@ -1,0 +1,560 @@
+#include "core/devices/system_audio.h"
+
+#if defined(SDKPP_HAVE_MINIAUDIO)
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "core/devices/miniaudio_config.h"
+#include "core/devices/sample_ring.h"
+
+namespace sdkpp::devices {
+namespace {
+
+// Half a second of stereo each way: the most a stalled reader or writer can leave behind.
+constexpr size_t kRingSamples = 65536;
+// Output is held back until a cushion is queued, so that a late writer (the JS thread busy) does not starve
+// the device. The cushion adapts like a jitter buffer: it starts at 40 ms, grows by 20 ms at each underrun
+// up to 120 ms, and shrinks by 20 ms after 10 s without one.
+constexpr size_t kFrameSamples = 960 * kChannels;
+constexpr size_t kOutputCushionMin = 2 * kFrameSamples;
+constexpr size_t kOutputCushionMax = 6 * kFrameSamples;
+constexpr size_t kOutputCushionStableFrames = 10 * kSampleRate;
+// Output queued beyond the cushion plus this, for a whole second, is latency and is dropped.
+constexpr size_t kOutputBacklogSlack = 2 * kFrameSamples;
+constexpr int64_t kWatchPeriodMs = 100;
+constexpr int64_t kEnumeratePeriodMs = 500;
+// A stream that has run and then gets no callback for this long has lost its device.
+constexpr int64_t kStallMs = 750;
+// A new stream may take a while to start (a PulseAudio null sink takes up to 2 s here).
+constexpr int64_t kStartGraceMs = 3000;
+constexpr int64_t kRetryMs = 2000;
+constexpr size_t kMaxEvents = 64;
+// Reads (of 10–20 ms) over which the capture backlog's low point is taken: about a second.
+constexpr uint32_t kBacklogWindowReads = 50;
+
+int64_t NowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// A device id as text: the backend's own string where it has one (PulseAudio and ALSA names, Core Audio
+// UIDs, WASAPI endpoint ids), else the number or the GUID's bytes in hex.
+std::string IdToString(ma_backend backend, const ma_device_id& id)
+{
+    auto bounded = [](const char* text, size_t size) { return std::string(text, strnlen(text, size)); };
+    switch (backend) {
+        case ma_backend_pulseaudio:
+            return bounded(id.pulse, sizeof(id.pulse));
+        case ma_backend_alsa:
+            return bounded(id.alsa, sizeof(id.alsa));
+        case ma_backend_coreaudio:
+            return bounded(id.coreaudio, sizeof(id.coreaudio));
+        case ma_backend_jack:
+            return "jack:" + std::to_string(id.jack);
+        case ma_backend_winmm:
+            return "winmm:" + std::to_string(id.winmm);
+        case ma_backend_wasapi: {
+            std::string text;
+            for (size_t i = 0; i < sizeof(id.wasapi) / sizeof(id.wasapi[0]) && id.wasapi[i] != 0; ++i) {
+                const auto unit = static_cast<uint32_t>(id.wasapi[i]);
+                text.push_back(unit < 0x80 ? static_cast<char>(unit) : '?');
+            }
+            return text;
+        }
+        default: {
+            static const char kHex[] = "0123456789abcdef";
+            const auto* bytes = reinterpret_cast<const unsigned char*>(&id);
+            size_t end = sizeof(id);
+            while (end > 0 && bytes[end - 1] == 0) --end;
+            std::string text = "id:";
+            for (size_t i = 0; i < end; ++i) {
+                text.push_back(kHex[bytes[i] >> 4]);
+                text.push_back(kHex[bytes[i] & 15]);
+            }
+            return text;
+        }
+    }
+}
+
+// One direction's stream. The fields the device callback touches are atomics or the ring; the rest belong
+// to whoever holds MiniaudioSystem::control_. It lives as long as the MiniaudioSystem, so a callback
+// never outlives its user data.
+struct Stream {
+    explicit Stream(Direction d) : direction(d), ring(kRingSamples) {}
+
+    const Direction direction;
+    SampleRing ring;
+    std::atomic<uint64_t> callbacks{0};
+    std::atomic<uint64_t> dropped{0};
+    std::atomic<uint64_t> missing{0};
+    std::atomic<int64_t> lastCallbackMs{0};
+    // Output only, callback thread only: the prebuffer reached, and the window of the backlog bound.
+    bool primed = false;
+    size_t cushion = kOutputCushionMin;
+    size_t stableFrames = 0;
+    size_t minBacklog = SIZE_MAX;
+    size_t windowFrames = 0;
+
+    std::unique_ptr<ma_device> device;
+    std::string id;
+    std::string name;
+    bool wanted = false;  // the user asked for it open (a failed fallback keeps retrying)
+    int64_t openedMs = 0;
+    int64_t retryAtMs = 0;
+    uint32_t reopened = 0;
+};
+
+void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames)
+{
+    auto* stream = static_cast<Stream*>(device->pUserData);
+    const size_t count = static_cast<size_t>(frames) * kChannels;
+    stream->callbacks.fetch_add(1, std::memory_order_relaxed);
+    stream->lastCallbackMs.store(NowMs(), std::memory_order_relaxed);
+    if (stream->direction == Direction::kInput) {
+        const size_t written = stream->ring.Write(static_cast<const int16_t*>(input), count);
+        if (written < count) stream->dropped.fetch_add(count - written, std::memory_order_relaxed);
+        return;
+    }
+    auto* out = static_cast<int16_t*>(output);
+    SampleRing& ring = stream->ring;
+    if (!stream->primed) {
+        if (ring.Available() < stream->cushion) {
+            std::memset(out, 0, count * sizeof(int16_t));
+            return;
+        }
+        stream->primed = true;
+    }
+    if (!ring.Read(out, count)) {
+        // Starved: play what there is, then silence, and wait for a new prebuffer.
+        const size_t have = ring.Available();
+        ring.Read(out, have);
+        std::memset(out + have, 0, (count - have) * sizeof(int16_t));
+        stream->missing.fetch_add(count - have, std::memory_order_relaxed);
+        stream->primed = false;
+        stream->cushion = std::min(stream->cushion + kFrameSamples, kOutputCushionMax);
+        stream->stableFrames = 0;
+        return;
+    }
+    stream->stableFrames += frames;
+    if (stream->stableFrames >= kOutputCushionStableFrames) {
+        stream->cushion = std::max(stream->cushion - kFrameSamples, kOutputCushionMin);
+        stream->stableFrames = 0;
+    }
+    // As on the capture side: only output that stays queued beyond the bound for a whole window is
+    // latency (the writer's steps and the device's periods both come in bursts).
+    const size_t backlog = ring.Available();
+    stream->minBacklog = std::min(stream->minBacklog, backlog);
+    stream->windowFrames += frames;
+    if (stream->windowFrames >= kSampleRate) {
+        const size_t bound = stream->cushion + kOutputBacklogSlack;
+        if (stream->minBacklog > bound) {
+            const size_t excess = stream->minBacklog - bound;
+            const size_t trimmed = ring.TrimTo(backlog - std::min(backlog, excess));
+            if (trimmed > 0) stream->dropped.fetch_add(trimmed, std::memory_order_relaxed);
+        }
+        stream->windowFrames = 0;
+        stream->minBacklog = SIZE_MAX;
+    }
+}
+
+class MiniaudioSystem final : public SystemAudio {
+public:
+    MiniaudioSystem() : input_(Direction::kInput), output_(Direction::kOutput) {}
+
+    bool Start(std::string* error)
+    {
+        ma_context_config config = ma_context_config_init();
+        config.pulse.pApplicationName = "sdkpp";
+        config.pulse.tryAutoSpawn = MA_FALSE;
+        config.threadPriority = ma_thread_priority_highest;
+        const ma_result result = ma_context_init(nullptr, 0, &config, &context_);
+        if (result != MA_SUCCESS) {
+            *error = std::string("no audio backend could start (") + ma_result_description(result) + ")";
+            return false;
+        }
+        contextReady_ = true;
+        {
+            std::lock_guard<std::mutex> lock(control_);
+            EnumerateLocked();
+        }
+        watcher_ = std::thread([this] { Watch(); });
+        return true;
+    }
+
+    ~MiniaudioSystem() override
+    {
+        {
+            std::lock_guard<std::mutex> lock(stopMutex_);
+            stopping_ = true;
+        }
+        stopSignal_.notify_all();
+        if (watcher_.joinable()) watcher_.join();
+        std::lock_guard<std::mutex> lock(control_);
+        CloseLocked(input_);
+        CloseLocked(output_);
+        if (contextReady_) ma_context_uninit(&context_);
+    }
+
+    std::string Backend() const override { return ma_get_backend_name(context_.backend); }
+
+    std::vector<DeviceInfo> List(Direction direction) override
+    {
+        std::lock_guard<std::mutex> lock(control_);
+        EnumerateLocked();
+        return direction == Direction::kInput ? inputs_ : outputs_;
+    }
+
+    bool Open(Direction direction, const std::string& id, std::string* error) override
+    {
+        std::lock_guard<std::mutex> lock(control_);
+        Stream& stream = StreamOf(direction);
+        CloseLocked(stream);
+        stream.wanted = false;
+        stream.reopened = 0;
+        if (!OpenLocked(stream, id, error)) return false;
+        stream.wanted = true;
+        return true;
+    }
+
+    void Close(Direction direction) override
+    {
+        std::lock_guard<std::mutex> lock(control_);
+        Stream& stream = StreamOf(direction);
+        CloseLocked(stream);
+        stream.wanted = false;
+    }
+
+    StreamStatus Status(Direction direction) override
+    {
+        std::lock_guard<std::mutex> lock(control_);
+        const Stream& stream = StreamOf(direction);
+        StreamStatus status;
+        status.open = stream.device != nullptr;
+        status.followsDefault = stream.id.empty();
+        status.id = stream.id;
+        status.name = stream.name;
+        status.callbacks = stream.callbacks.load(std::memory_order_relaxed);
+        status.droppedSamples = stream.dropped.load(std::memory_order_relaxed);
+        status.missingSamples = stream.missing.load(std::memory_order_relaxed);
+        status.reopened = stream.reopened;
+        return status;
+    }
+
+    bool ReadInput(int16_t* out, size_t count, size_t maxBacklog) noexcept override
+    {
+        // A cushion of one more read first, rebuilt after every underrun: a device that delivers in bursts
+        // would otherwise leave the reader without a frame now and then, and each miss would delay the
+        // rest of the audio by a frame.
+        if (!readerPrimed_ && input_.ring.Available() < 2 * count) return false;
+        if (!input_.ring.Read(out, count)) {
+            readerPrimed_ = false;
+            return false;
+        }
+        readerPrimed_ = true;
+        // Devices deliver in bursts (a PulseAudio monitor in chunks of 25 ms and more, any device when its
+        // stream starts), so the backlog after a read swings. Only what stays above the bound for a whole
+        // window is latency to drop: the lowest backlog of the window, less the bound.
+        const size_t backlog = input_.ring.Available();
+        readerMinBacklog_ = std::min(readerMinBacklog_, backlog);
+        if (++readerReads_ >= kBacklogWindowReads) {
+            if (readerMinBacklog_ > maxBacklog) {
+                const size_t excess = readerMinBacklog_ - maxBacklog;
+                const size_t trimmed = input_.ring.TrimTo(backlog - std::min(backlog, excess));
+                if (trimmed > 0) input_.dropped.fetch_add(trimmed, std::memory_order_relaxed);
+            }
+            readerReads_ = 0;
+            readerMinBacklog_ = SIZE_MAX;
+        }
+        return true;
+    }
+
+    size_t WriteOutput(const int16_t* in, size_t count) noexcept override
+    {
+        const size_t written = output_.ring.Write(in, count);
+        if (written < count) output_.dropped.fetch_add(count - written, std::memory_order_relaxed);
+        return written;
+    }
+
+    size_t InputAvailable() const noexcept override { return input_.ring.Available(); }
+    size_t OutputQueued() const noexcept override { return output_.ring.Available(); }
+
+    std::vector<DeviceEvent> TakeEvents() override
+    {
+        std::lock_guard<std::mutex> lock(eventsMutex_);
+        std::vector<DeviceEvent> taken(events_.begin(), events_.end());
+        events_.clear();
+        return taken;
+    }
+
+private:
+    Stream& StreamOf(Direction direction) { return direction == Direction::kInput ? input_ : output_; }
+
+    // Reads both device lists (control_ held: miniaudio's enumeration result is shared state). Returns
+    // whether anything differs from the previous enumeration.
+    bool EnumerateLocked()
+    {
+        ma_device_info* playback = nullptr;
+        ma_device_info* capture = nullptr;
+        ma_uint32 playbackCount = 0;
+        ma_uint32 captureCount = 0;
+        if (ma_context_get_devices(&context_, &playback, &playbackCount, &capture, &captureCount) != MA_SUCCESS) {
+            return false;
+        }
+        auto convert = [this](const ma_device_info* infos, ma_uint32 count) {
+            std::vector<DeviceInfo> list;
+            list.reserve(count);
+            for (ma_uint32 i = 0; i < count; ++i) {
+                DeviceInfo info;
+                info.id = IdToString(context_.backend, infos[i].id);
+                info.name = std::string(infos[i].name, strnlen(infos[i].name, sizeof(infos[i].name)));
+                info.isDefault = infos[i].isDefault != 0;
+                list.push_back(std::move(info));
+            }
+            return list;
+        };
+        std::vector<DeviceInfo> inputs = convert(capture, captureCount);
+        std::vector<DeviceInfo> outputs = convert(playback, playbackCount);
+        auto same = [](const std::vector<DeviceInfo>& a, const std::vector<DeviceInfo>& b) {
+            return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const DeviceInfo& x, const DeviceInfo& y) {
+                return x.id == y.id && x.name == y.name && x.isDefault == y.isDefault;
+            });
+        };
+        const bool changed = !same(inputs, inputs_) || !same(outputs, outputs_);
+        inputs_ = std::move(inputs);
+        outputs_ = std::move(outputs);
+        return changed;
+    }
+
+    // Finds the backend's id for `id` in a fresh enumeration.
+    bool LookUpLocked(Direction direction, const std::string& id, ma_device_id* found)
+    {
+        ma_device_info* playback = nullptr;
+        ma_device_info* capture = nullptr;
+        ma_uint32 playbackCount = 0;
+        ma_uint32 captureCount = 0;
+        if (ma_context_get_devices(&context_, &playback, &playbackCount, &capture, &captureCount) != MA_SUCCESS) {
+            return false;
+        }
+        const ma_device_info* infos = direction == Direction::kInput ? capture : playback;
+        const ma_uint32 count = direction == Direction::kInput ? captureCount : playbackCount;
+        for (ma_uint32 i = 0; i < count; ++i) {
+            if (IdToString(context_.backend, infos[i].id) == id) {
+                *found = infos[i].id;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    bool OpenLocked(Stream& stream, const std::string& id, std::string* error)
+    {
+        ma_device_id deviceId{};
+        if (!id.empty() && !LookUpLocked(stream.direction, id, &deviceId)) {
+            *error = "no such audio " + std::string(stream.direction == Direction::kInput ? "input" : "output") +
+                     " device: " + id;
+            return false;
+        }
+        const bool capture = stream.direction == Direction::kInput;
+        ma_device_config config = ma_device_config_init(capture ? ma_device_type_capture : ma_device_type_playback);
+        if (capture) {
+            config.capture.pDeviceID = id.empty() ? nullptr : &deviceId;
+            config.capture.format = ma_format_s16;
+            config.capture.channels = kChannels;
+        } else {
+            config.playback.pDeviceID = id.empty() ? nullptr : &deviceId;
+            config.playback.format = ma_format_s16;
+            config.playback.channels = kChannels;
+        }
+        config.sampleRate = kSampleRate;
+        config.periodSizeInFrames = kPeriodFrames;
+        config.periods = 3;
+        config.performanceProfile = ma_performance_profile_low_latency;
+        config.dataCallback = OnData;
+        config.pUserData = &stream;
+        auto device = std::make_unique<ma_device>();
+        ma_result result = ma_device_init(&context_, &config, device.get());
+        if (result != MA_SUCCESS) {
+            *error = std::string("the device did not open (") + ma_result_description(result) + ")";
+            return false;
+        }
+        // The new device starts unprimed (its callback has not run yet). Stale capture samples are left to
+        // the reader, whose backlog bound drops them: only it may take from the ring.
+        stream.primed = false;
+        stream.lastCallbackMs.store(0, std::memory_order_relaxed);
+        stream.callbacks.store(0, std::memory_order_relaxed);
+        result = ma_device_start(device.get());
+        if (result != MA_SUCCESS) {
+            ma_device_uninit(device.get());
+            *error = std::string("the device did not start (") + ma_result_description(result) + ")";
+            return false;
+        }
+        char name[MA_MAX_DEVICE_NAME_LENGTH + 1] = {};
+        size_t length = 0;
+        ma_device_get_name(device.get(), capture ? ma_device_type_capture : ma_device_type_playback, name,
+                           sizeof(name), &length);
+        stream.name.assign(name, std::min(length, sizeof(name) - 1));
+        stream.id = id;
+        stream.device = std::move(device);
+        stream.openedMs = NowMs();
+        return true;
+    }
+
+    void CloseLocked(Stream& stream)
+    {
+        if (!stream.device) return;
+        // Stop first: ma_device_uninit alone does not wake a backend loop that waits for its device, and
+        // the device of a removed or stalled stream never will (PulseAudio's loop then blocks for good).
+        // ma_device_stop wakes it.
+        ma_device_stop(stream.device.get());
+        ma_device_uninit(stream.device.get());
+        stream.device.reset();
+        stream.name.clear();
+    }
+
+    void Emit(DeviceEvent event)
+    {
+        std::lock_guard<std::mutex> lock(eventsMutex_);
+        if (events_.size() >= kMaxEvents) events_.pop_front();
+        events_.push_back(std::move(event));
+    }
+
+    // The watcher's check of one stream: a chosen device gone from the list, or a stream that stopped
+    // getting callbacks, is replaced by the default device.
+    void CheckLocked(Stream& stream, int64_t now, bool listChanged)
+    {
+        if (!stream.wanted) return;
+        if (!stream.device) {
+            // A failed fallback: try again when the devices change or every kRetryMs.
+            if (!listChanged && now < stream.retryAtMs) return;
+            std::string error;
+            if (OpenLocked(stream, "", &error)) {
+                ++stream.reopened;
+                DeviceEvent event;
+                event.kind = DeviceEvent::Kind::kDeviceLost;
+                event.direction = stream.direction;
+                event.reason = "recovered";
+                event.fallbackOpened = true;
+                event.fallbackName = stream.name;
+                Emit(std::move(event));
+            } else {
+                stream.retryAtMs = now + kRetryMs;
+            }
+            return;
+        }
+        const std::vector<DeviceInfo>& list = stream.direction == Direction::kInput ? inputs_ : outputs_;
+        const bool removed = !stream.id.empty() && std::none_of(list.begin(), list.end(), [&](const DeviceInfo& d) {
+                                 return d.id == stream.id;
+                             });
+        const int64_t last = stream.lastCallbackMs.load(std::memory_order_relaxed);
+        // A new stream gets a grace period first: a PulseAudio null sink, for one, starts in bursts.
+        const bool stalled = now - stream.openedMs > kStartGraceMs && (last == 0 || now - last > kStallMs);
+        if (!removed && !stalled) return;
+
+        DeviceEvent event;
+        event.kind = DeviceEvent::Kind::kDeviceLost;
+        event.direction = stream.direction;
+        event.lostId = stream.id;
+        event.reason = removed ? "removed" : "stalled";
+        CloseLocked(stream);
+        stream.id.clear();
+        std::string error;
+        if (OpenLocked(stream, "", &error)) {
+            ++stream.reopened;
+            event.fallbackOpened = true;
+            event.fallbackName = stream.name;
+        } else {
+            event.fallbackName = error;
+            stream.retryAtMs = now + kRetryMs;
+        }
+        Emit(std::move(event));
+    }
+
+    void Watch()
+    {
+        int64_t nextEnumeration = 0;
+        std::unique_lock<std::mutex> wait(stopMutex_);
+        while (!stopping_) {
+            wait.unlock();
+            const int64_t now = NowMs();
+            {
+                std::lock_guard<std::mutex> lock(control_);
+                bool changed = false;
+                if (now >= nextEnumeration) {
+                    changed = EnumerateLocked();
+                    nextEnumeration = now + kEnumeratePeriodMs;
+                }
+                if (changed) Emit(DeviceEvent{});
+                CheckLocked(input_, now, changed);
+                CheckLocked(output_, now, changed);
+            }
+            wait.lock();
+            stopSignal_.wait_for(wait, std::chrono::milliseconds(kWatchPeriodMs), [this] { return stopping_; });
+        }
+    }
+
+    ma_context context_{};
+    bool contextReady_ = false;
+    std::mutex control_;
+    Stream input_;
+    Stream output_;
+    std::vector<DeviceInfo> inputs_;
+    std::vector<DeviceInfo> outputs_;
+
+    std::mutex eventsMutex_;
+    std::deque<DeviceEvent> events_;
+
+    // The capture reader's own state (its thread only): the window of its backlog bound.
+    bool readerPrimed_ = false;
+    size_t readerMinBacklog_ = SIZE_MAX;
+    uint32_t readerReads_ = 0;
+
+    std::mutex stopMutex_;
+    std::condition_variable stopSignal_;
+    bool stopping_ = false;
+    std::thread watcher_;
+};
+
+} // namespace
+
+std::unique_ptr<SystemAudio> CreateSystemAudio(std::string* error)
+{
+    auto system = std::make_unique<MiniaudioSystem>();
+    if (!system->Start(error)) return nullptr;
+    return system;
+}
+
+bool SystemAudioBuilt() noexcept
+{
+    return true;
+}
+
+} // namespace sdkpp::devices
+
+#else
+
+namespace sdkpp::devices {
+
+std::unique_ptr<SystemAudio> CreateSystemAudio(std::string* error)
+{
+    *error = "this build of the addon has no system audio (miniaudio was not available when it was built)";
+    return nullptr;
+}
+
+bool SystemAudioBuilt() noexcept
+{
+    return false;
+}
+
+} // namespace sdkpp::devices
+
+#endif

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sdkpp::devices {
+
+// The system's microphones and speakers through miniaudio (native/core/devices/miniaudio_impl.cc), which
+// loads its backend at run time: PulseAudio/PipeWire, ALSA or JACK on Linux, WASAPI on Windows, Core Audio
+// on macOS. Audio crosses at 48 kHz interleaved stereo 16-bit, miniaudio converting from the device's own
+// format, through lock-free rings: the device callbacks never wait for the thread that reads or writes.
+//
+// A watcher thread enumerates the devices every 500 ms. A change in the list or in the defaults becomes a
+// kDevicesChanged event. A chosen device that leaves the list, or a running stream whose callbacks stop
+// (miniaudio does not notice an unplugged device on every backend; the stream just stalls), is closed
+// and reopened on the system default, which a kDeviceLost event reports: the audio goes on.
+
+enum class Direction : uint8_t { kInput, kOutput };
+
+struct DeviceInfo {
+    std::string id;    // stable across enumerations while the device exists (the backend's own name)
+    std::string name;  // for people
+    bool isDefault = false;
+};
+
+struct DeviceEvent {
+    enum class Kind : uint8_t { kDevicesChanged, kDeviceLost };
+    Kind kind = Kind::kDevicesChanged;
+    Direction direction = Direction::kInput;
+    std::string lostId;      // kDeviceLost: the device that went away (empty: it was the default)
+    // kDeviceLost: "removed" (gone from the list), "stalled" (no callbacks), or "recovered" (an earlier
+    // fallback that failed has now opened the default)
+    std::string reason;
+    bool fallbackOpened = false;  // kDeviceLost: the stream now runs on the default device
+    std::string fallbackName;  // kDeviceLost: that device's name (or why it could not be opened)
+};
+
+struct StreamStatus {
+    bool open = false;
+    bool followsDefault = false;  // opened without an id: the backend routes it to the default
+    std::string id;               // the device asked for (empty: the default)
+    std::string name;             // the device's name as the backend reports it
+    uint64_t callbacks = 0;       // device periods handled
+    uint64_t droppedSamples = 0;  // capture: the reader fell behind; output: the writer ran ahead
+    uint64_t missingSamples = 0;  // output: the device wanted audio that was not there (played as silence)
+    uint32_t reopened = 0;        // fallbacks to the default
+};
+
+inline constexpr uint32_t kSampleRate = 48000;
+inline constexpr uint32_t kChannels = 2;
+inline constexpr uint32_t kPeriodFrames = 480;  // 10 ms: what the device is asked to deliver per callback
+
+class SystemAudio {
+public:
+    virtual ~SystemAudio() = default;
+
+    // The backend in use, such as "PulseAudio" or "ALSA".
+    virtual std::string Backend() const = 0;
+    virtual std::vector<DeviceInfo> List(Direction direction) = 0;
+
+    // Opens the stream of `direction` on the device with `id` (empty: follow the system default),
+    // replacing any open one. False with `error` set when the id is unknown or the device will not start.
+    virtual bool Open(Direction direction, const std::string& id, std::string* error) = 0;
+    virtual void Close(Direction direction) = 0;
+    virtual StreamStatus Status(Direction direction) = 0;
+
+    // Capture side (one reader thread): copies exactly `count` samples when they are there. Samples that
+    // stay waiting beyond `maxBacklog` for a whole second (the lowest backlog of the window) are dropped,
+    // oldest first, so latency stays bounded while a bursty device loses nothing.
+    virtual bool ReadInput(int16_t* out, size_t count, size_t maxBacklog) noexcept = 0;
+    // Playback side (one writer thread): queues samples; returns how many fitted.
+    virtual size_t WriteOutput(const int16_t* in, size_t count) noexcept = 0;
+    virtual size_t InputAvailable() const noexcept = 0;
+    virtual size_t OutputQueued() const noexcept = 0;
+
+    // Events since the last call, oldest first (at most 64 are kept; older ones are dropped).
+    virtual std::vector<DeviceEvent> TakeEvents() = 0;
+};
+
+// Starts the library and the watcher thread, or returns null with `error` saying why (no backend could
+// start, or this build has no system audio).
+std::unique_ptr<SystemAudio> CreateSystemAudio(std::string* error);
+
+// Whether this build carries system audio at all.
+bool SystemAudioBuilt() noexcept;
+
+} // namespace sdkpp::devices

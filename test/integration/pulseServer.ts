@@ -1,0 +1,166 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { eventually } from './helpers.js';
+
+/**
+ * A real PulseAudio sound server for one test file, in user mode with its own runtime folder and socket, and
+ * only the virtual devices the test loads: null sinks (a "speaker" whose monitor can be recorded, or a
+ * "microphone feed" whose monitor, remapped, becomes a microphone). test/setup/soundServer.ts installs
+ * PulseAudio when it is missing. `env` points libpulse (the SDK's backend, pactl, paplay) at this server.
+ */
+export interface PulseServer {
+  /** `PULSE_SERVER` for this server: set it in `process.env` before the SDK opens its devices. */
+  readonly server: string;
+  /** Runs pactl against this server and returns its output. */
+  pactl(...args: string[]): string;
+  /** Loads a null sink (a speaker) and returns its module index. */
+  addSink(name: string, description: string): number;
+  /** Loads a null sink fed by the test plus a source remapped from its monitor (a microphone). */
+  addMicrophone(name: string, description: string): { feed: string; module: number };
+  /** Unloads a module: the device it made disappears, as if unplugged. */
+  unload(module: number): void;
+  /** Plays a WAV file into a sink (paplay) and resolves when it has been played. */
+  play(sink: string, file: string): Promise<void>;
+  /** Records a source (a sink's `<name>.monitor`) to a WAV file until the returned stop is called. */
+  record(source: string, file: string): () => Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Whether this machine can run the server (test/setup/soundServer.ts makes sure it can, as root). */
+export function pulseAudioInstalled(): boolean {
+  return ['pulseaudio', 'pactl', 'paplay', 'parecord'].every(
+    (tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0,
+  );
+}
+
+export async function startPulseServer(): Promise<PulseServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-pulse-'));
+  const socket = path.join(dir, 'native');
+  const server = `unix:${socket}`;
+  const env = {
+    ...process.env,
+    HOME: dir,
+    XDG_RUNTIME_DIR: dir,
+    PULSE_RUNTIME_PATH: dir,
+    PULSE_STATE_PATH: path.join(dir, 'state'),
+    PULSE_SERVER: server,
+  };
+  // -n: no default script, so no real hardware and no modules the test did not ask for. Root may run a
+  // per-user server with --system=false (CI and these machines run tests as root).
+  const daemon = spawn(
+    'pulseaudio',
+    [
+      '-n',
+      '--daemonize=no',
+      '--exit-idle-time=-1',
+      '--system=false',
+      '--use-pid-file=no',
+      '--disallow-exit',
+      '--log-target=stderr',
+      '--log-level=error',
+      `--load=module-native-protocol-unix socket=${socket} auth-anonymous=1`,
+    ],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  daemon.stderr?.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  });
+  const children = new Set<ChildProcess>();
+
+  const pactl = (...args: string[]): string => {
+    const result = spawnSync('pactl', args, { env, encoding: 'utf8' });
+    if (result.status !== 0)
+      throw new Error(`pactl ${args.join(' ')} failed: ${result.stderr}${result.error?.message ?? ''}`);
+    return result.stdout.trim();
+  };
+  await eventually(
+    () => existsSync(socket) && spawnSync('pactl', ['info'], { env, stdio: 'ignore' }).status === 0,
+    10_000,
+    `the PulseAudio test server to answer (its log: ${log})`,
+  );
+
+  const waitFor = (child: ChildProcess): Promise<void> =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+
+  return {
+    server,
+    pactl,
+    addSink(name, description) {
+      return Number(
+        pactl(
+          'load-module',
+          'module-null-sink',
+          `sink_name=${name}`,
+          'rate=48000',
+          'channels=2',
+          `sink_properties=device.description=${description}`,
+        ),
+      );
+    },
+    addMicrophone(name, description) {
+      const feed = `${name}_feed`;
+      pactl(
+        'load-module',
+        'module-null-sink',
+        `sink_name=${feed}`,
+        'rate=48000',
+        'channels=2',
+        `sink_properties=device.description=${description}-feed`,
+      );
+      const module = Number(
+        pactl(
+          'load-module',
+          'module-remap-source',
+          `master=${feed}.monitor`,
+          `source_name=${name}`,
+          `source_properties=device.description=${description}`,
+        ),
+      );
+      return { feed, module };
+    },
+    unload(module) {
+      pactl('unload-module', String(module));
+    },
+    async play(sink, file) {
+      const child = spawn('paplay', [`--device=${sink}`, file], { env, stdio: 'ignore' });
+      children.add(child);
+      await waitFor(child);
+      children.delete(child);
+      if (child.exitCode !== 0) throw new Error(`paplay ${file} exited with ${String(child.exitCode)}`);
+    },
+    record(source, file) {
+      const child = spawn(
+        'parecord',
+        [
+          `--device=${source}`,
+          '--latency-msec=100',
+          '--file-format=wav',
+          '--rate=48000',
+          '--channels=2',
+          '--format=s16le',
+          file,
+        ],
+        { env, stdio: 'ignore' },
+      );
+      children.add(child);
+      return async () => {
+        child.kill('SIGINT'); // parecord finishes the WAV header on SIGINT
+        await waitFor(child);
+        children.delete(child);
+      };
+    },
+    async stop() {
+      for (const child of children) child.kill('SIGKILL');
+      daemon.kill('SIGTERM');
+      await waitFor(daemon);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { CallStatus, MediaEngineError, type AudioDevice, type AudioDeviceLoss } from '../../src/index.js';
+import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
+import { connected, tempDir } from './callHelpers.js';
+import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
+import { startPulseServer, type PulseServer } from './pulseServer.js';
+
+// Issue 17: the system's microphones and speakers, on a real PulseAudio server with virtual devices. Alice's
+// microphone is a null sink's monitor (remapped as a source) fed with an espeak-ng sentence; Bob's speaker
+// is a null sink whose monitor is recorded. Between them: the SDK's device selection, miniaudio inside the
+// native addon, and a whole DAVE call through the emulator.
+
+const SENTENCE = 'Hello Bob, can you hear me? The castle is over the hill, bring the torch and the map.';
+
+let pulse: PulseServer;
+
+beforeAll(async () => {
+  pulse = await startPulseServer();
+  // libpulse, inside the addon, finds the test server here.
+  vi.stubEnv('PULSE_SERVER', pulse.server);
+}, 30_000);
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await pulse.stop();
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function byName(devices: AudioDevice[], name: string): AudioDevice {
+  const device = devices.find((d) => d.name === name);
+  if (!device) throw new Error(`no device named ${name} in ${JSON.stringify(devices)}`);
+  return device;
+}
+
+/** What `source` heard while `sink` played `file` (plus a second for the call's latency). */
+async function playAndRecord(source: string, sink: string, file: string, heard: string): Promise<Int16Array> {
+  const stop = pulse.record(source, heard);
+  // A new record stream on a null sink's monitor starts in bursts for a second or two: play only once it
+  // has written two seconds.
+  await eventually(() => existsSync(heard) && statSync(heard).size > 48_000 * 4 * 2, 10_000, 'the recorder');
+  await pulse.play(sink, file);
+  await sleep(1000);
+  await stop();
+  return readWavFile(heard);
+}
+
+describe('system audio devices (PulseAudio, native engine)', () => {
+  it('carries a spoken sentence from Alice’s microphone to Bob’s speaker, and survives the speaker being unplugged', async () => {
+    pulse.addMicrophone('alice_mic', 'Alice-Headset');
+    const bobSpeakerModule = pulse.addSink('bob_speaker', 'Bob-Headphones');
+    pulse.addSink('room_speaker', 'Room-Speakers');
+    pulse.pactl('set-default-sink', 'room_speaker');
+
+    const emulator = await emulatorFor({ autoConsent: true, users: 2 });
+    const alice = await linkAndConnect(emulator, userAt(emulator, 0), { mediaEngine: 'native' });
+    const bob = await linkAndConnect(emulator, userAt(emulator, 1), { mediaEngine: 'native' });
+
+    // Devices are listed by name; the ids are the backend's, prefixed with it.
+    const microphone = byName(await alice.client.getInputDevices(), 'Alice-Headset');
+    expect(microphone.id).toBe('pulseaudio:alice_mic');
+    const outputs = await bob.client.getOutputDevices();
+    const headphones = byName(outputs, 'Bob-Headphones');
+    expect(byName(outputs, 'Room-Speakers').isDefault).toBe(true);
+    expect(outputs.find((d) => d.id === 'default')?.name).toBe('System default (Room-Speakers)');
+    await alice.client.setInputDevice(microphone.id);
+    await alice.client.setOutputDevice('null');
+    await bob.client.setOutputDevice(headphones.id);
+    expect((await bob.client.getCurrentOutputDevice()).name).toBe('Bob-Headphones');
+
+    const lobbyId = await alice.client.createOrJoinLobby('system-audio');
+    await bob.client.createOrJoinLobby('system-audio');
+    const aliceCall = alice.client.startCall(lobbyId);
+    const bobCall = bob.client.startCall(lobbyId);
+    await connected(aliceCall);
+    await connected(bobCall);
+    await eventually(
+      () => aliceCall.getPrivacyCode() !== '' && aliceCall.getPrivacyCode() === bobCall.getPrivacyCode(),
+      10_000,
+      'one DAVE epoch at both',
+    );
+
+    const dir = tempDir();
+    const speech = await synthesizeSpeech(SENTENCE);
+    const spoken = path.join(dir, 'alice-says.wav');
+    writeWavFile(spoken, speech.pcm);
+    const heard = await playAndRecord(
+      'bob_speaker.monitor',
+      'alice_mic_feed',
+      spoken,
+      path.join(dir, 'bob.wav'),
+    );
+    const match = matchAudio(speech.pcm, heard);
+    if (process.env.SDKPP_DEBUG_SPEECH) console.log('headphones', JSON.stringify(match));
+    expect(match.segmentCorrelation).toBeGreaterThanOrEqual(0.9);
+
+    // Unplugging Bob's headphones: the device-change event, the loss, and the call goes on on the default.
+    const losses: AudioDeviceLoss[] = [];
+    const lists: AudioDevice[][] = [];
+    bob.client.on('audioDeviceLost', (loss) => losses.push(loss));
+    bob.client.on('devicesChanged', (_inputs, outputs) => lists.push(outputs));
+    pulse.unload(bobSpeakerModule);
+    await eventually(() => losses.length > 0, 5000, 'the loss of the headphones');
+    expect(losses[0]).toEqual({
+      direction: 'output',
+      deviceId: headphones.id,
+      reason: 'removed',
+      fallbackDeviceId: 'default',
+    });
+    await eventually(
+      () => lists.some((l) => !l.some((d) => d.id === headphones.id)),
+      5000,
+      'a list without them',
+    );
+    expect((await bob.client.getCurrentOutputDevice()).id).toBe('default');
+    expect(bobCall.getStatus()).toBe(CallStatus.Connected);
+
+    const inRoom = await playAndRecord(
+      'room_speaker.monitor',
+      'alice_mic_feed',
+      spoken,
+      path.join(dir, 'room.wav'),
+    );
+    const after = matchAudio(speech.pcm, inRoom);
+    if (process.env.SDKPP_DEBUG_SPEECH) console.log('room', JSON.stringify(after));
+    expect(after.segmentCorrelation).toBeGreaterThanOrEqual(0.9);
+
+    await bob.client.endCall(lobbyId);
+    await alice.client.endCall(lobbyId);
+  }, 60_000);
+
+  it('refuses a device that is not there with a typed error', async () => {
+    const emulator = await emulatorFor({ autoConsent: true, users: 1 });
+    const player = await linkAndConnect(emulator, userAt(emulator, 0), { mediaEngine: 'native' });
+    const error = await player.client.setInputDevice('pulseaudio:no_such_mic').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaEngineError);
+    expect((error as MediaEngineError).code).toBe('ERR_AUDIO_DEVICE_NOT_FOUND');
+    expect((await player.client.getCurrentInputDevice()).id).toBe('null');
+  });
+
+  it('says in the JS engine that there are no system devices, and how to get them', async () => {
+    const emulator = await emulatorFor({ autoConsent: true, users: 1 });
+    const player = await linkAndConnect(emulator, userAt(emulator, 0), { mediaEngine: 'js' });
+    expect((await player.client.getInputDevices()).map((d) => d.id)).toEqual(['null']);
+    const error = await player.client.setInputDevice('default').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaEngineError);
+    expect((error as MediaEngineError).code).toBe('ERR_SYSTEM_AUDIO_UNAVAILABLE');
+    expect((error as Error).message).toMatch(/pushAudioInput/);
+    expect((error as Error).message).toMatch(/npm rebuild sdkpp/);
+  });
+});
