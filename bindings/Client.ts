@@ -100,6 +100,8 @@ export type EndCallCallback = () => void;
 export type VoiceParticipantChangedCallback = (lobbyId: bigint, memberId: bigint, added: boolean) => void;
 /** `GetInputDevicesCallback(devices)` and `GetOutputDevicesCallback(devices)`. */
 export type AudioDevicesCallback = (devices: AudioDevice[]) => void;
+/** `DeviceChangeCallback(inputDevices, outputDevices)`. */
+export type DeviceChangeCallback = (inputDevices: AudioDevice[], outputDevices: AudioDevice[]) => void;
 /** `GetCurrentInputDeviceCallback(device)` and `GetCurrentOutputDeviceCallback(device)`. */
 export type AudioDeviceCallback = (device: AudioDevice) => void;
 
@@ -185,6 +187,7 @@ export class Client {
   /** Removes the log-file callback of the last `SetLogDir`. */
   #stopLogFile: (() => void) | undefined;
   #tokenExpirationCallback: (() => void) | undefined;
+  #deviceChangeCallback: DeviceChangeCallback | undefined;
   /** The listener each `Set…Callback` registered, by client event. */
   readonly #callbacks = new Map<keyof ClientEvents, (...args: never[]) => void>();
 
@@ -210,6 +213,15 @@ export class Client {
     this.#core.on('tokenExpiring', () => {
       const callback = this.#tokenExpirationCallback;
       if (callback) enqueueCallback(callback);
+    });
+    this.#core.on('devicesChanged', (inputs, outputs) => {
+      const callback = this.#deviceChangeCallback;
+      if (callback)
+        deliver(
+          callback,
+          inputs.map((d) => new AudioDevice(d)),
+          outputs.map((d) => new AudioDevice(d)),
+        );
     });
   }
 
@@ -972,6 +984,13 @@ export class Client {
   /** The playback volume. */
   GetOutputVolume(): number {
     return this.#core.getOutputVolume();
+  }
+  /**
+   * Sets the callback for changes in the system's audio devices (plugged in, removed, a new default, or a
+   * chosen device lost and replaced by the default); it gets both lists as they are now.
+   */
+  SetDeviceChangeCallback(callback: DeviceChangeCallback): void {
+    this.#deviceChangeCallback = callback;
   }
   /** The input devices. */
   GetInputDevices(cb: AudioDevicesCallback): void {

@@ -59,6 +59,7 @@ export {
 export type {
   AudioDeviceCallback,
   AudioDevicesCallback,
+  DeviceChangeCallback,
   EndCallCallback,
   OutBool,
   UserAudioCapturedCallback,

@@ -19,6 +19,7 @@
 
 #include "core/audio/audio_selftest.h"
 #include "core/dave/dave_selftest.h"
+#include "core/devices/devices_selftest.h"
 #include "core/rtp/transport_selftest.h"
 #include "core/selftest.h"
 #include "core/transport/transport_thread_selftest.h"
@@ -68,6 +69,7 @@ const SelfTest kSelfTests[] = {
     {"dave (key ratchet, frame cryptors)", [] { return PrintChecks(dave::RunDaveSelfTest()); }},
     {"transport thread (SPSC ring, loopback UDP)",
      [] { return PrintChecks(transport::RunTransportThreadSelfTest()); }},
+    {"devices (sample ring)", [] { return PrintChecks(devices::RunDevicesSelfTest()); }},
 };
 
 std::vector<uint8_t> ReadFile(const std::filesystem::path& path)

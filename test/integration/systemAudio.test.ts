@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { CallStatus, MediaEngineError, type AudioDevice, type AudioDeviceLoss } from '../../src/index.js';
 import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
+import { Client as BindingsClient } from '../../bindings/index.js';
+import { pumpUntil } from './bindingsHelpers.js';
 import { connected, tempDir } from './callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 import { startPulseServer, type PulseServer } from './pulseServer.js';
@@ -132,6 +134,22 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     await bob.client.endCall(lobbyId);
     await alice.client.endCall(lobbyId);
   }, 60_000);
+
+  it('reports a device plugged in and removed through the bindings’ SetDeviceChangeCallback', async () => {
+    const client = new BindingsClient();
+    const seen: string[][] = [];
+    client.SetDeviceChangeCallback((_inputs, outputs) => seen.push(outputs.map((d) => d.Name())));
+    let before: string[] = [];
+    client.GetOutputDevices((devices) => (before = devices.map((d) => d.Name())));
+    await pumpUntil(() => before.length > 0);
+    expect(before).not.toContain('USB-Speaker');
+
+    const plugged = pulse.addSink('usb_speaker', 'USB-Speaker');
+    await pumpUntil(() => seen.some((names) => names.includes('USB-Speaker')));
+    pulse.unload(plugged);
+    await pumpUntil(() => (seen.at(-1) ?? []).length > 0 && !(seen.at(-1) ?? []).includes('USB-Speaker'));
+    await client.core.destroy();
+  });
 
   it('refuses a device that is not there with a typed error', async () => {
     const emulator = await emulatorFor({ autoConsent: true, users: 1 });

@@ -13,6 +13,7 @@ export interface SystemAudioDeviceInfo {
 
 /** The state of one direction's stream. */
 export interface SystemAudioStreamStatus {
+  /** Whether a device is open (false after a fallback that could not open the default, until it can). */
   readonly open: boolean;
   /** Opened without an id: the backend routes it to the system default, and follows the default's changes. */
   readonly followsDefault: boolean;
@@ -32,9 +33,14 @@ export interface SystemAudioStreamStatus {
 
 /** What the device watcher saw: the device list changed, or an open stream lost its device. */
 export type SystemAudioEvent =
-  | { readonly kind: 'devices-changed' }
   | {
+      /** The list of devices or a default changed. */
+      readonly kind: 'devices-changed';
+    }
+  | {
+      /** An open stream's device went away and the watcher replaced it. */
       readonly kind: 'device-lost';
+      /** The stream that lost its device. */
       readonly direction: SystemAudioDirection;
       /** The device that went away (empty: the stream was on the default). */
       readonly lostId: string;
@@ -55,6 +61,7 @@ export type SystemAudioEvent =
 export interface SystemAudio {
   /** The backend in use: `PulseAudio`, `ALSA`, `JACK`, `WASAPI`, `Core Audio`, ... */
   readonly backend: string;
+  /** The devices of one direction as the backend lists them now. */
   list(direction: SystemAudioDirection): SystemAudioDeviceInfo[];
   /**
    * Opens `direction` on the device `id`, or on the system default (following it) when `id` is null.
@@ -62,7 +69,9 @@ export interface SystemAudio {
    * @throws MediaEngineError `ERR_AUDIO_DEVICE_NOT_FOUND` or `ERR_AUDIO_DEVICE_FAILED`.
    */
   open(direction: SystemAudioDirection, id: string | null): void;
+  /** Closes the stream of `direction` (the watcher stops replacing its device). */
   close(direction: SystemAudioDirection): void;
+  /** The state and counters of one direction's stream. */
   status(direction: SystemAudioDirection): SystemAudioStreamStatus;
   /** Fills `out` from the microphone when that much is there, keeping at most `maxBacklogSamples` after. */
   read(out: Int16Array, maxBacklogSamples: number): boolean;

@@ -20,6 +20,7 @@ const MAX_INPUT_BACKLOG = 3 * VOICE_FRAME_SAMPLES;
 
 /** A device lost mid-call and what replaced it. */
 export interface AudioDeviceLoss {
+  /** Which side lost its device: the microphone (`input`) or the speaker (`output`). */
   readonly direction: SystemAudioDirection;
   /** The device that went away (`default` when the stream followed the default). */
   readonly deviceId: string;
