@@ -3,7 +3,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { eventually } from './helpers.js';
+/** Polls `ready` every 20 ms until it holds; throws after `timeoutMs` (no test framework needed: the bench uses it too). */
+async function waitUntil(ready: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /**
  * A real PulseAudio sound server for one test file, in user mode with its own runtime folder and socket, and
@@ -77,7 +84,7 @@ export async function startPulseServer(): Promise<PulseServer> {
       throw new Error(`pactl ${args.join(' ')} failed: ${result.stderr}${result.error?.message ?? ''}`);
     return result.stdout.trim();
   };
-  await eventually(
+  await waitUntil(
     () => existsSync(socket) && spawnSync('pactl', ['info'], { env, stdio: 'ignore' }).status === 0,
     10_000,
     `the PulseAudio test server to answer (its log: ${log})`,

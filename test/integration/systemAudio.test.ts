@@ -3,7 +3,13 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { CallStatus, MediaEngineError, type AudioDevice, type AudioDeviceLoss } from '../../src/index.js';
+import {
+  CallStatus,
+  createMediaEngine,
+  MediaEngineError,
+  type AudioDevice,
+  type AudioDeviceLoss,
+} from '../../src/index.js';
 import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
 import { Client as BindingsClient } from '../../bindings/index.js';
 import { pumpUntil } from './bindingsHelpers.js';
@@ -149,6 +155,34 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     pulse.unload(plugged);
     await pumpUntil(() => (seen.at(-1) ?? []).length > 0 && !(seen.at(-1) ?? []).includes('USB-Speaker'));
     await client.core.destroy();
+  });
+
+  it('refuses bad arguments with typed errors and never crashes (the raw engine object)', async () => {
+    const system = createMediaEngine({ prefer: 'native' }).openSystemAudio();
+    expect(system.backend).toBe('PulseAudio');
+    const raw = system as unknown as {
+      open(d: unknown, id: unknown): void;
+      read(o: unknown, n: unknown): boolean;
+    };
+    expect(() => raw.open('sideways', null)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+    );
+    expect(() => raw.open('input', 42)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+    expect(() => raw.read(new Float32Array(1920), 0)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+    );
+    expect(() => raw.read(new Int16Array(1920), -1)).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }),
+    );
+    // A reader that never reads: the microphone's ring fills to its half second and then counts what it
+    // drops; nothing grows past it.
+    system.open('input', null);
+    await eventually(() => system.status('input').droppedSamples > 0, 10_000, 'the ring to overflow');
+    expect(system.inputAvailable()).toBe(65_536);
+    system.dispose();
+    expect(() => system.list('input')).toThrow(
+      expect.objectContaining({ code: 'ERR_SYSTEM_AUDIO_DISPOSED' }),
+    );
   });
 
   it('refuses a device that is not there with a typed error', async () => {

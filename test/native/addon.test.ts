@@ -36,6 +36,7 @@ describe('the native addon (raw exports)', () => {
       'JitterBuffer',
       'OpusDecoder',
       'OpusEncoder',
+      'SystemAudio',
       'TransportCryptor',
       'VoiceTransport',
       'aeadOpen',
@@ -54,6 +55,7 @@ describe('the native addon (raw exports)', () => {
       'rtpParsePacket',
       'rtpResultNames',
       'rtpWriteHeader',
+      'systemAudioBuilt',
       'transportSelfTest',
       'version',
     ]);

@@ -252,10 +252,11 @@ public:
 
     bool ReadInput(int16_t* out, size_t count, size_t maxBacklog) noexcept override
     {
-        // A cushion of one more read first, rebuilt after every underrun: a device that delivers in bursts
-        // would otherwise leave the reader without a frame now and then, and each miss would delay the
-        // rest of the audio by a frame.
-        if (!readerPrimed_ && input_.ring.Available() < 2 * count) return false;
+        // Half a read of cushion first, rebuilt after every underrun: a device period (10 ms) that lands
+        // just after a read would otherwise leave the next read short now and then, and each miss delays
+        // the rest of the audio by a frame. (A whole frame of cushion cost 20 ms of capture-to-wire in
+        // bench/captureToWire.ts; half a frame measured the same as none, without the misses.)
+        if (!readerPrimed_ && input_.ring.Available() < count + count / 2) return false;
         if (!input_.ring.Read(out, count)) {
             readerPrimed_ = false;
             return false;

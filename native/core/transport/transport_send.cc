@@ -1,5 +1,6 @@
 // The send path of the transport thread: each tick's capture frame through capture processing, Opus, DAVE
 // (or passthrough) and the transport seal to the wire; after speech, the five Opus silence frames.
+#include <chrono>
 #include <cstring>
 
 #include "core/opus_silence.h"
@@ -10,6 +11,8 @@ namespace sdkpp::transport {
 
 void VoiceTransport::Impl::SendTick(double nowMs) noexcept
 {
+    // A transmission starts when voice follows nothing sent at all (no voice, no silence tail).
+    const bool quiet = tailLeft == 0;
     const bool have =
       input.TryPopWith([&](PcmFrame& slot) { std::memcpy(capture.samples, slot.samples, sizeof(slot.samples)); });
     audio::SendAction action = audio::SendAction::kNothing;
@@ -40,8 +43,12 @@ void VoiceTransport::Impl::SendTick(double nowMs) noexcept
         if (encoder->Encode(Span<const int16_t>(capture.samples, audio::kFrameSamples),
                             MutableByteView(opus, sizeof(opus)), &size) != audio::AudioResult::kOk) {
             Bump(droppedEncodeFailed);
-        } else {
-            SendPayload(opus, size, false);
+        } else if (SendPayload(opus, size, false) && quiet) {
+            // The steady clock is CLOCK_MONOTONIC on POSIX, the clock process.hrtime reads.
+            lastSpurtStartUs.store(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                                           std::chrono::steady_clock::now().time_since_epoch())
+                                                           .count()),
+                                   std::memory_order_relaxed);
         }
     } else if (action == audio::SendAction::kSilence) {
         SendPayload(kOpusSilenceFrame, sizeof(kOpusSilenceFrame), true);
@@ -50,11 +57,11 @@ void VoiceTransport::Impl::SendTick(double nowMs) noexcept
     timestamp += audio::kFrameTimestampStep;
 }
 
-void VoiceTransport::Impl::SendPayload(const uint8_t* payload, size_t size, bool silence) noexcept
+bool VoiceTransport::Impl::SendPayload(const uint8_t* payload, size_t size, bool silence) noexcept
 {
     if (!cryptor) {
         Bump(droppedNoKey);
-        return;
+        return false;
     }
     size_t frameSize = 0;
     const dave::Result daveResult =
@@ -62,7 +69,7 @@ void VoiceTransport::Impl::SendPayload(const uint8_t* payload, size_t size, bool
                          &frameSize);
     if (daveResult != dave::Result::kOk && daveResult != dave::Result::kPassthrough) {
         Bump(droppedDaveFailed);
-        return;
+        return false;
     }
     rtp::RtpHeader header;
     header.sequence = sequence;
@@ -72,15 +79,16 @@ void VoiceTransport::Impl::SendPayload(const uint8_t* payload, size_t size, bool
     if (cryptor->SealNext(header, ByteView(), ByteView(daveFrame, frameSize), MutableByteView(packet, sizeof(packet)),
                           &packetSize) != rtp::Result::kOk) {
         Bump(droppedEncodeFailed);
-        return;
+        return false;
     }
     if (!socket.Send(ByteView(packet, packetSize))) {
         Bump(droppedSendFailed);
-        return;
+        return false;
     }
     ++sequence;
     Bump(packetsSent);
     Bump(silence ? silenceFramesSent : voiceFramesSent);
+    return true;
 }
 
 } // namespace sdkpp::transport

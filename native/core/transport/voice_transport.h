@@ -86,6 +86,7 @@ struct TransportStats {
     uint64_t allocationsInTicks = 0;     // heap allocations made inside ticks after the first (should be 0)
     uint64_t discoveryAttempts = 0;
     uint64_t priority = 0; // a ThreadPriority value
+    uint64_t lastSpurtStartUs = 0;  // steady clock: the first voice packet of the latest talk spurt sent
 };
 
 // The transport thread of one voice connection (issue 5): its own UDP socket and std::thread. It runs

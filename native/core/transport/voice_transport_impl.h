@@ -97,7 +97,7 @@ inline void Bump(std::atomic<uint64_t>& counter, uint64_t by = 1) noexcept
     X(droppedInputOverrun) X(droppedInputPartial) X(droppedOutputOverrun) X(droppedForeignSource)     \
     X(droppedNotRtp) X(droppedNoKey) X(droppedOpenFailed) X(droppedDaveFailed) X(droppedJitterRefused) \
     X(droppedTooManySsrcs) X(droppedDecodeFailed) X(droppedEncodeFailed) X(droppedSendFailed)         \
-    X(lateTicks) X(maxLatenessUs) X(allocationsInTicks) X(discoveryAttempts) X(priority)
+    X(lateTicks) X(maxLatenessUs) X(allocationsInTicks) X(discoveryAttempts) X(priority) X(lastSpurtStartUs)
 
 struct VoiceTransport::Impl {
     struct Speaker {
@@ -172,7 +172,8 @@ struct VoiceTransport::Impl {
     Speaker* FindSpeaker(uint32_t ssrc, bool add) noexcept;
     // transport_send.cc
     void SendTick(double nowMs) noexcept;
-    void SendPayload(const uint8_t* payload, size_t size, bool silence) noexcept;
+    // True when the packet left the socket.
+    bool SendPayload(const uint8_t* payload, size_t size, bool silence) noexcept;
     // transport_mix.cc
     void MixTick() noexcept;
 };

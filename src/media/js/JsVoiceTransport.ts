@@ -53,6 +53,7 @@ function zeroStats(): Mutable<VoiceTransportStats> {
     droppedSendFailed: 0,
     lateTicks: 0,
     maxLatenessUs: 0,
+    lastSpurtStartUs: 0,
     allocationsInTicks: 0,
     discoveryAttempts: 0,
     priority: 0,
@@ -379,6 +380,8 @@ export class JsVoiceTransport implements VoiceTransport {
 
   #send(): void {
     const capture = this.#input.shift();
+    // A transmission starts when voice follows nothing sent at all (no voice, no silence tail).
+    const quiet = this.#tailLeft === 0;
     let action: number = SendAction.Nothing;
     if (capture) {
       action = this.#processor.processCapture(capture);
@@ -397,23 +400,25 @@ export class JsVoiceTransport implements VoiceTransport {
     if (action === SendAction.Voice && capture) {
       const size = this.#encoder.encode(capture, this.#opus);
       if (size < 0) this.#stats.droppedEncodeFailed++;
-      else this.#sendPayload(this.#opus.subarray(0, size), false);
+      else if (this.#sendPayload(this.#opus.subarray(0, size), false) && quiet)
+        this.#stats.lastSpurtStartUs = Number(process.hrtime.bigint() / 1000n);
     } else if (action === SendAction.Silence) {
       this.#sendPayload(OPUS_SILENCE_FRAME, true);
     }
     this.#timestamp = (this.#timestamp + 960) >>> 0;
   }
 
-  #sendPayload(payload: Uint8Array, silence: boolean): void {
+  /** Seals and sends one payload; false when it was dropped (no key, DAVE failed). */
+  #sendPayload(payload: Uint8Array, silence: boolean): boolean {
     const socket = this.#socket;
     if (!this.#cryptor || !socket) {
       this.#stats.droppedNoKey++;
-      return;
+      return false;
     }
     const dave = this.#encryptor.encrypt(payload, this.#frame);
     if (!dave.ok) {
       this.#stats.droppedDaveFailed++;
-      return;
+      return false;
     }
     const header = { sequence: this.#sequence, timestamp: this.#timestamp, ssrc: this.#options.ssrc };
     const size = this.#cryptor.seal(header, this.#frame.subarray(0, dave.length), this.#packet);
@@ -423,6 +428,7 @@ export class JsVoiceTransport implements VoiceTransport {
     this.#stats.packetsSent++;
     if (silence) this.#stats.silenceFramesSent++;
     else this.#stats.voiceFramesSent++;
+    return true;
   }
 
   #speaker(ssrc: number): Speaker | null {

@@ -85,6 +85,11 @@ export interface VoiceTransportStats {
   readonly discoveryAttempts: number;
   /** Native only: 0 normal, 1 raised nice, 2 real-time (SCHED_FIFO); always 0 in the JS engine. */
   readonly priority: number;
+  /**
+   * When the first voice packet of the latest transmission (talk spurt) left the socket, in microseconds on
+   * the monotonic clock `process.hrtime.bigint()` reads (0 before any): where capture-to-wire latency ends.
+   */
+  readonly lastSpurtStartUs: number;
 }
 
 /** The interleaved stereo samples of one 20 ms frame: what pushPcm and pullPcm move in whole units. */

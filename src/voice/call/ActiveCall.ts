@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import type { LogWriter } from '../../logging/index.js';
-import { type AudioProcessor, VOICE_FRAME_SAMPLES } from '../../media/index.js';
+import { type AudioProcessor, VOICE_FRAME_SAMPLES, type VoiceTransportStats } from '../../media/index.js';
 import type {
   VoiceAudioSettings,
   VoiceConnection,
@@ -341,6 +341,9 @@ export class ActiveCall implements CallBackend {
   }
   userPlayback(userId: string): UserPlayback {
     return { ...(this.#playback.get(userId) ?? { volume: 100, localMute: false }) };
+  }
+  transportStats(): VoiceTransportStats | undefined {
+    return this.#phase.kind === 'in-voice' ? this.#phase.connection.transportStats() : undefined;
   }
   privacyCode(): string {
     return this.#phase.kind === 'in-voice' ? (this.#phase.connection.privacyCode ?? '') : '';

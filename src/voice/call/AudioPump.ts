@@ -75,7 +75,7 @@ export class AudioPump {
     this.#processor = new VoiceProcessor(deps.log);
     const accepting = (): boolean => [...deps.calls.values()].some((call) => call.carriesAudio);
     this.#game = new GameAudioInput(deps.log, accepting);
-    this.#gameMicrophone = new GameAudioInput(deps.log, accepting);
+    this.#gameMicrophone = new GameAudioInput(deps.log, accepting, true);
   }
 
   /** Turns voice processing parts on or off; resolves once the change runs. */

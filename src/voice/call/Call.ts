@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import { TypedEmitter } from '../../util/TypedEmitter.js';
+import type { VoiceTransportStats } from '../../media/index.js';
 import type { InboundAudioState } from '../connection/InboundAudioWatchdog.js';
 import { AudioModeType, CallError, CallStatus, callErrorToString, callStatusToString } from './enums.js';
 import type { VoiceStateHandle } from './VoiceStateHandle.js';
@@ -69,6 +70,7 @@ export interface CallBackend {
   setUserPlayback(userId: string, change: { volume?: number; localMute?: boolean }): void;
   userPlayback(userId: string): { volume: number; localMute: boolean };
   privacyCode(): string;
+  transportStats(): VoiceTransportStats | undefined;
   verificationCode(userId: string): Promise<string>;
   end(): Promise<void>;
 }
@@ -245,6 +247,15 @@ export class Call extends TypedEmitter<CallEvents> {
    */
   getPrivacyCode(): string {
     return this.#b.privacyCode();
+  }
+
+  /**
+   * The voice transport's counters while the call is connected (undefined before and after): packets sent
+   * and received, what was dropped and why, late ticks, and when the latest transmission's first packet
+   * left (`lastSpurtStartUs`). For a diagnostics overlay or a support log; an sdkpp addition.
+   */
+  getTransportStats(): VoiceTransportStats | undefined {
+    return this.#b.transportStats();
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { LogWriter } from '../../logging/index.js';
-import type { MediaEngine, VoiceTransport } from '../../media/index.js';
+import type { MediaEngine, VoiceTransport, VoiceTransportStats } from '../../media/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../../util/Clock.js';
 import { TypedEmitter } from '../../util/TypedEmitter.js';
 import { DaveLink } from './DaveLink.js';
@@ -191,6 +191,11 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   }
 
   /** The connection state. */
+  /** The transport's counters while it runs (diagnostics; see {@link VoiceTransportStats}). */
+  transportStats(): VoiceTransportStats | undefined {
+    return this.#transport?.stats();
+  }
+
   get state(): VoiceConnectionState {
     return this.#state;
   }

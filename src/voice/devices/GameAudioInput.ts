@@ -11,6 +11,10 @@ const MIN_RATE = 8000;
 const MAX_RATE = 192_000;
 /** Channels a game may push; the first two are kept, mono goes to both sides. */
 const MAX_CHANNELS = 8;
+/** A live source's frames kept waiting beyond the low point of a window: the latency it may add. */
+const LIVE_MAX_BACKLOG = 2;
+/** Frames read per window of a live source's backlog (one second). */
+const LIVE_WINDOW = 50;
 
 /**
  * The game's own audio as a capture source (`Client.pushAudioInput`): PCM of any rate and channel count,
@@ -33,11 +37,21 @@ export class GameAudioInput {
   #position = 0;
   #previous: [number, number] | undefined;
   #overflowing = false;
+  /** A live source (a microphone): the backlog's low point in the current window, and its reads. */
+  readonly #live: boolean;
+  #windowMin = Infinity;
+  #windowReads = 0;
 
-  /** `accepting` says whether a call carries audio now. */
-  constructor(log: LogWriter, accepting: () => boolean) {
+  /**
+   * `accepting` says whether a call carries audio now. `live`: the source runs in real time (a microphone
+   * the game captures), so what stays queued for a whole second beyond two frames is latency, and is dropped
+   * (oldest first) instead of delaying the rest of the call; bursts are kept. Otherwise (a TTS clip pushed
+   * at once) everything queued plays.
+   */
+  constructor(log: LogWriter, accepting: () => boolean, live = false) {
     this.#log = log;
     this.#accepting = accepting;
+    this.#live = live;
   }
 
   /**
@@ -74,7 +88,17 @@ export class GameAudioInput {
     if (!next) return false;
     for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) frame[i] = clamp((frame[i] ?? 0) + (next[i] ?? 0));
     if (this.#queue.length === 0) this.#overflowing = false;
+    if (this.#live) this.#boundLatency();
     return true;
+  }
+
+  #boundLatency(): void {
+    this.#windowMin = Math.min(this.#windowMin, this.#queue.length);
+    if (++this.#windowReads < LIVE_WINDOW) return;
+    const excess = this.#windowMin - LIVE_MAX_BACKLOG;
+    if (excess > 0) this.#queue.splice(0, excess);
+    this.#windowMin = Infinity;
+    this.#windowReads = 0;
   }
 
   /** Frames waiting. */

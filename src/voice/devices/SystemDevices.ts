@@ -13,10 +13,11 @@ export const SYSTEM_DEFAULT_DEVICE_ID = 'default';
 /** How often the watcher's findings are collected (the watcher itself is a native thread). */
 const EVENT_POLL_MS = 200;
 /**
- * Microphone samples kept waiting after a frame is read: a pump that fell behind (the event loop was busy)
- * skips what is older rather than sending it late for the rest of the call.
+ * Microphone samples that may stay waiting for a whole second (the addon takes the low point of the window):
+ * what a late pump (the event loop was busy) leaves behind beyond one frame is skipped rather than sent late
+ * for the rest of the call. The transport's own send ring holds two more frames.
  */
-const MAX_INPUT_BACKLOG = 3 * VOICE_FRAME_SAMPLES;
+const MAX_INPUT_BACKLOG = VOICE_FRAME_SAMPLES;
 
 /** A device lost mid-call and what replaced it. */
 export interface AudioDeviceLoss {

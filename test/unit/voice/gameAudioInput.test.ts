@@ -132,3 +132,27 @@ describe('GameAudioInput (the game pushes its own PCM)', () => {
     expect(input.queuedFrames).toBe(0);
   });
 });
+
+describe('GameAudioInput latency bound of a live source', () => {
+  /** Pushes one 20 ms frame per read after a burst of `burst` frames; returns the queue length after each read. */
+  function run(live: boolean, burst: number, reads: number): number[] {
+    const input = new GameAudioInput(recordingLog().log, () => true, live);
+    const frame = new Int16Array(FRAME).fill(1000);
+    for (let i = 0; i < burst; i++) input.push(frame, 48_000, 2);
+    const lengths: number[] = [];
+    for (let i = 0; i < reads; i++) {
+      input.push(frame, 48_000, 2);
+      input.mixInto(new Int16Array(FRAME));
+      lengths.push(input.queuedFrames);
+    }
+    return lengths;
+  }
+
+  it('drops what stays queued beyond two frames for a whole second, and keeps a burst that drains', () => {
+    const live = run(true, 10, 120);
+    expect(live[0]).toBe(10); // the backlog stands while the window runs
+    expect(live.at(-1)).toBe(2); // then all but two frames of it go, once
+    const kept = run(false, 10, 120);
+    expect(kept.at(-1)).toBe(10); // a clip pushed at once plays whole
+  });
+});
