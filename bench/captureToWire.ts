@@ -12,6 +12,10 @@
 //                         miniaudio's capture period (10 ms), the SDK's capture ring and audio pump (20 ms
 //                         ticks on the JS thread), the transport's send ring and tick, VAD, Opus, DAVE and the
 //                         transport seal. Alice and Bob are in a DAVE call through the emulator, in this process.
+//   capture-to-wire-stalled  the median when the JavaScript thread is kept busy for 100 ms right after each
+//                         click is written (a game's frame hitch): the system devices are linked to the
+//                         transport's own thread (nothing on the JS thread needs their audio here), so the
+//                         click leaves on time; the peer's audio waits for the thread.
 //   peer: the same microphone through `parec` (pulseaudio-utils, 10 ms latency) piped into
 //         `client.pushAudioInput(…, { microphone: true })`: how a Node game captures audio without
 //         system devices of its own (a recorder process or a capture package writing raw PCM to a stream).
@@ -27,6 +31,8 @@ import { report, result } from './lib/report.js';
 const CLICKS = 20;
 const GAP_MS = 800;
 const CLICK_MS = 60;
+/** The JavaScript thread's stall after each click in the -stalled variant. */
+const STALL_MS = 100;
 
 function click(): Buffer {
   const frames = (48_000 * CLICK_MS) / 1000;
@@ -42,8 +48,11 @@ function click(): Buffer {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
-/** Clicks into the microphone's feed and returns each click's capture-to-wire time in ms. */
-async function measure(pulse: PulseServer, call: Call): Promise<number[]> {
+/**
+ * Clicks into the microphone's feed and returns each click's capture-to-wire time in ms. `stallMs`: the
+ * JavaScript thread is then kept busy that long (a game's frame hitch, a garbage collection).
+ */
+async function measure(pulse: PulseServer, call: Call, stallMs = 0): Promise<number[]> {
   const player = spawn(
     'pacat',
     [
@@ -65,6 +74,7 @@ async function measure(pulse: PulseServer, call: Call): Promise<number[]> {
       const before = call.getTransportStats()?.lastSpurtStartUs ?? 0;
       const t0 = nowUs();
       player.stdin?.write(pcm);
+      for (const end = performance.now() + stallMs; performance.now() < end;);
       try {
         await until(
           () => (call.getTransportStats()?.lastSpurtStartUs ?? 0) > before,
@@ -100,10 +110,6 @@ async function main(): Promise<void> {
     await connected(bobCall);
     await sameEpoch([aliceCall, bobCall]);
 
-    await alice.client.setInputDevice('pulseaudio:alice_mic');
-    const ours = await measure(pulse, aliceCall);
-
-    await alice.client.setInputDevice('null');
     recorder = spawn(
       'parec',
       ['--device=alice_mic', '--latency-msec=10', '--raw', '--format=s16le', '--rate=48000', '--channels=2'],
@@ -115,12 +121,30 @@ async function main(): Promise<void> {
       client.pushAudioInput(samples.slice(), 48_000, 2, { microphone: true });
     });
     const peer = await measure(pulse, aliceCall);
+    const peerStalled = await measure(pulse, aliceCall, STALL_MS);
+    // The peer first, on the fresh call; then its recorder stops and the SDK's own device takes over.
+    recorder.stdout?.removeAllListeners('data');
+    recorder.kill();
+    await alice.client.setInputDevice('pulseaudio:alice_mic');
+    const ours = await measure(pulse, aliceCall);
+    const oursStalled = await measure(pulse, aliceCall, STALL_MS);
 
     process.stderr.write(`ours (ms): ${ours.map((v) => v.toFixed(1)).join(' ')}\n`);
     process.stderr.write(`parec → pushAudioInput (ms): ${peer.map((v) => v.toFixed(1)).join(' ')}\n`);
     const peerName = 'parec piped into pushAudioInput';
     report(result('capture-to-wire', 'ms', quantile(ours, 0.5), peerName, quantile(peer, 0.5)));
     report(result('capture-to-wire-p95', 'ms', quantile(ours, 0.95), peerName, quantile(peer, 0.95)));
+    process.stderr.write(`ours, stalled (ms): ${oursStalled.map((v) => v.toFixed(1)).join(' ')}\n`);
+    process.stderr.write(`peer, stalled (ms): ${peerStalled.map((v) => v.toFixed(1)).join(' ')}\n`);
+    report(
+      result(
+        'capture-to-wire-stalled',
+        'ms',
+        quantile(oursStalled, 0.5),
+        peerName,
+        quantile(peerStalled, 0.5),
+      ),
+    );
   } finally {
     recorder?.stdout?.removeAllListeners('data');
     recorder?.kill();

@@ -28,7 +28,7 @@ const char* DirectionName(devices::Direction direction)
 
 Napi::Function SystemAudioWrap::Define(Napi::Env env)
 {
-    return DefineClass(env, "SystemAudio",
+    Napi::Function function = DefineClass(env, "SystemAudio",
                        {
                          InstanceMethod<&SystemAudioWrap::Backend>("backend"),
                          InstanceMethod<&SystemAudioWrap::List>("list"),
@@ -42,6 +42,20 @@ Napi::Function SystemAudioWrap::Define(Napi::Env env)
                          InstanceMethod<&SystemAudioWrap::TakeEvents>("takeEvents"),
                          InstanceMethod<&SystemAudioWrap::Dispose>("dispose"),
                        });
+    // Kept per environment (the addon's only instance data), so that a voice transport can tell that its
+    // argument is one of these.
+    env.SetInstanceData<Napi::FunctionReference>(new Napi::FunctionReference(Napi::Persistent(function)));
+    return function;
+}
+
+SystemAudioWrap* SystemAudioWrap::From(const Napi::Value& value)
+{
+    const Napi::Env env = value.Env();
+    Napi::FunctionReference* constructor = env.GetInstanceData<Napi::FunctionReference>();
+    if (constructor == nullptr || !value.IsObject() || !value.As<Napi::Object>().InstanceOf(constructor->Value())) {
+        return nullptr;
+    }
+    return Unwrap(value.As<Napi::Object>());
 }
 
 SystemAudioWrap::SystemAudioWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<SystemAudioWrap>(info)

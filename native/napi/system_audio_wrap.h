@@ -27,6 +27,12 @@ public:
     static Napi::Function Define(Napi::Env env);
     explicit SystemAudioWrap(const Napi::CallbackInfo& info);
 
+    // The devices, for a voice transport to link (null once disposed). Shared: a linked transport keeps
+    // them until it no longer uses them, even past dispose().
+    std::shared_ptr<devices::SystemAudio> Shared() const { return system_; }
+    // The SystemAudio wrapped by `value`, or null when it is not one (of this environment's addon).
+    static SystemAudioWrap* From(const Napi::Value& value);
+
 private:
     Napi::Value Backend(const Napi::CallbackInfo& info);
     Napi::Value List(const Napi::CallbackInfo& info);
@@ -42,7 +48,7 @@ private:
 
     devices::SystemAudio& Live(const Napi::Env& env);
 
-    std::unique_ptr<devices::SystemAudio> system_;
+    std::shared_ptr<devices::SystemAudio> system_;
 };
 
 // systemAudioBuilt() -> whether this build carries system audio.

@@ -1,10 +1,12 @@
 #include "napi/voice_transport_wrap.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "napi/args.h"
 #include "napi/errors.h"
+#include "napi/system_audio_wrap.h"
 
 namespace sdkpp::addon {
 namespace {
@@ -141,6 +143,7 @@ Napi::Function VoiceTransportWrap::Define(Napi::Env env)
                          InstanceMethod<&VoiceTransportWrap::PullPcm>("pullPcm"),
                          InstanceMethod<&VoiceTransportWrap::PcmAvailable>("pcmAvailable"),
                          InstanceMethod<&VoiceTransportWrap::Stats>("stats"),
+                         InstanceMethod<&VoiceTransportWrap::LinkSystemAudio>("linkSystemAudio"),
                        });
 }
 
@@ -363,6 +366,29 @@ Napi::Value VoiceTransportWrap::PcmAvailable(const Napi::CallbackInfo& info)
     return Napi::Number::New(info.Env(), static_cast<double>(transport_->PcmAvailable()));
 }
 
+Napi::Value VoiceTransportWrap::LinkSystemAudio(const Napi::CallbackInfo& info)
+{
+    const Napi::Env env = info.Env();
+    std::shared_ptr<devices::SystemAudio> system;
+    if (!info[0].IsNull() && !info[0].IsUndefined()) {
+        SystemAudioWrap* wrap = SystemAudioWrap::From(info[0]);
+        if (wrap == nullptr) {
+            ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode,
+                       "The \"systemAudio\" argument must be a SystemAudio or null");
+        }
+        system = wrap->Shared();
+        if (!system) ThrowError(env, ErrorKind::kError, "ERR_SYSTEM_AUDIO_DISPOSED", "the system audio was disposed");
+    }
+    const bool capture = BoolArg(info, 1, "capture");
+    const bool playback = BoolArg(info, 2, "playback");
+    const double gain = NumberArgOf(info, 3, "playbackGain");
+    if (system && std::find(linkedSystems_.begin(), linkedSystems_.end(), system) == linkedSystems_.end()) {
+        linkedSystems_.push_back(system);
+    }
+    Check(env, transport_->LinkDevices(system.get(), capture, playback, gain), "Linking the system audio");
+    return env.Undefined();
+}
+
 Napi::Value VoiceTransportWrap::Stats(const Napi::CallbackInfo& info)
 {
     const transport::TransportStats stats = transport_->Stats();
@@ -375,6 +401,7 @@ Napi::Value VoiceTransportWrap::Stats(const Napi::CallbackInfo& info)
     SDKPP_SET(droppedJitterRefused) SDKPP_SET(droppedTooManySsrcs) SDKPP_SET(droppedDecodeFailed)
     SDKPP_SET(droppedEncodeFailed) SDKPP_SET(droppedSendFailed) SDKPP_SET(lateTicks) SDKPP_SET(maxLatenessUs)
     SDKPP_SET(allocationsInTicks) SDKPP_SET(discoveryAttempts) SDKPP_SET(priority) SDKPP_SET(lastSpurtStartUs)
+    SDKPP_SET(devicesLinked)
 #undef SDKPP_SET
     return out;
 }

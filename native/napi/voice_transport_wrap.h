@@ -3,6 +3,7 @@
 #include <napi.h>
 
 #include <memory>
+#include <vector>
 
 #include "core/transport/voice_transport.h"
 
@@ -20,6 +21,7 @@ namespace sdkpp::addon {
 //   pushPcm(Int16Array) -> frames accepted; pullPcm(Int16Array) -> frames written; pcmAvailable()
 //   setSpeakerOutput(enabled); pullSpeakerPcm(Int16Array, ssrcs: Uint32Array, ticks: Uint32Array) -> frames
 //   stats() -> {counter: number, ...}
+//   linkSystemAudio(systemAudio | null, capture, playback, playbackGain)   (see VoiceTransport::LinkDevices)
 // The thread is joined by stop(), by the finalizer, and by an environment cleanup hook (a worker or the
 // process ending with the transport still running), whichever comes first.
 class VoiceTransportWrap final : public Napi::ObjectWrap<VoiceTransportWrap> {
@@ -52,10 +54,14 @@ private:
     Napi::Value PullPcm(const Napi::CallbackInfo& info);
     Napi::Value PcmAvailable(const Napi::CallbackInfo& info);
     Napi::Value Stats(const Napi::CallbackInfo& info);
+    Napi::Value LinkSystemAudio(const Napi::CallbackInfo& info);
 
     static void Cleanup(void* self);
 
     std::unique_ptr<transport::VoiceTransport> transport_;
+    // Every system audio ever linked (one, in practice): the thread may use one until its next tick, so
+    // it is released only after transport_ (whose destruction joins the thread).
+    std::vector<std::shared_ptr<devices::SystemAudio>> linkedSystems_;
     napi_env env_ = nullptr;
 };
 

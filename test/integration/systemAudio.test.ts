@@ -92,6 +92,15 @@ describe('system audio devices (PulseAudio, native engine)', () => {
       'one DAVE epoch at both',
     );
 
+    // Nothing on the JavaScript thread needs the audio (no processing, no callbacks, no game audio): the
+    // transports' own threads read Alice's microphone and feed Bob's speaker.
+    await eventually(
+      () => aliceCall.getTransportStats()?.devicesLinked === 1,
+      2000,
+      'Alice’s microphone linked',
+    );
+    await eventually(() => bobCall.getTransportStats()?.devicesLinked === 2, 2000, 'Bob’s speaker linked');
+
     const dir = tempDir();
     const speech = await synthesizeSpeech(SENTENCE);
     const spoken = path.join(dir, 'alice-says.wav');

@@ -144,6 +144,21 @@ TransportResult VoiceTransport::SetUserGain(uint32_t ssrc, double gain) noexcept
     return PushNumber(impl_->commands, CommandKind::kUserGain, ssrc, gain, 0.0, audio::AudioProcessor::kMaxGain);
 }
 
+TransportResult VoiceTransport::LinkDevices(devices::SystemAudio* system, bool capture, bool playback,
+                                            double playbackGain) noexcept
+{
+    if (!(playbackGain >= 0.0 && playbackGain <= 2.0)) {
+        return TransportResult::kBadArgument;
+    }
+    Command command;
+    command.kind = CommandKind::kLinkDevices;
+    command.system = (capture || playback) ? system : nullptr;
+    command.flag = capture && system != nullptr;
+    command.ssrc = playback && system != nullptr ? 1u : 0u;
+    command.number = playbackGain;
+    return impl_->commands.TryPush(command) ? TransportResult::kOk : TransportResult::kQueueFull;
+}
+
 void VoiceTransport::Impl::DropPendingCommands() noexcept
 {
     Command command;
@@ -194,6 +209,13 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             break;
         case CommandKind::kSpeakerOutput:
             speakerMode = command.flag;
+            break;
+        case CommandKind::kLinkDevices:
+            linked = command.system;
+            linkCapture = linked != nullptr && command.flag;
+            linkPlayback = linked != nullptr && command.ssrc != 0;
+            playbackGain = static_cast<float>(command.number);
+            devicesLinked.store((linkCapture ? 1u : 0u) | (linkPlayback ? 2u : 0u), std::memory_order_release);
             break;
         case CommandKind::kPushToTalkMode:
             processor.SetMode(command.flag ? audio::TransmitMode::kPushToTalk : audio::TransmitMode::kVoiceActivity);

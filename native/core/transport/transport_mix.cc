@@ -37,6 +37,10 @@ void VoiceTransport::Impl::MixTick() noexcept
         ++count;
     }
     if (count == 0) {
+        if (linkPlayback) {
+            std::memset(mixed.samples, 0, sizeof(mixed.samples));
+            PlayLinked(mixed.samples); // a speaker needs every frame, silent ones too
+        }
         return; // nobody spoke: the JS side reads the absence of frames as silence
     }
     if (speakerMode) {
@@ -61,11 +65,28 @@ void VoiceTransport::Impl::MixTick() noexcept
     processor.Mix(Span<const int16_t>(speakerPcm, count * audio::kFrameSamples),
                   Span<const uint32_t>(speakerKeys, count), count,
                   Span<int16_t>(mixed.samples, audio::kFrameSamples));
+    if (linkPlayback) {
+        PlayLinked(mixed.samples);
+    }
     if (output.TryPushWith([&](PcmFrame& slot) { std::memcpy(slot.samples, mixed.samples, sizeof(slot.samples)); })) {
         Bump(framesMixed);
     } else {
         Bump(droppedOutputOverrun);
     }
+}
+
+void VoiceTransport::Impl::PlayLinked(const int16_t* frame) noexcept
+{
+    if (playbackGain == 1.0f) {
+        linked->WriteOutput(frame, audio::kFrameSamples);
+        return;
+    }
+    int16_t* scaled = speakerPcm; // free again once the mix is made
+    for (size_t i = 0; i < audio::kFrameSamples; ++i) {
+        const float value = static_cast<float>(frame[i]) * playbackGain;
+        scaled[i] = static_cast<int16_t>(value > 32767.0f ? 32767.0f : (value < -32768.0f ? -32768.0f : value));
+    }
+    linked->WriteOutput(scaled, audio::kFrameSamples);
 }
 
 } // namespace sdkpp::transport

@@ -13,8 +13,10 @@ void VoiceTransport::Impl::SendTick(double nowMs) noexcept
 {
     // A transmission starts when voice follows nothing sent at all (no voice, no silence tail).
     const bool quiet = tailLeft == 0;
+    // Frames the owner pushed come first (those from before a link), then the linked microphone's.
     const bool have =
-      input.TryPopWith([&](PcmFrame& slot) { std::memcpy(capture.samples, slot.samples, sizeof(slot.samples)); });
+      input.TryPopWith([&](PcmFrame& slot) { std::memcpy(capture.samples, slot.samples, sizeof(slot.samples)); }) ||
+      (linkCapture && linked->ReadInput(capture.samples, audio::kFrameSamples, audio::kFrameSamples));
     audio::SendAction action = audio::SendAction::kNothing;
     if (have) {
         action = processor.ProcessCapture(Span<int16_t>(capture.samples, audio::kFrameSamples), nowMs);

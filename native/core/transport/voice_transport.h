@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/audio/audio_format.h"
+#include "core/devices/system_audio.h"
 #include "core/rtp/transport_cryptor.h"
 #include "core/span.h"
 
@@ -87,6 +88,7 @@ struct TransportStats {
     uint64_t discoveryAttempts = 0;
     uint64_t priority = 0; // a ThreadPriority value
     uint64_t lastSpurtStartUs = 0;  // steady clock: the first voice packet of the latest talk spurt sent
+    uint64_t devicesLinked = 0;     // bit 0: capture from a linked microphone; bit 1: playback to a speaker
 };
 
 // The transport thread of one voice connection (issue 5): its own UDP socket and std::thread. It runs
@@ -162,6 +164,14 @@ public:
     // and the number of the tick that produced it into ticks[i] (frames of one tick share a number and
     // arrive together). At most min(out frames, ssrcs.size(), ticks.size()) frames; returns the count.
     size_t PullSpeakerPcm(Span<int16_t> out, Span<uint32_t> ssrcs, Span<uint32_t> ticks) noexcept;
+
+    // Links system devices (core/devices) to this thread: each tick takes its capture frame from the
+    // microphone's ring (after any frames pushed before) and writes its mix, or silence, to the speaker's
+    // ring at `playbackGain` (0..2), so audio flows between the devices and the wire without the owner's
+    // thread. Null (or both false) unlinks. The owner must not read the microphone or write the speaker
+    // itself while Stats().devicesLinked says the thread does, and `system` must outlive the link (the
+    // owner keeps it until the thread reports it unlinked, or the transport is gone).
+    TransportResult LinkDevices(devices::SystemAudio* system, bool capture, bool playback, double playbackGain) noexcept;
 
     // A snapshot of every counter.
     TransportStats Stats() const noexcept;

@@ -26,6 +26,7 @@
 #include "core/clock.h"
 #include "core/dave/decryptor.h"
 #include "core/dave/encryptor.h"
+#include "core/devices/system_audio.h"
 #include "core/rtp/ip_discovery.h"
 #include "core/rtp/transport_cryptor.h"
 #include "core/transport/spsc_ring.h"
@@ -64,6 +65,7 @@ enum class CommandKind : uint8_t {
     kRemoveSpeaker,
     kPushToTalkReleaseDelay,
     kSpeakerOutput,
+    kLinkDevices,
 };
 
 struct Command {
@@ -76,6 +78,8 @@ struct Command {
     rtp::TransportCryptor* cryptor = nullptr;
     audio::OpusDecoder* decoder = nullptr;
     dave::Decryptor* decryptor = nullptr;
+    // kLinkDevices: the system audio to read and write (null unlinks); flag = capture, ssrc = playback.
+    devices::SystemAudio* system = nullptr;
 };
 
 using CommandQueue = SpscRing<Command, 64>;
@@ -97,7 +101,8 @@ inline void Bump(std::atomic<uint64_t>& counter, uint64_t by = 1) noexcept
     X(droppedInputOverrun) X(droppedInputPartial) X(droppedOutputOverrun) X(droppedForeignSource)     \
     X(droppedNotRtp) X(droppedNoKey) X(droppedOpenFailed) X(droppedDaveFailed) X(droppedJitterRefused) \
     X(droppedTooManySsrcs) X(droppedDecodeFailed) X(droppedEncodeFailed) X(droppedSendFailed)         \
-    X(lateTicks) X(maxLatenessUs) X(allocationsInTicks) X(discoveryAttempts) X(priority) X(lastSpurtStartUs)
+    X(lateTicks) X(maxLatenessUs) X(allocationsInTicks) X(discoveryAttempts) X(priority) X(lastSpurtStartUs) \
+    X(devicesLinked)
 
 struct VoiceTransport::Impl {
     struct Speaker {
@@ -145,6 +150,11 @@ struct VoiceTransport::Impl {
     bool davePassthrough = true;
     bool selfDeaf = false;
     bool speakerMode = false;
+    // Linked system devices (LinkDevices): capture read from and playback written to them on this thread.
+    devices::SystemAudio* linked = nullptr;
+    bool linkCapture = false;
+    bool linkPlayback = false;
+    float playbackGain = 1.0f;
     uint32_t tickNumber = 0;
     PcmFrame capture{};
     PcmFrame mixed{};
@@ -176,6 +186,8 @@ struct VoiceTransport::Impl {
     bool SendPayload(const uint8_t* payload, size_t size, bool silence) noexcept;
     // transport_mix.cc
     void MixTick() noexcept;
+    // The mixed frame (or silence) to the linked speaker, at the playback gain.
+    void PlayLinked(const int16_t* frame) noexcept;
 };
 
 } // namespace sdkpp::transport

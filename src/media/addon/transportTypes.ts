@@ -1,3 +1,4 @@
+import type { NativeSystemAudio } from './systemAudioTypes.js';
 /**
  * The JS shape of the addon's `VoiceTransport` (native/napi/voice_transport_wrap.h): the native transport
  * thread of issue 5. Kept beside {@link NativeAddon} in its own file so the transport's shape has one home;
@@ -16,9 +17,16 @@ export interface NativeVoiceTransportOptions extends VoiceTransportOptions {
  * The native transport thread: the engine's {@link VoiceTransport} except that starting and stopping are
  * synchronous (the thread starts and is joined inside the call); the facade makes them Promises.
  */
-export interface NativeVoiceTransport extends Omit<VoiceTransport, 'start' | 'stop'> {
+export interface NativeVoiceTransport extends Omit<VoiceTransport, 'start' | 'stop' | 'linkSystemAudio'> {
   /** Binds the socket and starts the thread; returns the local port. */
   start(): number;
   /** Stops and joins the thread. */
   stop(): void;
+  /** See native/core/transport/voice_transport.h `LinkDevices`. */
+  linkSystemAudio(
+    system: NativeSystemAudio | null,
+    capture: boolean,
+    playback: boolean,
+    playbackGain: number,
+  ): void;
 }

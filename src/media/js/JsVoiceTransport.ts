@@ -54,6 +54,7 @@ function zeroStats(): Mutable<VoiceTransportStats> {
     lateTicks: 0,
     maxLatenessUs: 0,
     lastSpurtStartUs: 0,
+    devicesLinked: 0,
     allocationsInTicks: 0,
     discoveryAttempts: 0,
     priority: 0,
@@ -297,6 +298,11 @@ export class JsVoiceTransport implements VoiceTransport {
   /** {@inheritDoc VoiceTransport.stats} */
   stats(): VoiceTransportStats {
     return { ...this.#stats };
+  }
+
+  /** {@inheritDoc VoiceTransport.linkSystemAudio} */
+  linkSystemAudio(): boolean {
+    return false; // timers on the JavaScript thread: linking would gain nothing
   }
 
   async #discover(socket: dgram.Socket): Promise<void> {

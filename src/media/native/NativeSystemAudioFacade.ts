@@ -14,6 +14,14 @@ export const SYSTEM_AUDIO_REMEDY =
   'startCallWithAudioCallbacks() hands you; or build the native addon (`npm rebuild sdkpp`, which needs ' +
   'python3, make and a C++17 compiler) for the system microphones and speakers.';
 
+/** Each facade's addon object, for a native voice transport to link (not reachable from outside). */
+const natives = new WeakMap<SystemAudio, NativeSystemAudio>();
+
+/** The addon object behind a facade, or undefined when `system` is not one of this module's. */
+export function nativeSystemAudioOf(system: SystemAudio): NativeSystemAudio | undefined {
+  return natives.get(system);
+}
+
 /** The addon's system audio, its errors turned into {@link MediaEngineError}s. */
 export class NativeSystemAudioFacade implements SystemAudio {
   readonly #native: NativeSystemAudio;
@@ -39,6 +47,7 @@ export class NativeSystemAudioFacade implements SystemAudio {
       );
     }
     this.backend = this.#native.backend();
+    natives.set(this, this.#native);
   }
 
   /** {@inheritDoc SystemAudio.list} */

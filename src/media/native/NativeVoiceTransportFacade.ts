@@ -1,3 +1,5 @@
+import type { SystemAudio } from '../devices/types.js';
+import { nativeSystemAudioOf } from './NativeSystemAudioFacade.js';
 import type { NativeVoiceTransport } from '../addon/transportTypes.js';
 import type { NativeAddon } from '../addon/types.js';
 import { MediaEngineError } from '../MediaEngineError.js';
@@ -157,6 +159,19 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
   /** {@inheritDoc VoiceTransport.stats} */
   stats(): VoiceTransportStats {
     return this.#native.stats();
+  }
+
+  /** {@inheritDoc VoiceTransport.linkSystemAudio} */
+  linkSystemAudio(
+    system: SystemAudio | null,
+    link: { capture: boolean; playback: boolean; playbackGain: number },
+  ): boolean {
+    const native = system ? nativeSystemAudioOf(system) : null;
+    if (system && !native) return false; // not this addon's
+    coded(() => {
+      this.#native.linkSystemAudio(native ?? null, link.capture, link.playback, link.playbackGain);
+    });
+    return true;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { SystemAudio } from '../devices/types.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 
 /**
@@ -90,6 +91,8 @@ export interface VoiceTransportStats {
    * the monotonic clock `process.hrtime.bigint()` reads (0 before any): where capture-to-wire latency ends.
    */
   readonly lastSpurtStartUs: number;
+  /** Which system devices the thread serves ({@link VoiceTransport.linkSystemAudio}): bit 0 the microphone, bit 1 the speaker. */
+  readonly devicesLinked: number;
 }
 
 /** The interleaved stereo samples of one 20 ms frame: what pushPcm and pullPcm move in whole units. */
@@ -176,6 +179,18 @@ export interface VoiceTransport {
   pullSpeakerPcm(out: Int16Array, ssrcs: Uint32Array, ticks: Uint32Array): number;
   /** See {@link VoiceTransportStats}. */
   stats(): VoiceTransportStats;
+  /**
+   * Links system devices to the transport's own thread: each tick takes its capture frame from the
+   * microphone (after any frames pushed before) and writes its mix, or silence, to the speaker at
+   * `playbackGain` (0–2), so audio flows between the devices and the wire without the JavaScript thread.
+   * `null` (or neither side) unlinks. While `stats().devicesLinked` says a side is linked, the caller must
+   * not read that microphone or write that speaker itself. Returns false where the transport cannot (the JS
+   * engine's, which runs on this thread anyway).
+   */
+  linkSystemAudio(
+    system: SystemAudio | null,
+    link: { capture: boolean; playback: boolean; playbackGain: number },
+  ): boolean;
 }
 
 /**

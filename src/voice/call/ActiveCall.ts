@@ -1,6 +1,11 @@
 import { ValidationError } from '../../errors/index.js';
 import type { LogWriter } from '../../logging/index.js';
-import { type AudioProcessor, VOICE_FRAME_SAMPLES, type VoiceTransportStats } from '../../media/index.js';
+import {
+  type AudioProcessor,
+  type SystemAudio,
+  VOICE_FRAME_SAMPLES,
+  type VoiceTransportStats,
+} from '../../media/index.js';
 import type {
   VoiceAudioSettings,
   VoiceConnection,
@@ -227,6 +232,27 @@ export class ActiveCall implements CallBackend {
       this.#phase.kind === 'in-voice' &&
       this.#phase.connection.carriesAudio
     );
+  }
+
+  /**
+   * Whether the devices may be linked to the call's transport thread: not while the game's audio callbacks
+   * must see each frame on the JavaScript thread.
+   */
+  get canLinkDevices(): boolean {
+    return !this.#d.captured && !this.#d.received;
+  }
+
+  /** See {@link VoiceConnection.linkSystemAudio}. */
+  linkSystemAudio(
+    system: SystemAudio | null,
+    link: { capture: boolean; playback: boolean; playbackGain: number },
+  ): boolean {
+    return this.#phase.kind === 'in-voice' && this.#phase.connection.linkSystemAudio(system, link);
+  }
+
+  /** See {@link VoiceConnection.devicesLinked}. */
+  devicesLinked(): number {
+    return this.#phase.kind === 'in-voice' ? this.#phase.connection.devicesLinked() : 0;
   }
 
   /** Microphone frames the call's transport still holds. */

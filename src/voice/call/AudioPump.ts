@@ -40,6 +40,16 @@ export interface AudioPumpDeps {
   system: SystemDevices;
   /** Sees every microphone frame read while a call is connected (`null` when the device gave none). */
   inputObserver?: (frame: Int16Array | null, nowMs: number) => void;
+  /** Whether {@link AudioPumpDeps.inputObserver} needs the frames now (else the devices may be linked). */
+  observesInput?: () => boolean;
+}
+
+/** What is linked to a call's transport thread ({@link VoiceTransport.linkSystemAudio}). */
+interface DeviceLink {
+  readonly call: ActiveCall;
+  readonly capture: boolean;
+  readonly playback: boolean;
+  readonly playbackGain: number;
 }
 
 /**
@@ -56,6 +66,11 @@ export class AudioPump {
   #outputId = NULL_AUDIO_DEVICE_ID;
   #input: AudioInput = nullInput;
   #output: AudioOutput = nullOutput;
+  /** Whether the current devices are the system's (which a call's transport thread can serve itself). */
+  #inputIsSystem = false;
+  #outputIsSystem = false;
+  /** The link asked of a call's transport; the pump keeps off a linked side until the thread lets go. */
+  #link: DeviceLink | undefined;
   #aecDump = false;
   #aecFiles: { input: WavFileOutput; output: WavFileOutput } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -129,6 +144,7 @@ export class AudioPump {
     this.#input.close();
     this.#input = input;
     this.#inputId = id;
+    this.#inputIsSystem = !describeDevice(id, 'input');
     this.#d.log.info(`input device: ${id}`);
   }
   /** Switches the output device (a WAV file is finalised); errors as {@link AudioPump.setInputDevice}. */
@@ -137,6 +153,7 @@ export class AudioPump {
     this.#output.close();
     this.#output = output;
     this.#outputId = id;
+    this.#outputIsSystem = !describeDevice(id, 'output');
     this.#d.log.info(`output device: ${id}`);
   }
   /** The watcher moved a lost system device's stream to the default: the current device says so now. */
@@ -226,8 +243,12 @@ export class AudioPump {
 
   #pump(): void {
     this.#timer = undefined;
-    if (this.#d.calls.size === 0) return;
+    if (this.#d.calls.size === 0) {
+      this.#link = undefined; // the calls (and their transports) are gone
+      return;
+    }
     this.#d.onTick();
+    this.#updateLink();
     this.#capture();
     // Playout follows the transport's clock too: every tick of a call's transport yields one frame of its
     // audio (what it mixed, or silence when nobody spoke), and the first connected call's ticks set how many
@@ -263,8 +284,10 @@ export class AudioPump {
     let wanted = 0;
     for (const call of connected) wanted = Math.max(wanted, CAPTURE_BACKLOG - call.captureBacklog());
     const frame = this.#frame;
+    // A microphone the transport's thread reads (or has not let go of yet) is not read here.
+    const inputFree = !this.#busy(1);
     for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
-      const device = this.#input.read(frame);
+      const device = inputFree && this.#input.read(frame);
       if (!device) frame.fill(0);
       // Microphones (the device, a microphone the game captures) are processed together, once per frame
       // (echo, noise, level); the game's finished audio is added after, as it is.
@@ -308,11 +331,71 @@ export class AudioPump {
       const gain = this.outputVolume / 100;
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
     }
-    this.#output.write(mixed);
+    if (!this.#busy(2)) this.#output.write(mixed);
     // What the speakers play is the echo canceller's reference (and what a simulated room echoes).
     this.#processor.render(mixed);
     this.#input.hear?.(mixed);
     if (this.#aecDump) this.#aec()?.output.write(mixed);
+  }
+
+  /**
+   * Links the system devices to the one call's transport thread when nothing on this thread needs their
+   * audio: then neither a busy event loop nor the pump's 20 ms beat sits between the devices and the wire.
+   * The microphone stays here while voice processing runs, the game pushes audio, an input observer or the
+   * AEC dump wants the frames, or a callback of startCallWithAudioCallbacks must see them; the speaker
+   * stays here while echo cancellation needs the playout as its reference or the AEC dump records it.
+   */
+  #updateLink(): void {
+    const want = this.#plan();
+    const have = this.#link;
+    if (
+      want?.call === have?.call &&
+      want?.capture === have?.capture &&
+      want?.playback === have?.playback &&
+      want?.playbackGain === have?.playbackGain
+    )
+      return;
+    if (have && have.call !== want?.call)
+      have.call.linkSystemAudio(null, { capture: false, playback: false, playbackGain: 1 });
+    this.#link = undefined;
+    if (!want) return;
+    const linked = want.call.linkSystemAudio(
+      want.capture || want.playback ? (this.#d.system.opened() ?? null) : null,
+      {
+        capture: want.capture,
+        playback: want.playback,
+        playbackGain: want.playbackGain,
+      },
+    );
+    if (linked && (want.capture || want.playback)) {
+      this.#link = want;
+      this.#d.log.info(
+        `system audio linked to the transport thread (${[want.capture ? 'microphone' : '', want.playback ? 'speaker' : ''].filter(Boolean).join(' and ')})`,
+      );
+    }
+  }
+
+  #plan(): DeviceLink | undefined {
+    const connected = [...this.#d.calls.values()].filter((call) => call.carriesAudio);
+    const call = connected.length === 1 ? connected[0] : undefined;
+    if (!call || !call.canLinkDevices || !this.#d.system.opened()) return undefined;
+    const capture =
+      this.#inputIsSystem &&
+      !this.#processor.active &&
+      !this.#aecDump &&
+      this.#game.queuedFrames === 0 &&
+      this.#gameMicrophone.queuedFrames === 0 &&
+      !(this.#d.observesInput?.() ?? false);
+    const playback = this.#outputIsSystem && !this.#aecDump && !this.#processor.settings.echoCancellation;
+    return { call, capture, playback, playbackGain: this.outputVolume / 100 };
+  }
+
+  /** Whether a call's transport thread serves (or still serves) the microphone (1) or the speaker (2). */
+  #busy(side: 1 | 2): boolean {
+    const link = this.#link;
+    if (link && (side === 1 ? link.capture : link.playback)) return true;
+    for (const call of this.#d.calls.values()) if ((call.devicesLinked() & side) !== 0) return true;
+    return false;
   }
 
   #aec(): { input: WavFileOutput; output: WavFileOutput } | undefined {

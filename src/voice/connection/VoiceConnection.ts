@@ -1,5 +1,5 @@
 import type { LogWriter } from '../../logging/index.js';
-import type { MediaEngine, VoiceTransport, VoiceTransportStats } from '../../media/index.js';
+import type { MediaEngine, SystemAudio, VoiceTransport, VoiceTransportStats } from '../../media/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../../util/Clock.js';
 import { TypedEmitter } from '../../util/TypedEmitter.js';
 import { DaveLink } from './DaveLink.js';
@@ -208,6 +208,19 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   /** Microphone frames the transport still holds (0 while none runs); see {@link TransportAudio}. */
   captureBacklog(): number {
     return this.#audio?.captureBacklog() ?? 0;
+  }
+
+  /** See {@link VoiceTransport.linkSystemAudio}; false while no transport runs or where it cannot. */
+  linkSystemAudio(
+    system: SystemAudio | null,
+    link: { capture: boolean; playback: boolean; playbackGain: number },
+  ): boolean {
+    return this.#transport?.linkSystemAudio(system, link) ?? false;
+  }
+
+  /** The sides of the system audio the transport's thread serves now (bit 0 microphone, bit 1 speaker). */
+  devicesLinked(): number {
+    return this.#transport?.stats().devicesLinked ?? 0;
   }
 
   /** Sends one 20 ms microphone frame (48 kHz interleaved stereo); nothing while no transport runs. */

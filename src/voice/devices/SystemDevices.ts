@@ -122,6 +122,11 @@ export class SystemDevices {
     };
   }
 
+  /** The system audio if it was opened (never opens it). */
+  opened(): SystemAudio | undefined {
+    return this.#system;
+  }
+
   /** Stops the watcher and closes the system audio. */
   dispose(): void {
     clearInterval(this.#timer);
