@@ -58,6 +58,17 @@ if (first) {
     `${engine.engine} engine ${engine.version}${from}; crypto ${engine.crypto.version} (${engine.crypto.linkage === 'static' ? 'carried in the addon' : "the host's"})`,
   );
   say('media', `crypto self-test (${engine.features.join(', ')}): ${selfTest.ok ? 'passed' : 'FAILED'}`);
+  // The machine's own microphones and speakers (the call below uses WAV files, so it sounds the same
+  // everywhere); a game would pick one, or 'default', with setInputDevice / setOutputDevice.
+  const system = (devices: { id: string; name: string }[]): string[] =>
+    devices.filter((d) => d.id !== 'null' && !d.id.startsWith('wav-')).map((d) => d.name);
+  const [inputs, outputs] = [system(await first.getInputDevices()), system(await first.getOutputDevices())];
+  say(
+    'media',
+    inputs.length + outputs.length === 0
+      ? 'system audio devices: none here (the null and WAV devices work everywhere)'
+      : `system audio devices: ${inputs.length} inputs (${inputs.join(', ')}), ${outputs.length} outputs (${outputs.join(', ')})`,
+  );
 }
 say('demo', `${clients.length} players linked their accounts and are connected`);
 

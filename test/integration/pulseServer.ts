@@ -72,6 +72,11 @@ export async function startPulseServer(): Promise<PulseServer> {
     ],
     { env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // A process that dies before stop() (a crash, a killed run) must not leave its server behind.
+  const killOnExit = (): void => {
+    daemon.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   let log = '';
   daemon.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000);
@@ -165,6 +170,7 @@ export async function startPulseServer(): Promise<PulseServer> {
     },
     async stop() {
       for (const child of children) child.kill('SIGKILL');
+      process.off('exit', killOnExit);
       daemon.kill('SIGTERM');
       await waitFor(daemon);
       rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,6 @@ import {
   timingSafeEqual,
   createPrivateKey,
   createPublicKey,
-  generateKeyPairSync,
   sign,
   verify,
   type KeyObject,
@@ -73,16 +72,21 @@ function publicKeyObject(publicKey: Uint8Array): KeyObject {
 /** DER SubjectPublicKeyInfo header of an uncompressed P-256 point (id-ecPublicKey, prime256v1). */
 const P256_SPKI_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
 
-/** Generates a P-256 key pair in ts-mls's raw form (32-byte scalar, 65-byte uncompressed point). */
+/**
+ * Generates a P-256 key pair in ts-mls's raw form (32-byte scalar, 65-byte uncompressed point).
+ *
+ * Through ECDH, not generateKeyPairSync + export({ format: 'jwk' }): on Node 20 that export holds the key's
+ * mutex while it allocates the JWK strings, and a garbage collection there that finalizes the key's own
+ * generation job locks the same mutex again: the process hangs for good (seen in CI, a gdb backtrace of
+ * ExportJWKEcKey → GC → ~KeyGenJob → uv_mutex_lock).
+ */
 export function generateP256KeyPair(): { signKey: Uint8Array; publicKey: Uint8Array } {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = privateKey.export({ format: 'jwk' });
-  const d = Buffer.from(jwk.d ?? '', 'base64url');
-  const x = Buffer.from(jwk.x ?? '', 'base64url');
-  const y = Buffer.from(jwk.y ?? '', 'base64url');
-  const signKey = new Uint8Array(d);
-  privateKeys.set(signKey, privateKey);
-  return { signKey, publicKey: new Uint8Array(Buffer.concat([Buffer.of(4), x, y])) };
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const scalar = ecdh.getPrivateKey();
+  const signKey = new Uint8Array(32); // the scalar comes without its leading zero bytes
+  signKey.set(scalar, 32 - scalar.length);
+  return { signKey, publicKey: new Uint8Array(ecdh.getPublicKey(null, 'uncompressed')) };
 }
 
 /**
