@@ -1,11 +1,4 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  sign,
-  type KeyObject,
-} from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, createECDH, sign, type KeyObject } from 'node:crypto';
 
 /** Claims of an ID token. */
 export interface IdTokenClaims {
@@ -23,10 +16,25 @@ export interface IdTokenClaims {
   nonce?: string;
 }
 
-/** A fresh P-256 private key as a JWK, to keep in the store. */
+/**
+ * A fresh P-256 private key as a JWK, to keep in the store. Made with ECDH rather than generateKeyPairSync +
+ * export: Node 20 can hang for good when a garbage collection finalizes the generation job during the JWK
+ * export of its key (see generateP256KeyPair in src/protocol/dave/nodeP256.ts).
+ */
 export function generateSigningJwk(): Record<string, unknown> {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { ...privateKey.export({ format: 'jwk' }) };
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const scalar = Buffer.alloc(32);
+  const raw = ecdh.getPrivateKey();
+  raw.copy(scalar, 32 - raw.length);
+  const point = ecdh.getPublicKey(null, 'uncompressed');
+  return {
+    kty: 'EC',
+    crv: 'P-256',
+    d: scalar.toString('base64url'),
+    x: point.subarray(1, 33).toString('base64url'),
+    y: point.subarray(33, 65).toString('base64url'),
+  };
 }
 
 function base64urlJson(value: unknown): string {
