@@ -355,10 +355,18 @@ export class AudioPump {
       want?.playbackGain === have?.playbackGain
     )
       return;
-    if (have && have.call !== want?.call)
-      have.call.linkSystemAudio(null, { capture: false, playback: false, playbackGain: 1 });
     this.#link = undefined;
-    if (!want) return;
+    try {
+      if (have && have.call !== want?.call)
+        have.call.linkSystemAudio(null, { capture: false, playback: false, playbackGain: 1 });
+      if (want) this.#linkTo(want, have);
+    } catch (error) {
+      // A full control queue (the transport is not ticking): the pump keeps the devices and tries again.
+      this.#d.log.warn(`system audio not linked: ${(error as Error).message}`);
+    }
+  }
+
+  #linkTo(want: DeviceLink, have: DeviceLink | undefined): void {
     const linked = want.call.linkSystemAudio(
       want.capture || want.playback ? (this.#d.system.opened() ?? null) : null,
       {
@@ -369,6 +377,8 @@ export class AudioPump {
     );
     if (linked && (want.capture || want.playback)) {
       this.#link = want;
+      if (have?.call === want.call && have.capture === want.capture && have.playback === want.playback)
+        return;
       this.#d.log.info(
         `system audio linked to the transport thread (${[want.capture ? 'microphone' : '', want.playback ? 'speaker' : ''].filter(Boolean).join(' and ')})`,
       );
@@ -387,7 +397,9 @@ export class AudioPump {
       this.#gameMicrophone.queuedFrames === 0 &&
       !(this.#d.observesInput?.() ?? false);
     const playback = this.#outputIsSystem && !this.#aecDump && !this.#processor.settings.echoCancellation;
-    return { call, capture, playback, playbackGain: this.outputVolume / 100 };
+    return capture || playback
+      ? { call, capture, playback, playbackGain: this.outputVolume / 100 }
+      : undefined;
   }
 
   /** Whether a call's transport thread serves (or still serves) the microphone (1) or the speaker (2). */
