@@ -63,11 +63,13 @@ if (first) {
   const system = (devices: { id: string; name: string }[]): string[] =>
     devices.filter((d) => d.id !== 'null' && !d.id.startsWith('wav-')).map((d) => d.name);
   const [inputs, outputs] = [system(await first.getInputDevices()), system(await first.getOutputDevices())];
+  const names = (list: string[]): string =>
+    list.length > 3 ? `${list.slice(0, 3).join(', ')}, …` : list.join(', ');
   say(
     'media',
     inputs.length + outputs.length === 0
       ? 'system audio devices: none here (the null and WAV devices work everywhere)'
-      : `system audio devices: ${inputs.length} inputs (${inputs.join(', ')}), ${outputs.length} outputs (${outputs.join(', ')})`,
+      : `system audio devices: ${inputs.length} inputs (${names(inputs)}), ${outputs.length} outputs (${names(outputs)})`,
   );
 }
 say('demo', `${clients.length} players linked their accounts and are connected`);
