@@ -150,6 +150,58 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     await alice.client.endCall(lobbyId);
   }, 60_000);
 
+  it('moves a call to the default microphone when the chosen one is unplugged, and the other player still hears it', async () => {
+    const headset = pulse.addMicrophone('carol_mic', 'Carol-Headset');
+    pulse.addMicrophone('desk_mic', 'Desk-Mic');
+    pulse.pactl('set-default-source', 'desk_mic');
+    pulse.addSink('dave_speaker', 'Dave-Speaker');
+
+    const emulator = await emulatorFor({ autoConsent: true, users: 2 });
+    const carol = await linkAndConnect(emulator, userAt(emulator, 0), { mediaEngine: 'native' });
+    const dave = await linkAndConnect(emulator, userAt(emulator, 1), { mediaEngine: 'native' });
+    await carol.client.setInputDevice(byName(await carol.client.getInputDevices(), 'Carol-Headset').id);
+    await carol.client.setOutputDevice('null');
+    await dave.client.setOutputDevice(byName(await dave.client.getOutputDevices(), 'Dave-Speaker').id);
+    const lobbyId = await carol.client.createOrJoinLobby('system-audio-mic');
+    await dave.client.createOrJoinLobby('system-audio-mic');
+    const carolCall = carol.client.startCall(lobbyId);
+    const daveCall = dave.client.startCall(lobbyId);
+    await connected(carolCall);
+    await connected(daveCall);
+    await eventually(
+      () => carolCall.getPrivacyCode() !== '' && carolCall.getPrivacyCode() === daveCall.getPrivacyCode(),
+      10_000,
+      'one DAVE epoch at both',
+    );
+
+    const losses: AudioDeviceLoss[] = [];
+    carol.client.on('audioDeviceLost', (loss) => losses.push(loss));
+    pulse.unload(headset.module);
+    await eventually(() => losses.length > 0, 5000, 'the loss of the headset');
+    expect(losses[0]).toMatchObject({ direction: 'input', reason: 'removed', fallbackDeviceId: 'default' });
+    expect((await carol.client.getCurrentInputDevice()).id).toBe('default');
+    expect(carolCall.getStatus()).toBe(CallStatus.Connected);
+    // The default microphone (the desk's) goes on through the transport's thread.
+    await eventually(() => carolCall.getTransportStats()?.devicesLinked === 1, 2000, 'the microphone linked');
+
+    const dir = tempDir();
+    const speech = await synthesizeSpeech(SENTENCE);
+    const spoken = path.join(dir, 'carol-says.wav');
+    writeWavFile(spoken, speech.pcm);
+    const heard = await playAndRecord(
+      'dave_speaker.monitor',
+      'desk_mic_feed',
+      spoken,
+      path.join(dir, 'dave.wav'),
+    );
+    const match = matchAudio(speech.pcm, heard);
+    if (process.env.SDKPP_DEBUG_SPEECH) console.log('desk', JSON.stringify(match));
+    expect(match.segmentCorrelation).toBeGreaterThanOrEqual(0.9);
+
+    await dave.client.endCall(lobbyId);
+    await carol.client.endCall(lobbyId);
+  }, 60_000);
+
   it('reports a device plugged in and removed through the bindings’ SetDeviceChangeCallback', async () => {
     const client = new BindingsClient();
     const seen: string[][] = [];
