@@ -150,6 +150,15 @@ export async function bothInCall(
   return { aliceCall, bobCall };
 }
 
+/** Waits until both calls hold the same DAVE epoch (one non-empty privacy code), so no frame meets a missing key. */
+export async function sameEpoch(a: Call, b: Call): Promise<void> {
+  await eventually(
+    () => a.getPrivacyCode() !== '' && a.getPrivacyCode() === b.getPrivacyCode(),
+    10_000,
+    'one DAVE epoch at both',
+  );
+}
+
 /**
  * Starts a lobby call for two players: `listener` with a received callback that adds up the energy of what
  * arrives from `speaker` (before the listener's mix), `speaker` plainly; resolves once both are Connected.

@@ -13,7 +13,7 @@ import {
 import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
 import { Client as BindingsClient } from '../../bindings/index.js';
 import { pumpUntil } from './bindingsHelpers.js';
-import { connected, tempDir } from './callHelpers.js';
+import { bothInCall, sameEpoch, tempDir, twoInALobby } from './callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 import { startPulseServer, type PulseServer } from './pulseServer.js';
 
@@ -64,9 +64,7 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     pulse.addSink('room_speaker', 'Room-Speakers');
     pulse.pactl('set-default-sink', 'room_speaker');
 
-    const emulator = await emulatorFor({ autoConsent: true, users: 2 });
-    const alice = await linkAndConnect(emulator, userAt(emulator, 0), { mediaEngine: 'native' });
-    const bob = await linkAndConnect(emulator, userAt(emulator, 1), { mediaEngine: 'native' });
+    const { alice, bob, lobbyId } = await twoInALobby({ mediaEngine: 'native' });
 
     // Devices are listed by name; the ids are the backend's, prefixed with it.
     const microphone = byName(await alice.client.getInputDevices(), 'Alice-Headset');
@@ -80,17 +78,8 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     await bob.client.setOutputDevice(headphones.id);
     expect((await bob.client.getCurrentOutputDevice()).name).toBe('Bob-Headphones');
 
-    const lobbyId = await alice.client.createOrJoinLobby('system-audio');
-    await bob.client.createOrJoinLobby('system-audio');
-    const aliceCall = alice.client.startCall(lobbyId);
-    const bobCall = bob.client.startCall(lobbyId);
-    await connected(aliceCall);
-    await connected(bobCall);
-    await eventually(
-      () => aliceCall.getPrivacyCode() !== '' && aliceCall.getPrivacyCode() === bobCall.getPrivacyCode(),
-      10_000,
-      'one DAVE epoch at both',
-    );
+    const { aliceCall, bobCall } = await bothInCall(alice.client, bob.client, lobbyId);
+    await sameEpoch(aliceCall, bobCall);
 
     // Nothing on the JavaScript thread needs the audio (no processing, no callbacks, no game audio): the
     // transports' own threads read Alice's microphone and feed Bob's speaker.
@@ -156,23 +145,12 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     pulse.pactl('set-default-source', 'desk_mic');
     pulse.addSink('dave_speaker', 'Dave-Speaker');
 
-    const emulator = await emulatorFor({ autoConsent: true, users: 2 });
-    const carol = await linkAndConnect(emulator, userAt(emulator, 0), { mediaEngine: 'native' });
-    const dave = await linkAndConnect(emulator, userAt(emulator, 1), { mediaEngine: 'native' });
+    const { alice: carol, bob: dave, lobbyId } = await twoInALobby({ mediaEngine: 'native' });
     await carol.client.setInputDevice(byName(await carol.client.getInputDevices(), 'Carol-Headset').id);
     await carol.client.setOutputDevice('null');
     await dave.client.setOutputDevice(byName(await dave.client.getOutputDevices(), 'Dave-Speaker').id);
-    const lobbyId = await carol.client.createOrJoinLobby('system-audio-mic');
-    await dave.client.createOrJoinLobby('system-audio-mic');
-    const carolCall = carol.client.startCall(lobbyId);
-    const daveCall = dave.client.startCall(lobbyId);
-    await connected(carolCall);
-    await connected(daveCall);
-    await eventually(
-      () => carolCall.getPrivacyCode() !== '' && carolCall.getPrivacyCode() === daveCall.getPrivacyCode(),
-      10_000,
-      'one DAVE epoch at both',
-    );
+    const { aliceCall: carolCall, bobCall: daveCall } = await bothInCall(carol.client, dave.client, lobbyId);
+    await sameEpoch(carolCall, daveCall);
 
     const losses: AudioDeviceLoss[] = [];
     carol.client.on('audioDeviceLost', (loss) => losses.push(loss));

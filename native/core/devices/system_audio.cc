@@ -301,7 +301,8 @@ private:
     Stream& StreamOf(Direction direction) { return direction == Direction::kInput ? input_ : output_; }
 
     // Reads both device lists (control_ held: miniaudio's enumeration result is shared state). Returns
-    // whether anything differs from the previous enumeration.
+    // whether anything differs from the previous enumeration, and reports that as kDevicesChanged here,
+    // whoever enumerated (List() too), so no change goes unreported. The first enumeration is no change.
     bool EnumerateLocked()
     {
         ma_device_info* playback = nullptr;
@@ -330,9 +331,11 @@ private:
                 return x.id == y.id && x.name == y.name && x.isDefault == y.isDefault;
             });
         };
-        const bool changed = !same(inputs, inputs_) || !same(outputs, outputs_);
+        const bool changed = enumerated_ && (!same(inputs, inputs_) || !same(outputs, outputs_));
         inputs_ = std::move(inputs);
         outputs_ = std::move(outputs);
+        enumerated_ = true;
+        if (changed) Emit(DeviceEvent{});
         return changed;
     }
 
@@ -494,7 +497,6 @@ private:
                     changed = EnumerateLocked();
                     nextEnumeration = now + kEnumeratePeriodMs;
                 }
-                if (changed) Emit(DeviceEvent{});
                 CheckLocked(input_, now, changed);
                 CheckLocked(output_, now, changed);
             }
@@ -510,6 +512,7 @@ private:
     Stream output_;
     std::vector<DeviceInfo> inputs_;
     std::vector<DeviceInfo> outputs_;
+    bool enumerated_ = false;
 
     std::mutex eventsMutex_;
     std::deque<DeviceEvent> events_;

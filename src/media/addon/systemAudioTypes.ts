@@ -1,21 +1,9 @@
-import type {
-  SystemAudioDeviceInfo,
-  SystemAudioDirection,
-  SystemAudioEvent,
-  SystemAudioStreamStatus,
-} from '../devices/types.js';
+import type { SystemAudio } from '../devices/types.js';
 
-/** `new addon.SystemAudio()`: see native/napi/system_audio_wrap.h. */
-export interface NativeSystemAudio {
+/**
+ * `new addon.SystemAudio()` (native/napi/system_audio_wrap.h): {@link SystemAudio} with the backend's name
+ * as a method rather than a property.
+ */
+export interface NativeSystemAudio extends Omit<SystemAudio, 'backend'> {
   backend(): string;
-  list(direction: SystemAudioDirection): SystemAudioDeviceInfo[];
-  open(direction: SystemAudioDirection, id: string | null): void;
-  close(direction: SystemAudioDirection): void;
-  status(direction: SystemAudioDirection): SystemAudioStreamStatus;
-  read(out: Int16Array, maxBacklogSamples: number): boolean;
-  write(pcm: Int16Array): number;
-  inputAvailable(): number;
-  outputQueued(): number;
-  takeEvents(): SystemAudioEvent[];
-  dispose(): void;
 }

@@ -260,7 +260,9 @@ export class AudioPump {
       lead ??= ticks;
       call.tick();
     }
-    for (let i = 0; i < Math.min(lead ?? 0, MAX_CATCH_UP * 5); i++) this.#playOne();
+    // A speaker the transport's thread writes (or has not let go of yet) is not written here.
+    const outputFree = !this.#busy(2);
+    for (let i = 0; i < Math.min(lead ?? 0, MAX_CATCH_UP * 5); i++) this.#playOne(outputFree);
     this.#deadline += TICK_MS;
     const now = performance.now();
     if (this.#deadline < now - TICK_MS * MAX_CATCH_UP) this.#deadline = now + TICK_MS;
@@ -317,7 +319,7 @@ export class AudioPump {
   }
 
   /** Plays one 20 ms frame: every connected call's next frame summed, at the output volume. */
-  #playOne(): void {
+  #playOne(outputFree: boolean): void {
     const mixed = this.#mixed;
     mixed.fill(0);
     let any = false;
@@ -331,7 +333,7 @@ export class AudioPump {
       const gain = this.outputVolume / 100;
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
     }
-    if (!this.#busy(2)) this.#output.write(mixed);
+    if (outputFree) this.#output.write(mixed);
     // What the speakers play is the echo canceller's reference (and what a simulated room echoes).
     this.#processor.render(mixed);
     this.#input.hear?.(mixed);
@@ -404,6 +406,7 @@ export class AudioPump {
 
   /** Whether a call's transport thread serves (or still serves) the microphone (1) or the speaker (2). */
   #busy(side: 1 | 2): boolean {
+    if (!this.#d.system.opened()) return false; // never opened: nothing was ever linked
     const link = this.#link;
     if (link && (side === 1 ? link.capture : link.playback)) return true;
     for (const call of this.#d.calls.values()) if ((call.devicesLinked() & side) !== 0) return true;
