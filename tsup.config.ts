@@ -10,6 +10,8 @@ export default defineConfig({
     bindings: 'bindings/index.ts',
     backend: 'src/backend/index.ts',
     cli: 'src/cli.ts',
+    // Loaded by path as a worker thread (src/voice/processing/ProcessingWorker.ts), not imported.
+    'voice-processing-worker': 'src/voice/processing/worker/processingWorkerMain.ts',
   },
   format: ['esm', 'cjs'],
   dts: {

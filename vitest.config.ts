@@ -9,6 +9,7 @@ const REALTIME_AUDIO = [
   'test/integration/call.test.ts',
   'test/integration/gameAudio.test.ts',
   'test/integration/systemAudio.test.ts',
+  'test/integration/systemAudioProcessing.test.ts',
   'test/integration/voiceProcessing.test.ts',
   'test/examples/electronRenderer.test.ts',
   'test/integration/callResilience.test.ts',

@@ -93,6 +93,8 @@ export {
   type SystemAudioDirection,
   type SystemAudioEvent,
   type SystemAudioStreamStatus,
+  type VoiceProcessingLink,
+  type VoiceProcessingLinkStats,
   type MediaEngineLog,
   type RtpHeaderInit,
   type RtpParseResult,

@@ -8,6 +8,7 @@
 #include "napi/dave_bindings.h"
 #include "napi/dave_wrap.h"
 #include "napi/errors.h"
+#include "napi/processing_link_wrap.h"
 #include "napi/system_audio_wrap.h"
 #include "napi/transport_cryptor_wrap.h"
 #include "napi/voice_transport_wrap.h"
@@ -53,6 +54,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("VoiceTransport", VoiceTransportWrap::Define(env));
     exports.Set("systemAudioBuilt", Napi::Function::New(env, SystemAudioBuilt, "systemAudioBuilt"));
     exports.Set("SystemAudio", SystemAudioWrap::Define(env));
+    exports.Set("VoiceProcessingLink", ProcessingLinkWrap::Define(env));
     return exports;
 }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "napi/addon_data.h"
 #include "napi/audio_args.h"
 #include "napi/errors.h"
 
@@ -42,20 +43,14 @@ Napi::Function SystemAudioWrap::Define(Napi::Env env)
                          InstanceMethod<&SystemAudioWrap::TakeEvents>("takeEvents"),
                          InstanceMethod<&SystemAudioWrap::Dispose>("dispose"),
                        });
-    // Kept per environment (the addon's only instance data), so that a voice transport can tell that its
-    // argument is one of these.
-    env.SetInstanceData<Napi::FunctionReference>(new Napi::FunctionReference(Napi::Persistent(function)));
+    // Kept per environment, so that a voice transport can tell that its argument is one of these.
+    DataOf(env).systemAudio = Napi::Persistent(function);
     return function;
 }
 
 SystemAudioWrap* SystemAudioWrap::From(const Napi::Value& value)
 {
-    const Napi::Env env = value.Env();
-    Napi::FunctionReference* constructor = env.GetInstanceData<Napi::FunctionReference>();
-    if (constructor == nullptr || !value.IsObject() || !value.As<Napi::Object>().InstanceOf(constructor->Value())) {
-        return nullptr;
-    }
-    return Unwrap(value.As<Napi::Object>());
+    return UnwrapIf<SystemAudioWrap>(value, DataOf(value.Env()).systemAudio);
 }
 
 SystemAudioWrap::SystemAudioWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<SystemAudioWrap>(info)

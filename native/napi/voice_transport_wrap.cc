@@ -6,6 +6,7 @@
 
 #include "napi/args.h"
 #include "napi/errors.h"
+#include "napi/processing_link_wrap.h"
 #include "napi/system_audio_wrap.h"
 
 namespace sdkpp::addon {
@@ -369,23 +370,25 @@ Napi::Value VoiceTransportWrap::PcmAvailable(const Napi::CallbackInfo& info)
 Napi::Value VoiceTransportWrap::LinkSystemAudio(const Napi::CallbackInfo& info)
 {
     const Napi::Env env = info.Env();
-    std::shared_ptr<devices::SystemAudio> system;
+    std::shared_ptr<devices::LinkedAudio> devices;
     if (!info[0].IsNull() && !info[0].IsUndefined()) {
-        SystemAudioWrap* wrap = SystemAudioWrap::From(info[0]);
-        if (wrap == nullptr) {
+        if (SystemAudioWrap* system = SystemAudioWrap::From(info[0])) {
+            devices = system->Shared();
+        } else if (ProcessingLinkWrap* link = ProcessingLinkWrap::From(info[0])) {
+            devices = link->Shared();
+        } else {
             ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode,
-                       "The \"systemAudio\" argument must be a SystemAudio or null");
+                       "The \"systemAudio\" argument must be a SystemAudio, a VoiceProcessingLink or null");
         }
-        system = wrap->Shared();
-        if (!system) ThrowError(env, ErrorKind::kError, "ERR_SYSTEM_AUDIO_DISPOSED", "the system audio was disposed");
+        if (!devices) ThrowError(env, ErrorKind::kError, "ERR_SYSTEM_AUDIO_DISPOSED", "the system audio was disposed");
     }
     const bool capture = BoolArg(info, 1, "capture");
     const bool playback = BoolArg(info, 2, "playback");
     const double gain = NumberArgOf(info, 3, "playbackGain");
-    if (system && std::find(linkedSystems_.begin(), linkedSystems_.end(), system) == linkedSystems_.end()) {
-        linkedSystems_.push_back(system);
+    if (devices && std::find(linked_.begin(), linked_.end(), devices) == linked_.end()) {
+        linked_.push_back(devices);
     }
-    Check(env, transport_->LinkDevices(system.get(), capture, playback, gain), "Linking the system audio");
+    Check(env, transport_->LinkDevices(devices.get(), capture, playback, gain), "Linking the system audio");
     return env.Undefined();
 }
 

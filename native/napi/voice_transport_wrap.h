@@ -21,7 +21,8 @@ namespace sdkpp::addon {
 //   pushPcm(Int16Array) -> frames accepted; pullPcm(Int16Array) -> frames written; pcmAvailable()
 //   setSpeakerOutput(enabled); pullSpeakerPcm(Int16Array, ssrcs: Uint32Array, ticks: Uint32Array) -> frames
 //   stats() -> {counter: number, ...}
-//   linkSystemAudio(systemAudio | null, capture, playback, playbackGain)   (see VoiceTransport::LinkDevices)
+//   linkSystemAudio(systemAudio | voiceProcessingLink | null, capture, playback, playbackGain)
+//                                                                   (see VoiceTransport::LinkDevices)
 // The thread is joined by stop(), by the finalizer, and by an environment cleanup hook (a worker or the
 // process ending with the transport still running), whichever comes first.
 class VoiceTransportWrap final : public Napi::ObjectWrap<VoiceTransportWrap> {
@@ -59,9 +60,9 @@ private:
     static void Cleanup(void* self);
 
     std::unique_ptr<transport::VoiceTransport> transport_;
-    // Every system audio ever linked (one, in practice): the thread may use one until its next tick, so
-    // it is released only after transport_ (whose destruction joins the thread).
-    std::vector<std::shared_ptr<devices::SystemAudio>> linkedSystems_;
+    // Everything ever linked (a system audio and a processing link, in practice): the thread may use one
+    // until its next tick, so they are released only after transport_ (whose destruction joins the thread).
+    std::vector<std::shared_ptr<devices::LinkedAudio>> linked_;
     napi_env env_ = nullptr;
 };
 

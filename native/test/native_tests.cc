@@ -69,7 +69,7 @@ const SelfTest kSelfTests[] = {
     {"dave (key ratchet, frame cryptors)", [] { return PrintChecks(dave::RunDaveSelfTest()); }},
     {"transport thread (SPSC ring, loopback UDP)",
      [] { return PrintChecks(transport::RunTransportThreadSelfTest()); }},
-    {"devices (sample ring)", [] { return PrintChecks(devices::RunDevicesSelfTest()); }},
+    {"devices (sample ring, capture reader, processing link)", [] { return PrintChecks(devices::RunDevicesSelfTest()); }},
 };
 
 std::vector<uint8_t> ReadFile(const std::filesystem::path& path)

@@ -147,9 +147,11 @@ export class Client extends LobbyClient {
   /**
    * Echo cancellation (WebRTC's AEC3) on the microphone's audio: what the speakers play is removed from what
    * the microphone hears, so players on laptop speakers do not echo. Resolves once it runs (the library is
-   * WebAssembly, compiled on first use); can change during a call. Off by default in this release, while the
-   * input devices are virtual (files and the game's own PCM, which need none); the game's own audio from
-   * `pushAudioInput` is processed only when pushed with `{ microphone: true }`.
+   * WebAssembly, compiled on first use); can change during a call. Until the game sets it, it is on for a
+   * system microphone (as in the C++ SDK) and off for the virtual devices (files, `null`, `room:`), whose
+   * audio needs none; the game's own audio from `pushAudioInput` is processed only when pushed with
+   * `{ microphone: true }`. With a system microphone the processing runs on a worker thread between the
+   * devices and the call's transport thread, off the game's event loop.
    */
   async setEchoCancellation(on: boolean): Promise<void> {
     return this.#s.calls.setVoiceProcessing({ echoCancellation: on });
@@ -162,7 +164,8 @@ export class Client extends LobbyClient {
 
   /**
    * Noise suppression (RNNoise) on the microphone's audio: steady background noise (fans, hum, keyboards) is
-   * removed, speech kept. Resolves once it runs; can change during a call. Off by default in this release.
+   * removed, speech kept. Resolves once it runs; can change during a call. Until the game sets it, on for a
+   * system microphone and off for the virtual devices, as {@link Client.setEchoCancellation} says.
    */
   async setNoiseSuppression(on: boolean): Promise<void> {
     return this.#s.calls.setVoiceProcessing({ noiseSuppression: on });
@@ -176,7 +179,8 @@ export class Client extends LobbyClient {
   /**
    * Automatic gain control on the microphone's audio: speech is levelled towards −20 dBFS (lifted up to
    * +24 dB, lowered up to −12 dB), pauses are not pumped up, peaks stay under full scale. Applied before the
-   * input volume. Resolves at once; can change during a call. Off by default in this release.
+   * input volume. Resolves at once; can change during a call. Until the game sets it, on for a system
+   * microphone and off for the virtual devices, as {@link Client.setEchoCancellation} says.
    */
   async setAutomaticGainControl(on: boolean): Promise<void> {
     return this.#s.calls.setVoiceProcessing({ automaticGainControl: on });

@@ -1,4 +1,4 @@
-import type { SystemAudio } from './devices/types.js';
+import type { SystemAudio, VoiceProcessingLink } from './devices/types.js';
 import type { AeadAlgorithm } from './aead.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from './dave/types.js';
 import type {
@@ -238,4 +238,13 @@ export interface MediaEngine {
    *   game-PCM path, `client.pushAudioInput()`, works in every engine).
    */
   openSystemAudio(): SystemAudio;
+
+  /**
+   * Opens, in this thread, the {@link VoiceProcessingLink} another thread made with
+   * {@link SystemAudio.createProcessingLink}: a worker thread runs the processing side through it.
+   *
+   * @throws MediaEngineError `ERR_PROCESSING_LINK_NOT_FOUND` when no link has that id (any more), and
+   *   `ERR_SYSTEM_AUDIO_UNAVAILABLE` in the JS engine or an addon without system audio.
+   */
+  openProcessingLink(id: number): VoiceProcessingLink;
 }

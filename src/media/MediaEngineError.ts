@@ -81,7 +81,11 @@ export type MediaEngineErrorCode =
   /** The audio device exists but would not open or start (busy, or a format it refuses). */
   | 'ERR_AUDIO_DEVICE_FAILED'
   /** The system audio was disposed. */
-  | 'ERR_SYSTEM_AUDIO_DISPOSED';
+  | 'ERR_SYSTEM_AUDIO_DISPOSED'
+  /** No voice processing link has this id (every holder disposed it, or it was never made). */
+  | 'ERR_PROCESSING_LINK_NOT_FOUND'
+  /** This voice processing link object was disposed. */
+  | 'ERR_PROCESSING_LINK_DISPOSED';
 
 const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_INVALID_ARG_TYPE',
@@ -121,6 +125,8 @@ const CODES: ReadonlySet<string> = new Set<MediaEngineErrorCode>([
   'ERR_AUDIO_DEVICE_NOT_FOUND',
   'ERR_AUDIO_DEVICE_FAILED',
   'ERR_SYSTEM_AUDIO_DISPOSED',
+  'ERR_PROCESSING_LINK_NOT_FOUND',
+  'ERR_PROCESSING_LINK_DISPOSED',
 ]);
 
 /**

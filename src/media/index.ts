@@ -109,4 +109,6 @@ export type {
   SystemAudioDirection,
   SystemAudioEvent,
   SystemAudioStreamStatus,
+  VoiceProcessingLink,
+  VoiceProcessingLinkStats,
 } from './devices/types.js';

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CallStatus,
   createMediaEngine,
+  type Client,
   MediaEngineError,
   type AudioDevice,
   type AudioDeviceLoss,
@@ -38,6 +39,16 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * These tests judge the devices' own path: the voice processing a system microphone gets by default is
+ * switched off (systemAudioProcessing.test.ts tests it).
+ */
+async function unprocessed(client: Client): Promise<void> {
+  await client.setEchoCancellation(false);
+  await client.setNoiseSuppression(false);
+  await client.setAutomaticGainControl(false);
+}
 
 function byName(devices: AudioDevice[], name: string): AudioDevice {
   const device = devices.find((d) => d.name === name);
@@ -74,6 +85,8 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     expect(byName(outputs, 'Room-Speakers').isDefault).toBe(true);
     expect(outputs.find((d) => d.id === 'default')?.name).toBe('System default (Room-Speakers)');
     await alice.client.setInputDevice(microphone.id);
+    expect(alice.client.getEchoCancellation()).toBe(true); // on by default for a system microphone
+    await unprocessed(alice.client);
     await alice.client.setOutputDevice('null');
     await bob.client.setOutputDevice(headphones.id);
     expect((await bob.client.getCurrentOutputDevice()).name).toBe('Bob-Headphones');
@@ -147,6 +160,7 @@ describe('system audio devices (PulseAudio, native engine)', () => {
 
     const { alice: carol, bob: dave, lobbyId } = await twoInALobby({ mediaEngine: 'native' });
     await carol.client.setInputDevice(byName(await carol.client.getInputDevices(), 'Carol-Headset').id);
+    await unprocessed(carol.client);
     await carol.client.setOutputDevice('null');
     await dave.client.setOutputDevice(byName(await dave.client.getOutputDevices(), 'Dave-Speaker').id);
     const { aliceCall: carolCall, bobCall: daveCall } = await bothInCall(carol.client, dave.client, lobbyId);

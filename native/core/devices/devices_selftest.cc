@@ -5,6 +5,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/devices/capture_reader.h"
+#include "core/devices/processing_link.h"
 #include "core/devices/sample_ring.h"
 
 namespace sdkpp::devices {
@@ -114,6 +116,120 @@ bool TwoThreads()
     return ok && ring.Available() == 0;
 }
 
+// The capture reader waits for half a read of cushion, then reads exactly; after an underrun it waits again.
+// A backlog that stays above the bound for a whole window is trimmed to it, and counted.
+bool ReaderBoundsLatency()
+{
+    SampleRing ring(4096);
+    CaptureReader reader(1000);
+    std::atomic<uint64_t> dropped{0};
+    std::vector<int16_t> block(1500);
+    for (size_t i = 0; i < block.size(); ++i) block[i] = SampleAt(i);
+    int16_t out[100];
+    ring.Write(block.data(), 120);
+    if (reader.Read(ring, out, 100, 200, dropped)) return false; // 120 < 150: no cushion yet
+    ring.Write(block.data() + 120, 60);
+    if (!reader.Read(ring, out, 100, 200, dropped) || out[0] != SampleAt(0)) return false;
+    if (reader.Read(ring, out, 100, 200, dropped)) return false; // 80 left: an underrun
+    ring.Write(block.data() + 180, 1000);
+    // 1080 waiting against a bound of 200. The first window held the underrun (its low point is 80), so
+    // nothing goes then; the second window's low point is 980, and the excess goes at its end.
+    for (int i = 0; i < 19; ++i) {
+        if (!reader.Read(ring, out, 100, 200, dropped)) return false;
+        ring.Write(block.data() + 180, 100);
+    }
+    return dropped.load() > 0 && ring.Available() <= 200 + 100;
+}
+
+// A SystemAudio for the processing link's checks: its microphone yields a counting sequence and notes
+// whether two threads ever read it at once.
+class CountingDevices final : public SystemAudio {
+public:
+    std::string Backend() const override { return "counting"; }
+    std::vector<DeviceInfo> List(Direction) override { return {}; }
+    bool Open(Direction, const std::string&, std::string*) override { return true; }
+    void Close(Direction) override {}
+    StreamStatus Status(Direction) override { return {}; }
+    size_t InputAvailable() const noexcept override { return 1 << 20; }
+    size_t OutputQueued() const noexcept override { return 0; }
+    std::vector<DeviceEvent> TakeEvents() override { return {}; }
+    bool ReadInput(int16_t* out, size_t count, size_t) noexcept override
+    {
+        if (inside_.fetch_add(1) != 0) overlapped_ = true;
+        for (size_t i = 0; i < count; ++i) out[i] = SampleAt(next_ + i);
+        next_ += count;
+        std::this_thread::yield(); // widen the window a second reader would hit
+        inside_.fetch_sub(1);
+        return true;
+    }
+    size_t WriteOutput(const int16_t*, size_t count) noexcept override
+    {
+        played_ += count;
+        return count;
+    }
+    bool Overlapped() const { return overlapped_.load(); }
+    uint64_t Played() const { return played_.load(); }
+
+private:
+    std::atomic<int> inside_{0};
+    std::atomic<bool> overlapped_{false};
+    uint64_t next_ = 0;
+    std::atomic<uint64_t> played_{0};
+};
+
+// The microphone changes hands between the transport's thread (reading it itself while unlinked) and the
+// processing thread (while linked) thousands of times, and the two never read it at once; nothing is read
+// by the processing thread before the first link.
+bool LinkHandsOverTheMicrophone()
+{
+    auto devices = std::make_shared<CountingDevices>();
+    ProcessingLink link(devices);
+    int16_t block[960];
+    if (link.ReadCapture(block, 960, std::chrono::milliseconds(0))) return false; // not linked yet
+    std::atomic<bool> done{false};
+    std::atomic<uint64_t> processed{0};
+    std::thread processing([&] {
+        int16_t mine[960];
+        while (!done.load()) {
+            if (link.ReadCapture(mine, 960, std::chrono::milliseconds(1))) processed.fetch_add(1);
+        }
+    });
+    int16_t own[960];
+    for (int round = 0; round < 2000; ++round) {
+        link.CaptureLinked(true);
+        std::this_thread::yield();
+        link.CaptureLinked(false);
+        devices->ReadInput(own, 960, 0); // the transport (or the pump) reads the microphone itself
+    }
+    done = true;
+    processing.join();
+    return !devices->Overlapped() && processed.load() > 0;
+}
+
+// Processed audio reaches the transport in order, after half a read of cushion; what the transport plays
+// goes to the speaker and, in order, to the processing thread's playout reference.
+bool LinkPassesProcessedAndPlayout()
+{
+    auto devices = std::make_shared<CountingDevices>();
+    ProcessingLink link(devices);
+    std::vector<int16_t> block(960);
+    for (size_t i = 0; i < block.size(); ++i) block[i] = SampleAt(i);
+    std::vector<int16_t> frame(1920);
+    link.WriteProcessed(block.data(), 960);
+    link.WriteProcessed(block.data(), 960);
+    if (link.ReadInput(frame.data(), 1920, 1920)) return false; // 1920 < 2880: the cushion first
+    link.WriteProcessed(block.data(), 960);
+    if (!link.ReadInput(frame.data(), 1920, 1920)) return false;
+    for (size_t i = 0; i < 1920; ++i) {
+        if (frame[i] != block[i % 960]) return false;
+    }
+    link.WriteOutput(block.data(), 960);
+    std::vector<int16_t> render(960);
+    if (!link.ReadRender(render.data(), 960) || render != block) return false;
+    const ProcessingStats stats = link.Stats();
+    return devices->Played() == 960 && stats.processedSamples == 2880 && !link.ReadRender(render.data(), 1);
+}
+
 } // namespace
 
 bool DevicesSelfTestReport::Ok() const noexcept
@@ -134,6 +250,9 @@ DevicesSelfTestReport RunDevicesSelfTest() noexcept
     add("sample ring keeps what fits", KeepsWhatFits());
     add("sample ring trims the oldest", TrimsOldest());
     add("sample ring across two threads", TwoThreads());
+    add("capture reader bounds the latency", ReaderBoundsLatency());
+    add("processing link hands the microphone over", LinkHandsOverTheMicrophone());
+    add("processing link passes processed audio and playout", LinkPassesProcessedAndPlayout());
     return report;
 }
 

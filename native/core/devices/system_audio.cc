@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/devices/capture_reader.h"
 #include "core/devices/miniaudio_config.h"
 #include "core/devices/sample_ring.h"
 
@@ -37,8 +38,6 @@ constexpr int64_t kStallMs = 750;
 constexpr int64_t kStartGraceMs = 3000;
 constexpr int64_t kRetryMs = 2000;
 constexpr size_t kMaxEvents = 64;
-// Reads (of 10–20 ms) over which the capture backlog's low point is taken: about a second.
-constexpr uint32_t kBacklogWindowReads = 50;
 
 int64_t NowMs()
 {
@@ -252,31 +251,7 @@ public:
 
     bool ReadInput(int16_t* out, size_t count, size_t maxBacklog) noexcept override
     {
-        // Half a read of cushion first, rebuilt after every underrun: a device period (10 ms) that lands
-        // just after a read would otherwise leave the next read short now and then, and each miss delays
-        // the rest of the audio by a frame. (A whole frame of cushion cost 20 ms of capture-to-wire in
-        // bench/captureToWire.ts; half a frame measured the same as none, without the misses.)
-        if (!readerPrimed_ && input_.ring.Available() < count + count / 2) return false;
-        if (!input_.ring.Read(out, count)) {
-            readerPrimed_ = false;
-            return false;
-        }
-        readerPrimed_ = true;
-        // Devices deliver in bursts (a PulseAudio monitor in chunks of 25 ms and more, any device when its
-        // stream starts), so the backlog after a read swings. Only what stays above the bound for a whole
-        // window is latency to drop: the lowest backlog of the window, less the bound.
-        const size_t backlog = input_.ring.Available();
-        readerMinBacklog_ = std::min(readerMinBacklog_, backlog);
-        if (++readerReads_ >= kBacklogWindowReads) {
-            if (readerMinBacklog_ > maxBacklog) {
-                const size_t excess = readerMinBacklog_ - maxBacklog;
-                const size_t trimmed = input_.ring.TrimTo(backlog - std::min(backlog, excess));
-                if (trimmed > 0) input_.dropped.fetch_add(trimmed, std::memory_order_relaxed);
-            }
-            readerReads_ = 0;
-            readerMinBacklog_ = SIZE_MAX;
-        }
-        return true;
+        return reader_.Read(input_.ring, out, count, maxBacklog, input_.dropped);
     }
 
     size_t WriteOutput(const int16_t* in, size_t count) noexcept override
@@ -517,10 +492,8 @@ private:
     std::mutex eventsMutex_;
     std::deque<DeviceEvent> events_;
 
-    // The capture reader's own state (its thread only): the window of its backlog bound.
-    bool readerPrimed_ = false;
-    size_t readerMinBacklog_ = SIZE_MAX;
-    uint32_t readerReads_ = 0;
+    // The capture reader's own state (its thread only): the cushion and the window of its backlog bound.
+    CaptureReader reader_{kSampleRate * kChannels};
 
     std::mutex stopMutex_;
     std::condition_variable stopSignal_;

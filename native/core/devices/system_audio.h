@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/devices/linked_audio.h"
+
 namespace sdkpp::devices {
 
 // The system's microphones and speakers through miniaudio (native/core/devices/miniaudio_impl.cc), which
@@ -53,10 +55,8 @@ inline constexpr uint32_t kSampleRate = 48000;
 inline constexpr uint32_t kChannels = 2;
 inline constexpr uint32_t kPeriodFrames = 480;  // 10 ms: what the device is asked to deliver per callback
 
-class SystemAudio {
+class SystemAudio : public LinkedAudio {
 public:
-    virtual ~SystemAudio() = default;
-
     // The backend in use, such as "PulseAudio" or "ALSA".
     virtual std::string Backend() const = 0;
     virtual std::vector<DeviceInfo> List(Direction direction) = 0;
@@ -67,12 +67,8 @@ public:
     virtual void Close(Direction direction) = 0;
     virtual StreamStatus Status(Direction direction) = 0;
 
-    // Capture side (one reader thread): copies exactly `count` samples when they are there. Samples that
-    // stay waiting beyond `maxBacklog` for a whole second (the lowest backlog of the window) are dropped,
-    // oldest first, so latency stays bounded while a bursty device loses nothing.
-    virtual bool ReadInput(int16_t* out, size_t count, size_t maxBacklog) noexcept = 0;
-    // Playback side (one writer thread): queues samples; returns how many fitted.
-    virtual size_t WriteOutput(const int16_t* in, size_t count) noexcept = 0;
+    // ReadInput (one reader thread) and WriteOutput (one writer thread), as LinkedAudio describes them,
+    // are the microphone's and the speaker's rings.
     virtual size_t InputAvailable() const noexcept = 0;
     virtual size_t OutputQueued() const noexcept = 0;
 

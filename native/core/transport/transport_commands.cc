@@ -144,7 +144,7 @@ TransportResult VoiceTransport::SetUserGain(uint32_t ssrc, double gain) noexcept
     return PushNumber(impl_->commands, CommandKind::kUserGain, ssrc, gain, 0.0, audio::AudioProcessor::kMaxGain);
 }
 
-TransportResult VoiceTransport::LinkDevices(devices::SystemAudio* system, bool capture, bool playback,
+TransportResult VoiceTransport::LinkDevices(devices::LinkedAudio* devices, bool capture, bool playback,
                                             double playbackGain) noexcept
 {
     if (!(playbackGain >= 0.0 && playbackGain <= 2.0)) {
@@ -152,9 +152,9 @@ TransportResult VoiceTransport::LinkDevices(devices::SystemAudio* system, bool c
     }
     Command command;
     command.kind = CommandKind::kLinkDevices;
-    command.system = (capture || playback) ? system : nullptr;
-    command.flag = capture && system != nullptr;
-    command.ssrc = playback && system != nullptr ? 1u : 0u;
+    command.devices = (capture || playback) ? devices : nullptr;
+    command.flag = capture && devices != nullptr;
+    command.ssrc = playback && devices != nullptr ? 1u : 0u;
     command.number = playbackGain;
     return impl_->commands.TryPush(command) ? TransportResult::kOk : TransportResult::kQueueFull;
 }
@@ -211,11 +211,8 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             speakerMode = command.flag;
             break;
         case CommandKind::kLinkDevices:
-            linked = command.system;
-            linkCapture = linked != nullptr && command.flag;
-            linkPlayback = linked != nullptr && command.ssrc != 0;
             playbackGain = static_cast<float>(command.number);
-            devicesLinked.store((linkCapture ? 1u : 0u) | (linkPlayback ? 2u : 0u), std::memory_order_release);
+            Relink(command.devices, command.flag, command.ssrc != 0);
             break;
         case CommandKind::kPushToTalkMode:
             processor.SetMode(command.flag ? audio::TransmitMode::kPushToTalk : audio::TransmitMode::kVoiceActivity);
@@ -249,6 +246,21 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             break;
         }
     }
+}
+
+void VoiceTransport::Impl::Relink(devices::LinkedAudio* devices, bool wantCapture, bool wantPlayback) noexcept
+{
+    const bool newCapture = devices != nullptr && wantCapture;
+    if (linkCapture && (linked != devices || !newCapture)) {
+        linked->CaptureLinked(false);
+    }
+    if (newCapture && (linked != devices || !linkCapture)) {
+        devices->CaptureLinked(true);
+    }
+    linked = devices;
+    linkCapture = newCapture;
+    linkPlayback = devices != nullptr && wantPlayback;
+    devicesLinked.store((linkCapture ? 1u : 0u) | (linkPlayback ? 2u : 0u), std::memory_order_release);
 }
 
 } // namespace sdkpp::transport

@@ -63,6 +63,8 @@ void VoiceTransport::Impl::Run() noexcept
             deadline = now + kTick;
         }
     }
+    // A processing thread reading the microphone on this thread's behalf stops before the owner reads it.
+    Relink(nullptr, false, false);
 }
 
 void VoiceTransport::Impl::WaitAndReceive(Clock::time_point deadline) noexcept

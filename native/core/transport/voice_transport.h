@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "core/audio/audio_format.h"
-#include "core/devices/system_audio.h"
+#include "core/devices/linked_audio.h"
 #include "core/rtp/transport_cryptor.h"
 #include "core/span.h"
 
@@ -168,10 +168,11 @@ public:
     // Links system devices (core/devices) to this thread: each tick takes its capture frame from the
     // microphone's ring (after any frames pushed before) and writes its mix, or silence, to the speaker's
     // ring at `playbackGain` (0..2), so audio flows between the devices and the wire without the owner's
-    // thread. Null (or both false) unlinks. The owner must not read the microphone or write the speaker
-    // itself while Stats().devicesLinked says the thread does, and `system` must outlive the link (the
-    // owner keeps it until the thread reports it unlinked, or the transport is gone).
-    TransportResult LinkDevices(devices::SystemAudio* system, bool capture, bool playback, double playbackGain) noexcept;
+    // thread. `devices` is the SystemAudio itself, or a ProcessingLink with voice processing in between.
+    // Null (or both false) unlinks. The owner must not read the microphone or write the speaker itself
+    // while Stats().devicesLinked says the thread does, and `devices` must outlive the link (the owner
+    // keeps it until the thread reports it unlinked, or the transport is gone).
+    TransportResult LinkDevices(devices::LinkedAudio* devices, bool capture, bool playback, double playbackGain) noexcept;
 
     // A snapshot of every counter.
     TransportStats Stats() const noexcept;

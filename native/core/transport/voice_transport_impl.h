@@ -26,7 +26,7 @@
 #include "core/clock.h"
 #include "core/dave/decryptor.h"
 #include "core/dave/encryptor.h"
-#include "core/devices/system_audio.h"
+#include "core/devices/linked_audio.h"
 #include "core/rtp/ip_discovery.h"
 #include "core/rtp/transport_cryptor.h"
 #include "core/transport/spsc_ring.h"
@@ -78,8 +78,8 @@ struct Command {
     rtp::TransportCryptor* cryptor = nullptr;
     audio::OpusDecoder* decoder = nullptr;
     dave::Decryptor* decryptor = nullptr;
-    // kLinkDevices: the system audio to read and write (null unlinks); flag = capture, ssrc = playback.
-    devices::SystemAudio* system = nullptr;
+    // kLinkDevices: the devices to read and write (null unlinks); flag = capture, ssrc = playback.
+    devices::LinkedAudio* devices = nullptr;
 };
 
 using CommandQueue = SpscRing<Command, 64>;
@@ -151,7 +151,7 @@ struct VoiceTransport::Impl {
     bool selfDeaf = false;
     bool speakerMode = false;
     // Linked system devices (LinkDevices): capture read from and playback written to them on this thread.
-    devices::SystemAudio* linked = nullptr;
+    devices::LinkedAudio* linked = nullptr;
     bool linkCapture = false;
     bool linkPlayback = false;
     float playbackGain = 1.0f;
@@ -171,6 +171,8 @@ struct VoiceTransport::Impl {
     // transport_commands.cc
     void DropPendingCommands() noexcept;
     void ApplyCommands() noexcept;
+    // Switches the linked devices, telling the old and the new capture side (LinkedAudio::CaptureLinked).
+    void Relink(devices::LinkedAudio* devices, bool wantCapture, bool wantPlayback) noexcept;
     // transport_loop.cc
     void Run() noexcept;
     void WaitAndReceive(Clock::time_point deadline) noexcept;

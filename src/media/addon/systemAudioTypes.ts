@@ -1,9 +1,17 @@
-import type { SystemAudio } from '../devices/types.js';
+import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
 
 /**
  * `new addon.SystemAudio()` (native/napi/system_audio_wrap.h): {@link SystemAudio} with the backend's name
- * as a method rather than a property.
+ * as a method rather than a property, and no processing links of its own (the addon makes those).
  */
-export interface NativeSystemAudio extends Omit<SystemAudio, 'backend'> {
+export interface NativeSystemAudio extends Omit<SystemAudio, 'backend' | 'createProcessingLink'> {
   backend(): string;
+}
+
+/**
+ * `new addon.VoiceProcessingLink(systemAudio | id)` (native/napi/processing_link_wrap.h):
+ * {@link VoiceProcessingLink} with its id as a method.
+ */
+export interface NativeVoiceProcessingLink extends Omit<VoiceProcessingLink, 'id'> {
+  id(): number;
 }

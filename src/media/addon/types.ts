@@ -1,4 +1,4 @@
-import type { NativeSystemAudio } from './systemAudioTypes.js';
+import type { NativeSystemAudio, NativeVoiceProcessingLink } from './systemAudioTypes.js';
 import type {
   AudioProcessorCore,
   JitterBufferCore,
@@ -256,6 +256,11 @@ export interface NativeAddon {
   systemAudioBuilt?: () => boolean;
   /** The system's devices; throws `ERR_SYSTEM_AUDIO_UNAVAILABLE` when no backend starts. */
   SystemAudio?: new () => NativeSystemAudio;
+  /**
+   * Voice processing between the system devices and a transport: made on a SystemAudio, or opened by id
+   * in another thread (throws `ERR_PROCESSING_LINK_NOT_FOUND`). Absent in addons built before it.
+   */
+  VoiceProcessingLink?: new (from: NativeSystemAudio | number) => NativeVoiceProcessingLink;
 }
 
-export type { NativeSystemAudio } from './systemAudioTypes.js';
+export type { NativeSystemAudio, NativeVoiceProcessingLink } from './systemAudioTypes.js';

@@ -83,6 +83,52 @@ export interface SystemAudio {
   outputQueued(): number;
   /** What the watcher saw since the last call, oldest first (at most 64). */
   takeEvents(): SystemAudioEvent[];
+  /**
+   * A new {@link VoiceProcessingLink} on these devices, for a voice transport to link instead of them.
+   *
+   * @throws MediaEngineError `ERR_SYSTEM_AUDIO_DISPOSED` after {@link SystemAudio.dispose}.
+   */
+  createProcessingLink(): VoiceProcessingLink;
   /** Closes both streams and stops the watcher thread. */
+  dispose(): void;
+}
+
+/** The counters of a {@link VoiceProcessingLink}. */
+export interface VoiceProcessingLinkStats {
+  /** Microphone blocks the processing thread read. */
+  readonly captureBlocks: number;
+  /** Processed samples it handed back. */
+  readonly processedSamples: number;
+  /** Processed samples the transport did not take in time (dropped, oldest first). */
+  readonly processedDropped: number;
+  /** Samples of the playout the processing thread did not take in time. */
+  readonly renderDropped: number;
+}
+
+/**
+ * Voice processing between the system devices and a voice transport's own thread (native engine only). A
+ * transport links this object instead of the {@link SystemAudio} ({@link VoiceTransport.linkSystemAudio}):
+ * it then sends what the processing thread wrote with {@link VoiceProcessingLink.writeProcessed}, and each
+ * frame it plays goes to the speaker and to {@link VoiceProcessingLink.readRender} (the echo canceller's
+ * reference). The processing side runs on a thread of its own, such as a worker thread, which opens the
+ * same link by {@link VoiceProcessingLink.id} ({@link MediaEngine.openProcessingLink}). Every crossing is
+ * a lock-free ring: neither the devices nor the transport ever wait for the processing thread.
+ */
+export interface VoiceProcessingLink {
+  /** The process-wide id another thread opens this link by. */
+  readonly id: number;
+  /**
+   * Fills `out` (interleaved stereo) from the microphone, waiting at most `waitMs` (0–100) for that many
+   * samples; false when they did not come, or while no transport links this object for capture (the
+   * microphone is then someone else's to read). Blocks the calling thread: call it on a worker.
+   */
+  readCapture(out: Int16Array, waitMs: number): boolean;
+  /** Fills `out` with what the speaker played next, when that much is there. */
+  readRender(out: Int16Array): boolean;
+  /** Queues processed microphone samples for the transport; returns how many fitted. */
+  writeProcessed(pcm: Int16Array): number;
+  /** The link's counters. */
+  stats(): VoiceProcessingLinkStats;
+  /** Drops this object's hold on the link (which lives while a transport or another thread holds it). */
   dispose(): void;
 }

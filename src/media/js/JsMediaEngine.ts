@@ -1,5 +1,5 @@
 import { MediaEngineError } from '../MediaEngineError.js';
-import type { SystemAudio } from '../devices/types.js';
+import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
 import { SYSTEM_AUDIO_REMEDY } from '../native/NativeSystemAudioFacade.js';
 import type { AeadAlgorithm } from '../aead.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
@@ -134,6 +134,11 @@ export class JsMediaEngine extends EngineBase implements MediaEngine {
         this.info.fallbackReason ? `, which is not in use: ${this.info.fallbackReason}` : ''
       }). ${SYSTEM_AUDIO_REMEDY}`,
     );
+  }
+
+  /** {@inheritDoc MediaEngine.openProcessingLink} */
+  openProcessingLink(): VoiceProcessingLink {
+    return this.openSystemAudio().createProcessingLink(); // throws: the JS engine has no system audio
   }
 
   /** {@inheritDoc MediaEngine.createVoiceTransport} */

@@ -1,5 +1,6 @@
-import type { SystemAudio } from '../devices/types.js';
-import { NativeSystemAudioFacade } from './NativeSystemAudioFacade.js';
+import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
+import { NativeProcessingLinkFacade } from './NativeProcessingLinkFacade.js';
+import { NativeSystemAudioFacade, SYSTEM_AUDIO_REMEDY } from './NativeSystemAudioFacade.js';
 import { RTP_INFO, type NativeAddon } from '../addon/types.js';
 import type { AeadAlgorithm } from '../aead.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
@@ -171,6 +172,22 @@ export class NativeMediaEngine extends EngineBase implements MediaEngine {
   /** {@inheritDoc MediaEngine.openSystemAudio} */
   openSystemAudio(): SystemAudio {
     return new NativeSystemAudioFacade(this.#addon);
+  }
+
+  /** {@inheritDoc MediaEngine.openProcessingLink} */
+  openProcessingLink(id: number): VoiceProcessingLink {
+    const Link = this.#addon.VoiceProcessingLink;
+    if (!Link) {
+      throw new MediaEngineError(
+        'ERR_SYSTEM_AUDIO_UNAVAILABLE',
+        `This build of the native addon has no voice processing links. ${SYSTEM_AUDIO_REMEDY}`,
+      );
+    }
+    try {
+      return new NativeProcessingLinkFacade(new Link(id));
+    } catch (error) {
+      throw MediaEngineError.from(error);
+    }
   }
 
   /**

@@ -5,8 +5,11 @@ import type {
   SystemAudioDirection,
   SystemAudioEvent,
   SystemAudioStreamStatus,
+  VoiceProcessingLink,
 } from '../devices/types.js';
 import { MediaEngineError } from '../MediaEngineError.js';
+import { registerLinkable } from './linkables.js';
+import { NativeProcessingLinkFacade } from './NativeProcessingLinkFacade.js';
 
 /** Why there are no system devices, with what to do about it. */
 export const SYSTEM_AUDIO_REMEDY =
@@ -14,16 +17,9 @@ export const SYSTEM_AUDIO_REMEDY =
   'startCallWithAudioCallbacks() hands you; or build the native addon (`npm rebuild sdkpp`, which needs ' +
   'python3, make and a C++17 compiler) for the system microphones and speakers.';
 
-/** Each facade's addon object, for a native voice transport to link (not reachable from outside). */
-const natives = new WeakMap<SystemAudio, NativeSystemAudio>();
-
-/** The addon object behind a facade, or undefined when `system` is not one of this module's. */
-export function nativeSystemAudioOf(system: SystemAudio): NativeSystemAudio | undefined {
-  return natives.get(system);
-}
-
 /** The addon's system audio, its errors turned into {@link MediaEngineError}s. */
 export class NativeSystemAudioFacade implements SystemAudio {
+  readonly #addon: NativeAddon;
   readonly #native: NativeSystemAudio;
   /** {@inheritDoc SystemAudio.backend} */
   readonly backend: string;
@@ -46,8 +42,9 @@ export class NativeSystemAudioFacade implements SystemAudio {
         { cause: error },
       );
     }
+    this.#addon = addon;
     this.backend = this.#native.backend();
-    natives.set(this, this.#native);
+    registerLinkable(this, this.#native);
   }
 
   /** {@inheritDoc SystemAudio.list} */
@@ -89,6 +86,17 @@ export class NativeSystemAudioFacade implements SystemAudio {
   /** {@inheritDoc SystemAudio.takeEvents} */
   takeEvents(): SystemAudioEvent[] {
     return this.#call(() => this.#native.takeEvents());
+  }
+  /** {@inheritDoc SystemAudio.createProcessingLink} */
+  createProcessingLink(): VoiceProcessingLink {
+    const Link = this.#addon.VoiceProcessingLink;
+    if (!Link) {
+      throw new MediaEngineError(
+        'ERR_SYSTEM_AUDIO_UNAVAILABLE',
+        `This build of the native addon has no voice processing links. ${SYSTEM_AUDIO_REMEDY}`,
+      );
+    }
+    return this.#call(() => new NativeProcessingLinkFacade(new Link(this.#native)));
   }
   /** {@inheritDoc SystemAudio.dispose} */
   dispose(): void {

@@ -1,5 +1,5 @@
-import type { SystemAudio } from '../devices/types.js';
-import { nativeSystemAudioOf } from './NativeSystemAudioFacade.js';
+import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
+import { nativeLinkableOf } from './linkables.js';
 import type { NativeVoiceTransport } from '../addon/transportTypes.js';
 import type { NativeAddon } from '../addon/types.js';
 import { MediaEngineError } from '../MediaEngineError.js';
@@ -163,10 +163,10 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
 
   /** {@inheritDoc VoiceTransport.linkSystemAudio} */
   linkSystemAudio(
-    system: SystemAudio | null,
+    system: SystemAudio | VoiceProcessingLink | null,
     link: { capture: boolean; playback: boolean; playbackGain: number },
   ): boolean {
-    const native = system ? nativeSystemAudioOf(system) : null;
+    const native = system ? nativeLinkableOf(system) : null;
     if (system && !native) return false; // not this addon's
     coded(() => {
       this.#native.linkSystemAudio(native ?? null, link.capture, link.playback, link.playbackGain);

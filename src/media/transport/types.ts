@@ -1,4 +1,4 @@
-import type { SystemAudio } from '../devices/types.js';
+import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 
 /**
@@ -184,11 +184,12 @@ export interface VoiceTransport {
    * microphone (after any frames pushed before) and writes its mix, or silence, to the speaker at
    * `playbackGain` (0–2), so audio flows between the devices and the wire without the JavaScript thread.
    * `null` (or neither side) unlinks. While `stats().devicesLinked` says a side is linked, the caller must
-   * not read that microphone or write that speaker itself. Returns false where the transport cannot (the JS
-   * engine's, which runs on this thread anyway).
+   * not read that microphone or write that speaker itself. A {@link VoiceProcessingLink} in place of the
+   * devices puts its processing thread between them and the transport. Returns false where the transport
+   * cannot (the JS engine's, which runs on this thread anyway).
    */
   linkSystemAudio(
-    system: SystemAudio | null,
+    system: SystemAudio | VoiceProcessingLink | null,
     link: { capture: boolean; playback: boolean; playbackGain: number },
   ): boolean;
 }

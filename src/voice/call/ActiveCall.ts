@@ -3,6 +3,7 @@ import type { LogWriter } from '../../logging/index.js';
 import {
   type AudioProcessor,
   type SystemAudio,
+  type VoiceProcessingLink,
   VOICE_FRAME_SAMPLES,
   type VoiceTransportStats,
 } from '../../media/index.js';
@@ -244,7 +245,7 @@ export class ActiveCall implements CallBackend {
 
   /** See {@link VoiceConnection.linkSystemAudio}. */
   linkSystemAudio(
-    system: SystemAudio | null,
+    system: SystemAudio | VoiceProcessingLink | null,
     link: { capture: boolean; playback: boolean; playbackGain: number },
   ): boolean {
     return this.#phase.kind === 'in-voice' && this.#phase.connection.linkSystemAudio(system, link);

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import { ValidationError } from '../../errors/index.js';
 import type { LogWriter } from '../../logging/index.js';
-import { VOICE_FRAME_SAMPLES } from '../../media/index.js';
+import { VOICE_FRAME_SAMPLES, type SystemAudio, type VoiceProcessingLink } from '../../media/index.js';
 import {
   describeDevice,
   NULL_AUDIO_DEVICE,
@@ -18,6 +18,7 @@ import {
 } from '../devices/audioDevices.js';
 import { GameAudioInput } from '../devices/GameAudioInput.js';
 import { SYSTEM_DEFAULT_DEVICE_ID, type SystemDevices } from '../devices/SystemDevices.js';
+import { startProcessingWorker, type ProcessingWorker } from '../processing/ProcessingWorker.js';
 import { VoiceProcessor, type VoiceProcessingSettings } from '../processing/VoiceProcessor.js';
 import type { ActiveCall } from './ActiveCall.js';
 
@@ -42,11 +43,15 @@ export interface AudioPumpDeps {
   inputObserver?: (frame: Int16Array | null, nowMs: number) => void;
   /** Whether {@link AudioPumpDeps.inputObserver} needs the frames now (else the devices may be linked). */
   observesInput?: () => boolean;
+  /** The native addon's file, for the voice processing worker (undefined: the JS engine runs). */
+  addonPath?: () => string | undefined;
 }
 
 /** What is linked to a call's transport thread ({@link VoiceTransport.linkSystemAudio}). */
 interface DeviceLink {
   readonly call: ActiveCall;
+  /** The devices themselves, or the processing worker's link between them and the transport. */
+  readonly target: SystemAudio | VoiceProcessingLink;
   readonly capture: boolean;
   readonly playback: boolean;
   readonly playbackGain: number;
@@ -84,6 +89,12 @@ export class AudioPump {
   readonly #gameMicrophone: GameAudioInput;
   /** Echo cancellation, noise suppression and gain control on the microphone's frames. */
   readonly #processor: VoiceProcessor;
+  /** The same processing on a worker thread, between linked system devices and the transport. */
+  #worker: ProcessingWorker | undefined;
+  /** A worker could not start or failed: the processing stays on this thread. */
+  #workerUnavailable = false;
+  /** The switches the game set; one it never set follows the input device ({@link AudioPump.voiceProcessing}). */
+  #asked: Partial<VoiceProcessingSettings> = {};
 
   constructor(deps: AudioPumpDeps) {
     this.#d = deps;
@@ -95,12 +106,38 @@ export class AudioPump {
 
   /** Turns voice processing parts on or off; resolves once the change runs. */
   async setVoiceProcessing(change: Partial<VoiceProcessingSettings>): Promise<void> {
-    await this.#processor.set(change);
+    this.#asked = { ...this.#asked, ...change };
+    await this.#applyProcessing();
   }
 
-  /** The voice processing settings. */
+  /**
+   * The voice processing settings in effect. A switch the game never set is on for a system microphone, as
+   * in the C++ SDK, and off for the virtual devices (files, the null device, a simulated room), whose audio
+   * needs none; the game's own microphone (`pushAudioInput` with `microphone: true`) has usually been
+   * through its capture API's processing already (a browser's `getUserMedia` does all three).
+   */
   voiceProcessing(): VoiceProcessingSettings {
-    return this.#processor.settings;
+    const byDefault = this.#inputIsSystem;
+    return {
+      echoCancellation: this.#asked.echoCancellation ?? byDefault,
+      noiseSuppression: this.#asked.noiseSuppression ?? byDefault,
+      automaticGainControl: this.#asked.automaticGainControl ?? byDefault,
+    };
+  }
+
+  /** Brings the processors (this thread's and the worker's) to the settings in effect. */
+  async #applyProcessing(): Promise<void> {
+    const settings = this.voiceProcessing();
+    const applied = this.#processor.set(settings);
+    this.#worker?.set(settings);
+    await applied;
+  }
+
+  /** After a device switch: the defaults may have changed with it (a failure is logged; the switch stands). */
+  #followDefaults(): void {
+    this.#applyProcessing().catch((error: unknown) => {
+      this.#d.log.warn(`voice processing: ${(error as Error).message}`);
+    });
   }
 
   /**
@@ -146,6 +183,7 @@ export class AudioPump {
     this.#inputId = id;
     this.#inputIsSystem = !describeDevice(id, 'input');
     this.#d.log.info(`input device: ${id}`);
+    this.#followDefaults();
   }
   /** Switches the output device (a WAV file is finalised); errors as {@link AudioPump.setInputDevice}. */
   setOutputDevice(id: string): void {
@@ -230,6 +268,7 @@ export class AudioPump {
     this.#output.close();
     this.#closeAec();
     this.#processor.close();
+    this.#closeWorker();
   }
 
   #schedule(): void {
@@ -245,6 +284,7 @@ export class AudioPump {
     this.#timer = undefined;
     if (this.#d.calls.size === 0) {
       this.#link = undefined; // the calls (and their transports) are gone
+      this.#closeWorker();
       return;
     }
     this.#d.onTick();
@@ -334,8 +374,9 @@ export class AudioPump {
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
     }
     if (outputFree) this.#output.write(mixed);
-    // What the speakers play is the echo canceller's reference (and what a simulated room echoes).
-    this.#processor.render(mixed);
+    // What the speakers play is the echo canceller's reference (and what a simulated room echoes); the
+    // worker's canceller gets it from the transport's thread.
+    if (!this.#link || this.#link.target !== this.#worker?.link) this.#processor.render(mixed);
     this.#input.hear?.(mixed);
     if (this.#aecDump) this.#aec()?.output.write(mixed);
   }
@@ -352,6 +393,7 @@ export class AudioPump {
     const have = this.#link;
     if (
       want?.call === have?.call &&
+      want?.target === have?.target &&
       want?.capture === have?.capture &&
       want?.playback === have?.playback &&
       want?.playbackGain === have?.playbackGain
@@ -366,23 +408,28 @@ export class AudioPump {
       // A full control queue (the transport is not ticking): the pump keeps the devices and tries again.
       this.#d.log.warn(`system audio not linked: ${(error as Error).message}`);
     }
+    // A worker nobody links any more goes (a transport still linked to it sees an empty ring for a tick).
+    if (this.#worker && !this.#wantsWorker()) this.#closeWorker();
   }
 
   #linkTo(want: DeviceLink, have: DeviceLink | undefined): void {
-    const linked = want.call.linkSystemAudio(
-      want.capture || want.playback ? (this.#d.system.opened() ?? null) : null,
-      {
-        capture: want.capture,
-        playback: want.playback,
-        playbackGain: want.playbackGain,
-      },
-    );
+    const linked = want.call.linkSystemAudio(want.capture || want.playback ? want.target : null, {
+      capture: want.capture,
+      playback: want.playback,
+      playbackGain: want.playbackGain,
+    });
     if (linked && (want.capture || want.playback)) {
       this.#link = want;
-      if (have?.call === want.call && have.capture === want.capture && have.playback === want.playback)
+      if (
+        have?.call === want.call &&
+        have.target === want.target &&
+        have.capture === want.capture &&
+        have.playback === want.playback
+      )
         return;
+      const through = want.target === this.#worker?.link ? ', through the voice processing worker' : '';
       this.#d.log.info(
-        `system audio linked to the transport thread (${[want.capture ? 'microphone' : '', want.playback ? 'speaker' : ''].filter(Boolean).join(' and ')})`,
+        `system audio linked to the transport thread (${[want.capture ? 'microphone' : '', want.playback ? 'speaker' : ''].filter(Boolean).join(' and ')}${through})`,
       );
     }
   }
@@ -390,18 +437,62 @@ export class AudioPump {
   #plan(): DeviceLink | undefined {
     const connected = [...this.#d.calls.values()].filter((call) => call.carriesAudio);
     const call = connected.length === 1 ? connected[0] : undefined;
-    if (!call || !call.canLinkDevices || !this.#d.system.opened()) return undefined;
-    const capture =
+    const system = this.#d.system.opened();
+    if (!call || !call.canLinkDevices || !system) return undefined;
+    const settings = this.voiceProcessing();
+    const processing =
+      settings.echoCancellation || settings.noiseSuppression || settings.automaticGainControl;
+    // The microphone is free to link when no one on this thread needs its frames.
+    const microphoneFree =
       this.#inputIsSystem &&
-      !this.#processor.active &&
       !this.#aecDump &&
       this.#game.queuedFrames === 0 &&
       this.#gameMicrophone.queuedFrames === 0 &&
       !(this.#d.observesInput?.() ?? false);
-    const playback = this.#outputIsSystem && !this.#aecDump && !this.#processor.settings.echoCancellation;
+    // With processing on, it goes through the worker. Its echo canceller takes the playout from the
+    // transport's thread, which writes a system speaker itself below; a virtual output (null, a file) makes
+    // no echo to cancel.
+    const worker = microphoneFree && processing ? this.#workerOn(system) : undefined;
+    const throughWorker = worker?.ready === true;
+    const capture = microphoneFree && (!processing || throughWorker);
+    const playback = this.#outputIsSystem && !this.#aecDump && (!settings.echoCancellation || throughWorker);
+    const target = throughWorker && worker ? worker.link : system;
     return capture || playback
-      ? { call, capture, playback, playbackGain: this.outputVolume / 100 }
+      ? { call, target, capture, playback, playbackGain: this.outputVolume / 100 }
       : undefined;
+  }
+
+  /** The processing worker on `system`, started on first need; undefined where none can run. */
+  #workerOn(system: SystemAudio): ProcessingWorker | undefined {
+    if (this.#worker && this.#worker.system !== system) this.#closeWorker(); // the devices were reopened
+    if (this.#worker?.failed) {
+      this.#workerUnavailable = true;
+      this.#closeWorker();
+    }
+    if (!this.#worker && !this.#workerUnavailable) {
+      this.#worker = startProcessingWorker(
+        system,
+        this.#d.addonPath?.(),
+        this.voiceProcessing(),
+        this.#d.log,
+      );
+      if (!this.#worker) this.#workerUnavailable = true;
+    }
+    return this.#worker;
+  }
+
+  /** Whether the worker still has a use: processing is on and a call runs. */
+  #wantsWorker(): boolean {
+    const settings = this.voiceProcessing();
+    return (
+      this.#d.calls.size > 0 &&
+      (settings.echoCancellation || settings.noiseSuppression || settings.automaticGainControl)
+    );
+  }
+
+  #closeWorker(): void {
+    this.#worker?.close();
+    this.#worker = undefined;
   }
 
   /** Whether a call's transport thread serves (or still serves) the microphone (1) or the speaker (2). */

@@ -106,6 +106,7 @@ export class CallManager implements SessionFeature {
       onTick: () => {
         this.#voiceStates.retry();
       },
+      addonPath: () => this.#d.engine().info.addon?.path,
       inputObserver: (frame, nowMs) => {
         this.#noAudioInput.observe(frame, nowMs);
       },

@@ -1,5 +1,11 @@
 import type { LogWriter } from '../../logging/index.js';
-import type { MediaEngine, SystemAudio, VoiceTransport, VoiceTransportStats } from '../../media/index.js';
+import type {
+  MediaEngine,
+  SystemAudio,
+  VoiceProcessingLink,
+  VoiceTransport,
+  VoiceTransportStats,
+} from '../../media/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../../util/Clock.js';
 import { TypedEmitter } from '../../util/TypedEmitter.js';
 import { DaveLink } from './DaveLink.js';
@@ -212,7 +218,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
 
   /** See {@link VoiceTransport.linkSystemAudio}; false while no transport runs or where it cannot. */
   linkSystemAudio(
-    system: SystemAudio | null,
+    system: SystemAudio | VoiceProcessingLink | null,
     link: { capture: boolean; playback: boolean; playbackGain: number },
   ): boolean {
     return this.#transport?.linkSystemAudio(system, link) ?? false;
