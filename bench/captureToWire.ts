@@ -16,6 +16,10 @@
 //                         click is written (a game's frame hitch): the system devices are linked to the
 //                         transport's own thread (nothing on the JS thread needs their audio here), so the
 //                         click leaves on time; the peer's audio waits for the thread.
+//   capture-to-wire-processed, capture-to-wire-processed-stalled  the same with echo cancellation, noise
+//                         suppression and gain control on (the default for a system microphone): the SDK runs
+//                         them on its processing worker between the devices and the transport's thread; the
+//                         peer runs them on the JavaScript thread, where pushAudioInput's audio is.
 //   peer: the same microphone through `parec` (pulseaudio-utils, 10 ms latency) piped into
 //         `client.pushAudioInput(…, { microphone: true })`: how a Node game captures audio without
 //         system devices of its own (a recorder process or a capture package writing raw PCM to a stream).
@@ -120,31 +124,39 @@ async function main(): Promise<void> {
       const samples = new Int16Array(chunk.buffer, chunk.byteOffset, Math.floor(chunk.length / 2));
       client.pushAudioInput(samples.slice(), 48_000, 2, { microphone: true });
     });
+    const processing = async (on: boolean): Promise<void> => {
+      await client.setEchoCancellation(on);
+      await client.setNoiseSuppression(on);
+      await client.setAutomaticGainControl(on);
+    };
+    await processing(false);
     const peer = await measure(pulse, aliceCall);
     const peerStalled = await measure(pulse, aliceCall, STALL_MS);
+    await processing(true);
+    const peerProcessed = await measure(pulse, aliceCall);
+    const peerProcessedStalled = await measure(pulse, aliceCall, STALL_MS);
     // The peer first, on the fresh call; then its recorder stops and the SDK's own device takes over.
     recorder.stdout?.removeAllListeners('data');
     recorder.kill();
     await alice.client.setInputDevice('pulseaudio:alice_mic');
+    const oursProcessed = await measure(pulse, aliceCall);
+    const oursProcessedStalled = await measure(pulse, aliceCall, STALL_MS);
+    await processing(false);
     const ours = await measure(pulse, aliceCall);
     const oursStalled = await measure(pulse, aliceCall, STALL_MS);
 
-    process.stderr.write(`ours (ms): ${ours.map((v) => v.toFixed(1)).join(' ')}\n`);
-    process.stderr.write(`parec → pushAudioInput (ms): ${peer.map((v) => v.toFixed(1)).join(' ')}\n`);
     const peerName = 'parec piped into pushAudioInput';
-    report(result('capture-to-wire', 'ms', quantile(ours, 0.5), peerName, quantile(peer, 0.5)));
-    report(result('capture-to-wire-p95', 'ms', quantile(ours, 0.95), peerName, quantile(peer, 0.95)));
-    process.stderr.write(`ours, stalled (ms): ${oursStalled.map((v) => v.toFixed(1)).join(' ')}\n`);
-    process.stderr.write(`peer, stalled (ms): ${peerStalled.map((v) => v.toFixed(1)).join(' ')}\n`);
-    report(
-      result(
-        'capture-to-wire-stalled',
-        'ms',
-        quantile(oursStalled, 0.5),
-        peerName,
-        quantile(peerStalled, 0.5),
-      ),
-    );
+    const line = (name: string, mine: number[], theirs: number[], q = 0.5): void => {
+      process.stderr.write(`${name} ours (ms): ${mine.map((v) => v.toFixed(1)).join(' ')}\n`);
+      process.stderr.write(`${name} peer (ms): ${theirs.map((v) => v.toFixed(1)).join(' ')}\n`);
+      report(result(name, 'ms', quantile(mine, q), peerName, quantile(theirs, q)));
+    };
+    line('capture-to-wire', ours, peer);
+    line('capture-to-wire-p95', ours, peer, 0.95);
+    line('capture-to-wire-stalled', oursStalled, peerStalled);
+    line('capture-to-wire-processed', oursProcessed, peerProcessed);
+    line('capture-to-wire-processed-p95', oursProcessed, peerProcessed, 0.95);
+    line('capture-to-wire-processed-stalled', oursProcessedStalled, peerProcessedStalled);
   } finally {
     recorder?.stdout?.removeAllListeners('data');
     recorder?.kill();

@@ -2,7 +2,8 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import type { Call } from '../../src/index.js';
+import { createMediaEngine, type Call } from '../../src/index.js';
+import { ProcessingWorker, processingWorkerScript } from '../../src/voice/processing/ProcessingWorker.js';
 import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
 import { connected, sameEpoch, tempDir, twoInALobby } from './callHelpers.js';
 import { eventually } from './helpers.js';
@@ -156,4 +157,50 @@ describe('voice processing on the worker thread (PulseAudio, native engine)', ()
     await eventually(() => bobCall.getTransportStats()?.devicesLinked === 3, 3000, 'linked directly again');
     await Promise.all([alice.client.endCall(lobbyId), bob.client.endCall(lobbyId)]);
   }, 90_000);
+});
+
+describe('the processing worker’s failures', () => {
+  it('reports a worker that cannot load the addon, and the link it made is freed', async () => {
+    const system = createMediaEngine({ prefer: 'native' }).openSystemAudio();
+    const lines: string[] = [];
+    const log = {
+      verbose: () => undefined,
+      info: (line: string) => lines.push(line),
+      warn: (line: string) => lines.push(line),
+      error: (line: string) => lines.push(line),
+      secret: () => undefined,
+      child: () => log,
+    };
+    const script = processingWorkerScript();
+    if (!script) throw new Error('the worker script is built by `npm test` (npm run build:ts)');
+    const worker = new ProcessingWorker({
+      system,
+      addonPath: path.join(tempDir(), 'no-such-addon.node'),
+      script,
+      settings: { echoCancellation: true, noiseSuppression: true, automaticGainControl: true },
+      log,
+    });
+    await eventually(() => worker.failed, 10_000, 'the worker to fail');
+    expect(worker.ready).toBe(false);
+    expect(
+      lines.some((l) => l.startsWith('voice processing worker failed, processing on the main thread')),
+    ).toBe(true);
+    const id = worker.link.id;
+    worker.close();
+    // Nobody holds the link any more: it cannot be opened by its id.
+    expect(() => createMediaEngine({ prefer: 'native' }).openProcessingLink(id)).toThrow(
+      expect.objectContaining({ code: 'ERR_PROCESSING_LINK_NOT_FOUND' }),
+    );
+    // A link can be read only while a transport links it for capture: a bare one yields nothing, at once.
+    const bare = system.createProcessingLink();
+    const started = performance.now();
+    expect(bare.readCapture(new Int16Array(960), 20)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(() => bare.readCapture(new Int16Array(960), 101)).toThrow(
+      expect.objectContaining({ code: 'ERR_OUT_OF_RANGE' }),
+    );
+    bare.dispose();
+    expect(() => bare.stats()).toThrow(expect.objectContaining({ code: 'ERR_PROCESSING_LINK_DISPOSED' }));
+    system.dispose();
+  });
 });
