@@ -12,6 +12,7 @@ const REALTIME_AUDIO = [
   'test/integration/systemAudioProcessing.test.ts',
   'test/integration/voiceProcessing.test.ts',
   'test/examples/electronRenderer.test.ts',
+  'test/examples/electronDevices.test.ts',
   'test/integration/callResilience.test.ts',
   'test/integration/daveyInCall.test.ts',
   'test/integration/demo.test.ts',

@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { readWavFile } from '../../src/emulator/index.js';
 
 /** Polls `ready` every 20 ms until it holds; throws after `timeoutMs` (no test framework needed: the bench uses it too). */
 async function waitUntil(ready: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -176,4 +178,24 @@ export async function startPulseServer(): Promise<PulseServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What `source` heard while `sink` played `file` (plus a second for a call's latency). A new record stream on
+ * a null sink's monitor starts in bursts for a second or two, so the file is played only once the recorder
+ * has written two seconds.
+ */
+export async function playAndRecord(
+  pulse: PulseServer,
+  source: string,
+  sink: string,
+  file: string,
+  heard: string,
+): Promise<Int16Array> {
+  const stop = pulse.record(source, heard);
+  await waitUntil(() => existsSync(heard) && statSync(heard).size > 48_000 * 4 * 2, 10_000, 'the recorder');
+  await pulse.play(sink, file);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await stop();
+  return readWavFile(heard);
 }

@@ -1,4 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,12 +10,12 @@ import {
   type AudioDevice,
   type AudioDeviceLoss,
 } from '../../src/index.js';
-import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
+import { matchAudio, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
 import { Client as BindingsClient } from '../../bindings/index.js';
 import { pumpUntil } from './bindingsHelpers.js';
 import { bothInCall, sameEpoch, tempDir, twoInALobby } from './callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
-import { startPulseServer, type PulseServer } from './pulseServer.js';
+import { playAndRecord as playAndRecordOn, startPulseServer, type PulseServer } from './pulseServer.js';
 
 // Issue 17: the system's microphones and speakers, on a real PulseAudio server with virtual devices. Alice's
 // microphone is a null sink's monitor (remapped as a source) fed with an espeak-ng sentence; Bob's speaker
@@ -38,7 +37,8 @@ afterAll(async () => {
   await pulse.stop();
 });
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const playAndRecord = (source: string, sink: string, file: string, heard: string): Promise<Int16Array> =>
+  playAndRecordOn(pulse, source, sink, file, heard);
 
 /**
  * These tests judge the devices' own path: the voice processing a system microphone gets by default is
@@ -54,18 +54,6 @@ function byName(devices: AudioDevice[], name: string): AudioDevice {
   const device = devices.find((d) => d.name === name);
   if (!device) throw new Error(`no device named ${name} in ${JSON.stringify(devices)}`);
   return device;
-}
-
-/** What `source` heard while `sink` played `file` (plus a second for the call's latency). */
-async function playAndRecord(source: string, sink: string, file: string, heard: string): Promise<Int16Array> {
-  const stop = pulse.record(source, heard);
-  // A new record stream on a null sink's monitor starts in bursts for a second or two: play only once it
-  // has written two seconds.
-  await eventually(() => existsSync(heard) && statSync(heard).size > 48_000 * 4 * 2, 10_000, 'the recorder');
-  await pulse.play(sink, file);
-  await sleep(1000);
-  await stop();
-  return readWavFile(heard);
 }
 
 describe('system audio devices (PulseAudio, native engine)', () => {

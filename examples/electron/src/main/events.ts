@@ -1,12 +1,12 @@
 import type { Client } from 'sdkpp';
 
 import type { BridgeEvent } from '../shared/api.js';
-import { friendsView, lobbyView, messageView, sessionView } from './views.js';
+import { audioDevicesView, friendsView, lobbyView, messageView, sessionView } from './views.js';
 
 /**
  * Pushes what the UI shows as it changes: the session on every status change, the whole friends panel when
- * a friend, request or presence changes, each new message, and lobby membership. Returns the function that
- * stops it.
+ * a friend, request or presence changes, each new message, lobby membership, and the audio devices.
+ * Returns the function that stops it.
  */
 export function forwardEvents(client: Client, emit: (event: BridgeEvent) => void): () => void {
   const session = (): void => {
@@ -26,6 +26,14 @@ export function forwardEvents(client: Client, emit: (event: BridgeEvent) => void
   const lobbyClosed = (lobbyId: string): void => {
     emit({ type: 'lobbyClosed', lobbyId });
   };
+  const audioDevices = (): void => {
+    audioDevicesView(client).then(
+      (devices) => {
+        emit({ type: 'audioDevices', devices });
+      },
+      () => undefined, // the client is going away
+    );
+  };
 
   client.on('statusChanged', session);
   client.on('relationshipCreated', friends);
@@ -39,6 +47,8 @@ export function forwardEvents(client: Client, emit: (event: BridgeEvent) => void
   client.on('lobbyMemberUpdated', lobby);
   client.on('lobbyMemberRemoved', lobby);
   client.on('lobbyDeleted', lobbyClosed);
+  client.on('devicesChanged', audioDevices);
+  client.on('audioDeviceLost', audioDevices);
   return () => {
     client.off('statusChanged', session);
     client.off('relationshipCreated', friends);
@@ -52,5 +62,7 @@ export function forwardEvents(client: Client, emit: (event: BridgeEvent) => void
     client.off('lobbyMemberUpdated', lobby);
     client.off('lobbyMemberRemoved', lobby);
     client.off('lobbyDeleted', lobbyClosed);
+    client.off('devicesChanged', audioDevices);
+    client.off('audioDeviceLost', audioDevices);
   };
 }

@@ -2,8 +2,17 @@ import { ClientStatus, type Client } from 'sdkpp';
 
 import type { BridgeMethods, MethodName } from '../shared/api.js';
 import { signIn } from './signIn.js';
-import { arity, lobbySecret, messageContent, microphoneChunk, snowflake, username } from './validate.js';
-import { friendsView, lobbyView, messageView, sessionView } from './views.js';
+import {
+  arity,
+  deviceId,
+  InvalidArgument,
+  lobbySecret,
+  messageContent,
+  microphoneChunk,
+  snowflake,
+  username,
+} from './validate.js';
+import { audioDevicesView, friendsView, lobbyView, messageView, sessionView } from './views.js';
 
 /** What the renderer may ask: each method checks its arguments, then asks the client. */
 export type Handlers = {
@@ -126,6 +135,24 @@ export function createHandlers(client: Client): Handlers {
       // The SDK resamples to 48 kHz and adds it to the call's capture path (dropped while no call runs).
       client.pushAudioInput(chunk.samples, chunk.sampleRate, 1);
       return Promise.resolve(null);
+    },
+    getAudioDevices: async (args) => {
+      arity(args, 0);
+      return audioDevicesView(client);
+    },
+    setAudioDevices: async (args) => {
+      const [input, output] = arity(args, 2);
+      const inputId = deviceId(input, 'inputId');
+      const outputId = deviceId(output, 'outputId');
+      // Only what the main process offers: an id the page makes up (a file path behind `wav-in:`) is refused.
+      const offered = await audioDevicesView(client);
+      if (!offered.inputs.some((d) => d.id === inputId))
+        throw new InvalidArgument(`inputId "${inputId}" is not one of the offered microphones`);
+      if (!offered.outputs.some((d) => d.id === outputId))
+        throw new InvalidArgument(`outputId "${outputId}" is not one of the offered speakers`);
+      await client.setInputDevice(inputId);
+      await client.setOutputDevice(outputId);
+      return audioDevicesView(client);
     },
   };
 

@@ -95,3 +95,11 @@ export function microphoneChunk(
     );
   return { samples, sampleRate };
 }
+
+/** An audio device id as the SDK lists them: 1–512 printable characters (the handler checks it is listed). */
+export const deviceId: Check<string> = (value, name) => {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 512 || /\p{Cc}/u.test(value)) {
+    throw new InvalidArgument(`${name} must be a device id from getAudioDevices, got ${describe(value)}`);
+  }
+  return value;
+};

@@ -10,6 +10,8 @@ import {
 } from 'sdkpp';
 
 import type {
+  AudioDevicesView,
+  AudioDeviceView,
   EngineView,
   FriendRelation,
   FriendView,
@@ -110,4 +112,24 @@ export function lobbyView(lobby: LobbyHandle): LobbyView {
       connected: member.connected,
     })),
   };
+}
+
+/** The SDK's virtual devices (files, a simulated room) are for tests: the page is offered none of them. */
+const VIRTUAL = /^(wav-in|wav-out|room):/u;
+
+function deviceViews(devices: readonly AudioDeviceView[]): AudioDeviceView[] {
+  return devices
+    .filter((d) => !VIRTUAL.test(d.id))
+    .map(({ id, name, isDefault }) => ({ id, name, isDefault }));
+}
+
+/** The devices the page may choose from, and the call's current ones. */
+export async function audioDevicesView(client: Client): Promise<AudioDevicesView> {
+  const [inputs, outputs, input, output] = await Promise.all([
+    client.getInputDevices(),
+    client.getOutputDevices(),
+    client.getCurrentInputDevice(),
+    client.getCurrentOutputDevice(),
+  ]);
+  return { inputs: deviceViews(inputs), outputs: deviceViews(outputs), input: input.id, output: output.id };
 }

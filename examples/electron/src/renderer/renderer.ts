@@ -3,6 +3,7 @@
  * (exposed by the preload) and listen to its events.
  */
 import type {
+  AudioDevicesView,
   BridgeEvent,
   BridgeResult,
   FriendView,
@@ -38,6 +39,8 @@ const ui = {
   lobbySecret: byId('lobby-secret', HTMLInputElement),
   lobbyLeave: byId('lobby-leave', HTMLButtonElement),
   voiceToggle: byId('voice-toggle', HTMLButtonElement),
+  voiceInput: byId('voice-input', HTMLSelectElement),
+  voiceOutput: byId('voice-output', HTMLSelectElement),
   lobbyMembers: byId('lobby-members', HTMLUListElement),
   lobbyMessages: byId('lobby-messages', HTMLOListElement),
   lobbyForm: byId('lobby-form', HTMLFormElement),
@@ -52,10 +55,16 @@ const state = {
   conversations: new Map<string, MessageView[]>(),
   lobby: undefined as LobbyView | undefined,
   lobbyMessages: [] as MessageView[],
+  audio: undefined as AudioDevicesView | undefined,
 };
+
+/** The microphone choice that keeps the page's own (getUserMedia) rather than one the main process opens. */
+const PAGE_MICROPHONE = 'page';
 
 /** The running microphone in a lobby's voice call: its stream and the audio graph that taps it. */
 let microphone: { stream: MediaStream; context: AudioContext; lobbyId: string } | undefined;
+/** A voice call whose devices the main process owns. */
+let systemVoice: { lobbyId: string } | undefined;
 
 /** The value of a call, or undefined after showing its error. */
 function unwrap<T>(result: BridgeResult<T>): T | undefined {
@@ -134,8 +143,11 @@ function renderLobby(): void {
   const lobby = state.lobby;
   ui.lobbyLeave.hidden = !lobby;
   ui.voiceToggle.hidden = !lobby;
-  ui.voiceToggle.textContent = microphone ? 'Leave voice' : 'Join voice';
+  ui.voiceToggle.textContent = microphone || systemVoice ? 'Leave voice' : 'Join voice';
+  ui.voiceInput.hidden = !lobby;
+  ui.voiceOutput.hidden = !lobby;
   if (!lobby && microphone) void stopMicrophone();
+  if (!lobby && systemVoice) void stopSystemVoice();
   ui.lobbyMembers.replaceChildren(
     ...(lobby?.members ?? []).map((m) => element('li', `${m.displayName}${m.connected ? '' : ' (away)'}`)),
   );
@@ -215,6 +227,10 @@ function onEvent(event: BridgeEvent): void {
         state.lobbyMessages = [];
         renderLobby();
       }
+      break;
+    case 'audioDevices':
+      state.audio = event.devices;
+      renderDevices();
       break;
   }
 }
@@ -328,11 +344,76 @@ async function stopMicrophone(): Promise<void> {
   renderLobby();
 }
 
+// ── Voice, the other way: the main process owns the microphone and speakers (the system's, through the
+// SDK's native engine); the page only picks them. Nothing of the audio crosses IPC.
+
+/** The device menus: the page's own microphone first, then what the main process offers. */
+function renderDevices(): void {
+  const audio = state.audio;
+  const keep = (select: HTMLSelectElement): string => select.value;
+  const input = keep(ui.voiceInput) || PAGE_MICROPHONE;
+  const output = keep(ui.voiceOutput) || audio?.output || 'null';
+  const option = (value: string, label: string): HTMLOptionElement => {
+    const item = element('option', label);
+    item.value = value;
+    return item;
+  };
+  ui.voiceInput.replaceChildren(
+    option(PAGE_MICROPHONE, 'This page’s microphone'),
+    ...(audio?.inputs ?? []).map((d) => option(d.id, d.id === 'null' ? 'No microphone' : d.name)),
+  );
+  ui.voiceOutput.replaceChildren(
+    ...(audio?.outputs ?? [{ id: 'null', name: 'No speakers', isDefault: false }]).map((d) =>
+      option(d.id, d.id === 'null' ? 'No speakers' : d.name),
+    ),
+  );
+  // A device that went away leaves its menu on the first entry.
+  ui.voiceInput.value = [...ui.voiceInput.options].some((o) => o.value === input) ? input : PAGE_MICROPHONE;
+  ui.voiceOutput.value = [...ui.voiceOutput.options].some((o) => o.value === output) ? output : 'null';
+}
+
+async function loadDevices(): Promise<void> {
+  state.audio = unwrap(await api.getAudioDevices());
+  renderDevices();
+}
+
+async function startVoice(lobbyId: string): Promise<void> {
+  const input = ui.voiceInput.value || PAGE_MICROPHONE;
+  const page = input === PAGE_MICROPHONE;
+  const chosen = unwrap(await api.setAudioDevices(page ? 'null' : input, ui.voiceOutput.value || 'null'));
+  if (!chosen) return;
+  state.audio = chosen;
+  if (page) {
+    await startMicrophone(lobbyId);
+    return;
+  }
+  if (unwrap(await api.joinVoice(lobbyId)) === undefined) return;
+  systemVoice = { lobbyId };
+  renderLobby();
+}
+
+async function stopSystemVoice(): Promise<void> {
+  const running = systemVoice;
+  if (!running) return;
+  systemVoice = undefined;
+  unwrap(await api.leaveVoice(running.lobbyId));
+  renderLobby();
+}
+
+for (const select of [ui.voiceInput, ui.voiceOutput]) {
+  select.addEventListener('change', () => {
+    // During a call on the main process's devices, a new choice applies at once (the call goes on).
+    if (systemVoice && ui.voiceInput.value !== PAGE_MICROPHONE)
+      void api.setAudioDevices(ui.voiceInput.value, ui.voiceOutput.value).then(unwrap);
+  });
+}
+
 ui.voiceToggle.addEventListener('click', () => {
   const lobby = state.lobby;
   if (microphone) void stopMicrophone();
+  else if (systemVoice) void stopSystemVoice();
   else if (lobby)
-    startMicrophone(lobby.id).catch((error: unknown) => {
+    startVoice(lobby.id).catch((error: unknown) => {
       ui.error.textContent = `microphone: ${String(error)}`;
     });
 });
@@ -343,5 +424,6 @@ void api.getSession().then((result) => {
   renderSession();
   renderDirectMessages();
   renderLobby();
+  void loadDevices();
   if (signedIn()) void loadFriends();
 });

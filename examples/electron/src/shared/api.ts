@@ -34,6 +34,22 @@ export interface EngineView {
   fallbackReason: string | null;
 }
 
+/** A microphone or speaker the main process can open: `default`, one of the system's, or `null` (none). */
+export interface AudioDeviceView {
+  id: string;
+  name: string;
+  isDefault: boolean;
+}
+
+/** The main process's devices, and the ones the voice call uses. */
+export interface AudioDevicesView {
+  inputs: AudioDeviceView[];
+  outputs: AudioDeviceView[];
+  /** The current microphone's id (`null` while the page streams its own). */
+  input: string;
+  output: string;
+}
+
 /** Connection status (`ClientStatus` by name), the player, and the engine. */
 export interface SessionView {
   status: string;
@@ -106,6 +122,14 @@ export interface BridgeMethods {
    * samples in −1..1 at the audio context's rate, at most one second per call, sent as they are captured.
    */
   pushMicrophone: (samples: Float32Array, sampleRate: number) => null;
+  /**
+   * The system's microphones and speakers, which the main process opens itself (the other way to wire voice:
+   * the audio never crosses IPC, and the SDK's echo cancellation, noise suppression and gain control run on
+   * its worker thread). Empty but for `null` where the native engine or a sound server is missing.
+   */
+  getAudioDevices: () => AudioDevicesView;
+  /** Chooses the call's microphone and speakers, each an id from {@link BridgeMethods.getAudioDevices}. */
+  setAudioDevices: (inputId: string, outputId: string) => AudioDevicesView;
 }
 
 /** A method's name. */
@@ -128,6 +152,8 @@ export const METHOD_NAMES = [
   'joinVoice',
   'leaveVoice',
   'pushMicrophone',
+  'getAudioDevices',
+  'setAudioDevices',
 ] as const satisfies readonly MethodName[];
 
 /**
@@ -157,7 +183,9 @@ export type BridgeEvent =
   | { type: 'friends'; friends: FriendView[] }
   | { type: 'message'; message: MessageView }
   | { type: 'lobby'; lobby: LobbyView }
-  | { type: 'lobbyClosed'; lobbyId: string };
+  | { type: 'lobbyClosed'; lobbyId: string }
+  /** A device was plugged in or removed, a default changed, or the call's device fell back to the default. */
+  | { type: 'audioDevices'; devices: AudioDevicesView };
 
 /** The API the preload exposes to the renderer as `window.sdkpp`. */
 export type SdkppApi = {
