@@ -5,6 +5,7 @@
 #include <string>
 
 #include "napi/args.h"
+#include "napi/audio_args.h"
 #include "napi/errors.h"
 #include "napi/processing_link_wrap.h"
 #include "napi/system_audio_wrap.h"
@@ -74,28 +75,8 @@ void CopyHost(Napi::Object options, const char* name, char (&out)[64])
     std::memcpy(out, text.c_str(), text.size() + 1);
 }
 
-Span<int16_t> Int16Arg(const Napi::CallbackInfo& info, size_t index, const char* name)
-{
-    const Napi::Value value = info[index];
-    if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_int16_array) {
-        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
-                   std::string("The \"") + name + "\" argument must be an Int16Array");
-    }
-    Napi::Int16Array array = value.As<Napi::Int16Array>();
-    return {array.Data(), array.ElementLength()};
-}
-
-Span<uint32_t> Uint32Arg(const Napi::CallbackInfo& info, size_t index, const char* name)
-{
-    const Napi::Value value = info[index];
-    if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
-        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
-                   std::string("The \"") + name + "\" argument must be a Uint32Array");
-    }
-    Napi::Uint32Array array = value.As<Napi::Uint32Array>();
-    return {array.Data(), array.ElementLength()};
-}
-
+// Any number: NaN and the infinities reach the transport, whose range check answers them with the
+// ERR_TRANSPORT_BAD_ARGUMENT the JS engine gives too (napi/audio_args.h NumberArg would make them a TypeError).
 double NumberArgOf(const Napi::CallbackInfo& info, size_t index, const char* name)
 {
     if (!info[index].IsNumber()) {
@@ -103,15 +84,6 @@ double NumberArgOf(const Napi::CallbackInfo& info, size_t index, const char* nam
                    std::string("The \"") + name + "\" argument must be a number");
     }
     return info[index].As<Napi::Number>().DoubleValue();
-}
-
-bool BoolArg(const Napi::CallbackInfo& info, size_t index, const char* name)
-{
-    if (!info[index].IsBoolean()) {
-        ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
-                   std::string("The \"") + name + "\" argument must be a boolean");
-    }
-    return info[index].As<Napi::Boolean>().Value();
 }
 
 } // namespace

@@ -99,8 +99,9 @@ describe('voice processing on the worker thread (PulseAudio, native engine)', ()
     // With echo cancellation on, the devices stay linked: through the processing worker, whose canceller
     // takes the playout from the transport's thread (on the event loop, it would need the speaker too).
     await bob.client.setEchoCancellation(true);
+    // (Bit 2: the microphone passes the worker.)
     await eventually(
-      () => bobCall.getTransportStats()?.devicesLinked === 3,
+      () => bobCall.getTransportStats()?.devicesLinked === 7,
       5000,
       'Bob’s devices linked through the worker',
     );
@@ -123,7 +124,10 @@ describe('voice processing on the worker thread (PulseAudio, native engine)', ()
     const bobSpeaks = async (what: string): Promise<number> => {
       const aliceHears = path.join(tempDir(), `alice-hears-${what}.wav`);
       await alice.client.setOutputDevice(`wav-out:${aliceHears}`);
+      const sent0 = bobCall.getTransportStats()?.voiceFramesSent ?? 0;
       await pulse.play('bob_mic_feed', bobFile);
+      // Sent through the worker: each voice frame is one the worker processed.
+      expect((bobCall.getTransportStats()?.voiceFramesSent ?? 0) - sent0).toBeGreaterThan(50);
       await sleep(1000);
       await alice.client.setOutputDevice('null'); // the file is complete
       const match = matchAudio(bobSays.pcm, readWavFile(aliceHears));
@@ -134,7 +138,7 @@ describe('voice processing on the worker thread (PulseAudio, native engine)', ()
     await bob.client.setNoiseSuppression(true);
     await bob.client.setAutomaticGainControl(true);
     expect(await bobSpeaks('near end, all three')).toBeGreaterThanOrEqual(0.85);
-    expect(bobCall.getTransportStats()?.devicesLinked).toBe(3);
+    expect(bobCall.getTransportStats()?.devicesLinked).toBe(7);
 
     // Again, with his game's event loop blocked for a second in the middle of it: the transport goes on
     // sending what the worker processed. (What Alice receives meanwhile waits for the same event loop, which
@@ -155,6 +159,7 @@ describe('voice processing on the worker thread (PulseAudio, native engine)', ()
     await bob.client.setNoiseSuppression(false);
     await bob.client.setAutomaticGainControl(false);
     await eventually(() => bobCall.getTransportStats()?.devicesLinked === 3, 3000, 'linked directly again');
+    expect(bobCall.getTransportStats()?.devicesLinked).toBe(3);
     await Promise.all([alice.client.endCall(lobbyId), bob.client.endCall(lobbyId)]);
   }, 90_000);
 });

@@ -21,6 +21,9 @@ public:
     // The transport's thread starts (true) or stops (false) reading the input through this object. Once
     // the call with false returns, nothing else reads the microphone on this object's behalf.
     virtual void CaptureLinked(bool /*linked*/) noexcept {}
+    // Whether the input passes a processing thread on its way (a ProcessingLink), as the transport's stats
+    // report.
+    virtual bool ProcessesCapture() const noexcept { return false; }
 };
 
 } // namespace sdkpp::devices

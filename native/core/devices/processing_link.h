@@ -41,6 +41,7 @@ public:
     bool ReadInput(int16_t* out, size_t count, size_t maxBacklog) noexcept override;
     size_t WriteOutput(const int16_t* in, size_t count) noexcept override;
     void CaptureLinked(bool linked) noexcept override;
+    bool ProcessesCapture() const noexcept override { return true; }
 
     // Processing side (one thread): `count` microphone samples when they are there, waiting at most
     // `wait` for them (false when they did not come, or the transport has not linked this object).

@@ -260,7 +260,9 @@ void VoiceTransport::Impl::Relink(devices::LinkedAudio* devices, bool wantCaptur
     linked = devices;
     linkCapture = newCapture;
     linkPlayback = devices != nullptr && wantPlayback;
-    devicesLinked.store((linkCapture ? 1u : 0u) | (linkPlayback ? 2u : 0u), std::memory_order_release);
+    const bool processed = linkCapture && linked->ProcessesCapture();
+    devicesLinked.store((linkCapture ? 1u : 0u) | (linkPlayback ? 2u : 0u) | (processed ? 4u : 0u),
+                        std::memory_order_release);
 }
 
 } // namespace sdkpp::transport

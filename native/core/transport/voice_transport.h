@@ -88,7 +88,9 @@ struct TransportStats {
     uint64_t discoveryAttempts = 0;
     uint64_t priority = 0; // a ThreadPriority value
     uint64_t lastSpurtStartUs = 0;  // steady clock: the first voice packet of the latest talk spurt sent
-    uint64_t devicesLinked = 0;     // bit 0: capture from a linked microphone; bit 1: playback to a speaker
+    // bit 0: capture from a linked microphone; bit 1: playback to a speaker; bit 2: the microphone's audio
+    // passes a processing thread (LinkedAudio::ProcessesCapture)
+    uint64_t devicesLinked = 0;
 };
 
 // The transport thread of one voice connection (issue 5): its own UDP socket and std::thread. It runs

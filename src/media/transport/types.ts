@@ -91,7 +91,11 @@ export interface VoiceTransportStats {
    * the monotonic clock `process.hrtime.bigint()` reads (0 before any): where capture-to-wire latency ends.
    */
   readonly lastSpurtStartUs: number;
-  /** Which system devices the thread serves ({@link VoiceTransport.linkSystemAudio}): bit 0 the microphone, bit 1 the speaker. */
+  /**
+   * Which system devices the thread serves ({@link VoiceTransport.linkSystemAudio}): bit 0 the microphone,
+   * bit 1 the speaker, bit 2 set when the microphone's audio passes a processing thread on the way (a
+   * {@link VoiceProcessingLink}: the SDK's voice processing worker).
+   */
   readonly devicesLinked: number;
 }
 

@@ -336,9 +336,11 @@ export class AudioPump {
       const microphone = this.#gameMicrophone.mixInto(frame);
       let tail = false;
       if (device || microphone) this.#processor.process(frame);
-      else if (this.#processor.delaysOutput) {
+      else if (inputFree && this.#processor.delaysOutput) {
         // The echo canceller hands back each block about 10 ms late, and must see every tick to keep pace
-        // with the playout: a silent tick goes through it too, and carries the end of the last sound.
+        // with the playout: a silent tick goes through it too, and carries the end of the last sound. (Not
+        // while the transport's thread has the microphone: this canceller is idle then, and its residue, in
+        // the transport's send ring, would go before the microphone's own frames.)
         this.#processor.process(frame);
         tail = frame.some((sample) => sample !== 0);
       }
