@@ -6,76 +6,42 @@
  */
 import path from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CallStatus, type Client } from 'sdkpp';
 import { matchAudio, startEmulator, synthesizeSpeech, writeWavFile, type Emulator } from 'sdkpp/emulator';
 
-import { APP_ENTRY, isAppUrl } from '../../examples/electron/src/main/appProtocol.js';
+import type { SdkppBridge } from '../../examples/electron/src/main/bridge.js';
 import {
-  createSdkppBridge,
-  type InvokeEventLike,
-  type SdkppBridge,
-} from '../../examples/electron/src/main/bridge.js';
-import {
-  EVENT_CHANNEL,
   INVOKE_CHANNEL,
   type AudioDevicesView,
   type BridgeEvent,
-  type BridgeMethods,
   type BridgeResult,
-  type MethodName,
 } from '../../examples/electron/src/shared/api.js';
 import { tempDir } from '../integration/callHelpers.js';
 import { eventually } from '../integration/helpers.js';
-import { playAndRecord, startPulseServer, type PulseServer } from '../integration/pulseServer.js';
-import { IpcMainSeam } from './electronIpcSeam.js';
-import { clientOptionsAs, signedInClient } from './signIn.js';
+import { playAndRecord, type PulseServer } from '../integration/pulseServer.js';
+import { usePulseServer } from '../integration/pulseSetup.js';
+import type { bridgeCaller, IpcMainSeam } from './electronIpcSeam.js';
+import { bridgeOnSeam, page } from './seamBridge.js';
+import { signedInClient } from './signIn.js';
 
-const page: InvokeEventLike = { senderFrame: { url: APP_ENTRY } };
-
+const server = usePulseServer();
 let pulse: PulseServer;
 let emulator: Emulator;
 let ipc: IpcMainSeam;
+let value: ReturnType<typeof bridgeCaller>['value'];
 let bridge: SdkppBridge;
 let bob: Client;
 const pushed: BridgeEvent[] = [];
 
-function call<K extends MethodName>(
-  method: K,
-  ...args: Parameters<BridgeMethods[K]>
-): Promise<BridgeResult<ReturnType<BridgeMethods[K]>>> {
-  return ipc.invoke(page, INVOKE_CHANNEL, method, ...args) as Promise<
-    BridgeResult<ReturnType<BridgeMethods[K]>>
-  >;
-}
-
-async function value<K extends MethodName>(
-  method: K,
-  ...args: Parameters<BridgeMethods[K]>
-): Promise<ReturnType<BridgeMethods[K]>> {
-  const result = await call(method, ...args);
-  if (!result.ok) throw new Error(`${method} failed: ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 beforeAll(async () => {
-  pulse = await startPulseServer();
-  vi.stubEnv('PULSE_SERVER', pulse.server);
+  pulse = server();
   pulse.addMicrophone('alice_mic', 'Alice-Headset');
   pulse.addSink('alice_speakers', 'Alice-Speakers');
   pulse.addSink('bob_speakers', 'Bob-Speakers');
   emulator = await startEmulator({ users: 2, autoConsent: true, rpc: false });
-  ipc = new IpcMainSeam();
-  bridge = createSdkppBridge({
-    ipcMain: ipc,
-    send: (channel, event) => {
-      expect(channel).toBe(EVENT_CHANNEL);
-      pushed.push(structuredClone(event));
-    },
-    client: clientOptionsAs(emulator, 'alice'),
-    isTrustedSender: (event) => isAppUrl(event.senderFrame?.url),
-  });
+  ({ ipc, bridge, value } = bridgeOnSeam(emulator, 'alice', pushed));
   bob = await signedInClient(emulator, 'bob');
 }, 30_000);
 
@@ -83,8 +49,6 @@ afterAll(async () => {
   await bridge.close();
   await bob.destroy();
   await emulator.close();
-  vi.unstubAllEnvs();
-  await pulse.stop();
 });
 
 describe('Electron sample: the main process owns the devices', () => {

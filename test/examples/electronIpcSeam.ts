@@ -1,4 +1,10 @@
 import type { InvokeEventLike, IpcMainLike } from '../../examples/electron/src/main/bridge.js';
+import {
+  INVOKE_CHANNEL,
+  type BridgeMethods,
+  type BridgeResult,
+  type MethodName,
+} from '../../examples/electron/src/shared/api.js';
 
 type Listener = (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>;
 
@@ -30,4 +36,23 @@ export class IpcMainSeam implements IpcMainLike {
     this.answers.push(answer);
     return answer;
   }
+}
+
+/** What the preload's `window.sdkpp[method](...args)` does, over a seam, from a page frame. */
+export function bridgeCaller(ipc: IpcMainSeam, page: InvokeEventLike) {
+  const call = <K extends MethodName>(
+    method: K,
+    ...args: Parameters<BridgeMethods[K]>
+  ): Promise<BridgeResult<ReturnType<BridgeMethods[K]>>> =>
+    ipc.invoke(page, INVOKE_CHANNEL, method, ...args) as Promise<BridgeResult<ReturnType<BridgeMethods[K]>>>;
+  /** A call that must succeed; its value. */
+  const value = async <K extends MethodName>(
+    method: K,
+    ...args: Parameters<BridgeMethods[K]>
+  ): Promise<ReturnType<BridgeMethods[K]>> => {
+    const result = await call(method, ...args);
+    if (!result.ok) throw new Error(`${method} failed: ${result.error.code}: ${result.error.message}`);
+    return result.value;
+  };
+  return { call, value };
 }

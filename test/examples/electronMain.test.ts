@@ -8,16 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityTypes, Client } from 'sdkpp';
 import { startEmulator, type Emulator } from 'sdkpp/emulator';
 
-import { APP_ENTRY, isAppUrl, resolveAppFile } from '../../examples/electron/src/main/appProtocol.js';
-import {
-  createSdkppBridge,
-  type InvokeEventLike,
-  type SdkppBridge,
-} from '../../examples/electron/src/main/bridge.js';
+import { isAppUrl, resolveAppFile } from '../../examples/electron/src/main/appProtocol.js';
+import { createSdkppBridge, type SdkppBridge } from '../../examples/electron/src/main/bridge.js';
 import { COMPANION_LOBBY_SECRET, startCompanion } from '../../examples/electron/src/main/companion.js';
 import { resolveBackend, UsageError, type Backend } from '../../examples/electron/src/main/config.js';
 import {
-  EVENT_CHANNEL,
   INVOKE_CHANNEL,
   type BridgeEvent,
   type BridgeMethods,
@@ -26,38 +21,19 @@ import {
   type MessageView,
   type MethodName,
 } from '../../examples/electron/src/shared/api.js';
-import { IpcMainSeam } from './electronIpcSeam.js';
-import { clientOptionsAs, signedInClient } from './signIn.js';
-
-const page: InvokeEventLike = { senderFrame: { url: APP_ENTRY } };
+import { IpcMainSeam, type bridgeCaller } from './electronIpcSeam.js';
+import { bridgeOnSeam, page } from './seamBridge.js';
+import { signedInClient } from './signIn.js';
 
 let emulator: Emulator;
 let ipc: IpcMainSeam;
+let call: ReturnType<typeof bridgeCaller>['call'];
+let value: ReturnType<typeof bridgeCaller>['value'];
 let bridge: SdkppBridge;
 let bob: Client;
 let bobId: string;
 let aliceId: string;
 const pushed: BridgeEvent[] = [];
-
-/** What the preload's `window.sdkpp[method](...args)` does. */
-function call<K extends MethodName>(
-  method: K,
-  ...args: Parameters<BridgeMethods[K]>
-): Promise<BridgeResult<ReturnType<BridgeMethods[K]>>> {
-  return ipc.invoke(page, INVOKE_CHANNEL, method, ...args) as Promise<
-    BridgeResult<ReturnType<BridgeMethods[K]>>
-  >;
-}
-
-/** A call that must succeed; its value. */
-async function value<K extends MethodName>(
-  method: K,
-  ...args: Parameters<BridgeMethods[K]>
-): Promise<ReturnType<BridgeMethods[K]>> {
-  const result = await call(method, ...args);
-  if (!result.ok) throw new Error(`${method} failed: ${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
 
 /** Any invoke at all, as a compromised renderer could send it. */
 function raw(...args: unknown[]): Promise<unknown> {
@@ -102,16 +78,7 @@ beforeAll(async () => {
   aliceId = alice.id;
   bobId = bobUser.id;
 
-  ipc = new IpcMainSeam();
-  bridge = createSdkppBridge({
-    ipcMain: ipc,
-    send: (channel, event) => {
-      expect(channel).toBe(EVENT_CHANNEL);
-      pushed.push(structuredClone(event));
-    },
-    client: clientOptionsAs(emulator, 'alice'),
-    isTrustedSender: (event) => isAppUrl(event.senderFrame?.url),
-  });
+  ({ ipc, bridge, call, value } = bridgeOnSeam(emulator, 'alice', pushed));
 
   // Bob plays on another machine: a second, ordinary SDK client.
   bob = await signedInClient(emulator, 'bob');

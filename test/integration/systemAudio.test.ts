@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import {
   CallStatus,
@@ -15,7 +15,8 @@ import { Client as BindingsClient } from '../../bindings/index.js';
 import { pumpUntil } from './bindingsHelpers.js';
 import { bothInCall, sameEpoch, tempDir, twoInALobby } from './callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
-import { playAndRecord as playAndRecordOn, startPulseServer, type PulseServer } from './pulseServer.js';
+import { playAndRecord as playAndRecordOn, type PulseServer } from './pulseServer.js';
+import { usePulseServer } from './pulseSetup.js';
 
 // Issue 17: the system's microphones and speakers, on a real PulseAudio server with virtual devices. Alice's
 // microphone is a null sink's monitor (remapped as a source) fed with an espeak-ng sentence; Bob's speaker
@@ -24,17 +25,10 @@ import { playAndRecord as playAndRecordOn, startPulseServer, type PulseServer } 
 
 const SENTENCE = 'Hello Bob, can you hear me? The castle is over the hill, bring the torch and the map.';
 
+const server = usePulseServer();
 let pulse: PulseServer;
-
-beforeAll(async () => {
-  pulse = await startPulseServer();
-  // libpulse, inside the addon, finds the test server here.
-  vi.stubEnv('PULSE_SERVER', pulse.server);
-}, 30_000);
-
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await pulse.stop();
+beforeAll(() => {
+  pulse = server();
 });
 
 const playAndRecord = (source: string, sink: string, file: string, heard: string): Promise<Int16Array> =>

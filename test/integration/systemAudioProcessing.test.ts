@@ -1,28 +1,23 @@
 import path from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { createMediaEngine, type Call } from '../../src/index.js';
 import { ProcessingWorker, processingWorkerScript } from '../../src/voice/processing/ProcessingWorker.js';
 import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
 import { connected, sameEpoch, tempDir, twoInALobby } from './callHelpers.js';
 import { eventually } from './helpers.js';
-import { startPulseServer, type PulseServer } from './pulseServer.js';
+import type { PulseServer } from './pulseServer.js';
+import { usePulseServer } from './pulseSetup.js';
 
 // Issue 17: voice processing between the system devices and the transport's thread, on a worker thread, on
 // a real PulseAudio server. Bob's speaker (a null sink) leaks into his microphone through a loopback at
 // −6 dB and about 50 ms, as laptop speakers do; Alice hears what Bob sends.
 
+const server = usePulseServer();
 let pulse: PulseServer;
-
-beforeAll(async () => {
-  pulse = await startPulseServer();
-  vi.stubEnv('PULSE_SERVER', pulse.server);
-}, 30_000);
-
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await pulse.stop();
+beforeAll(() => {
+  pulse = server();
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -38,6 +38,7 @@ describe('the native addon (raw exports)', () => {
       'OpusEncoder',
       'SystemAudio',
       'TransportCryptor',
+      'VoiceProcessingLink',
       'VoiceTransport',
       'aeadOpen',
       'aeadSeal',
@@ -59,6 +60,18 @@ describe('the native addon (raw exports)', () => {
       'transportSelfTest',
       'version',
     ]);
+  });
+
+  it('refuses a processing link made of anything but a SystemAudio or a live id, with typed errors', () => {
+    const Link = addon.VoiceProcessingLink;
+    if (!Link) throw new Error('this addon has no VoiceProcessingLink');
+    const make = Link as unknown as new (from: unknown) => unknown;
+    for (const bad of [undefined, null, 'x', {}, new Int16Array(4)]) {
+      expect(() => new make(bad)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+    }
+    for (const id of [0, -1, 1.5, 2 ** 32, Number.NaN, 4_000_000_000]) {
+      expect(() => new make(id)).toThrow(expect.objectContaining({ code: 'ERR_PROCESSING_LINK_NOT_FOUND' }));
+    }
   });
 
   it('reports the package version', () => {
