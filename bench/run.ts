@@ -1,9 +1,13 @@
 // `npm run bench`: runs every benchmark file in bench/ (each in its own process, so one's warm-up and garbage do
 // not weigh on another) and prints their results as a table, or with `--json` one JSON object per line:
-// {"name","unit","value","peer","peerValue","ratio"}, ratio = peer cost / ours measured in the same run.
+// {"name","unit","value","peer","peerValue","ratio","load"}, ratio = peer cost / ours measured in the same run,
+// load = the 1-minute load average at the start and end of the line's measurement and the share of the cores
+// other processes used meanwhile (see BenchResult.load). The runner also prints the load average before and
+// after the whole run on stderr.
 // `npm run bench -- transport dave` runs only the files named.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +33,13 @@ if (files.some((f) => f === 'paths.ts' || f === 'audio.ts' || f === 'mainThread.
 
 const results: BenchResult[] = [];
 let failed = false;
+const loadNow = (): string =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
+process.stderr.write(
+  `load average (1, 5, 15 min) at the start: ${loadNow()} on ${availableParallelism()} cores\n`,
+);
 for (const file of files) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(HERE, file), '--json'], {
     encoding: 'utf8',
@@ -59,6 +70,8 @@ for (const file of files) {
   }
 }
 
+process.stderr.write(`load average (1, 5, 15 min) at the end: ${loadNow()}\n`);
+
 if (!json) {
   const rows = results.map((r) => [
     r.name,
@@ -66,8 +79,11 @@ if (!json) {
     `${r.peerValue} ${r.unit}`,
     r.peer,
     `×${r.ratio}`,
+    r.load
+      ? `${r.load.start}→${r.load.end}${r.load.othersBusy === undefined ? '' : `, others ${Math.round(r.load.othersBusy * 100)} %`}`
+      : '',
   ]);
-  const head = ['benchmark', 'sdkpp', 'peer', 'peer is', 'ratio'];
+  const head = ['benchmark', 'sdkpp', 'peer', 'peer is', 'ratio', 'load (others busy)'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
   console.log(line(head));
