@@ -298,6 +298,7 @@ describe('Electron sample: the renderer and preload in Chromium', () => {
     await page.locator('#voice-toggle', { hasText: 'Join voice' }).waitFor();
     await bob.endCall(lobbyId);
     const match = matchAudio(speech.pcm, readWavFile(heardFile));
+    if (process.env.SDKPP_DEBUG_SPEECH) console.log('page microphone', JSON.stringify(match));
     expect(match.segmentCorrelation).toBeGreaterThanOrEqual(0.7);
   });
 
