@@ -50,6 +50,21 @@ function byName(devices: AudioDevice[], name: string): AudioDevice {
   return device;
 }
 
+/**
+ * The test sentence spoken into the microphone fed by `feed`, and how well `monitor` (a speaker's monitor)
+ * heard it: the segment correlation, printed under `label` with SDKPP_DEBUG_SPEECH.
+ */
+async function sentenceHeard(label: string, feed: string, monitor: string): Promise<number> {
+  const dir = tempDir();
+  const speech = await synthesizeSpeech(SENTENCE);
+  const spoken = path.join(dir, 'says.wav');
+  writeWavFile(spoken, speech.pcm);
+  const heard = await playAndRecord(monitor, feed, spoken, path.join(dir, 'heard.wav'));
+  const match = matchAudio(speech.pcm, heard);
+  if (process.env.SDKPP_DEBUG_SPEECH) console.log(label, JSON.stringify(match));
+  return match.segmentCorrelation;
+}
+
 describe('system audio devices (PulseAudio, native engine)', () => {
   it('carries a spoken sentence from Alice’s microphone to Bob’s speaker, and survives the speaker being unplugged', async () => {
     pulse.addMicrophone('alice_mic', 'Alice-Headset');
@@ -85,19 +100,9 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     );
     await eventually(() => bobCall.getTransportStats()?.devicesLinked === 2, 2000, 'Bob’s speaker linked');
 
-    const dir = tempDir();
-    const speech = await synthesizeSpeech(SENTENCE);
-    const spoken = path.join(dir, 'alice-says.wav');
-    writeWavFile(spoken, speech.pcm);
-    const heard = await playAndRecord(
-      'bob_speaker.monitor',
-      'alice_mic_feed',
-      spoken,
-      path.join(dir, 'bob.wav'),
+    expect(await sentenceHeard('headphones', 'alice_mic_feed', 'bob_speaker.monitor')).toBeGreaterThanOrEqual(
+      0.9,
     );
-    const match = matchAudio(speech.pcm, heard);
-    if (process.env.SDKPP_DEBUG_SPEECH) console.log('headphones', JSON.stringify(match));
-    expect(match.segmentCorrelation).toBeGreaterThanOrEqual(0.9);
 
     // Unplugging Bob's headphones: the device-change event, the loss, and the call goes on on the default.
     const losses: AudioDeviceLoss[] = [];
@@ -120,15 +125,7 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     expect((await bob.client.getCurrentOutputDevice()).id).toBe('default');
     expect(bobCall.getStatus()).toBe(CallStatus.Connected);
 
-    const inRoom = await playAndRecord(
-      'room_speaker.monitor',
-      'alice_mic_feed',
-      spoken,
-      path.join(dir, 'room.wav'),
-    );
-    const after = matchAudio(speech.pcm, inRoom);
-    if (process.env.SDKPP_DEBUG_SPEECH) console.log('room', JSON.stringify(after));
-    expect(after.segmentCorrelation).toBeGreaterThanOrEqual(0.9);
+    expect(await sentenceHeard('room', 'alice_mic_feed', 'room_speaker.monitor')).toBeGreaterThanOrEqual(0.9);
 
     await bob.client.endCall(lobbyId);
     await alice.client.endCall(lobbyId);
@@ -158,19 +155,7 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     // The default microphone (the desk's) goes on through the transport's thread.
     await eventually(() => carolCall.getTransportStats()?.devicesLinked === 1, 2000, 'the microphone linked');
 
-    const dir = tempDir();
-    const speech = await synthesizeSpeech(SENTENCE);
-    const spoken = path.join(dir, 'carol-says.wav');
-    writeWavFile(spoken, speech.pcm);
-    const heard = await playAndRecord(
-      'dave_speaker.monitor',
-      'desk_mic_feed',
-      spoken,
-      path.join(dir, 'dave.wav'),
-    );
-    const match = matchAudio(speech.pcm, heard);
-    if (process.env.SDKPP_DEBUG_SPEECH) console.log('desk', JSON.stringify(match));
-    expect(match.segmentCorrelation).toBeGreaterThanOrEqual(0.9);
+    expect(await sentenceHeard('desk', 'desk_mic_feed', 'dave_speaker.monitor')).toBeGreaterThanOrEqual(0.9);
 
     await dave.client.endCall(lobbyId);
     await carol.client.endCall(lobbyId);
