@@ -27,12 +27,6 @@ const TICK_MS = 20;
 const MAX_CATCH_UP = 10;
 /** Capture frames kept waiting in each transport's send ring. */
 const CAPTURE_BACKLOG = 2;
-/**
- * The same for a prerecorded input (a WAV file), whose queue is no one's latency: 120 ms, so that an event
- * loop late by up to that much (a loaded machine) does not leave the transport a tick without a frame, which
- * would shift the rest of the recording by 20 ms at the listener.
- */
-const PRERECORDED_BACKLOG = 6;
 
 /** What the audio pump needs from the call manager. */
 export interface AudioPumpDeps {
@@ -330,8 +324,7 @@ export class AudioPump {
       return;
     }
     let wanted = 0;
-    const backlog = this.#input.prerecorded === true ? PRERECORDED_BACKLOG : CAPTURE_BACKLOG;
-    for (const call of connected) wanted = Math.max(wanted, backlog - call.captureBacklog());
+    for (const call of connected) wanted = Math.max(wanted, CAPTURE_BACKLOG - call.captureBacklog());
     const frame = this.#frame;
     // A microphone the transport's thread reads (or has not let go of yet) is not read here.
     const inputFree = !this.#busy(1);

@@ -49,11 +49,6 @@ export interface AudioInput {
   read(out: Int16Array): boolean;
   /** A device that models a room hears every frame the speakers play. */
   hear?(frame: Int16Array): void;
-  /**
-   * A recording rather than a live source (a WAV file): waiting costs it no latency that matters, so the
-   * pump may queue more of it ahead, and a late pump never starves the call.
-   */
-  readonly prerecorded?: boolean;
   close(): void;
 }
 
@@ -81,8 +76,6 @@ export const nullOutput: AudioOutput = {
  */
 export class WavFileInput implements AudioInput {
   readonly #stream: WavStream;
-  /** {@inheritDoc AudioInput.prerecorded} */
-  readonly prerecorded = true;
 
   /** Opens the file and checks its header (errors are ValidationErrors; see {@link readWavFile}). */
   constructor(path: string) {
