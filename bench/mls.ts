@@ -22,6 +22,7 @@ const SIZES: [n: number, rounds: number][] = [
   [8, 30],
   [25, 20],
   [100, 12],
+  [250, 8], // a large lobby call
 ];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- davey's const enum: 0 = append
 const APPEND = 0 as ProposalsOperationType;

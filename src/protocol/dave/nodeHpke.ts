@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createECDH, createHmac, createPublicKey } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createECDH, createHmac } from 'node:crypto';
 
 import type { Hpke, PrivateKey, PublicKey } from 'ts-mls';
 
@@ -21,7 +21,9 @@ const N_NONCE = 12;
 const TAG = 16;
 /** The order of P-256's base point. */
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
-const SPKI_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
+/** P-256's field prime and curve constant b (y² = x³ − 3x + b). */
+const P256_P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
 
 const text = (s: string): Buffer => Buffer.from(s, 'ascii');
 const i2osp = (value: number, length: number): Buffer => {
@@ -85,9 +87,23 @@ function privateKey(bytes: Uint8Array): PrivateKey {
   return key;
 }
 
+/**
+ * Whether the 64 bytes after the 0x04 prefix are the coordinates of a point on P-256. The cofactor is 1, so a
+ * point on the curve is in the prime-order group, and the point at infinity has no uncompressed form: this is
+ * the whole validation (SEC1 §3.2.2.1). Done in BigInt (about 3 µs) rather than by importing the point into
+ * OpenSSL (createPublicKey: about 150 µs on Node 20's OpenSSL 3.0, a tenth of a commit's time).
+ */
+function onCurve(point: Uint8Array): boolean {
+  const coordinates = Buffer.from(point.buffer, point.byteOffset + 1, 64).toString('hex');
+  const x = BigInt(`0x${coordinates.slice(0, 64)}`);
+  const y = BigInt(`0x${coordinates.slice(64)}`);
+  if (x >= P256_P || y >= P256_P) return false;
+  return (y * y - (x * x * x - 3n * x + P256_B)) % P256_P === 0n;
+}
+
 function publicKey(point: Uint8Array): PublicKey {
   if (point.length !== 65 || point[0] !== 4) throw new Error('HPKE: not an uncompressed P-256 point');
-  createPublicKey({ key: Buffer.concat([SPKI_PREFIX, point]), format: 'der', type: 'spki' }); // on the curve?
+  if (!onCurve(point)) throw new Error('HPKE: the point is not on P-256');
   const key: NodePublicKey = { sdkppHpke: 'public', point: Buffer.from(point) };
   return key;
 }

@@ -171,7 +171,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
       if (daveProtocolVersion > 0) {
         await this.#init(daveProtocolVersion);
       } else {
-        await this.#prepareTransition(0, 0);
+        this.#prepareTransition(0, 0);
       }
     });
   }
@@ -199,13 +199,13 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
           const tid = int('transition_id');
           const version = int('protocol_version');
           if (tid === undefined || version === undefined) throw new Refusal('malformed op 21', 'ignore');
-          await this.#prepareTransition(tid, version);
+          this.#prepareTransition(tid, version);
           return;
         }
         case DaveOp.ExecuteTransition: {
           const tid = int('transition_id');
           if (tid === undefined) throw new Refusal('malformed op 22', 'ignore');
-          await this.#executeTransition(tid);
+          this.#executeTransition(tid);
           return;
         }
         case DaveOp.PrepareEpoch: {
@@ -431,7 +431,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     this.#state = newState;
     this.#pending = undefined;
     this.#cached = undefined;
-    await this.#enterEpoch(tid);
+    this.#enterEpoch(tid);
   }
 
   /** Op 30: we were added; join from the bare Welcome. */
@@ -473,20 +473,15 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     this.#state = state;
     this.#pending = undefined;
     this.#cached = undefined;
-    await this.#enterEpoch(tid);
-  }
-
-  async #senderKey(state: ClientState, userId: string): Promise<Uint8Array> {
-    const { mls, context } = await this.#tsMls();
-    return exportSenderKey(mls, context.cipherSuite, state, userId);
+    this.#enterEpoch(tid);
   }
 
   /** A commit or welcome took us to a new epoch: receive keys now, our send key at the transition. */
-  async #enterEpoch(tid: number): Promise<void> {
+  #enterEpoch(tid: number): void {
     const state = this.#state;
     if (!state) return;
     for (const { userId } of groupMembers(state)) {
-      if (userId !== this.#selfUserId) this.emit('receiveKey', userId, await this.#senderKey(state, userId));
+      if (userId !== this.#selfUserId) this.emit('receiveKey', userId, exportSenderKey(state, userId));
     }
     const privacyCode = makePrivacyCode(state.keySchedule.epochAuthenticator);
     this.#setPrivacyCode(privacyCode);
@@ -501,30 +496,30 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     );
     if (tid === 0) {
       this.#transitions.prepare(0, this.#protocolVersion);
-      await this.#executeTransitionNow(0);
+      this.#executeTransitionNow(0);
     } else {
       this.#transitions.prepare(tid, this.#protocolVersion);
       this.emit('sendJson', DaveOp.TransitionReady, { transition_id: tid });
     }
   }
 
-  async #prepareTransition(tid: number, version: number): Promise<void> {
+  #prepareTransition(tid: number, version: number): void {
     this.#transitions.prepare(tid, version);
     if (version === 0) {
       // A downgrade: media from everyone may arrive without DAVE from now on.
       for (const userId of this.#recognized)
         if (userId !== this.#selfUserId) this.emit('receiveKey', userId, null);
     }
-    if (tid === 0) await this.#executeTransitionNow(0);
+    if (tid === 0) this.#executeTransitionNow(0);
     else this.emit('sendJson', DaveOp.TransitionReady, { transition_id: tid });
   }
 
-  async #executeTransition(tid: number): Promise<void> {
+  #executeTransition(tid: number): void {
     if (!this.#transitions.has(tid)) throw new Refusal(`execute of unknown transition ${tid}`, 'ignore');
-    await this.#executeTransitionNow(tid);
+    this.#executeTransitionNow(tid);
   }
 
-  async #executeTransitionNow(tid: number): Promise<void> {
+  #executeTransitionNow(tid: number): void {
     const version = this.#transitions.take(tid);
     if (version === undefined) return;
     if (version === 0) {
@@ -535,7 +530,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
     }
     this.#protocolVersion = version;
     const state = this.#state ?? this.#pending;
-    if (state) this.emit('sendKey', await this.#senderKey(state, this.#selfUserId));
+    if (state) this.emit('sendKey', exportSenderKey(state, this.#selfUserId));
   }
 
   /** The reference recovery: op 31 for the transition, then a fresh start with a new key package. */

@@ -1,11 +1,9 @@
 import type { CiphersuiteImpl, ClientState, KeyPackage, PrivateKeyPackage } from 'ts-mls';
 
 import { generateP256KeyPair } from '../../protocol/dave/nodeP256.js';
+import { EpochSenderKeys } from '../../protocol/dave/senderKeys.js';
 import type { TsMls } from '../../protocol/dave/tsMls.js';
-import { credentialUserId, snowflakeBE64, snowflakeLE64 } from '../../protocol/dave/wire.js';
-
-/** The MLS exporter label of DAVE protocol version 1's sender keys. */
-const SENDER_KEY_LABEL = 'Discord Secure Frames v0';
+import { credentialUserId, snowflakeBE64 } from '../../protocol/dave/wire.js';
 
 /** A member of a DAVE group: its user id and leaf signature key. */
 export interface GroupMember {
@@ -52,18 +50,18 @@ export function groupMembers(state: ClientState | undefined): GroupMember[] {
   return out;
 }
 
-/** `userId`'s 16-byte media base secret in the epoch of `state` (DAVE protocol version 1). */
-export function exportSenderKey(
-  mls: TsMls,
-  cipherSuite: CiphersuiteImpl,
-  state: ClientState,
-  userId: string,
-): Promise<Uint8Array> {
-  return mls.mlsExporter(
-    state.keySchedule.exporterSecret,
-    SENDER_KEY_LABEL,
-    snowflakeLE64(userId),
-    16,
-    cipherSuite,
-  );
+const epochKeys = new WeakMap<ClientState, EpochSenderKeys>();
+
+/**
+ * `userId`'s 16-byte media base secret in the epoch of `state` (DAVE protocol version 1). The epoch's
+ * exporter step is kept with the state (a WeakMap, so it goes with the state), and each member then costs one
+ * hash and one HMAC.
+ */
+export function exportSenderKey(state: ClientState, userId: string): Uint8Array {
+  let keys = epochKeys.get(state);
+  if (!keys) {
+    keys = new EpochSenderKeys(state.keySchedule.exporterSecret);
+    epochKeys.set(state, keys);
+  }
+  return keys.keyFor(userId);
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createECDH, createPublicKey, randomBytes } from 'node:crypto';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hpke } from 'ts-mls';
@@ -84,4 +84,46 @@ it('refuses points off the curve', async () => {
   point[0] = 4;
   await expect(ours.importPublicKey(point)).rejects.toThrow();
   await expect(ours.importPublicKey(point.subarray(0, 33))).rejects.toThrow();
+});
+
+it('takes a point exactly when OpenSSL takes it (on the curve, coordinates below p)', async () => {
+  const spki = (p: Uint8Array): Buffer =>
+    Buffer.concat([Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex'), p]);
+  const openssl = (p: Uint8Array): boolean => {
+    try {
+      createPublicKey({ key: spki(p), format: 'der', type: 'spki' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const prime = BigInt('0xffffffff00000001000000000000000000000000ffffffffffffffffffffffff');
+  const candidates: Buffer[] = [];
+  for (let i = 0; i < 50; i++) {
+    const valid = createECDH('prime256v1').generateKeys();
+    candidates.push(valid);
+    const yNegated = Buffer.from(valid);
+    const y = BigInt(`0x${valid.subarray(33).toString('hex')}`);
+    yNegated.set(Buffer.from((prime - y).toString(16).padStart(64, '0'), 'hex'), 33);
+    candidates.push(yNegated); // (x, −y) is on the curve too
+    const nudged = Buffer.from(valid);
+    nudged[64] = (nudged[64] ?? 0) ^ 1;
+    candidates.push(nudged);
+  }
+  // A coordinate of p or more is out of range, whatever the equation says of it modulo p.
+  const real = candidates[0] ?? Buffer.alloc(65);
+  const atP = Buffer.from(real);
+  atP.set(Buffer.from(prime.toString(16), 'hex'), 1);
+  candidates.push(atP);
+  let accepted = 0;
+  for (const point of candidates) {
+    const theirs = openssl(point);
+    const mine = await ours.importPublicKey(point).then(
+      () => true,
+      () => false,
+    );
+    expect(mine, point.toString('hex')).toBe(theirs);
+    if (mine) accepted++;
+  }
+  expect(accepted).toBe(100);
 });

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -38,12 +47,16 @@ function run(root: string): { status: number | null; stderr: string } {
   return { status: result.status, stderr: result.stderr };
 }
 
+/** The patched copy's dist/src (the one folder under .sdkpp-ts-mls, named `<version>-<patch set>`). */
 function entry(root: string): string {
-  return path.join(root, 'node_modules', '.sdkpp-ts-mls', '2.0.0-rc.10-p3', 'dist', 'src');
+  const copies = path.join(root, 'node_modules', '.sdkpp-ts-mls');
+  const [copy, ...others] = existsSync(copies) ? readdirSync(copies) : [];
+  if (copy === undefined || others.length > 0) return path.join(copies, 'missing');
+  return path.join(copies, copy, 'dist', 'src');
 }
 
 describe('patch-ts-mls', () => {
-  it('writes the patched copy, with both fixes, and leaves ts-mls itself alone', () => {
+  it('writes the patched copy, with the interop fixes and the speed patches, and leaves ts-mls alone', () => {
     const { root, tsMls } = layout('dependency');
     expect(run(root)).toEqual({ status: 0, stderr: '' });
     const clientState = readFileSync(path.join(entry(root), 'clientState.js'), 'utf8');
@@ -51,6 +64,8 @@ describe('patch-ts-mls', () => {
     expect(readFileSync(path.join(entry(root), 'extension.js'), 'utf8')).toContain(
       'varLenTypeDecoder(externalSenderDecoder)',
     );
+    expect(readFileSync(path.join(entry(root), 'treeHash.js'), 'utf8')).toContain('sdkppTreeHashes');
+    expect(readFileSync(path.join(entry(root), 'leafNode.js'), 'utf8')).toContain('sdkppLeafNodeBytes');
     expect(readFileSync(path.join(tsMls, 'dist', 'src', 'clientState.js'), 'utf8')).toContain(
       'grouped[defaultProposalTypes.remove]).length > 1;',
     );
