@@ -5,39 +5,39 @@
 //   pacing-under-stall-p50, pacing-under-stall-max   the median and the largest deviation of the same run.
 //   pacing-under-load, -p50, -max   the same while another process busy-loops on one of the cores
 //                       (issue 18: a game's own threads or a browser next to it).
-// The receiver runs in a worker thread with its own event loop, so the stalls do not touch its timestamps.
+//   pacing-wakeup-under-stall, pacing-wakeup-under-load (-p50, -max)   the send loop's own wake-up error
+//                       in the same runs: how late each tick began after its deadline, as the transport
+//                       measures it (stats().tickLatenessP50Us / P99Us / maxLatenessUs, 10 µs steps).
+// The receiver is bench/native/udp_stamps.cc: the kernel's arrival stamps (SO_TIMESTAMPNS), which on loopback
+// are the send times, so no receiver's scheduling is in the numbers. The targets are for what an
+// unprivileged process gets, so run as root the measurement re-runs itself as `nobody` (uid 65534).
 // The sender's send ring (320 ms) is topped up before each stall, as an application feeding audio ahead
 // would; what is measured is only whether the packets leave on time.
 // Run: npx tsx bench/pacing.ts
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 
 import { createMediaEngine, VOICE_FRAME_SAMPLES, type MediaEngineKind } from '../src/media/index.js';
 import { report, result } from './lib/report.js';
+import { buildUdpStamps, startUdpStamps } from './lib/udpStamps.js';
 
 const RUN_MS = 10_000;
 const STALL_EVERY_MS = 500;
 const STALL_MS = 100;
 const TICK_MS = 20;
+const NOBODY = 65534;
 
-// The receiver asks for nice -10 (best effort; on Linux this applies to its own thread only), so that a
-// busy machine delays the instrument less than it delays the senders under test.
-const RECEIVER = `
-const dgram = require('node:dgram');
-const os = require('node:os');
-const { parentPort } = require('node:worker_threads');
-let niced = true;
-try { os.setPriority(-10); } catch { niced = false; }
-const socket = dgram.createSocket('udp4');
-const arrivals = [];
-socket.on('message', () => arrivals.push(Number(process.hrtime.bigint()) / 1e6));
-socket.bind(0, '127.0.0.1', () => parentPort.postMessage({ port: socket.address().port, niced }));
-parentPort.on('message', () => {
-  socket.close();
-  parentPort.postMessage({ arrivals });
-});
-`;
+const stampsBinary = buildUdpStamps();
+if (process.getuid?.() === 0) {
+  const self = fileURLToPath(import.meta.url);
+  const run = spawnSync(process.execPath, [...process.execArgv, self, ...process.argv.slice(2)], {
+    uid: NOBODY,
+    gid: NOBODY,
+    stdio: 'inherit',
+  });
+  process.exit(run.status ?? 1);
+}
 
 function tone(frames: number): Int16Array {
   const pcm = new Int16Array(frames * VOICE_FRAME_SAMPLES);
@@ -67,12 +67,15 @@ interface Deviations {
   max: number;
 }
 
+interface Measured {
+  wire: Deviations;
+  wakeup: Deviations;
+}
+
 /** The interval deviations in ms of one engine's transport sending under the stall pattern. */
-async function measure(kind: MediaEngineKind): Promise<Deviations> {
-  const receiver = new Worker(RECEIVER, { eval: true });
-  const { port, niced } = await new Promise<{ port: number; niced: boolean }>((resolve) =>
-    receiver.once('message', resolve),
-  );
+async function measure(kind: MediaEngineKind): Promise<Measured> {
+  const receiver = await startUdpStamps(stampsBinary);
+  const port = receiver.port;
   const engine = createMediaEngine({ prefer: kind });
   const transport = engine.createVoiceTransport({
     serverHost: '127.0.0.1',
@@ -101,11 +104,7 @@ async function measure(kind: MediaEngineKind): Promise<Deviations> {
   clearInterval(feeder);
   await transport.stop();
   const stats = transport.stats();
-  receiver.postMessage('stop');
-  const arrivals = await new Promise<number[]>((resolve) =>
-    receiver.once('message', (m: { arrivals: number[] }) => resolve(m.arrivals)),
-  );
-  await receiver.terminate();
+  const arrivals = await receiver.stop();
   // The first packets wait for the first tick and the last for stop(): only the steady run counts.
   const deviations: number[] = [];
   for (let i = 2; i < arrivals.length; i++) {
@@ -116,19 +115,29 @@ async function measure(kind: MediaEngineKind): Promise<Deviations> {
     p99: quantile(deviations, 0.99),
     max: Math.max(...deviations),
   };
+  const wakeup = {
+    p50: stats.tickLatenessP50Us / 1000,
+    p99: stats.tickLatenessP99Us / 1000,
+    max: stats.maxLatenessUs / 1000,
+  };
   process.stderr.write(
     `${kind}: ${arrivals.length} packets, deviation p50 ${value.p50.toFixed(3)} p99 ${value.p99.toFixed(3)} max ${value.max.toFixed(3)} ms, ` +
-      `silence frames ${stats.silenceFramesSent}, late ticks ${stats.lateTicks}, thread priority ${stats.priority}, receiver niced ${niced}\n`,
+      `silence frames ${stats.silenceFramesSent}, late ticks ${stats.lateTicks}, wake-up p50 ${wakeup.p50} p99 ${wakeup.p99} max ${wakeup.max} ms, ` +
+      `thread priority ${stats.priority}\n`,
   );
-  return value;
+  return { wire: value, wakeup };
 }
 
 const PEER = 'sdkpp JS engine (timer-driven sender)';
 
-function reportAll(name: string, native: Deviations, js: Deviations): void {
-  report(result(name, 'ms', native.p99, PEER, js.p99));
-  report(result(`${name}-p50`, 'ms', native.p50, PEER, js.p50));
-  report(result(`${name}-max`, 'ms', native.max, PEER, js.max));
+function reportAll(name: string, native: Measured, js: Measured): void {
+  report(result(name, 'ms', native.wire.p99, PEER, js.wire.p99));
+  report(result(`${name}-p50`, 'ms', native.wire.p50, PEER, js.wire.p50));
+  report(result(`${name}-max`, 'ms', native.wire.max, PEER, js.wire.max));
+  const wakeup = name.replace('pacing-', 'pacing-wakeup-');
+  report(result(wakeup, 'ms', native.wakeup.p99, PEER, js.wakeup.p99));
+  report(result(`${wakeup}-p50`, 'ms', native.wakeup.p50, PEER, js.wakeup.p50));
+  report(result(`${wakeup}-max`, 'ms', native.wakeup.max, PEER, js.wakeup.max));
 }
 
 reportAll('pacing-under-stall', await measure('native'), await measure('js'));

@@ -375,6 +375,7 @@ Napi::Value VoiceTransportWrap::Stats(const Napi::CallbackInfo& info)
     SDKPP_SET(droppedNotRtp) SDKPP_SET(droppedNoKey) SDKPP_SET(droppedOpenFailed) SDKPP_SET(droppedDaveFailed)
     SDKPP_SET(droppedJitterRefused) SDKPP_SET(droppedTooManySsrcs) SDKPP_SET(droppedDecodeFailed)
     SDKPP_SET(droppedEncodeFailed) SDKPP_SET(droppedSendFailed) SDKPP_SET(lateTicks) SDKPP_SET(maxLatenessUs)
+    SDKPP_SET(tickLatenessP50Us) SDKPP_SET(tickLatenessP99Us)
     SDKPP_SET(allocationsInTicks) SDKPP_SET(discoveryAttempts) SDKPP_SET(priority) SDKPP_SET(lastSpurtStartUs)
     SDKPP_SET(devicesLinked)
 #undef SDKPP_SET

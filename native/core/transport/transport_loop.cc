@@ -46,6 +46,7 @@ void VoiceTransport::Impl::Run() noexcept
         if (lateness > kLateTick) {
             Bump(lateTicks);
         }
+        tickLateness.Record(latenessUs);
         if (latenessUs > maxLatenessUs.load(std::memory_order_relaxed)) {
             maxLatenessUs.store(latenessUs, std::memory_order_relaxed);
         }

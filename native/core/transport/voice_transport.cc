@@ -140,6 +140,8 @@ TransportStats VoiceTransport::Stats() const noexcept
 #define SDKPP_COPY_COUNTER(name) stats.name = impl_->name.load(std::memory_order_relaxed);
     SDKPP_TRANSPORT_COUNTERS(SDKPP_COPY_COUNTER)
 #undef SDKPP_COPY_COUNTER
+    stats.tickLatenessP50Us = impl_->tickLateness.Quantile(0.5);
+    stats.tickLatenessP99Us = impl_->tickLateness.Quantile(0.99);
     // Pairs with the thread's release store of devicesLinked: an owner that sees a device unlinked also
     // sees the thread's last use of its ring, and may read or write it from here on.
     std::atomic_thread_fence(std::memory_order_acquire);

@@ -58,6 +58,7 @@ enum class ThreadPriority : uint8_t {
     kNormal = 0,   // not asked, or refused
     kRaisedNice = 1,
     kRealtime = 2, // SCHED_FIFO
+    kShortSlice = 3, // Linux >= 6.12: an ordinary thread with a short time slice (what anyone may ask)
 };
 
 // Every counter the thread keeps; each is written by the transport thread only and read by anyone.
@@ -84,6 +85,8 @@ struct TransportStats {
     uint64_t droppedSendFailed = 0;      // sendto() failed
     uint64_t lateTicks = 0;              // ticks that started more than 2 ms after their deadline
     uint64_t maxLatenessUs = 0;
+    uint64_t tickLatenessP50Us = 0; // the median of how late ticks began (10 µs steps, since start)
+    uint64_t tickLatenessP99Us = 0; // the 99th percentile of the same
     uint64_t allocationsInTicks = 0;     // heap allocations made inside ticks after the first (should be 0)
     uint64_t discoveryAttempts = 0;
     uint64_t priority = 0; // a ThreadPriority value

@@ -29,6 +29,7 @@
 #include "core/devices/linked_audio.h"
 #include "core/rtp/ip_discovery.h"
 #include "core/rtp/transport_cryptor.h"
+#include "core/transport/lateness_histogram.h"
 #include "core/transport/spsc_ring.h"
 #include "core/transport/udp_socket.h"
 #include "core/transport/voice_transport.h"
@@ -116,6 +117,8 @@ struct VoiceTransport::Impl {
 #define SDKPP_DECLARE_COUNTER(name) std::atomic<uint64_t> name{0};
     SDKPP_TRANSPORT_COUNTERS(SDKPP_DECLARE_COUNTER)
 #undef SDKPP_DECLARE_COUNTER
+
+    LatenessHistogram tickLateness;
 
     VoiceTransportConfig config;
     UdpAddress server{};

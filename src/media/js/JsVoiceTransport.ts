@@ -7,6 +7,7 @@ import { JitterFrameKind, OPUS_SILENCE_FRAME, SendAction, SILENCE_FRAMES_ON_STOP
 import type { AudioProcessor, JitterBuffer, OpusDecoder, OpusEncoder } from '../audio/types.js';
 import type { DaveDecryptor, DaveEncryptor } from '../dave/types.js';
 import { isTransportEncryptionMode, type TransportCryptor } from '../rtp/types.js';
+import { LatenessHistogram } from '../transport/latenessHistogram.js';
 import {
   checkTransportNumber,
   VOICE_FRAME_SAMPLES,
@@ -53,6 +54,8 @@ function zeroStats(): Mutable<VoiceTransportStats> {
     droppedSendFailed: 0,
     lateTicks: 0,
     maxLatenessUs: 0,
+    tickLatenessP50Us: 0,
+    tickLatenessP99Us: 0,
     lastSpurtStartUs: 0,
     devicesLinked: 0,
     allocationsInTicks: 0,
@@ -83,6 +86,7 @@ export class JsVoiceTransport implements VoiceTransport {
   readonly #engine: MediaEngine;
   readonly #options: VoiceTransportOptions;
   readonly #stats = zeroStats();
+  readonly #tickLateness = new LatenessHistogram();
   readonly #processor: AudioProcessor;
   readonly #encoder: OpusEncoder;
   readonly #encryptor: DaveEncryptor;
@@ -297,7 +301,11 @@ export class JsVoiceTransport implements VoiceTransport {
 
   /** {@inheritDoc VoiceTransport.stats} */
   stats(): VoiceTransportStats {
-    return { ...this.#stats };
+    return {
+      ...this.#stats,
+      tickLatenessP50Us: this.#tickLateness.quantile(0.5),
+      tickLatenessP99Us: this.#tickLateness.quantile(0.99),
+    };
   }
 
   /** {@inheritDoc VoiceTransport.linkSystemAudio} */
@@ -376,6 +384,7 @@ export class JsVoiceTransport implements VoiceTransport {
     const lateness = now - this.#deadline;
     if (lateness > LATE_TICK_MS) this.#stats.lateTicks++;
     this.#stats.maxLatenessUs = Math.max(this.#stats.maxLatenessUs, Math.round(lateness * 1000));
+    this.#tickLateness.record(lateness * 1000);
     this.#send();
     this.#mix();
     this.#stats.ticks++;

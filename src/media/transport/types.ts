@@ -80,11 +80,22 @@ export interface VoiceTransportStats {
   readonly lateTicks: number;
   /** The latest any tick started after its deadline, in microseconds. */
   readonly maxLatenessUs: number;
+  /**
+   * The median of how late ticks started after their deadlines since the start, in microseconds (10 µs steps):
+   * the send loop's own wake-up error. A packet leaves this long after its slot, plus the encoding.
+   */
+  readonly tickLatenessP50Us: number;
+  /** The 99th percentile of the same (10 µs steps; 10000 means 10 ms or later). */
+  readonly tickLatenessP99Us: number;
   /** Native only: heap allocations inside ticks (0 unless the hot path regressed); 0 in the JS engine. */
   readonly allocationsInTicks: number;
   /** IP discovery requests sent. */
   readonly discoveryAttempts: number;
-  /** Native only: 0 normal, 1 raised nice, 2 real-time (SCHED_FIFO); always 0 in the JS engine. */
+  /**
+   * Native only: what the transport thread got when it asked to run ahead of ordinary threads: 0 nothing,
+   * 1 raised nice (-10), 2 real-time (SCHED_FIFO), 3 a short time slice (Linux 6.12 and later, which any
+   * process may ask for; see docs/voice.md). Always 0 in the JS engine.
+   */
   readonly priority: number;
   /**
    * When the first voice packet of the latest transmission (talk spurt) left the socket, in microseconds on

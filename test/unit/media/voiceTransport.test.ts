@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { release } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,29 @@ import { rms, toneFrame } from './audioHelpers.js';
 import { sleep, VoicePeer, waitFor } from './voicePeer.js';
 
 const ENGINES: { kind: MediaEngineKind }[] = [{ kind: 'native' }, { kind: 'js' }];
+
+/** The priority a native transport reports in a process running as uid 65534 (nobody). */
+function priorityAsNobody(): string {
+  const script =
+    "const { createMediaEngine } = await import('./src/media/index.ts');" +
+    "const t = createMediaEngine({ prefer: 'native' }).createVoiceTransport(" +
+    "{ serverHost: '127.0.0.1', serverPort: 9, ssrc: 1, discover: false });" +
+    'await t.start(); await new Promise((r) => setTimeout(r, 100));' +
+    'console.log(JSON.stringify(t.stats().priority)); await t.stop();';
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    uid: 65534,
+    gid: 65534,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return `${run.stdout.trim()}${run.stderr}`;
+}
+
+/** Whether this kernel takes a SCHED_OTHER time slice from anyone (Linux 6.12, EEVDF custom slices). */
+function shortSlicesAllowed(): boolean {
+  const [major = 0, minor = 0] = release().split(/[.-]/).map(Number);
+  return process.platform === 'linux' && (major > 6 || (major === 6 && minor >= 12));
+}
 const MODE = 'aead_xchacha20_poly1305_rtpsize';
 const KEY = new Uint8Array(32).fill(7);
 const TONE_RMS = 8000 / Math.SQRT2;
@@ -241,9 +265,33 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     await plain.start();
     await waitFor(() => raised.stats().ticks > 0 && plain.stats().ticks > 0, 'the first ticks');
     expect(plain.stats().priority).toBe(0);
-    // 2 (SCHED_FIFO) as root or with CAP_SYS_NICE, 1 (nice) or 0 elsewhere; the JS engine has no thread.
-    expect([0, 1, 2]).toContain(raised.stats().priority);
+    // 2 (SCHED_FIFO) as root or with CAP_SYS_NICE, 1 (nice), 3 (a short slice on Linux ≥ 6.12) or 0
+    // elsewhere; the JS engine has no thread.
+    expect([0, 1, 2, 3]).toContain(raised.stats().priority);
     if (kind === 'js') expect(raised.stats().priority).toBe(0);
+    if (kind === 'native' && shortSlicesAllowed()) {
+      expect(raised.stats().priority).not.toBe(0);
+      // What an unprivileged process gets: as root, asked again as nobody.
+      if (process.getuid?.() === 0) expect(priorityAsNobody()).toBe('3');
+    }
+  });
+
+  it('reports how late its ticks began: median, 99th percentile and the latest', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const transport = engine.createVoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: peer.port,
+      ssrc: SSRC_A,
+      discover: false,
+    });
+    open.push(transport);
+    await transport.start();
+    await waitFor(() => transport.stats().ticks >= 10, 'ten ticks');
+    const { tickLatenessP50Us, tickLatenessP99Us, maxLatenessUs } = transport.stats();
+    expect(tickLatenessP50Us).toBeGreaterThan(0); // the upper edge of a 10 µs bucket
+    expect(tickLatenessP50Us).toBeLessThanOrEqual(tickLatenessP99Us);
+    expect(tickLatenessP99Us - 10).toBeLessThanOrEqual(maxLatenessUs);
   });
 
   it('in push-to-talk mode sends only while the key is held; deafened, mixes and sends nothing', async () => {
