@@ -10,7 +10,7 @@ import {
   type TransportOpenResult,
   type TransportStats,
 } from '../rtp/types.js';
-import { layoutFromInfo, resultCode, throwResult, toNativeHeader } from './nativeRtp.js';
+import { openedFromInfo, resultCode, throwResult, toNativeHeader } from './nativeRtp.js';
 
 /**
  * The native engine's transport cryptor: a thin shell over the addon's `TransportCryptor`, which keeps
@@ -59,7 +59,7 @@ export class NativeTransportCryptor implements TransportCryptor {
   open(packet: Uint8Array, out: Uint8Array): TransportOpenResult {
     const result = this.#cryptor.open(bytesArg(packet, 'packet'), bytesArg(out, 'out'), this.#info);
     if (result !== 0) return { ok: false, code: resultCode(result) };
-    return { ok: true, nonce: this.#info[RTP_INFO.nonce] ?? 0, ...layoutFromInfo(this.#info) };
+    return openedFromInfo(this.#info);
   }
 
   /** {@inheritDoc TransportCryptor.stats} */

@@ -1,7 +1,7 @@
 import { RTP_INFO, type NativeRtpHeader } from '../addon/types.js';
 import type { CheckedRtpHeader } from '../rtp/args.js';
 import { MediaEngineError } from '../MediaEngineError.js';
-import { RTP_RESULTS, type RtpLayout, type RtpResultCode } from '../rtp/types.js';
+import { RTP_RESULTS, type RtpLayout, type RtpResultCode, type TransportOpenResult } from '../rtp/types.js';
 
 // Conversions between the addon's numeric shapes (negated result codes, the RTP_INFO array) and the
 // MediaEngine's objects. The addon stays object-free per packet; the objects are made here.
@@ -43,26 +43,46 @@ export function toNativeHeader(header: CheckedRtpHeader): NativeRtpHeader {
 
 /** The layout the addon wrote into `info`. */
 export function layoutFromInfo(info: Uint32Array): RtpLayout {
-  const at = (index: number): number => info[index] ?? 0;
-  const csrcs: number[] = [];
-  for (let i = 0; i < at(RTP_INFO.csrcCount); i++) csrcs.push(at(RTP_INFO.csrcs + i));
   return {
-    header: {
-      marker: at(RTP_INFO.marker) !== 0,
-      payloadType: at(RTP_INFO.payloadType),
-      sequence: at(RTP_INFO.sequence),
-      timestamp: at(RTP_INFO.timestamp),
-      ssrc: at(RTP_INFO.ssrc),
-      csrcs,
-      extension:
-        at(RTP_INFO.hasExtension) !== 0
-          ? { profile: at(RTP_INFO.extensionProfile), words: at(RTP_INFO.extensionWords) }
-          : null,
-      paddingSize: at(RTP_INFO.paddingSize),
-    },
-    extensionOffset: at(RTP_INFO.extensionOffset),
-    extensionLength: at(RTP_INFO.extensionSize),
-    payloadOffset: at(RTP_INFO.payloadOffset),
-    payloadLength: at(RTP_INFO.payloadSize),
+    header: headerFromInfo(info),
+    extensionOffset: info[RTP_INFO.extensionOffset] ?? 0,
+    extensionLength: info[RTP_INFO.extensionSize] ?? 0,
+    payloadOffset: info[RTP_INFO.payloadOffset] ?? 0,
+    payloadLength: info[RTP_INFO.payloadSize] ?? 0,
+  };
+}
+
+/**
+ * What TransportCryptor.open returns for an opened packet, as one object literal built straight from the
+ * array: the spread of a layout object and a closure per field cost about a microsecond per packet.
+ */
+export function openedFromInfo(info: Uint32Array): TransportOpenResult {
+  return {
+    ok: true,
+    nonce: info[RTP_INFO.nonce] ?? 0,
+    header: headerFromInfo(info),
+    extensionOffset: info[RTP_INFO.extensionOffset] ?? 0,
+    extensionLength: info[RTP_INFO.extensionSize] ?? 0,
+    payloadOffset: info[RTP_INFO.payloadOffset] ?? 0,
+    payloadLength: info[RTP_INFO.payloadSize] ?? 0,
+  };
+}
+
+function headerFromInfo(info: Uint32Array): RtpLayout['header'] {
+  const csrcCount = info[RTP_INFO.csrcCount] ?? 0;
+  const csrcs: number[] = [];
+  for (let i = 0; i < csrcCount; i++) csrcs.push(info[RTP_INFO.csrcs + i] ?? 0);
+  return {
+    marker: info[RTP_INFO.marker] !== 0,
+    payloadType: info[RTP_INFO.payloadType] ?? 0,
+    sequence: info[RTP_INFO.sequence] ?? 0,
+    timestamp: info[RTP_INFO.timestamp] ?? 0,
+    ssrc: info[RTP_INFO.ssrc] ?? 0,
+    csrcs,
+    extension:
+      info[RTP_INFO.hasExtension] !== 0
+        ? { profile: info[RTP_INFO.extensionProfile] ?? 0, words: info[RTP_INFO.extensionWords] ?? 0 }
+        : null,
+    paddingSize: info[RTP_INFO.paddingSize] ?? 0,
   };
 }

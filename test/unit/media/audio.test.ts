@@ -387,6 +387,29 @@ describe.each(ENGINES)('the audio pipeline ($kind engine)', ({ kind }) => {
       expect(saturated).toBeLessThan(OPUS_FRAME_SAMPLES / 10);
     });
 
+    it('rounds each mixed sample below the knee to the nearest integer, never truncating', () => {
+      const processor = engine.createAudioProcessor();
+      processor.setUserGain(1000, 0.37);
+      processor.setUserGain(1001, 1.61);
+      let seed = 7;
+      const random = (): number => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed / 2 ** 31;
+      };
+      const frames = [0, 1].map(() =>
+        Int16Array.from({ length: OPUS_FRAME_SAMPLES }, () => Math.round((random() - 0.5) * 12000)),
+      );
+      const out = new Int16Array(OPUS_FRAME_SAMPLES);
+      expect(processor.mix(stack(frames), keys, 2, out)).toBe(0);
+      let worst = 0;
+      for (let i = 0; i < OPUS_FRAME_SAMPLES; i++) {
+        const exact = (frames[0]?.[i] ?? 0) * 0.37 + (frames[1]?.[i] ?? 0) * 1.61;
+        worst = Math.max(worst, Math.abs((out[i] ?? 0) - exact));
+      }
+      expect(worst).toBeLessThanOrEqual(0.501); // float32 sums: a hair over a half at most
+      expect(worst).toBeGreaterThan(0.4); // and the samples do land between integers
+    });
+
     it('is silent when deafened', () => {
       const processor = engine.createAudioProcessor();
       const out = new Int16Array(OPUS_FRAME_SAMPLES).fill(7);
