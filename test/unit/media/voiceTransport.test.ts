@@ -111,6 +111,20 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     peer = undefined;
   });
 
+  /** A transport (not started) sending to a fresh VoicePeer on loopback, closed after the test. */
+  async function transportToPeer(): Promise<VoiceTransport> {
+    peer = new VoicePeer();
+    await peer.listen();
+    const transport = engine.createVoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: peer.port,
+      ssrc: SSRC_A,
+      discover: false,
+    });
+    open.push(transport);
+    return transport;
+  }
+
   it('discovers its address through the 74-byte exchange', async () => {
     peer = new VoicePeer();
     await peer.listen();
@@ -238,15 +252,7 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
   });
 
   it('refuses partial frames and a full send ring without blocking, counting both', async () => {
-    peer = new VoicePeer();
-    await peer.listen();
-    const transport = engine.createVoiceTransport({
-      serverHost: '127.0.0.1',
-      serverPort: peer.port,
-      ssrc: SSRC_A,
-      discover: false,
-    });
-    open.push(transport);
+    const transport = await transportToPeer();
     expect(transport.pushPcm(new Int16Array(VOICE_FRAME_SAMPLES + 10))).toBe(1);
     expect(transport.pushPcm(new Int16Array(64 * VOICE_FRAME_SAMPLES))).toBeLessThan(64);
     const stats = transport.stats();
@@ -277,15 +283,7 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
   });
 
   it('reports how late its ticks began: median, 99th percentile and the latest', async () => {
-    peer = new VoicePeer();
-    await peer.listen();
-    const transport = engine.createVoiceTransport({
-      serverHost: '127.0.0.1',
-      serverPort: peer.port,
-      ssrc: SSRC_A,
-      discover: false,
-    });
-    open.push(transport);
+    const transport = await transportToPeer();
     await transport.start();
     await waitFor(() => transport.stats().ticks >= 10, 'ten ticks');
     const { tickLatenessP50Us, tickLatenessP99Us, maxLatenessUs } = transport.stats();
