@@ -13,3 +13,24 @@ export {
 export type * from './types.js';
 export * from '../errors/index.js';
 export { LoggingSeverity, type LogCallback } from '../logging/index.js';
+export {
+  createInteractionsHandler,
+  createWebhookEventsHandler,
+  type InteractionsHandlerOptions,
+  type RequestHandler,
+  type SignedReceiverOptions,
+  type WebhookEventsHandlerOptions,
+} from './receiving/receivers.js';
+export { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './receiving/signature.js';
+export {
+  InteractionCallbackType,
+  InteractionType,
+  type ApplicationAuthorizedEvent,
+  type ApplicationDeauthorizedEvent,
+  type EntitlementCreateEvent,
+  type Interaction,
+  type InteractionResponse,
+  type OtherWebhookEvent,
+  type PlatformUser,
+  type WebhookEvent,
+} from './receiving/types.js';
