@@ -16,7 +16,7 @@ import { HttpRateLimits } from './http/rateLimits.js';
 import { Router } from './http/router.js';
 import { EmulatorLog } from './log.js';
 import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
-import { resolveOptions, type ResolvedOptions } from './options.js';
+import { resolveOptions, webhookUrl, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
 import { DirectMessages } from './social/DirectMessages.js';
@@ -55,6 +55,7 @@ import type {
   EmulatorVoice,
   GatewaySessionInfo,
 } from './types.js';
+import { WebhookEvents, type WebhookDelivery } from './webhooks/WebhookEvents.js';
 
 /** How far {@link Emulator.advanceTime} has moved the emulator's wall clock ahead of real time. */
 interface WallClock {
@@ -148,6 +149,7 @@ class RunningEmulator implements Emulator {
   readonly rpcSocket: string | null;
   readonly applicationId: string;
   readonly botToken: string;
+  readonly applicationPublicKey: string;
   readonly #ctx: EmulatorContext;
   readonly #dashboard: Dashboard;
   readonly #server: Server;
@@ -185,6 +187,7 @@ class RunningEmulator implements Emulator {
     this.gateway = ctx.urls.gateway;
     this.applicationId = ctx.store.state.application.id;
     this.botToken = ctx.store.state.application.botToken;
+    this.applicationPublicKey = ctx.webhooks.publicKeyHex;
     this.#dashboard = new Dashboard({
       emulator: this,
       users: () => ctx.store.allUsers().filter((u) => !u.bot),
@@ -236,6 +239,7 @@ class RunningEmulator implements Emulator {
 
   async #shutdown(): Promise<void> {
     this.#stopLobbySweep();
+    this.#ctx.webhooks.close();
     this.#dashboard.close();
     await this.#voiceServer.close();
     await this.#localClient?.close();
@@ -269,6 +273,14 @@ class RunningEmulator implements Emulator {
 
   banUser(id: string): void {
     this.#ctx.accounts.ban(id);
+  }
+
+  setWebhookEventsUrl(url: string | null): void {
+    this.#ctx.webhooks.url = webhookUrl(url);
+  }
+
+  webhookDeliveries(): WebhookDelivery[] {
+    return this.#ctx.webhooks.deliveries();
   }
 
   revokeUserTokens(id: string): void {
@@ -542,7 +554,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ctx.lobbies.migrateMember(sourceId, destinationId);
       log.line('accounts', `friends, lobbies and messages of ${sourceId} moved to ${destinationId}`);
     },
+    deauthorized: (user) => {
+      webhooks.emit('APPLICATION_DEAUTHORIZED', { user: wireUser(user) });
+    },
   });
+  const webhooks = new WebhookEvents(
+    { applicationId: () => store.state.application.id, now: () => clock.now(), log },
+    resolved.webhookEventsUrl,
+  );
   const presence = new PresenceService(() => clock.now());
   const relationships = new Relationships(store);
   const guilds = new Guilds(store, log);
@@ -559,6 +578,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     guilds,
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
+    webhooks,
     log,
     csrfKey: randomBytes(32),
   };

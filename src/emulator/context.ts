@@ -10,6 +10,7 @@ import type { Lobbies } from './social/Lobbies.js';
 import type { PresenceService } from './social/PresenceService.js';
 import type { Relationships } from './social/Relationships.js';
 import type { EmulatorStore } from './store/Store.js';
+import type { WebhookEvents } from './webhooks/WebhookEvents.js';
 
 /** The emulator's public addresses. */
 export interface EmulatorUrls {
@@ -41,6 +42,8 @@ export interface EmulatorContext {
   /** The application's lobbies, their members and messages. */
   lobbies: Lobbies;
   signer: IdTokenSigner;
+  /** The application's webhook events: signing key, URL and deliveries. */
+  webhooks: WebhookEvents;
   log: EmulatorLog;
   /** Key of the consent form's anti-CSRF tokens; random per instance. */
   csrfKey: Buffer;

@@ -12,6 +12,7 @@
  */
 export { startEmulator } from './Emulator.js';
 export type { EmulatorSavedState } from './store/persist.js';
+export type { WebhookDelivery } from './webhooks/WebhookEvents.js';
 export {
   synthesizeSpeech,
   SpeechSynthesisError,

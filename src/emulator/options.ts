@@ -15,6 +15,8 @@ export interface ResolvedOptions {
   applicationName: string;
   botToken: string | undefined;
   clientSecret: string | undefined;
+  /** {@link EmulatorOptions.webhookEventsUrl}, checked: an http(s) URL, or null. */
+  webhookEventsUrl: string | null;
   customSchemes: string[];
   heartbeatIntervalMs: number;
   codeTtlMs: number;
@@ -122,6 +124,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     applicationName,
     botToken: nonEmpty('botToken', options.botToken),
     clientSecret: nonEmpty('clientSecret', options.clientSecret),
+    webhookEventsUrl: webhookUrl(options.webhookEventsUrl),
     customSchemes: [...customSchemes],
     heartbeatIntervalMs: positiveInt('heartbeatIntervalMs', options.heartbeatIntervalMs, 41_250),
     codeTtlMs: positiveInt('codeTtlMs', options.codeTtlMs, 100_000),
@@ -213,4 +216,19 @@ function latencyOption(value: number | undefined): number {
     throw new RangeError('httpLatencyMs must be an integer from 0 to 10000');
   }
   return value;
+}
+
+/** An http(s) URL for webhook events, or null when none is given. */
+export function webhookUrl(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new TypeError('webhookEventsUrl must be an http: or https: URL');
+  }
+  return url.href;
 }

@@ -1,4 +1,5 @@
 import type { EmulatorSavedState } from './store/persist.js';
+import type { WebhookDelivery } from './webhooks/WebhookEvents.js';
 
 /** Options of {@link startEmulator}. Every field is optional; the defaults give a ready-to-use world. */
 export interface EmulatorOptions {
@@ -32,6 +33,11 @@ export interface EmulatorOptions {
   botToken?: string;
   /** The client secret for confidential-client flows. @defaultValue random */
   clientSecret?: string;
+  /**
+   * The application's webhook events URL: events (APPLICATION_AUTHORIZED, APPLICATION_DEAUTHORIZED) are POSTed
+   * there, signed with the key in {@link Emulator.applicationPublicKey}. @defaultValue none (no events sent)
+   */
+  webhookEventsUrl?: string;
   /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
   customSchemes?: string[];
   /** Gateway heartbeat interval sent in Hello. @defaultValue `41250` */
@@ -576,6 +582,15 @@ export interface EmulatorChannelMessage {
 export interface Emulator extends EmulatorInfo {
   /** The voice server: lobby calls, kicks, drops and impairment. */
   readonly voice: EmulatorVoice;
+  /**
+   * The application's Ed25519 public key (64 hex digits), as the developer dashboard shows it: what the
+   * webhook events receiver (sdkpp/backend's createWebhookEventsHandler) checks signatures with.
+   */
+  readonly applicationPublicKey: string;
+  /** Configures the webhook events URL (null: none, events are not sent). */
+  setWebhookEventsUrl(url: string | null): void;
+  /** The latest webhook event deliveries (at most 100), with their attempts and outcome. */
+  webhookDeliveries(): WebhookDelivery[];
   /** Closes every socket (gateway clients get close code 1001); resolves when the port is free. */
   close(): Promise<void>;
   /** The same as {@link Emulator.close}, for `await using emulator = await startEmulator(…)`. */

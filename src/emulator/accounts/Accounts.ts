@@ -57,6 +57,8 @@ export interface AccountsDeps {
    * to the full account, before the provisional account is removed.
    */
   migrateMergedUser?: (sourceId: string, destinationId: string) => void;
+  /** A full account lost the app (revoked, unmerged or banned): the APPLICATION_DEAUTHORIZED webhook event. */
+  deauthorized?: (user: UserRecord) => void;
 }
 
 /**
@@ -97,6 +99,7 @@ export class Accounts {
     this.#d.log.line('accounts', `${user.username}: ${count} token(s) revoked`);
     if (!user.provisional && !user.bot) {
       for (const identity of store.identitiesOf(userId)) this.#moveToNewProvisional(identity, false);
+      this.#d.deauthorized?.(user);
     }
   }
 
@@ -114,6 +117,7 @@ export class Accounts {
     this.#d.sessions.endUserSessions(userId, AUTHENTICATION_FAILED, 'Authentication failed');
     this.#d.log.line('accounts', `${user.username} banned`);
     for (const identity of store.identitiesOf(userId)) this.#moveToNewProvisional(identity, true);
+    if (!user.provisional) this.#d.deauthorized?.(user);
   }
 
   /**
@@ -255,7 +259,9 @@ export class Accounts {
     if (user.provisional) throw new ApiError(400, 50229, 'Invalid user type');
     store.deleteUserTokens(user.id);
     this.#d.sessions.endUserSessions(user.id, AUTHENTICATION_FAILED, 'Authentication failed');
-    return this.#moveToNewProvisional(identity, false);
+    const fresh = this.#moveToNewProvisional(identity, false);
+    this.#d.deauthorized?.(user);
+    return fresh;
   }
 
   #moveToNewProvisional(identity: IdentityRecord, restricted: boolean): UserRecord {

@@ -52,6 +52,12 @@ function approve(ctx: EmulatorContext, request: AuthorizeRequest, user: UserReco
     expiresAt: store.now() + options.codeTtlMs,
   });
   ctx.log.line('oauth2', `${user.username} authorized ${request.scopes.join(' ')}`);
+  // The app is now installed to the user (integration type 1): the APPLICATION_AUTHORIZED webhook event.
+  ctx.webhooks.emit('APPLICATION_AUTHORIZED', {
+    integration_type: 1,
+    user: wireUser(user),
+    scopes: request.scopes,
+  });
   return redirectReply(withQueryParams(request.redirectUri, { code: record.code, state: request.state }));
 }
 

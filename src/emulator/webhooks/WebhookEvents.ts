@@ -1,0 +1,156 @@
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+
+import type { EmulatorLog } from '../log.js';
+
+/** One delivery of one event to the application's webhook events URL, as the dashboard and tests see it. */
+export interface WebhookDelivery {
+  /** A number in delivery order. */
+  readonly id: number;
+  /** The event type, e.g. `APPLICATION_DEAUTHORIZED`. */
+  readonly eventType: string;
+  /** Where it was sent. */
+  readonly url: string;
+  /** How many times it was sent so far. */
+  readonly attempts: number;
+  /** `pending` while a retry is due, then `delivered` (a 2xx answer) or `failed` (out of attempts). */
+  readonly state: 'pending' | 'delivered' | 'failed';
+  /** The last answer's HTTP status, or null when there was none (refused connection, timeout). */
+  readonly status: number | null;
+  /** Why the last attempt failed, or null. */
+  readonly error: string | null;
+}
+
+/** What {@link WebhookEvents} needs. */
+export interface WebhookEventsDeps {
+  readonly applicationId: () => string;
+  /** The emulator's clock in ms (the event's timestamp; `advanceTime` moves it). */
+  readonly now: () => number;
+  readonly log: EmulatorLog;
+  /** The waits before the second and later attempts (default 1 s, 5 s: three attempts in all). */
+  readonly retryDelaysMs?: readonly number[];
+  /** How long one attempt may take (default 5 s). */
+  readonly timeoutMs?: number;
+}
+
+/** How many deliveries the log keeps. */
+const KEPT_DELIVERIES = 100;
+
+/**
+ * The platform's webhook events (interface document: Webhook events): each event is POSTed to the
+ * application's webhook events URL as `{ version: 1, application_id, type: 1, event: { type, timestamp, data } }`,
+ * signed with the application's Ed25519 key as interactions are (X-Signature-Ed25519 over
+ * X-Signature-Timestamp + body), and sent again after a failure (no answer or a non-2xx one).
+ */
+export class WebhookEvents {
+  readonly #deps: WebhookEventsDeps;
+  readonly #key: KeyObject;
+  /** The application's public key, 64 hex digits, as the dashboard shows it. */
+  readonly publicKeyHex: string;
+  #url: string | null = null;
+  #nextId = 1;
+  readonly #deliveries: WebhookDelivery[] = [];
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #closed = false;
+
+  constructor(deps: WebhookEventsDeps, url: string | null) {
+    this.#deps = deps;
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    this.#key = privateKey;
+    this.publicKeyHex = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url').toString('hex');
+    this.#url = url;
+  }
+
+  /** The webhook events URL, or null when none is configured (events are then not sent). */
+  get url(): string | null {
+    return this.#url;
+  }
+
+  /** Configures the webhook events URL (null: none). */
+  set url(url: string | null) {
+    this.#url = url;
+  }
+
+  /** The latest deliveries, newest last (at most 100). */
+  deliveries(): WebhookDelivery[] {
+    return this.#deliveries.map((d) => ({ ...d }));
+  }
+
+  /** Sends an event of `type` with `data` to the configured URL; nothing when none is configured. */
+  emit(type: string, data: unknown): void {
+    const url = this.#url;
+    if (url === null || this.#closed) return;
+    const body = JSON.stringify({
+      version: 1,
+      application_id: this.#deps.applicationId(),
+      type: 1,
+      event: { type, timestamp: new Date(this.#deps.now()).toISOString(), data },
+    });
+    const delivery: { -readonly [K in keyof WebhookDelivery]: WebhookDelivery[K] } = {
+      id: this.#nextId++,
+      eventType: type,
+      url,
+      attempts: 0,
+      state: 'pending',
+      status: null,
+      error: null,
+    };
+    this.#deliveries.push(delivery);
+    if (this.#deliveries.length > KEPT_DELIVERIES) this.#deliveries.shift();
+    void this.#attempt(delivery, body);
+  }
+
+  /** Stops retrying; pending deliveries stay pending. */
+  close(): void {
+    this.#closed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+
+  async #attempt(
+    delivery: { -readonly [K in keyof WebhookDelivery]: WebhookDelivery[K] },
+    body: string,
+  ): Promise<void> {
+    delivery.attempts += 1;
+    // Signed at each attempt: a retry carries a fresh timestamp, as a receiver's freshness check wants.
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = sign(null, Buffer.from(timestamp + body), this.#key).toString('hex');
+    try {
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'sdkpp-emulator (webhook events)',
+          'x-signature-ed25519': signature,
+          'x-signature-timestamp': timestamp,
+        },
+        body,
+        signal: AbortSignal.timeout(this.#deps.timeoutMs ?? 5000),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      delivery.status = response.status;
+      delivery.error = response.ok ? null : `HTTP ${response.status}`;
+    } catch (error) {
+      delivery.status = null;
+      delivery.error = error instanceof Error ? error.message : String(error);
+    }
+    if (delivery.error === null) {
+      delivery.state = 'delivered';
+      this.#deps.log.line('webhooks', `${delivery.eventType} delivered (attempt ${delivery.attempts})`);
+      return;
+    }
+    const delays = this.#deps.retryDelaysMs ?? [1000, 5000];
+    const wait = delays[delivery.attempts - 1];
+    if (wait === undefined || this.#closed) {
+      delivery.state = this.#closed ? 'pending' : 'failed';
+      this.#deps.log.line('webhooks', `${delivery.eventType} not delivered: ${delivery.error}`);
+      return;
+    }
+    this.#deps.log.line('webhooks', `${delivery.eventType}: ${delivery.error}; again in ${wait} ms`);
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      void this.#attempt(delivery, body);
+    }, wait);
+    timer.unref();
+    this.#timers.add(timer);
+  }
+}

@@ -1,0 +1,147 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { verifyKey } from 'discord-interactions';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import {
+  createWebhookEventsHandler,
+  type RequestHandler,
+  type WebhookEvent,
+} from '../../src/backend/index.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { signIn } from './helpers.js';
+
+// The emulator's webhook events, received over loopback HTTP: by a bare recorder whose requests
+// discord-interactions' own verifier checks, and by sdkpp/backend's receiver.
+
+interface Received {
+  signature: string;
+  timestamp: string;
+  body: string;
+}
+
+const servers: Server[] = [];
+let emu: Emulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+async function listen(handler: RequestHandler): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+}
+
+async function bodyOf(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('webhook events', () => {
+  it('sends APPLICATION_AUTHORIZED on consent and APPLICATION_DEAUTHORIZED on revoke, signed as the platform signs', async () => {
+    const received: Received[] = [];
+    const url = await listen((request, response) => {
+      void bodyOf(request).then((body) => {
+        received.push({
+          signature: String(request.headers['x-signature-ed25519']),
+          timestamp: String(request.headers['x-signature-timestamp']),
+          body,
+        });
+        response.writeHead(204).end();
+      });
+    });
+    emu = await startEmulator({ autoConsent: true, users: 2, webhookEventsUrl: url });
+    const alice = emu.users.find((u) => u.username === 'alice');
+    await signIn(emu, 'alice');
+    const authorized = await until('APPLICATION_AUTHORIZED', () => received[0]);
+    expect(
+      await verifyKey(authorized.body, authorized.signature, authorized.timestamp, emu.applicationPublicKey),
+    ).toBe(true);
+    const parsed = JSON.parse(authorized.body) as {
+      version: number;
+      application_id: string;
+      type: number;
+      event: { type: string; timestamp: string; data: { user: { id: string }; scopes: string[] } };
+    };
+    expect(parsed).toMatchObject({ version: 1, application_id: emu.applicationId, type: 1 });
+    expect(parsed.event.type).toBe('APPLICATION_AUTHORIZED');
+    expect(parsed.event.data.user.id).toBe(alice?.id);
+    expect(parsed.event.data.scopes).toContain('openid');
+
+    emu.revokeUserTokens(alice?.id ?? '');
+    const deauthorized = await until('APPLICATION_DEAUTHORIZED', () => received[1]);
+    expect(
+      await verifyKey(
+        deauthorized.body,
+        deauthorized.signature,
+        deauthorized.timestamp,
+        emu.applicationPublicKey,
+      ),
+    ).toBe(true);
+    expect(JSON.parse(deauthorized.body)).toMatchObject({
+      event: { type: 'APPLICATION_DEAUTHORIZED', data: { user: { id: alice?.id, username: 'alice' } } },
+    });
+    // A tampered body fails the independent verifier.
+    expect(
+      await verifyKey(
+        deauthorized.body.replace('alice', 'mallory'),
+        deauthorized.signature,
+        deauthorized.timestamp,
+        emu.applicationPublicKey,
+      ),
+    ).toBe(false);
+    expect(emu.webhookDeliveries().map((d) => [d.eventType, d.state, d.attempts, d.status])).toEqual([
+      ['APPLICATION_AUTHORIZED', 'delivered', 1, 204],
+      ['APPLICATION_DEAUTHORIZED', 'delivered', 1, 204],
+    ]);
+  });
+
+  it('reaches sdkpp/backend typed, and sends again after a failed attempt', async () => {
+    emu = await startEmulator({ autoConsent: true, users: 2 });
+    const events: WebhookEvent[] = [];
+    let failures = 1;
+    const url = await listen(
+      createWebhookEventsHandler({
+        publicKey: emu.applicationPublicKey,
+        onEvent: (event) => {
+          if (failures-- > 0) throw new Error('the database is restarting');
+          events.push(event);
+        },
+      }),
+    );
+    expect(emu.webhookDeliveries()).toEqual([]);
+    emu.setWebhookEventsUrl(url);
+    const bob = emu.users.find((u) => u.username === 'bob');
+    emu.banUser(bob?.id ?? '');
+    const event = await until('the retried event', () => events[0]);
+    expect(event.type).toBe('APPLICATION_DEAUTHORIZED');
+    if (event.type === 'APPLICATION_DEAUTHORIZED') expect(event.data.user.id).toBe(bob?.id);
+    expect(emu.webhookDeliveries()).toMatchObject([
+      { eventType: 'APPLICATION_DEAUTHORIZED', state: 'delivered', attempts: 2, status: 204, error: null },
+    ]);
+  });
+
+  it('refuses a webhook events URL that is not http(s)', async () => {
+    await expect(startEmulator({ webhookEventsUrl: 'ftp://example.test/' })).rejects.toThrow(
+      /http: or https:/,
+    );
+    emu = await startEmulator({ users: 1 });
+    expect(() => emu?.setWebhookEventsUrl('not a url')).toThrow(/http: or https:/);
+    emu.setWebhookEventsUrl(null);
+    expect(emu.applicationPublicKey).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
