@@ -1,15 +1,13 @@
 import { p256 } from '@noble/curves/nist.js';
 import { DAVESession } from '@snazzah/davey';
 
+import { SENDER_KEY_LABEL } from '../../src/protocol/dave/senderKeys.js';
 import { loadTsMls } from '../../src/protocol/dave/tsMls.js';
 
 // A real DAVE group with no platform (dave-e2ee.md §4): a ts-mls member ("ours", whose MLS exporter
 // gives us the sender keys) creates the group with the voice gateway's external sender, commits Adds of
 // two davey sessions' key packages, and both join from the bare Welcome. Both then hold the same
 // epoch; davey derives its frame keys from it internally, and we from the exporter below.
-
-/** The exporter label of DAVE protocol version 1. */
-const SENDER_KEY_LABEL = 'Discord Secure Frames v0';
 
 /** The group, its members' user ids, and each member's 16-byte DAVE sender key for this epoch. */
 export interface DaveTestGroup {

@@ -16,6 +16,7 @@ import {
   type VoiceTransportState,
   type VoiceTransportStats,
 } from '../transport/types.js';
+import type { Mutable } from '../../util/mutable.js';
 
 /** Ticks mid-speech the sender waits for a late capture frame before it ends the transmission. */
 const CAPTURE_HOLD_TICKS = 3;
@@ -28,8 +29,6 @@ const OPUS_PAYLOAD_TYPE = 120;
 const LATE_TICK_MS = 2;
 // Further behind than this (the event loop was blocked), the clock restarts instead of sending a burst.
 const RESYNC_AFTER_MS = 200;
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function zeroStats(): Mutable<VoiceTransportStats> {
   return {

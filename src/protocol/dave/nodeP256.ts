@@ -21,13 +21,14 @@ const CACHE_LIMIT = 256;
 const privateKeys = new WeakMap<Uint8Array, KeyObject>();
 const publicKeys = new Map<string, KeyObject>();
 
-function remember(cache: Map<string, KeyObject>, id: string, key: KeyObject): KeyObject {
-  if (cache.size >= CACHE_LIMIT) {
+/** Puts `value` in `cache` under `id`, dropping the oldest entry first when `limit` are held. */
+function remember<V>(cache: Map<string, V>, id: string, value: V, limit = CACHE_LIMIT): V {
+  if (cache.size >= limit) {
     const oldest = cache.keys().next().value;
     if (oldest !== undefined) cache.delete(oldest);
   }
-  cache.set(id, key);
-  return key;
+  cache.set(id, value);
+  return value;
 }
 
 function b64url(bytes: Uint8Array): string {
@@ -135,11 +136,12 @@ export function sessionP256Signature(): Signature {
       }
       const valid = verifyNow(publicKey, message, signature);
       if (valid) {
-        if (verified.size >= VERIFIED_LIMIT) {
-          const oldest = verified.keys().next().value;
-          if (oldest !== undefined) verified.delete(oldest);
-        }
-        verified.set(id, { publicKey: Buffer.from(publicKey), message: Buffer.from(message) });
+        remember(
+          verified,
+          id,
+          { publicKey: Buffer.from(publicKey), message: Buffer.from(message) },
+          VERIFIED_LIMIT,
+        );
       }
       return Promise.resolve(valid);
     },

@@ -54,8 +54,8 @@ const epochKeys = new WeakMap<ClientState, EpochSenderKeys>();
 
 /**
  * `userId`'s 16-byte media base secret in the epoch of `state` (DAVE protocol version 1). The epoch's
- * exporter step is kept with the state (a WeakMap, so it goes with the state), and each member then costs one
- * hash and one HMAC.
+ * exporter step is kept with the state (a WeakMap, so it goes with the state), and each member then costs
+ * three SHA-256 calls (see EpochSenderKeys).
  */
 export function exportSenderKey(state: ClientState, userId: string): Uint8Array {
   let keys = epochKeys.get(state);
