@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 
 import type { KeyObject } from 'node:crypto';
 
+import { readBoundedBody, type BodyReadFailure } from '../../util/readBody.js';
 import type { ReplayGuard } from './ReplayGuard.js';
 import { SIGNATURE_HEADER, signatureValid, TIMESTAMP_HEADER, type SignatureRefusal } from './signature.js';
 
@@ -10,8 +11,8 @@ export type SignedRequest =
   | { readonly ok: true; readonly body: unknown }
   | { readonly ok: false; readonly status: number; readonly reason: SignatureRefusal | ReadRefusal };
 
-/** Why a body could not be read. */
-export type ReadRefusal = 'too-large' | 'timeout' | 'not-json' | 'aborted' | 'busy';
+/** Why a body could not be taken: not read (see readBoundedBody), not JSON, or no room against replays. */
+export type ReadRefusal = BodyReadFailure | 'not-json' | 'busy';
 
 /** The checks every signed request passes, shared by both receivers. */
 export interface SignedRequestRules {
@@ -30,9 +31,7 @@ export async function readSignedRequest(
 ): Promise<SignedRequest> {
   const signature = headerValue(request, SIGNATURE_HEADER);
   const timestamp = headerValue(request, TIMESTAMP_HEADER);
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > rules.maxBodyBytes) return refuse(413, 'too-large');
-  const body = await readBody(request, rules.maxBodyBytes, rules.readTimeoutMs);
+  const body = await readBoundedBody(request, rules.maxBodyBytes, rules.readTimeoutMs);
   if (!Buffer.isBuffer(body)) return refuse(body === 'too-large' ? 413 : 408, body);
   if (signature === undefined || timestamp === undefined) return refuse(401, 'missing-headers');
   if (!/^\d{1,12}$/.test(timestamp)) return refuse(401, 'malformed');
@@ -57,33 +56,4 @@ function refuse(status: number, reason: SignatureRefusal | ReadRefusal): SignedR
 function headerValue(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** The whole body, or why not: at most `limit` bytes, within `timeoutMs` (a sender that stalls is cut off). */
-function readBody(request: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer | ReadRefusal> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (outcome: Buffer | ReadRefusal): void => {
-      clearTimeout(timer);
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onError);
-      request.off('aborted', onError);
-      if (!Buffer.isBuffer(outcome)) request.resume(); // drain and drop the rest
-      resolve(outcome);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) finish('too-large');
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => finish(Buffer.concat(chunks));
-    const onError = (): void => finish('aborted');
-    const timer = setTimeout(() => finish('timeout'), timeoutMs);
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onError);
-    request.on('aborted', onError);
-  });
 }

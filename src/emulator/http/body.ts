@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
+import { readBoundedBody } from '../../util/readBody.js';
 import { BodyError } from './errors.js';
 
 /** Request bodies above this get 413: every body the platform takes is small. */
@@ -42,43 +43,14 @@ export function mediaType(header: string | undefined): string | undefined {
 }
 
 /**
- * Reads the whole body, refusing more than `limit` bytes. An oversized declared length is refused before
- * reading; an oversized stream stops being buffered at the limit.
+ * Reads the whole body, refusing more than `limit` bytes (see readBoundedBody): 413 for too large, and a
+ * body cut off by the client is malformed.
  */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
-    return Promise.reject(new BodyError('too_large', `the body exceeds ${limit} bytes`));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (error: BodyError | null): void => {
-      if (done) return;
-      done = true;
-      req.off('data', onData);
-      if (error) {
-        // Keep draining (and discarding) so the socket stays usable for the error response.
-        req.resume();
-        reject(error);
-      } else {
-        resolve(Buffer.concat(chunks, size));
-      }
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) finish(new BodyError('too_large', `the body exceeds ${limit} bytes`));
-      else chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => {
-      finish(null);
-    });
-    req.once('error', () => {
-      finish(new BodyError('malformed', 'the request body was cut off'));
-    });
-  });
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const body = await readBoundedBody(req, limit);
+  if (Buffer.isBuffer(body)) return body;
+  if (body === 'too-large') throw new BodyError('too_large', `the body exceeds ${limit} bytes`);
+  throw new BodyError('malformed', 'the request body was cut off');
 }
 
 /** Decodes a body as UTF-8, refusing invalid byte sequences instead of replacing them. */

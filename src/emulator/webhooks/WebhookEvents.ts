@@ -1,5 +1,13 @@
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 
+import {
+  publicKeyHex,
+  SIGNATURE_HEADER,
+  signRequest,
+  TIMESTAMP_HEADER,
+} from '../../protocol/signedRequests.js';
+
+import type { Mutable } from '../../util/mutable.js';
 import type { EmulatorLog } from '../log.js';
 
 /** One delivery of one event to the application's webhook events URL, as the dashboard and tests see it. */
@@ -56,7 +64,7 @@ export class WebhookEvents {
     this.#deps = deps;
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     this.#key = privateKey;
-    this.publicKeyHex = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url').toString('hex');
+    this.publicKeyHex = publicKeyHex(publicKey);
     this.#url = url;
   }
 
@@ -85,7 +93,7 @@ export class WebhookEvents {
       type: 1,
       event: { type, timestamp: new Date(this.#deps.now()).toISOString(), data },
     });
-    const delivery: { -readonly [K in keyof WebhookDelivery]: WebhookDelivery[K] } = {
+    const delivery: Mutable<WebhookDelivery> = {
       id: this.#nextId++,
       eventType: type,
       url,
@@ -106,22 +114,19 @@ export class WebhookEvents {
     this.#timers.clear();
   }
 
-  async #attempt(
-    delivery: { -readonly [K in keyof WebhookDelivery]: WebhookDelivery[K] },
-    body: string,
-  ): Promise<void> {
+  async #attempt(delivery: Mutable<WebhookDelivery>, body: string): Promise<void> {
     delivery.attempts += 1;
     // Signed at each attempt: a retry carries a fresh timestamp, as a receiver's freshness check wants.
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = sign(null, Buffer.from(timestamp + body), this.#key).toString('hex');
+    const signature = signRequest(this.#key, timestamp, body);
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           'user-agent': 'sdkpp-emulator (webhook events)',
-          'x-signature-ed25519': signature,
-          'x-signature-timestamp': timestamp,
+          [SIGNATURE_HEADER]: signature,
+          [TIMESTAMP_HEADER]: timestamp,
         },
         body,
         signal: AbortSignal.timeout(this.#deps.timeoutMs ?? 5000),
