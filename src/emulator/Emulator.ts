@@ -25,6 +25,7 @@ import { GuildAdmin } from './social/guildAdmin.js';
 import { Guilds } from './social/Guilds.js';
 import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
+import { wireBotGateway } from './bot/botGateway.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { wireLobbyRelay } from './social/lobbyRelay.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
@@ -45,6 +46,7 @@ import type {
   Emulator,
   EmulatorChannelMessage,
   EmulatorGuild,
+  EmulatorGuildRole,
   EmulatorInfo,
   EmulatorLobby,
   EmulatorLobbyMessage,
@@ -91,13 +93,15 @@ function restoredState(options: ResolvedOptions, now: number): StoreState | unde
 function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreState {
   const id = options.applicationId ?? ids.next();
   return {
-    version: 1,
+    version: 2,
     application: {
       id,
       name: options.applicationName,
       clientSecret: options.clientSecret ?? randomToken(24),
       botToken: options.botToken ?? makeBotToken(id),
       customSchemes: options.customSchemes,
+      privilegedIntents: options.privilegedIntents,
+      channelObfuscation: options.channelObfuscation,
     },
     signingKey: generateSigningJwk(),
     users: {},
@@ -425,6 +429,26 @@ class RunningEmulator implements Emulator {
     new GuildAdmin(this.#ctx.store, this.#ctx.guilds).addMember(guildId, userId, options);
   }
 
+  addBotToGuild(guildId: string, options: { permissions?: string | bigint } = {}): void {
+    new GuildAdmin(this.#ctx.store, this.#ctx.guilds).addBot(guildId, options);
+  }
+
+  createRole(guildId: string, options: { name: string; permissions?: string | bigint }): EmulatorGuildRole {
+    return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).createRole(guildId, options);
+  }
+
+  setMemberRoles(guildId: string, user: string, roleIds: string[]): void {
+    new GuildAdmin(this.#ctx.store, this.#ctx.guilds).setRoles(guildId, user, roleIds);
+  }
+
+  setChannelOverwrite(
+    channelId: string,
+    target: string,
+    overwrite: { allow?: string | bigint; deny?: string | bigint } | null,
+  ): void {
+    new GuildAdmin(this.#ctx.store, this.#ctx.guilds).setOverwrite(channelId, target, overwrite);
+  }
+
   postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage {
     return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).post(channelId, userIdOrName, content);
   }
@@ -565,6 +589,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const presence = new PresenceService(() => clock.now());
   const relationships = new Relationships(store);
   const guilds = new Guilds(store, log);
+  const bot = wireBotGateway({ hub, guilds, store, http: urls.http });
   const ctx: EmulatorContext = {
     options: resolved,
     urls,
@@ -576,6 +601,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     invites: new Invites(presence, relationships, store.state.application.id),
     messages: new DirectMessages(store, hub),
     guilds,
+    bot,
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     webhooks,
@@ -584,7 +610,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   // After the seeded users: the guild needs its owner and members.
-  if (resolved.seedGuild && !restored) seedGuild(ctx.guilds, store.fullUsers());
+  if (resolved.seedGuild && !restored) seedGuild(ctx.guilds, store.fullUsers(), store.botUser());
   wireSocialGateway(ctx);
   const stopLobbySweep = wireLobbyGateway(ctx);
   wireLobbyRelay(ctx);

@@ -1,4 +1,5 @@
 import type { Accounts } from './accounts/Accounts.js';
+import type { BotGateway } from './bot/botGateway.js';
 import type { GatewayHub } from './gateway/GatewayHub.js';
 import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
@@ -39,6 +40,8 @@ export interface EmulatorContext {
   invites: Invites;
   /** Guilds, channels, permissions, channel messages and lobby channel invites. */
   guilds: Guilds;
+  /** The bot's view of guilds over the gateway. */
+  bot: BotGateway;
   /** The application's lobbies, their members and messages. */
   lobbies: Lobbies;
   signer: IdTokenSigner;

@@ -35,6 +35,7 @@ export type {
   EmulatorChannelMessage,
   EmulatorChannelOverwrite,
   EmulatorGuild,
+  EmulatorGuildRole,
   EmulatorGuildChannel,
   EmulatorGuildChannelSpec,
   EmulatorInfo,

@@ -1,3 +1,4 @@
+import { privilegedIntentBits } from './bot/intents.js';
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { isSnowflake } from './snowflake.js';
 import type { EmulatorSavedState } from './store/persist.js';
@@ -18,6 +19,10 @@ export interface ResolvedOptions {
   /** {@link EmulatorOptions.webhookEventsUrl}, checked: an http(s) URL, or null. */
   webhookEventsUrl: string | null;
   customSchemes: string[];
+  /** {@link EmulatorOptions.privilegedIntents} as intent bits. */
+  privilegedIntents: number;
+  /** {@link EmulatorOptions.channelObfuscation}. */
+  channelObfuscation: boolean;
   heartbeatIntervalMs: number;
   codeTtlMs: number;
   accessTokenTtlSeconds: number;
@@ -126,6 +131,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     clientSecret: nonEmpty('clientSecret', options.clientSecret),
     webhookEventsUrl: webhookUrl(options.webhookEventsUrl),
     customSchemes: [...customSchemes],
+    privilegedIntents: privilegedIntentBits(options.privilegedIntents ?? []),
+    channelObfuscation: options.channelObfuscation ?? false,
     heartbeatIntervalMs: positiveInt('heartbeatIntervalMs', options.heartbeatIntervalMs, 41_250),
     codeTtlMs: positiveInt('codeTtlMs', options.codeTtlMs, 100_000),
     accessTokenTtlSeconds: positiveInt('accessTokenTtlSeconds', options.accessTokenTtlSeconds, 604_800),

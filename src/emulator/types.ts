@@ -40,6 +40,17 @@ export interface EmulatorOptions {
   webhookEventsUrl?: string;
   /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
   customSchemes?: string[];
+  /**
+   * The privileged gateway intents enabled for the bot, as the developer portal's toggles do: `members`
+   * (GUILD_MEMBERS), `presences` (GUILD_PRESENCES), `message_content` (MESSAGE_CONTENT). A bot that asks for one
+   * that is not enabled is closed with 4014. @defaultValue none, as on the platform
+   */
+  privilegedIntents?: ('members' | 'presences' | 'message_content')[];
+  /**
+   * The portal's Private Channel Obfuscation toggle: every bot session sees the channels it cannot view
+   * obfuscated, as Identify's capability bit 1 << 15 does for one session. @defaultValue false
+   */
+  channelObfuscation?: boolean;
   /** Gateway heartbeat interval sent in Hello. @defaultValue `41250` */
   heartbeatIntervalMs?: number;
   /** Authorization code lifetime. @defaultValue `100_000` */
@@ -524,6 +535,20 @@ export interface EmulatorGuildChannel {
   overwrites: EmulatorChannelOverwrite[];
 }
 
+/** A role of an {@link EmulatorGuild}. */
+export interface EmulatorGuildRole {
+  /** The role's id; `@everyone`'s is the guild's. */
+  id: string;
+  /** Its name; the admin hooks' `permissions` shorthand makes roles named `Member` or `Permissions <bits>`. */
+  name: string;
+  /** Its permission bitfield (decimal string). */
+  permissions: string;
+  /** The bot's own role, made when it joined. */
+  managed: boolean;
+  /** The user ids holding it (every member for `@everyone`). */
+  members: string[];
+}
+
 /** A guild, as {@link Emulator.guilds} and {@link Emulator.createGuild} show it. */
 export interface EmulatorGuild {
   /** The guild's snowflake id. */
@@ -534,6 +559,8 @@ export interface EmulatorGuild {
   ownerId: string;
   /** Member id → guild permissions bitfield (decimal string); the owner holds every bit. */
   members: Record<string, string>;
+  /** The roles by position, `@everyone` (the guild's id) first. */
+  roles: EmulatorGuildRole[];
   /** The channels, by position. */
   channels: EmulatorGuildChannel[];
 }
@@ -713,6 +740,27 @@ export interface Emulator extends EmulatorInfo {
    * @defaultValue permissions VIEW_CHANNEL | SEND_MESSAGES
    */
   addGuildMember(guildId: string, userId: string, options?: { permissions?: string | bigint }): void;
+  /**
+   * Adds the application's bot to a guild with its own managed role holding `permissions` (as the OAuth2 `bot`
+   * scope does), or changes that role's permissions. @defaultValue permissions VIEW_CHANNEL | SEND_MESSAGES
+   */
+  addBotToGuild(guildId: string, options?: { permissions?: string | bigint }): void;
+  /** Creates a role (at the top, below nothing) in a guild. @defaultValue permissions 0 */
+  createRole(guildId: string, options: { name: string; permissions?: string | bigint }): EmulatorGuildRole;
+  /**
+   * Sets a member's roles (not `@everyone`, not a bot's managed role); `user` is a username, an id or `'@bot'`.
+   * Bot sessions get GUILD_MEMBER_UPDATE and, with obfuscation on, CHANNEL_UPDATE for channels it gains or loses.
+   */
+  setMemberRoles(guildId: string, user: string, roleIds: string[]): void;
+  /**
+   * Sets (or with `null` removes) a channel's permission overwrite for `target`: `'@everyone'`, a role id, a
+   * username, a user id or `'@bot'`. Bot sessions get CHANNEL_UPDATE.
+   */
+  setChannelOverwrite(
+    channelId: string,
+    target: string,
+    overwrite: { allow?: string | bigint; deny?: string | bigint } | null,
+  ): void;
   /**
    * A chat-app user (username or id) writes in a guild text channel; the message is relayed to a lobby
    * linked to the channel. Throws a `RangeError` when the user may not view or write there, or the content is

@@ -12,7 +12,8 @@ const VIEW = 1n << 10n;
 const SEND = 1n << 11n;
 const MANAGE = 1n << 4n;
 /** Every permission bit: what the owner holds. */
-const ALL = ((1n << 51n) - 1n).toString();
+// Every bit through 52 (BYPASS_SLOWMODE) but 47, which the platform leaves unassigned.
+const ALL = (((1n << 53n) - 1n) & ~(1n << 47n)).toString();
 
 describe('guilds and channels (emulator)', () => {
   let emu: Emulator;
@@ -34,16 +35,24 @@ describe('guilds and channels (emulator)', () => {
     await emu.close();
   });
 
-  it('seeds the contract guild: owned by the first user, every seeded user a member', () => {
+  it('seeds the contract guild: owned by the first user, every seeded user a member, and the bot', () => {
     const guilds = emu.guilds();
     expect(guilds).toHaveLength(1);
     const [alice, bob, carol] = emu.users.map((u) => u.id);
     expect(guilds[0]).toMatchObject({ name: 'Emulator Guild', ownerId: alice });
+    const BOT = VIEW | SEND | (1n << 16n) | (1n << 14n) | (1n << 15n) | (1n << 6n) | MANAGE | (1n << 51n);
     expect(guilds[0]?.members).toEqual({
       [alice ?? '']: ALL,
       [bob ?? '']: (VIEW | SEND).toString(),
       [carol ?? '']: (VIEW | SEND).toString(),
+      [emu.applicationId]: BOT.toString(),
     });
+    // Roles, the platform's way: @everyone holds nothing, members hold the Member role, the bot its own.
+    expect(guilds[0]?.roles.map((r) => [r.name, r.permissions, r.managed, r.members.length])).toEqual([
+      ['@everyone', '0', false, 4],
+      ['Member', (VIEW | SEND).toString(), false, 2],
+      ['sdkpp Demo Game', BOT.toString(), true, 1],
+    ]);
     const channels = guilds[0]?.channels ?? [];
     expect(channels.map((c) => [c.name, c.type, c.position])).toEqual([
       ['Text Channels', 4, 0],
@@ -124,11 +133,15 @@ describe('guilds and channels (emulator)', () => {
     expect(list.json.find((c) => c.name === 'general')?.viewable_and_writeable_by_all_members).toBe(true);
   });
 
-  it('shows the bot every channel', async () => {
+  it('shows the bot the channels it may view (the 2026-11-16 rule), and refuses guilds it is not in', async () => {
     const list = await call(emu, bot, 'GET', `/guilds/${guildId}/channels`);
     expect(list.status).toBe(200);
-    expect(list.json).toHaveLength(7);
-    expect(list.json.find((c) => c.name === 'staff')).toMatchObject({ linkable: true });
+    expect(list.json.map((c) => c.name)).not.toContain('staff');
+    expect(list.json).toHaveLength(6);
+    expect(list.json.find((c) => c.name === 'general')).toMatchObject({ linkable: true });
+    const closed = emu.createGuild({ name: 'Botless', owner: 'carol' });
+    const outside = await call(emu, bot, 'GET', `/guilds/${closed.id}/channels`);
+    expect([outside.status, outside.json.code]).toEqual([403, 50001]);
   });
 
   it('refuses unknown guilds, non-members, missing scopes and missing credentials', async () => {

@@ -13,6 +13,7 @@ import type { GatewaySessionInfo } from '../types.js';
 import { PlainEncoder, type FrameEncoder } from './compression.js';
 import { GatewayConnection, type ConnectionHost } from './GatewayConnection.js';
 import { GatewaySession } from './GatewaySession.js';
+import { PRIVILEGED_INTENTS } from '../bot/intents.js';
 import { ACCEPTED_CLIENT_OPS, SESSION_ENDING_CODES } from './opcodes.js';
 import { buildReady } from './ready.js';
 
@@ -79,6 +80,11 @@ function shardId(shard: unknown): number | null {
   return i >= 0 && n >= 1 && i < n ? i : null;
 }
 
+/** Identify's `capabilities`: a non-negative integer bitfield, anything else counts as none. */
+function capabilitiesOf(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -138,6 +144,11 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
   /** Dispatches `event` to every session of the user; sessions without a socket buffer it for the resume. */
   dispatch(userId: string, event: string, data: unknown): void {
     for (const session of this.#sessionsOf(userId)) this.dispatchTo(session, event, data);
+  }
+
+  /** The live sessions (connected or resumable) of a user. */
+  sessionsOf(userId: string): GatewaySession[] {
+    return this.#sessionsOf(userId);
   }
 
   /** Dispatches `event` to one session. */
@@ -254,6 +265,12 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
         connection.close(GatewayClose.InvalidIntents, 'Invalid intent(s)');
         return;
       }
+      const disallowed = intents & PRIVILEGED_INTENTS & ~this.#d.store.state.application.privilegedIntents;
+      if (disallowed !== 0) {
+        this.#d.log.line('gateway', `bot Identify refused: privileged intents ${disallowed} are not enabled`);
+        connection.close(GatewayClose.DisallowedIntents, 'Disallowed intent(s)');
+        return;
+      }
       const shard = shardId(data.shard);
       if (shard === null) {
         connection.close(GatewayClose.InvalidShard, 'Invalid shard');
@@ -266,7 +283,13 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     }
     const session = new GatewaySession(
       randomHex(16),
-      { userId: auth.user.id, kind: auth.kind, scopes: auth.scopes },
+      {
+        userId: auth.user.id,
+        kind: auth.kind,
+        scopes: auth.scopes,
+        intents: auth.kind === 'bot' ? (data.intents as number) : 0,
+        capabilities: capabilitiesOf(data.capabilities),
+      },
       this.#d.replayBufferBytes,
     );
     this.#sessions.set(session.id, session);

@@ -20,6 +20,10 @@ export interface SessionIdentity {
   kind: 'oauth' | 'bot';
   /** The granted scopes (empty for the bot). */
   scopes: string[];
+  /** Identify's `intents` (bots; 0 for OAuth sessions). */
+  intents: number;
+  /** Identify's `capabilities` bitfield (0 when absent). */
+  capabilities: number;
 }
 
 /**
@@ -32,6 +36,10 @@ export class GatewaySession {
   readonly userId: string;
   readonly kind: 'oauth' | 'bot';
   readonly scopes: string[];
+  /** See {@link SessionIdentity.intents}. */
+  readonly intents: number;
+  /** See {@link SessionIdentity.capabilities}. */
+  readonly capabilities: number;
   /** The last sequence number used. */
   seq = 0;
   /** The attached socket, or null while the session waits for a resume. */
@@ -50,6 +58,8 @@ export class GatewaySession {
     this.userId = identity.userId;
     this.kind = identity.kind;
     this.scopes = identity.scopes;
+    this.intents = identity.intents;
+    this.capabilities = identity.capabilities;
   }
 
   /** Numbers and records a dispatch; returns it for sending. */

@@ -36,14 +36,27 @@ const UNKNOWN_CODES = {
   Channel: 10003,
   Guild: 10004,
   Invite: 10006,
+  Member: 10007,
   Message: 10008,
+  Overwrite: 10009,
+  Role: 10011,
   User: 10013,
+  Emoji: 10014,
   Lobby: 10031,
 } as const;
 
 /** A 404 "Unknown …" error with the platform's code, e.g. `unknown('Lobby')` → 10031 Unknown Lobby. */
 export function unknown(entity: keyof typeof UNKNOWN_CODES): ApiError {
   return new ApiError(404, UNKNOWN_CODES[entity], `Unknown ${entity}`);
+}
+
+/** 403 50013 Missing Permissions; the names of the missing bits follow the platform's message. */
+export function missingPermissions(names: readonly string[] = []): ApiError {
+  return new ApiError(
+    403,
+    50013,
+    names.length === 0 ? 'Missing Permissions' : `Missing Permissions: ${names.join(', ')}`,
+  );
 }
 
 /** 403 50001 Missing Access, with an optional reason after the platform's message. */

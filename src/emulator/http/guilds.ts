@@ -17,7 +17,7 @@ guildRoutes(ctx: EmulatorContext): Route[] {
   /**
    * A channel as the lobby contract has it; `linkable`, `viewable_and_writeable_by_all_members` and
    * `linked_lobby` are emulator-defined fields for the SDK. `viewerId` null is the bot, which may link any
-   * text channel.
+   * text channel it can see.
    */
   const wireChannel = (channel: GuildChannelRecord, viewerId: string | null): Record<string, unknown> => {
     const linked = lobbies.linkedTo(channel.id);
@@ -56,12 +56,16 @@ guildRoutes(ctx: EmulatorContext): Route[] {
       const guild = guilds.guild(req.params.guild_id ?? '');
       if (!guild) throw unknown('Guild');
       const channels = guilds.channelsOf(guild.id);
-      if (caller.kind === 'bot')
+      const me = caller.user.id;
+      if (caller.kind === 'bot') {
+        if (!guilds.isMember(guild.id, me)) throw missingAccess();
+        // From 2026-11-16 the list omits every channel the calling bot lacks VIEW_CHANNEL for.
+        const visible = channels.filter((c) => guilds.mayView(me, c.id));
         return jsonReply(
           200,
-          channels.map((c) => wireChannel(c, null)),
+          visible.map((c) => wireChannel(c, null)),
         );
-      const me = caller.user.id;
+      }
       if (!guilds.isMember(guild.id, me)) {
         ctx.log.line('guilds', `${caller.user.username} is not a member of guild ${guild.id}`);
         throw missingAccess();

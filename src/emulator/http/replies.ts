@@ -2,7 +2,7 @@
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | Buffer | null;
 }
 
 const JSON_TYPE = 'application/json';

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorLog } from '../log.js';
 import { decodeUtf8, mediaType, parseUrlEncoded, readBody, type Fields } from './body.js';
 import { ApiError, BodyError, HtmlError, HttpError, OAuthError, invalidFormBody } from './errors.js';
+import { readMultipart, type MultipartBody, type MultipartLimits } from './multipart.js';
 import type { HttpRateLimits } from './rateLimits.js';
 import { jsonReply, type Reply } from './replies.js';
 
@@ -29,6 +30,10 @@ export interface RouteRequest {
   form(): Promise<Fields>;
   /** A JSON body (a form-encoded body is read as an object of strings, as the platform accepts both). */
   json(): Promise<unknown>;
+  /** Whether the body is `multipart/form-data`. */
+  isMultipart(): boolean;
+  /** A `multipart/form-data` body, streamed and bounded by `limits` (see readMultipart). */
+  multipart(limits: MultipartLimits): Promise<MultipartBody>;
 }
 
 /** One endpoint. */
@@ -38,6 +43,8 @@ export interface Route {
   /** Segments separated by `/`; a segment `:name` matches any one segment. */
   pattern: string;
   style: ErrorStyle;
+  /** The largest non-multipart body the route reads. @defaultValue MAX_BODY_BYTES (64 KiB) */
+  maxBodyBytes?: number;
   handle(request: RouteRequest): Reply | Promise<Reply>;
 }
 
@@ -225,7 +232,7 @@ export class Router {
     search: string,
   ): Promise<Reply> {
     let bodyPromise: Promise<Buffer> | undefined;
-    const body = (): Promise<Buffer> => (bodyPromise ??= readBody(req));
+    const body = (): Promise<Buffer> => (bodyPromise ??= readBody(req, route.maxBodyBytes));
     const request: RouteRequest = {
       method: route.method,
       pattern: route.pattern,
@@ -252,6 +259,15 @@ export class Router {
         } catch {
           throw new BodyError('malformed', 'invalid JSON');
         }
+      },
+      isMultipart: () => mediaType(req.headers['content-type']) === 'multipart/form-data',
+      multipart: (limits) => {
+        if (mediaType(req.headers['content-type']) !== 'multipart/form-data') {
+          throw new BodyError('unsupported_media_type', 'expected multipart/form-data');
+        }
+        if (bodyPromise) throw new BodyError('malformed', 'the body was already read');
+        bodyPromise = Promise.resolve(Buffer.alloc(0));
+        return readMultipart(req, limits);
       },
     };
     try {

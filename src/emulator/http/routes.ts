@@ -3,11 +3,17 @@ import { emulatorInfoRoutes } from './emulatorInfo.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
+import { attachmentRoutes } from './attachments.js';
 import { channelInviteRoutes } from './channelInvites.js';
+import { channelMessageRoutes } from './channelMessages.js';
 import { directMessageRoutes } from './directMessages.js';
+import { guildChannelRoutes } from './guildChannels.js';
+import { guildMemberRoutes } from './guildMembers.js';
+import { guildRoleRoutes } from './guildRoles.js';
 import { guildRoutes } from './guilds.js';
 import { inviteRoutes } from './invites.js';
 import { lobbyRoutes } from './lobbies.js';
+import { pinRoutes } from './pins.js';
 import { relationshipRoutes } from './relationships.js';
 import type { Route } from './router.js';
 import { tokenRoutes } from './token.js';
@@ -27,6 +33,12 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...directMessageRoutes(ctx),
     ...lobbyRoutes(ctx),
     ...guildRoutes(ctx),
+    ...guildRoleRoutes(ctx),
+    ...guildMemberRoutes(ctx),
+    ...guildChannelRoutes(ctx),
     ...channelInviteRoutes(ctx),
+    ...pinRoutes(ctx),
+    ...channelMessageRoutes(ctx),
+    ...attachmentRoutes(ctx),
   ];
 }

@@ -5,24 +5,25 @@ import type {
   ChannelMessageRecord,
   ChannelOverwriteRecord,
   GuildChannelRecord,
+  GuildMemberRecord,
   GuildRecord,
+  RoleRecord,
 } from '../store/types.js';
 import { ChannelInvites } from './ChannelInvites.js';
+import { ChannelMessages, MAX_CHANNEL_MESSAGE, mentionsIn } from './ChannelMessages.js';
+import { compareIds } from './ids.js';
 import {
-  ALL_PERMISSIONS,
   LINK_PERMISSIONS,
   MEMBER_PERMISSIONS,
   Permission,
   channelPermissions,
   guildPermissions,
   hasAll,
+  permissionRoleName,
 } from './permissions.js';
 
 /** Channel types the emulator models. */
 export const ChannelKind = { TEXT: 0, VOICE: 2, CATEGORY: 4 } as const;
-
-/** A channel message's content limit, in characters (the platform's). */
-export const MAX_CHANNEL_MESSAGE = 2000;
 
 /** A channel of a new guild. */
 export interface NewGuildChannel {
@@ -41,6 +42,8 @@ export interface NewGuildChannel {
 export interface NewGuild {
   name: string;
   ownerId: string;
+  /** The @everyone role's permissions. @defaultValue 0: members hold what their roles give */
+  everyonePermissions?: bigint;
   /** Members besides the owner, with their guild permissions. */
   members?: { userId: string; permissions: bigint }[];
   /** @defaultValue a single text channel `general` */
@@ -49,12 +52,32 @@ export interface NewGuild {
 
 /** Events of {@link Guilds}. */
 export type GuildEvents = {
-  /** A chat-app user wrote in a channel (the admin hook); the lobby relay listens. */
-  channelMessage: [channelId: string, record: ChannelMessageRecord];
+  /** A user joined a guild. */
+  memberAdded: [guildId: string, userId: string];
+  /** A member's roles (and so permissions), nick or profile changed. */
+  memberUpdated: [guildId: string, userId: string];
+  /** A member left or was removed; `member` is what it was. */
+  memberRemoved: [guildId: string, userId: string, member: GuildMemberRecord];
+  /** A role was created, changed or deleted (`role` is the old one when deleted). */
+  roleCreated: [guildId: string, role: RoleRecord];
+  roleUpdated: [guildId: string, role: RoleRecord];
+  roleDeleted: [guildId: string, role: RoleRecord];
+  /** A channel was created, changed (overwrites included) or deleted (`channel` is the old one when deleted). */
+  channelCreated: [channel: GuildChannelRecord];
+  channelUpdated: [channel: GuildChannelRecord];
+  channelDeleted: [channel: GuildChannelRecord];
 };
 
+/** What may change on a channel (`PATCH /channels/{id}`). */
+export type ChannelChange = Partial<
+  Pick<
+    GuildChannelRecord,
+    'name' | 'position' | 'parentId' | 'overwrites' | 'topic' | 'nsfw' | 'rateLimitPerUser'
+  >
+>;
+
 function orderChannels(a: GuildChannelRecord, b: GuildChannelRecord): number {
-  return a.position - b.position || (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0);
+  return a.position - b.position || compareIds(a.id, b.id);
 }
 
 function checkName(what: string, name: unknown, max: number): string {
@@ -73,12 +96,15 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   readonly #log: EmulatorLog;
   /** Lobby channel invites. */
   readonly invites: ChannelInvites;
+  /** The channels' messages. */
+  readonly messages: ChannelMessages;
 
   constructor(store: EmulatorStore, log: EmulatorLog) {
     super();
     this.#store = store;
     this.#log = log;
     this.invites = new ChannelInvites(store);
+    this.messages = new ChannelMessages(store, log);
   }
 
   /** A guild by id. */
@@ -106,7 +132,7 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   /** Whether the user is a member (or the owner) of the guild. */
   isMember(guildId: string, userId: string): boolean {
     const guild = this.guild(guildId);
-    return guild !== undefined && (guild.ownerId === userId || Object.hasOwn(guild.members, userId));
+    return guild !== undefined && Object.hasOwn(guild.members, userId);
   }
 
   /** A guild's channels sorted by position (then id). */
@@ -152,22 +178,38 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     const channel = this.channel(channelId);
     const guild = channel ? this.guild(channel.guildId) : undefined;
     if (!channel || !guild) return false;
-    return [guild.ownerId, ...Object.keys(guild.members)].every((id) => this.maySend(id, channelId));
+    // Bots are members too, but the question is about the people who would read a linked lobby's messages.
+    return Object.keys(guild.members)
+      .filter((id) => this.#store.user(id)?.bot !== true)
+      .every((id) => this.maySend(id, channelId));
   }
 
   /** Creates a guild with its channels; throws a `RangeError` naming the first bad field. */
   create(input: NewGuild): GuildRecord {
     const name = checkName('the guild name', input.name, 100);
     const specs = input.channels ?? [{ name: 'general' }];
+    const id = this.#store.nextId();
+    const everyone: RoleRecord = {
+      id,
+      name: '@everyone',
+      permissions: (input.everyonePermissions ?? 0n).toString(),
+      position: 0,
+      color: 0,
+      hoist: false,
+      mentionable: false,
+      botId: null,
+    };
     const guild: GuildRecord = {
-      id: this.#store.nextId(),
+      id,
       name,
       ownerId: input.ownerId,
-      members: { [input.ownerId]: ALL_PERMISSIONS.toString() },
+      members: { [input.ownerId]: this.#newMember([]) },
+      roles: { [id]: everyone },
       createdAt: this.#store.now(),
     };
     for (const m of input.members ?? []) {
-      if (m.userId !== input.ownerId) guild.members[m.userId] = m.permissions.toString();
+      if (m.userId !== input.ownerId)
+        guild.members[m.userId] = this.#newMember([this.#permissionRole(guild, m.permissions).id]);
     }
     const channels = this.#buildChannels(guild.id, specs);
     // Only stored once everything is checked, so a bad spec leaves no half-made guild behind.
@@ -222,36 +264,257 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     return built;
   }
 
-  /** Adds a member, or changes a member's permissions; the owner keeps everything. */
+  /**
+   * Adds a member, or changes a member's permissions: the admin hooks' shorthand, which gives the member the
+   * guild's role for exactly those bits (made on first use, named by {@link permissionRoleName}) in place of
+   * its other unmanaged roles. The owner keeps everything.
+   */
   addMember(guildId: string, userId: string, permissions: bigint = MEMBER_PERMISSIONS): void {
-    const guild = this.guild(guildId);
-    if (!guild) throw new RangeError(`no guild "${guildId}"`);
+    const guild = this.#need(guildId);
     if (guild.ownerId === userId) return;
-    guild.members[userId] = permissions.toString();
+    const role = this.#permissionRole(guild, permissions);
+    const existing = this.member(guildId, userId);
+    if (existing) {
+      existing.roles = [...existing.roles.filter((r) => guild.roles[r]?.botId), role.id];
+      this.emit('memberUpdated', guildId, userId);
+    } else {
+      guild.members[userId] = this.#newMember([role.id]);
+      this.emit('memberAdded', guildId, userId);
+    }
     this.#log.line('guilds', `user ${userId} is a member of ${guild.name} (permissions ${permissions})`);
   }
 
-  /** Stores a message in a channel without telling anyone: how the lobby relay writes into the channel. */
-  appendMessage(
-    channelId: string,
-    input: { authorId: string; content: string; fromLobbyId: string | null },
-  ): ChannelMessageRecord {
-    if (!this.channel(channelId)) throw new RangeError(`no channel "${channelId}"`);
-    const record: ChannelMessageRecord = {
+  /**
+   * Adds the application's bot with its own managed role holding `permissions` (what the OAuth2 `bot` scope's
+   * `permissions` asks for), or changes that role's permissions when the bot is already in.
+   */
+  addBot(guildId: string, botId: string, botName: string, permissions: bigint): void {
+    const guild = this.#need(guildId);
+    const own = Object.values(guild.roles).find((r) => r.botId === botId);
+    if (own) {
+      own.permissions = permissions.toString();
+      this.emit('roleUpdated', guildId, own);
+    } else {
+      const role = this.#addRole(guild, { name: botName, permissions, botId });
+      this.emit('roleCreated', guildId, role);
+    }
+    const role = Object.values(guild.roles).find((r) => r.botId === botId);
+    if (!this.member(guildId, botId) && role) {
+      guild.members[botId] = this.#newMember([role.id]);
+      this.emit('memberAdded', guildId, botId);
+    }
+    this.#log.line('guilds', `the bot is in ${guild.name} (permissions ${permissions})`);
+  }
+
+  /** A guild member by user id. */
+  member(guildId: string, userId: string): GuildMemberRecord | undefined {
+    const guild = this.guild(guildId);
+    return guild && Object.hasOwn(guild.members, userId) ? guild.members[userId] : undefined;
+  }
+
+  /** Removes a member (not the owner); returns whether there was one. */
+  removeMember(guildId: string, userId: string): boolean {
+    const guild = this.#need(guildId);
+    const member = this.member(guildId, userId);
+    if (!member || guild.ownerId === userId) return false;
+    Reflect.deleteProperty(guild.members, userId);
+    this.emit('memberRemoved', guildId, userId, member);
+    this.#log.line('guilds', `user ${userId} left ${guild.name}`);
+    return true;
+  }
+
+  /** A role by id (the guild id is @everyone). */
+  role(guildId: string, roleId: string): RoleRecord | undefined {
+    const guild = this.guild(guildId);
+    return guild && Object.hasOwn(guild.roles, roleId) ? guild.roles[roleId] : undefined;
+  }
+
+  /** A guild's roles by position, then id. */
+  rolesOf(guildId: string): RoleRecord[] {
+    const guild = this.guild(guildId);
+    if (!guild) return [];
+    return Object.values(guild.roles).sort((a, b) => a.position - b.position || compareIds(a.id, b.id));
+  }
+
+  /** Creates a role at the top of the list; `roleCreated` follows. */
+  createRole(
+    guildId: string,
+    input: { name: string; permissions: bigint; color?: number; hoist?: boolean; mentionable?: boolean },
+  ): RoleRecord {
+    const guild = this.#need(guildId);
+    const role = this.#addRole(guild, { ...input, botId: null });
+    this.emit('roleCreated', guildId, role);
+    this.#log.line('guilds', `role ${role.name} (${role.id}) created in ${guild.name}`);
+    return role;
+  }
+
+  /** Changes a role in place; `roleUpdated` follows. */
+  updateRole(guildId: string, role: RoleRecord, change: Partial<Omit<RoleRecord, 'id' | 'botId'>>): void {
+    Object.assign(role, change);
+    this.emit('roleUpdated', guildId, role);
+  }
+
+  /** Deletes a role (not @everyone) and takes it from every member; `roleDeleted` follows. */
+  deleteRole(guildId: string, roleId: string): boolean {
+    const guild = this.#need(guildId);
+    const role = this.role(guildId, roleId);
+    if (!role || roleId === guildId) return false;
+    Reflect.deleteProperty(guild.roles, roleId);
+    for (const [userId, member] of Object.entries(guild.members)) {
+      if (member.roles.includes(roleId)) {
+        member.roles = member.roles.filter((r) => r !== roleId);
+        this.emit('memberUpdated', guildId, userId);
+      }
+    }
+    this.emit('roleDeleted', guildId, role);
+    return true;
+  }
+
+  /** Changes a member's nick or profile (not its roles); `memberUpdated` follows. */
+  updateMember(
+    guildId: string,
+    userId: string,
+    change: Partial<Omit<GuildMemberRecord, 'roles' | 'joinedAt'>>,
+  ): void {
+    const member = this.member(guildId, userId);
+    if (!member) throw new RangeError(`user ${userId} is not a member of guild ${guildId}`);
+    Object.assign(member, change);
+    this.emit('memberUpdated', guildId, userId);
+  }
+
+  /** Sets a member's unmanaged roles (unknown ids are dropped); `memberUpdated` follows. */
+  setMemberRoles(guildId: string, userId: string, roles: string[]): void {
+    const member = this.member(guildId, userId);
+    if (!member) throw new RangeError(`user ${userId} is not a member of guild ${guildId}`);
+    // A managed role (a bot's own) stays with its member whatever the list says, as on the platform.
+    const managed = member.roles.filter(
+      (r) => this.role(guildId, r)?.botId !== null && this.role(guildId, r),
+    );
+    const wanted = roles.filter((r) => r !== guildId && this.role(guildId, r)?.botId === null);
+    member.roles = [...new Set([...managed, ...wanted])];
+    this.emit('memberUpdated', guildId, userId);
+  }
+
+  /** How many members hold each role (besides @everyone), by role id; roles nobody holds count 0. */
+  roleMemberCounts(guildId: string): Record<string, number> {
+    const guild = this.#need(guildId);
+    const counts: Record<string, number> = {};
+    for (const role of Object.values(guild.roles)) if (role.id !== guildId) counts[role.id] = 0;
+    for (const member of Object.values(guild.members)) {
+      for (const r of member.roles) if (Object.hasOwn(counts, r)) counts[r] = (counts[r] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  #need(guildId: string): GuildRecord {
+    const guild = this.guild(guildId);
+    if (!guild) throw new RangeError(`no guild "${guildId}"`);
+    return guild;
+  }
+
+  #newMember(roles: string[]): GuildMemberRecord {
+    return { roles, nick: null, joinedAt: this.#store.now(), avatar: null, banner: null, bio: null };
+  }
+
+  #addRole(
+    guild: GuildRecord,
+    input: {
+      name: string;
+      permissions: bigint;
+      botId: string | null;
+      color?: number;
+      hoist?: boolean;
+      mentionable?: boolean;
+    },
+  ): RoleRecord {
+    const top = Math.max(0, ...Object.values(guild.roles).map((r) => r.position));
+    const role: RoleRecord = {
       id: this.#store.nextId(),
-      channelId,
-      authorId: input.authorId,
-      content: input.content,
-      fromLobbyId: input.fromLobbyId,
-      createdAt: this.#store.now(),
+      name: checkName('a role name', input.name, 100),
+      permissions: input.permissions.toString(),
+      position: top + 1,
+      color: input.color ?? 0,
+      hoist: input.hoist ?? false,
+      mentionable: input.mentionable ?? false,
+      botId: input.botId,
     };
-    this.#store.state.channelMessages[record.id] = record;
-    return record;
+    guild.roles[role.id] = role;
+    return role;
+  }
+
+  /** The guild's shorthand role for exactly `bits` (see {@link Guilds.addMember}), made on first use. */
+  #permissionRole(guild: GuildRecord, bits: bigint): RoleRecord {
+    const name = permissionRoleName(bits);
+    const found = Object.values(guild.roles).find(
+      (r) => r.botId === null && r.name === name && r.permissions === bits.toString(),
+    );
+    if (found) return found;
+    const role = this.#addRole(guild, { name, permissions: bits, botId: null });
+    this.emit('roleCreated', guild.id, role);
+    return role;
   }
 
   /**
-   * A chat-app user writes in a channel: stored, then `channelMessage` is emitted (the relay to a linked
-   * lobby listens). Throws a `RangeError` when the user may not write there or the content is empty or too long.
+   * Creates a channel in a guild. A channel made inside a category without overwrites of its own starts with
+   * the category's (the platform "syncs" it). `channelCreated` follows.
+   */
+  createChannel(
+    guildId: string,
+    input: { name: string; type: number; parentId: string | null; position?: number } & ChannelChange,
+  ): GuildChannelRecord {
+    const guild = this.#need(guildId);
+    const parent = input.parentId === null ? undefined : this.channel(input.parentId);
+    const channel: GuildChannelRecord = {
+      id: this.#store.nextId(),
+      guildId,
+      name: checkName('a channel name', input.name, 100),
+      type: input.type,
+      position:
+        input.position ?? this.channelsOf(guildId).filter((c) => c.parentId === input.parentId).length,
+      parentId: input.parentId,
+      overwrites: (input.overwrites ?? parent?.overwrites ?? []).map((o) => ({ ...o })),
+      ...(input.type === ChannelKind.TEXT
+        ? {
+            topic: input.topic ?? null,
+            nsfw: input.nsfw ?? false,
+            rateLimitPerUser: input.rateLimitPerUser ?? 0,
+          }
+        : {}),
+    };
+    this.#store.state.channels[channel.id] = channel;
+    this.#log.line('guilds', `channel #${channel.name} (${channel.id}) created in ${guild.name}`);
+    this.emit('channelCreated', channel);
+    return channel;
+  }
+
+  /** Changes a channel in place; `channelUpdated` follows. */
+  updateChannel(channel: GuildChannelRecord, change: ChannelChange): void {
+    for (const [key, value] of Object.entries(change)) {
+      if (value !== undefined) (channel as unknown as Record<string, unknown>)[key] = value;
+    }
+    this.emit('channelUpdated', channel);
+  }
+
+  /**
+   * Deletes a channel with its messages; the channels of a deleted category move to the top level, each
+   * with its own `channelUpdated`. `channelDeleted` follows.
+   */
+  deleteChannel(channelId: string): GuildChannelRecord | undefined {
+    const channel = this.channel(channelId);
+    if (!channel) return undefined;
+    Reflect.deleteProperty(this.#store.state.channels, channelId);
+    this.messages.dropChannel(channelId);
+    for (const child of this.channelsOf(channel.guildId).filter((c) => c.parentId === channelId)) {
+      this.updateChannel(child, { parentId: null });
+    }
+    this.#log.line('guilds', `channel #${channel.name} (${channel.id}) deleted`);
+    this.emit('channelDeleted', channel);
+    return channel;
+  }
+
+  /**
+   * A chat-app user writes in a channel (the admin hook): stored, then relayed to a linked lobby. Throws a
+   * `RangeError` when the user may not write there or the content is empty or too long.
    */
   post(channelId: string, authorId: string, content: string): ChannelMessageRecord {
     const channel = this.channel(channelId);
@@ -263,17 +526,14 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     if (content.length === 0 || content.length > MAX_CHANNEL_MESSAGE) {
       throw new RangeError(`content must be 1–${MAX_CHANNEL_MESSAGE} characters`);
     }
-    const record = this.appendMessage(channelId, { authorId, content, fromLobbyId: null });
-    this.#log.line('guilds', `user ${authorId} wrote message ${record.id} in #${channel.name}`);
-    this.emit('channelMessage', channelId, record);
-    return record;
-  }
-
-  /** A channel's messages, oldest first. */
-  messages(channelId: string): ChannelMessageRecord[] {
-    return Object.values(this.#store.state.channelMessages)
-      .filter((m) => m.channelId === channelId)
-      .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0));
+    const mentions = mentionsIn(content);
+    return this.messages.create(channel, {
+      authorId,
+      content,
+      fromLobbyId: null,
+      mentions: mentions.users,
+      mentionRoles: mentions.roles,
+    });
   }
 
   protected override onListenerError(error: unknown, event: string): void {

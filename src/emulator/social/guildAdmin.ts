@@ -1,6 +1,11 @@
 import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, GuildRecord } from '../store/types.js';
-import type { EmulatorChannelMessage, EmulatorGuild, EmulatorGuildChannelSpec } from '../types.js';
+import type {
+  EmulatorChannelMessage,
+  EmulatorGuild,
+  EmulatorGuildChannelSpec,
+  EmulatorGuildRole,
+} from '../types.js';
 import type { Guilds, NewGuildChannel } from './Guilds.js';
 import { MEMBER_PERMISSIONS } from './permissions.js';
 
@@ -61,6 +66,65 @@ export class GuildAdmin {
     this.#guilds.addMember(guildId, this.#userId(user), bits(options.permissions));
   }
 
+  /** See {@link Emulator.addBotToGuild}. */
+  addBot(guildId: string, options: { permissions?: string | bigint }): void {
+    const bot = this.#store.botUser();
+    this.#guilds.addBot(guildId, bot.id, bot.username, bits(options.permissions));
+  }
+
+  /** See {@link Emulator.createRole}. */
+  createRole(guildId: string, options: { name: string; permissions?: string | bigint }): EmulatorGuildRole {
+    if (!this.#guilds.guild(guildId)) throw new RangeError(`no guild "${guildId}"`);
+    const role = this.#guilds.createRole(guildId, {
+      name: options.name,
+      permissions: bits(options.permissions ?? 0n),
+    });
+    return { id: role.id, name: role.name, permissions: role.permissions, managed: false, members: [] };
+  }
+
+  /** See {@link Emulator.setMemberRoles}. */
+  setRoles(guildId: string, user: string, roleIds: string[]): void {
+    const userId = this.#memberId(user);
+    for (const id of roleIds) {
+      const role = this.#guilds.role(guildId, id);
+      if (!role || id === guildId || role.botId !== null)
+        throw new RangeError(`no assignable role "${id}" in guild ${guildId}`);
+    }
+    this.#guilds.setMemberRoles(guildId, userId, roleIds);
+  }
+
+  /** See {@link Emulator.setChannelOverwrite}. */
+  setOverwrite(
+    channelId: string,
+    target: string,
+    overwrite: { allow?: string | bigint; deny?: string | bigint } | null,
+  ): void {
+    const channel = this.#guilds.channel(channelId);
+    if (!channel) throw new RangeError(`no channel "${channelId}"`);
+    const guild = this.#guilds.guild(channel.guildId);
+    if (!guild) throw new RangeError(`no guild "${channel.guildId}"`);
+    const [id, type] =
+      target === '@everyone'
+        ? [guild.id, 0 as const]
+        : this.#guilds.role(guild.id, target)
+          ? [target, 0 as const]
+          : [this.#memberId(target), 1 as const];
+    const rest = channel.overwrites.filter((o) => !(o.id === id && o.type === type));
+    const next =
+      overwrite === null
+        ? rest
+        : [
+            ...rest,
+            {
+              id,
+              type,
+              allow: bits(overwrite.allow ?? 0n).toString(),
+              deny: bits(overwrite.deny ?? 0n).toString(),
+            },
+          ];
+    this.#guilds.updateChannel(channel, { overwrites: next });
+  }
+
   /** See {@link Emulator.postChannelMessage}. */
   post(channelId: string, user: string, content: string): EmulatorChannelMessage {
     return messageView(this.#guilds.post(channelId, this.#userId(user), content));
@@ -68,7 +132,15 @@ export class GuildAdmin {
 
   /** See {@link Emulator.channelMessages}. */
   messages(channelId: string): EmulatorChannelMessage[] {
-    return this.#guilds.messages(channelId).map(messageView);
+    return this.#guilds.messages.inChannel(channelId).map(messageView);
+  }
+
+  /** A user or the bot (by id, username, or `'@bot'`). */
+  #memberId(idOrName: string): string {
+    if (idOrName === '@bot') return this.#store.botUser().id;
+    const user = this.#store.findUser(idOrName);
+    if (!user) throw new RangeError(`no user "${idOrName}"`);
+    return user.id;
   }
 
   #userId(idOrName: string): string {
@@ -82,7 +154,18 @@ export class GuildAdmin {
       id: guild.id,
       name: guild.name,
       ownerId: guild.ownerId,
-      members: { ...guild.members },
+      members: Object.fromEntries(
+        Object.keys(guild.members).map((id) => [id, this.#guilds.guildPermissions(guild.id, id).toString()]),
+      ),
+      roles: this.#guilds.rolesOf(guild.id).map((r) => ({
+        id: r.id,
+        name: r.name,
+        permissions: r.permissions,
+        managed: r.botId !== null,
+        members: Object.entries(guild.members)
+          .filter(([, m]) => r.id === guild.id || m.roles.includes(r.id))
+          .map(([id]) => id),
+      })),
       channels: this.#guilds.channelsOf(guild.id).map((c) => ({
         id: c.id,
         name: c.name,

@@ -11,17 +11,17 @@ export function wireLobbyRelay(ctx: EmulatorContext): void {
 
   lobbies.on('messageCreated', (lobby, message) => {
     const channelId = lobby.linkedChannelId;
-    if (!message.fromGame || channelId === null || !guilds.channel(channelId)) return;
-    const copy = guilds.appendMessage(channelId, {
+    const channel = channelId === null ? undefined : guilds.channel(channelId);
+    if (!message.fromGame || !channel) return;
+    const copy = guilds.messages.create(channel, {
       authorId: message.authorId,
       content: message.content,
       fromLobbyId: lobby.id,
     });
-    log.line('lobbies', `message ${message.id} relayed to channel ${channelId} as ${copy.id}`);
+    log.line('lobbies', `message ${message.id} relayed to channel ${channel.id} as ${copy.id}`);
   });
 
-  guilds.on('channelMessage', (channelId, record) => {
-    if (record.fromLobbyId !== null) return;
+  guilds.messages.on('channelMessage', (channelId, record) => {
     const lobby = lobbies.linkedTo(channelId);
     if (!lobby) return;
     lobbies.postMessage({

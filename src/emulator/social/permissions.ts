@@ -1,15 +1,70 @@
 import type { GuildChannelRecord, GuildRecord } from '../store/types.js';
 
-/** Permission bits the emulator checks (the platform's values). */
+/**
+ * The platform's permission bits. Bits 43–52 are the interface document's table (CREATE_GUILD_EXPRESSIONS,
+ * CREATE_EVENTS, SET_VOICE_CHANNEL_STATUS, USE_EXTERNAL_APPS, PIN_MESSAGES, BYPASS_SLOWMODE); the rest are the
+ * platform's long-standing values.
+ */
 export const Permission = {
+  CREATE_INSTANT_INVITE: 1n << 0n,
+  KICK_MEMBERS: 1n << 1n,
+  BAN_MEMBERS: 1n << 2n,
   ADMINISTRATOR: 1n << 3n,
   MANAGE_CHANNELS: 1n << 4n,
+  MANAGE_GUILD: 1n << 5n,
+  ADD_REACTIONS: 1n << 6n,
+  VIEW_AUDIT_LOG: 1n << 7n,
+  PRIORITY_SPEAKER: 1n << 8n,
+  STREAM: 1n << 9n,
   VIEW_CHANNEL: 1n << 10n,
   SEND_MESSAGES: 1n << 11n,
+  SEND_TTS_MESSAGES: 1n << 12n,
+  MANAGE_MESSAGES: 1n << 13n,
+  EMBED_LINKS: 1n << 14n,
+  ATTACH_FILES: 1n << 15n,
+  READ_MESSAGE_HISTORY: 1n << 16n,
+  MENTION_EVERYONE: 1n << 17n,
+  USE_EXTERNAL_EMOJIS: 1n << 18n,
+  VIEW_GUILD_INSIGHTS: 1n << 19n,
+  CONNECT: 1n << 20n,
+  SPEAK: 1n << 21n,
+  MUTE_MEMBERS: 1n << 22n,
+  DEAFEN_MEMBERS: 1n << 23n,
+  MOVE_MEMBERS: 1n << 24n,
+  USE_VAD: 1n << 25n,
+  CHANGE_NICKNAME: 1n << 26n,
+  MANAGE_NICKNAMES: 1n << 27n,
+  MANAGE_ROLES: 1n << 28n,
+  MANAGE_WEBHOOKS: 1n << 29n,
+  MANAGE_GUILD_EXPRESSIONS: 1n << 30n,
+  USE_APPLICATION_COMMANDS: 1n << 31n,
+  REQUEST_TO_SPEAK: 1n << 32n,
+  MANAGE_EVENTS: 1n << 33n,
+  MANAGE_THREADS: 1n << 34n,
+  CREATE_PUBLIC_THREADS: 1n << 35n,
+  CREATE_PRIVATE_THREADS: 1n << 36n,
+  USE_EXTERNAL_STICKERS: 1n << 37n,
+  SEND_MESSAGES_IN_THREADS: 1n << 38n,
+  USE_EMBEDDED_ACTIVITIES: 1n << 39n,
+  MODERATE_MEMBERS: 1n << 40n,
+  VIEW_CREATOR_MONETIZATION_ANALYTICS: 1n << 41n,
+  USE_SOUNDBOARD: 1n << 42n,
+  CREATE_GUILD_EXPRESSIONS: 1n << 43n,
+  CREATE_EVENTS: 1n << 44n,
+  USE_EXTERNAL_SOUNDS: 1n << 45n,
+  SEND_VOICE_MESSAGES: 1n << 46n,
+  SET_VOICE_CHANNEL_STATUS: 1n << 48n,
+  SEND_POLLS: 1n << 49n,
+  USE_EXTERNAL_APPS: 1n << 50n,
+  PIN_MESSAGES: 1n << 51n,
+  BYPASS_SLOWMODE: 1n << 52n,
 } as const;
 
-/** Every permission bit the platform defines today; what the owner and administrators hold. */
-export const ALL_PERMISSIONS = (1n << 51n) - 1n;
+/** A permission's name. */
+export type PermissionName = keyof typeof Permission;
+
+/** Every permission bit the platform defines; what the owner and administrators hold. */
+export const ALL_PERMISSIONS = Object.values(Permission).reduce((all, bit) => all | bit, 0n);
 
 /** What a member gets by default and by redeeming an invite: see and write, nothing more. */
 export const MEMBER_PERMISSIONS = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES;
@@ -17,6 +72,11 @@ export const MEMBER_PERMISSIONS = Permission.VIEW_CHANNEL | Permission.SEND_MESS
 /** What linking a channel to a lobby takes (contract: view, send and manage the channel). */
 export const LINK_PERMISSIONS =
   Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.MANAGE_CHANNELS;
+
+/** The name of the role the admin hooks give members who were given a permissions bitfield. */
+export function permissionRoleName(bits: bigint): string {
+  return bits === MEMBER_PERMISSIONS ? 'Member' : `Permissions ${bits}`;
+}
 
 /** A permissions bitfield from its decimal string; anything malformed counts as no permission. */
 export function parsePermissions(value: string | undefined): bigint {
@@ -28,33 +88,53 @@ export function hasAll(held: bigint, wanted: bigint): boolean {
   return (held & wanted) === wanted;
 }
 
-/** A user's permissions in the guild as a whole: none for a non-member, everything for the owner and admins. */
-export function guildPermissions(guild: GuildRecord, userId: string): bigint {
-  if (guild.ownerId === userId) return ALL_PERMISSIONS;
-  if (!Object.hasOwn(guild.members, userId)) return 0n;
-  const base = parsePermissions(guild.members[userId]);
-  return hasAll(base, Permission.ADMINISTRATOR) ? ALL_PERMISSIONS : base;
+/** The names of the bits in `bits`, for error messages and logs. */
+export function permissionNames(bits: bigint): string[] {
+  return Object.entries(Permission)
+    .filter(([, bit]) => (bits & bit) !== 0n)
+    .map(([name]) => name);
 }
 
 /**
- * A user's permissions in one channel. The emulator's rule (a simplification of the platform's, which has
- * roles): the owner and ADMINISTRATOR hold everything; otherwise the member's guild permissions, then the
- * channel's @everyone overwrite (its id is the guild id) takes away `deny` and adds `allow`, then the user's
- * own overwrite does the same. A channel has only its own overwrites: a category's overwrites are not
- * inherited at check time (the platform copies them when a channel is "synced", which the emulator does not
- * model). Without VIEW_CHANNEL a user holds nothing in the channel, as on the platform.
+ * A user's permissions in the guild as a whole, the platform's way: none for a non-member, everything for the
+ * owner; otherwise the @everyone role (its id is the guild id) or'd with each of the member's roles, and
+ * everything when that includes ADMINISTRATOR.
+ */
+export function guildPermissions(guild: GuildRecord, userId: string): bigint {
+  if (guild.ownerId === userId) return ALL_PERMISSIONS;
+  const member = Object.hasOwn(guild.members, userId) ? guild.members[userId] : undefined;
+  if (!member) return 0n;
+  let held = parsePermissions(guild.roles[guild.id]?.permissions);
+  for (const roleId of member.roles) {
+    if (Object.hasOwn(guild.roles, roleId)) held |= parsePermissions(guild.roles[roleId]?.permissions);
+  }
+  return hasAll(held, Permission.ADMINISTRATOR) ? ALL_PERMISSIONS : held;
+}
+
+/**
+ * A user's permissions in one channel, the platform's order: the guild permissions (everything for the owner
+ * and administrators, which overwrites cannot take away); then the channel's @everyone overwrite; then the
+ * overwrites of all the member's roles together (every deny, then every allow); then the member's own
+ * overwrite. Without VIEW_CHANNEL a user holds nothing in the channel. A channel has only its own overwrites:
+ * a category's are copied when a channel is created in it, not inherited at check time.
  */
 export function channelPermissions(guild: GuildRecord, channel: GuildChannelRecord, userId: string): bigint {
   const base = guildPermissions(guild, userId);
   if (base === 0n || base === ALL_PERMISSIONS) return base;
+  const member = guild.members[userId];
   let held = base;
-  const apply = (id: string, type: 0 | 1): void => {
-    const overwrite = channel.overwrites.find((o) => o.id === id && o.type === type);
-    if (!overwrite) return;
-    held &= ~parsePermissions(overwrite.deny);
-    held |= parsePermissions(overwrite.allow);
-  };
-  apply(guild.id, 0);
-  apply(userId, 1);
+  const everyone = channel.overwrites.find((o) => o.type === 0 && o.id === guild.id);
+  if (everyone) held = (held & ~parsePermissions(everyone.deny)) | parsePermissions(everyone.allow);
+  let allow = 0n;
+  let deny = 0n;
+  for (const o of channel.overwrites) {
+    if (o.type === 0 && o.id !== guild.id && member?.roles.includes(o.id)) {
+      allow |= parsePermissions(o.allow);
+      deny |= parsePermissions(o.deny);
+    }
+  }
+  held = (held & ~deny) | allow;
+  const own = channel.overwrites.find((o) => o.type === 1 && o.id === userId);
+  if (own) held = (held & ~parsePermissions(own.deny)) | parsePermissions(own.allow);
   return hasAll(held, Permission.VIEW_CHANNEL) ? held : 0n;
 }

@@ -2,6 +2,16 @@ import type { GuildRecord, UserRecord } from '../store/types.js';
 import { ChannelKind, type Guilds } from './Guilds.js';
 import { MEMBER_PERMISSIONS, Permission } from './permissions.js';
 
+/** What the application's bot holds in the seeded guild: read, write and manage channels, as a typical game bot. */
+export const SEEDED_BOT_PERMISSIONS =
+  MEMBER_PERMISSIONS |
+  Permission.READ_MESSAGE_HISTORY |
+  Permission.EMBED_LINKS |
+  Permission.ATTACH_FILES |
+  Permission.ADD_REACTIONS |
+  Permission.MANAGE_CHANNELS |
+  Permission.PIN_MESSAGES;
+
 /** The seeded guild's name (contract). */
 export const SEEDED_GUILD_NAME = 'Emulator Guild';
 
@@ -9,12 +19,17 @@ export const SEEDED_GUILD_NAME = 'Emulator Guild';
  * The contract's seeded guild: owned by the first user, every other user a member who may view and write
  * (not manage, so only the owner may link its channels). Channels: #welcome at the top level; "Text Channels"
  * with #general, #lfg and #staff (hidden from everyone but the owner); "Voice Channels" with the voice
- * channel "General". Nothing is seeded without users, as the guild needs an owner.
+ * channel "General". The application's bot is in it with {@link SEEDED_BOT_PERMISSIONS}, so #staff is a channel it
+ * cannot view. Nothing is seeded without users, as the guild needs an owner.
  */
-export function seedGuild(guilds: Guilds, users: readonly UserRecord[]): GuildRecord | undefined {
+export function seedGuild(
+  guilds: Guilds,
+  users: readonly UserRecord[],
+  bot: UserRecord,
+): GuildRecord | undefined {
   const [owner, ...others] = users;
   if (!owner) return undefined;
-  return guilds.create({
+  const guild = guilds.create({
     name: SEEDED_GUILD_NAME,
     ownerId: owner.id,
     members: others.map((u) => ({ userId: u.id, permissions: MEMBER_PERMISSIONS })),
@@ -33,4 +48,6 @@ export function seedGuild(guilds: Guilds, users: readonly UserRecord[]): GuildRe
       { name: 'General', type: ChannelKind.VOICE, parent: 'Voice Channels', position: 0 },
     ],
   });
+  guilds.addBot(guild.id, bot.id, bot.username, SEEDED_BOT_PERMISSIONS);
+  return guild;
 }

@@ -3,12 +3,13 @@
  * guilds, messages and tokens. What lives only while the process runs is not in it: gateway and voice
  * sessions, presence, calls (none of them is in the store), and authorization codes (valid 100 s).
  */
+import { migrateGuildsFromV1 } from './migrate.js';
 import type { StoreState } from './types.js';
 
 /** The `format` field of a saved state. */
 export const SAVED_STATE_FORMAT = 'sdkpp-emulator-state';
 /** The version this build writes and reads; a later one fails to load with a message. */
-export const SAVED_STATE_VERSION = 1;
+export const SAVED_STATE_VERSION = 2;
 
 /**
  * A saved emulator state (`Emulator.exportState()`, `EmulatorOptions.state`): plain JSON. It holds the bot
@@ -18,7 +19,7 @@ export const SAVED_STATE_VERSION = 1;
 export interface EmulatorSavedState {
   /** Always `'sdkpp-emulator-state'`. */
   format: string;
-  /** The format version (1). */
+  /** The format version (2; version 1 files, from before guild roles, are read too). */
   version: number;
   /** When it was saved, ISO 8601. */
   savedAt: string;
@@ -103,8 +104,13 @@ export function importStoreState(saved: unknown, now: number): StoreState {
   if (!isObject((data.users as Record<string, unknown>)[application.id as string])) {
     throw new RangeError("the saved state lacks the application's bot user");
   }
-  const state = structuredClone(data) as unknown as StoreState;
-  state.version = 1;
+  const copy = structuredClone(data);
+  if (saved.version === 1) migrateGuildsFromV1(copy.guilds as Record<string, unknown>, now);
+  const state = copy as unknown as StoreState;
+  state.version = 2;
+  // Version 1 states have neither portal setting: the platform's defaults, off.
+  state.application.privilegedIntents ??= 0;
+  state.application.channelObfuscation ??= false;
   state.codes = {};
   // Nobody is connected after a restart: each lobby's idle timeout starts again now.
   for (const lobby of Object.values(state.lobbies)) lobby.idleSince = now;

@@ -12,6 +12,10 @@ export interface ApplicationRecord {
   botToken: string;
   /** Custom schemes whose `<scheme>:/authorize/callback` is registered, besides `discord-<id>`. */
   customSchemes: string[];
+  /** The privileged gateway intents enabled for the bot (the portal's toggles), as intent bits. */
+  privilegedIntents: number;
+  /** The portal's Private Channel Obfuscation toggle: on for every bot session, capability or not. */
+  channelObfuscation: boolean;
 }
 
 /** A user account. */
@@ -234,14 +238,46 @@ export interface ChannelOverwriteRecord {
   deny: string;
 }
 
-/** A guild (a server of the chat app) whose channels players may link to lobbies. */
+/** A guild role. The @everyone role has the guild's id and is every member's without being listed. */
+export interface RoleRecord {
+  id: string;
+  name: string;
+  /** Permission bits, as a decimal string. */
+  permissions: string;
+  /** Sort position; @everyone is 0. */
+  position: number;
+  /** RGB colour (the deprecated `color`; 0 for none). */
+  color: number;
+  /** Shown apart in the member list. */
+  hoist: boolean;
+  mentionable: boolean;
+  /** The bot user whose own role this is (made when the bot joined), or null; such a role is managed. */
+  botId: string | null;
+}
+
+/** A member of a guild. */
+export interface GuildMemberRecord {
+  /** Role ids besides @everyone. */
+  roles: string[];
+  nick: string | null;
+  /** Unix ms. */
+  joinedAt: number;
+  /** Guild-specific avatar, banner and bio (Modify Current Member); null for none. */
+  avatar: string | null;
+  banner: string | null;
+  bio: string | null;
+}
+
+/** A guild (a server of the chat app) whose channels players may link to lobbies and bots live in. */
 export interface GuildRecord {
   id: string;
   name: string;
   /** The owner holds every permission everywhere in the guild. */
   ownerId: string;
-  /** The members: user id → guild-level permissions bitfield (decimal string). Emulator-simple: no roles. */
-  members: Record<string, string>;
+  /** The members by user id, the owner included. */
+  members: Record<string, GuildMemberRecord>;
+  /** The roles by id, @everyone (the guild id) included. */
+  roles: Record<string, RoleRecord>;
   /** Unix ms. */
   createdAt: number;
 }
@@ -257,9 +293,51 @@ export interface GuildChannelRecord {
   /** The category the channel is in, or null at the top level. */
   parentId: string | null;
   overwrites: ChannelOverwriteRecord[];
+  /** Text channels: the topic (0–1024 characters), or null. Absent in states saved before bots. */
+  topic?: string | null;
+  /** Text channels: age-restricted. */
+  nsfw?: boolean;
+  /** Text channels: slowmode seconds (0–21600); bots are not subject to it. */
+  rateLimitPerUser?: number;
 }
 
-/** A message in a guild channel: written by a chat-app user, or relayed from the linked lobby. */
+/** A file attached to a channel message; the bytes live in memory beside the store, not in it. */
+export interface AttachmentRecord {
+  id: string;
+  filename: string;
+  /** Bytes. */
+  size: number;
+  contentType: string | null;
+  /** Alt text (0–1024 characters), or null. */
+  description: string | null;
+  /** Marked as a spoiler (`is_spoiler`, or the legacy `SPOILER_` filename prefix). */
+  spoiler: boolean;
+}
+
+/** What a message points at: a reply (type 0) or a forward (type 1, with a snapshot of the original). */
+export interface MessageReferenceRecord {
+  type: 0 | 1;
+  messageId: string;
+  channelId: string;
+  guildId: string;
+}
+
+/** The part of a forwarded message that travels with the forward (the document's `message_snapshot`). */
+export interface MessageSnapshotRecord {
+  content: string;
+  embeds: unknown[];
+  attachments: AttachmentRecord[];
+  flags: number;
+  /** Unix ms of the original. */
+  createdAt: number;
+  editedAt: number | null;
+}
+
+/**
+ * A message in a guild channel: written by a chat-app user or a bot, or relayed from the linked lobby. The
+ * fields after `createdAt` came with bots; a state saved before them lacks them, which reads as their empty
+ * value.
+ */
 export interface ChannelMessageRecord {
   id: string;
   channelId: string;
@@ -269,6 +347,26 @@ export interface ChannelMessageRecord {
   fromLobbyId: string | null;
   /** Unix ms. */
   createdAt: number;
+  /** Unix ms of the last edit, or null. */
+  editedAt?: number | null;
+  /** Embeds as validated (≤ 10, each ≤ 25 fields). */
+  embeds?: unknown[];
+  attachments?: AttachmentRecord[];
+  /** Components as validated (legacy action rows, or Components V2 with flag 1 << 15). */
+  components?: unknown[];
+  /** Message flags (IS_COMPONENTS_V2 = 1 << 15, SUPPRESS_EMBEDS = 1 << 2, …). */
+  flags?: number;
+  /** The sender's nonce, or null. */
+  nonce?: string | null;
+  /** Unix ms when pinned, or null. */
+  pinnedAt?: number | null;
+  reference?: MessageReferenceRecord | null;
+  /** Present on forwards. */
+  snapshot?: MessageSnapshotRecord | null;
+  /** Users mentioned as `<@id>`. */
+  mentions?: string[];
+  /** Roles mentioned as `<@&id>`. */
+  mentionRoles?: string[];
 }
 
 /** An invite to the guild of a lobby's linked channel; single use, valid one hour. */
@@ -289,7 +387,7 @@ export interface ChannelInviteRecord {
 
 /** The whole store. */
 export interface StoreState {
-  version: 1;
+  version: 2;
   application: ApplicationRecord;
   /** The private key that signs ID tokens, as a JWK. */
   signingKey: Record<string, unknown>;

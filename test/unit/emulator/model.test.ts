@@ -61,7 +61,13 @@ describe('snowflakes', () => {
 
 describe('GatewaySession', () => {
   it('numbers dispatches and replays what came after a seq', () => {
-    const session = new GatewaySession('s', { userId: 'u', kind: 'oauth', scopes: [] });
+    const session = new GatewaySession('s', {
+      userId: 'u',
+      kind: 'oauth',
+      scopes: [],
+      intents: 0,
+      capabilities: 0,
+    });
     for (let i = 0; i < 5; i += 1) session.record('E', { i });
     expect(session.seq).toBe(5);
     expect(session.replayAfter(5)).toEqual([]);
@@ -75,7 +81,13 @@ describe('GatewaySession', () => {
   });
 
   it('keeps a bounded buffer and refuses replays that fell out of it', () => {
-    const session = new GatewaySession('s', { userId: 'u', kind: 'oauth', scopes: [] });
+    const session = new GatewaySession('s', {
+      userId: 'u',
+      kind: 'oauth',
+      scopes: [],
+      intents: 0,
+      capabilities: 0,
+    });
     for (let i = 0; i < REPLAY_BUFFER_SIZE + 10; i += 1) session.record('E', i);
     expect(session.replayAfter(10)).toHaveLength(REPLAY_BUFFER_SIZE);
     expect(session.replayAfter(9)).toBeNull();

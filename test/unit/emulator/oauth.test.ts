@@ -60,6 +60,8 @@ describe('redirect URIs', () => {
     clientSecret: 's',
     botToken: 'b',
     customSchemes: ['mygame'],
+    privilegedIntents: 0,
+    channelObfuscation: false,
   };
 
   it('registers loopback http URIs on any port and path, and exact custom-scheme URIs', () => {

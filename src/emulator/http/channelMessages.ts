@@ -1,0 +1,340 @@
+import { wireMessage } from '../bot/messageWire.js';
+import type { EmulatorContext } from '../context.js';
+import { mentionsIn } from '../social/ChannelMessages.js';
+import { ChannelKind } from '../social/Guilds.js';
+import { compareIds } from '../social/ids.js';
+import { Permission, hasAll, permissionNames } from '../social/permissions.js';
+import type {
+  AttachmentRecord,
+  ChannelMessageRecord,
+  GuildChannelRecord,
+  MessageSnapshotRecord,
+} from '../store/types.js';
+import { botReadsContent, channelForBot } from './botAccess.js';
+import { ApiError, missingPermissions, unknown } from './errors.js';
+import {
+  MAX_MESSAGE_BODY_BYTES,
+  checkMessageBody,
+  readMessageRequest,
+  type MessageBody,
+} from './messageBodies.js';
+import { jsonReply, noContentReply } from './replies.js';
+import { requireBot } from './requestAuth.js';
+import type { Route, RouteRequest } from './router.js';
+
+/** 400 50006: a message needs content, an embed, a component, an attachment or a forward. */
+function emptyMessage(): ApiError {
+  return new ApiError(400, 50006, 'Cannot send an empty message');
+}
+
+/** The message list's page size bounds. */
+const MAX_PAGE = 100;
+
+/**
+ * The bot's message routes of guild text channels: create (JSON or multipart with files, replies, forwards,
+ * `enforce_nonce`), list and get (content follows the MESSAGE_CONTENT rule), edit (content, embeds,
+ * components, attachments kept or changed by id), delete. Pins have their own file.
+ */
+export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
+  const { guilds, store } = ctx;
+  const botId = store.state.application.id;
+  const messages = guilds.messages;
+
+  const view = (record: ChannelMessageRecord, channel: GuildChannelRecord): Record<string, unknown> =>
+    wireMessage(record, store, {
+      http: ctx.urls.http,
+      guildId: channel.guildId,
+      content: botReadsContent(ctx, record),
+    });
+
+  const textChannel = (req: RouteRequest, needed: bigint): GuildChannelRecord => {
+    requireBot(ctx, req);
+    const channel = channelForBot(ctx, req.params.channel_id ?? '', needed);
+    if (channel.type !== ChannelKind.TEXT)
+      throw new ApiError(400, 50008, 'Cannot send messages in a non-text channel');
+    return channel;
+  };
+
+  const storeUploads = (body: MessageBody, keep: AttachmentRecord[]): AttachmentRecord[] => {
+    const kept = new Map(keep.map((a) => [a.id, a]));
+    const result: AttachmentRecord[] = [];
+    const specs = body.attachments ?? [];
+    for (const spec of specs) {
+      const file = body.files.get(spec.id);
+      if (file) {
+        const filename = spec.filename ?? file.filename;
+        const record: AttachmentRecord = {
+          id: store.nextId(),
+          filename,
+          size: file.bytes.length,
+          contentType: file.contentType,
+          description: spec.description ?? null,
+          // The legacy SPOILER_ prefix still marks a spoiler; is_spoiler does it without renaming.
+          spoiler: spec.isSpoiler ?? filename.startsWith('SPOILER_'),
+        };
+        messages.files.put(record.id, { bytes: file.bytes, contentType: file.contentType });
+        result.push(record);
+        continue;
+      }
+      const existing = kept.get(spec.id);
+      if (!existing) {
+        throw new ApiError(400, 50035, 'Invalid Form Body', {
+          errors: {
+            attachments: {
+              _errors: [{ code: 'ATTACHMENT_NOT_FOUND', message: `Unknown attachment ${spec.id}` }],
+            },
+          },
+        });
+      }
+      // The document: an edit may change `description` and `is_spoiler` of an existing attachment.
+      result.push({
+        ...existing,
+        ...(spec.description === undefined ? {} : { description: spec.description }),
+        ...(spec.isSpoiler === undefined ? {} : { spoiler: spec.isSpoiler }),
+      });
+    }
+    return result;
+  };
+
+  const forwardSnapshot = (body: MessageBody): MessageSnapshotRecord | null => {
+    const ref = body.reference;
+    if (!ref || ref.type !== 1) return null;
+    if (body.content || body.embeds?.length || body.components?.length || body.attachments?.length) {
+      throw new ApiError(400, 50035, 'Invalid Form Body', {
+        errors: {
+          message_reference: {
+            _errors: [
+              { code: 'MESSAGE_FORWARD_WITH_CONTENT', message: 'A forward carries nothing of its own.' },
+            ],
+          },
+        },
+      });
+    }
+    const source = guilds.channel(ref.channelId ?? '');
+    const original = source ? messages.get(source.id, ref.messageId) : undefined;
+    if (!source || !original) throw unknown('Message');
+    // The document's 160014: the app must be able to read the forwarded message's content.
+    const readable =
+      guilds.mayView(botId, source.id) &&
+      hasAll(guilds.permissions(botId, source.id), Permission.READ_MESSAGE_HISTORY) &&
+      botReadsContent(ctx, original);
+    if (!readable) {
+      ctx.log.line('guilds', `the bot may not forward message ${original.id}: it cannot read its content`);
+      throw new ApiError(403, 160014, 'You cannot forward a message whose content you cannot read.');
+    }
+    return {
+      content: original.content,
+      embeds: structuredClone(original.embeds ?? []),
+      attachments: structuredClone(original.attachments ?? []),
+      flags: original.flags ?? 0,
+      createdAt: original.createdAt,
+      editedAt: original.editedAt ?? null,
+    };
+  };
+
+  const create = async (req: RouteRequest) => {
+    const channel = textChannel(req, Permission.SEND_MESSAGES);
+    const { json, files } = await readMessageRequest(req);
+    const body = checkMessageBody(json, files, { edit: false });
+    const held = guilds.permissions(botId, channel.id);
+    const needs =
+      (body.embeds?.length ? Permission.EMBED_LINKS : 0n) |
+      (files.size > 0 ? Permission.ATTACH_FILES : 0n) |
+      (body.reference ? Permission.READ_MESSAGE_HISTORY : 0n);
+    if (!hasAll(held, needs)) throw missingPermissions(permissionNames(needs & ~held));
+    if (body.enforceNonce && body.nonce !== undefined) {
+      const earlier = messages.byNonce(channel.id, botId, body.nonce);
+      if (earlier) {
+        ctx.log.line('guilds', `enforce_nonce: message ${earlier.id} returned again for its nonce`);
+        return jsonReply(200, view(earlier, channel));
+      }
+    }
+    const snapshot = forwardSnapshot(body);
+    let reference: ChannelMessageRecord['reference'] = null;
+    if (body.reference) {
+      const refChannelId = body.reference.channelId ?? channel.id;
+      const target = messages.get(refChannelId, body.reference.messageId);
+      if (target || body.reference.type === 1) {
+        reference = {
+          type: body.reference.type,
+          messageId: body.reference.messageId,
+          channelId: refChannelId,
+          guildId: channel.guildId,
+        };
+      } else if (body.reference.failIfNotExists) {
+        throw new ApiError(400, 50035, 'Invalid Form Body', {
+          errors: {
+            message_reference: {
+              _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', message: 'Unknown message' }],
+            },
+          },
+        });
+      }
+    }
+    const attachments = storeUploads(body, []);
+    const content = body.content ?? '';
+    if (
+      !content &&
+      !body.embeds?.length &&
+      !body.components?.length &&
+      attachments.length === 0 &&
+      !snapshot
+    ) {
+      throw emptyMessage();
+    }
+    const mentions = mentionsIn(content);
+    const record = messages.create(channel, {
+      authorId: botId,
+      content,
+      fromLobbyId: null,
+      editedAt: null,
+      embeds: body.embeds ?? [],
+      attachments,
+      components: body.components ?? [],
+      flags: body.flags ?? 0,
+      nonce: body.nonce ?? null,
+      pinnedAt: null,
+      reference,
+      snapshot,
+      mentions: mentions.users,
+      mentionRoles: mentions.roles,
+    });
+    return jsonReply(200, view(record, channel));
+  };
+
+  const message = (req: RouteRequest, channel: GuildChannelRecord): ChannelMessageRecord => {
+    const record = messages.get(channel.id, req.params.message_id ?? '');
+    if (!record) throw unknown('Message');
+    return record;
+  };
+
+  return [
+    {
+      method: 'POST',
+      scope: 'api',
+      pattern: '/channels/:channel_id/messages',
+      style: 'api',
+      maxBodyBytes: MAX_MESSAGE_BODY_BYTES,
+      handle: create,
+    },
+    {
+      method: 'PATCH',
+      scope: 'api',
+      pattern: '/channels/:channel_id/messages/:message_id',
+      style: 'api',
+      maxBodyBytes: MAX_MESSAGE_BODY_BYTES,
+      handle: async (req) => {
+        const channel = textChannel(req, 0n);
+        const record = message(req, channel);
+        if (record.authorId !== botId)
+          throw new ApiError(403, 50005, 'Cannot edit a message authored by another user');
+        const { json, files } = await readMessageRequest(req);
+        const v2Already = ((record.flags ?? 0) & (1 << 15)) !== 0;
+        const body = checkMessageBody(json, files, { edit: true, v2Already });
+        const change: Partial<ChannelMessageRecord> = {};
+        if (body.content !== undefined) {
+          const mentions = mentionsIn(body.content);
+          Object.assign(change, {
+            content: body.content,
+            mentions: mentions.users,
+            mentionRoles: mentions.roles,
+          });
+        }
+        if (body.embeds !== undefined) change.embeds = body.embeds;
+        if (body.components !== undefined) change.components = body.components;
+        if (body.flags !== undefined) change.flags = body.flags;
+        if (body.attachments !== undefined) {
+          const next = storeUploads(body, record.attachments ?? []);
+          for (const old of record.attachments ?? [])
+            if (!next.some((a) => a.id === old.id)) messages.files.delete(old.id);
+          change.attachments = next;
+        }
+        const after = { ...record, ...change };
+        if (
+          !after.content &&
+          !after.embeds?.length &&
+          !after.components?.length &&
+          !after.attachments?.length &&
+          !after.snapshot
+        ) {
+          throw emptyMessage();
+        }
+        messages.update(record, change, true);
+        return jsonReply(200, view(record, channel));
+      },
+    },
+    {
+      method: 'DELETE',
+      scope: 'api',
+      pattern: '/channels/:channel_id/messages/:message_id',
+      style: 'api',
+      handle: (req) => {
+        const channel = textChannel(req, 0n);
+        const record = message(req, channel);
+        if (
+          record.authorId !== botId &&
+          !hasAll(guilds.permissions(botId, channel.id), Permission.MANAGE_MESSAGES)
+        ) {
+          throw missingPermissions(['MANAGE_MESSAGES']);
+        }
+        messages.delete(record);
+        return noContentReply();
+      },
+    },
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/channels/:channel_id/messages/:message_id',
+      style: 'api',
+      handle: (req) => {
+        const channel = textChannel(req, Permission.READ_MESSAGE_HISTORY);
+        return jsonReply(200, view(message(req, channel), channel));
+      },
+    },
+    {
+      method: 'GET',
+      scope: 'api',
+      pattern: '/channels/:channel_id/messages',
+      style: 'api',
+      handle: (req) => {
+        const channel = textChannel(req, 0n);
+        // Without READ_MESSAGE_HISTORY the platform answers an empty list, not an error.
+        if (!hasAll(guilds.permissions(botId, channel.id), Permission.READ_MESSAGE_HISTORY))
+          return jsonReply(200, []);
+        const query = req.query();
+        const limitText = query.get('limit') ?? '50';
+        const limit = /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : NaN;
+        if (!(limit >= 1 && limit <= MAX_PAGE)) {
+          throw new ApiError(400, 50035, 'Invalid Form Body', {
+            errors: {
+              limit: {
+                _errors: [
+                  { code: 'NUMBER_TYPE_MAX', message: `int value should be between 1 and ${MAX_PAGE}.` },
+                ],
+              },
+            },
+          });
+        }
+        const all = messages.inChannel(channel.id);
+        const before = query.get('before');
+        const after = query.get('after');
+        const around = query.get('around');
+        let page: ChannelMessageRecord[];
+        if (around !== undefined) {
+          const index = all.findIndex((m) => compareIds(m.id, around) >= 0);
+          const start = Math.max(0, (index < 0 ? all.length : index) - Math.floor(limit / 2));
+          page = all.slice(start, start + limit);
+        } else if (after !== undefined) {
+          page = all.filter((m) => compareIds(m.id, after) > 0).slice(0, limit);
+        } else {
+          page = (before === undefined ? all : all.filter((m) => compareIds(m.id, before) < 0)).slice(-limit);
+        }
+        // Newest first, as the platform lists them.
+        return jsonReply(
+          200,
+          page.reverse().map((m) => view(m, channel)),
+        );
+      },
+    },
+  ];
+}

@@ -1,0 +1,128 @@
+import { ApiError, type FieldError } from './errors.js';
+
+/** A path into a request body: `['embeds', 0, 'fields']`. */
+export type FieldPath = readonly (string | number)[];
+
+/**
+ * Collects problems at paths of a nested body and reports them as one 400 50035 Invalid Form Body with the
+ * platform's nested `errors` tree (`{embeds: {0: {fields: {_errors: [...]}}}}`), so the answer names the field.
+ */
+export class FieldErrors {
+  readonly #tree: Record<string, unknown> = {};
+  #count = 0;
+
+  /** Records a problem at `path`. */
+  add(path: FieldPath, code: string, message: string): void {
+    let node = this.#tree;
+    for (const key of path) {
+      const name = String(key);
+      const next = Object.hasOwn(node, name) ? node[name] : undefined;
+      if (typeof next === 'object' && next !== null) {
+        node = next as Record<string, unknown>;
+      } else {
+        const created: Record<string, unknown> = {};
+        node[name] = created;
+        node = created;
+      }
+    }
+    const list = (node._errors ??= []) as FieldError[];
+    list.push({ code, message });
+    this.#count += 1;
+  }
+
+  /** Whether any problem was recorded. */
+  get any(): boolean {
+    return this.#count > 0;
+  }
+
+  /** Throws the collected problems, if any. */
+  finish(): void {
+    if (this.#count > 0) throw new ApiError(400, 50035, 'Invalid Form Body', { errors: this.#tree });
+  }
+}
+
+/** A value as an error message may quote it: primitives as they are, anything else by its kind. */
+export function shown(value: unknown): string {
+  if (typeof value === 'string') return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return Array.isArray(value) ? 'a list' : typeof value;
+}
+
+/** A plain JSON object, not an array or null. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks an optional string of at most `max` characters at `path`; returns it, or undefined when absent or bad. */
+export function optionalString(
+  errors: FieldErrors,
+  path: FieldPath,
+  value: unknown,
+  max: number,
+  min = 0,
+): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') {
+    errors.add(path, 'BASE_TYPE_STRING', 'Must be a string.');
+    return undefined;
+  }
+  if (value.length < min || value.length > max) {
+    errors.add(path, 'BASE_TYPE_BAD_LENGTH', `Must be between ${min} and ${max} in length.`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Checks an optional integer in [min, max] at `path`. */
+export function optionalInteger(
+  errors: FieldErrors,
+  path: FieldPath,
+  value: unknown,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    errors.add(path, 'NUMBER_TYPE_COERCE', `Value "${shown(value)}" is not int.`);
+    return undefined;
+  }
+  if (value < min || value > max) {
+    errors.add(path, 'NUMBER_TYPE_MAX', `int value should be between ${min} and ${max}.`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Checks an optional boolean at `path`. */
+export function optionalBoolean(errors: FieldErrors, path: FieldPath, value: unknown): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') {
+    errors.add(path, 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
+    return undefined;
+  }
+  return value;
+}
+
+/** Checks an optional array of at most `max` entries at `path`. */
+export function optionalArray(
+  errors: FieldErrors,
+  path: FieldPath,
+  value: unknown,
+  max: number,
+  min = 0,
+): unknown[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) {
+    errors.add(path, 'BASE_TYPE_LIST', 'Must be a list.');
+    return undefined;
+  }
+  if (value.length > max) {
+    errors.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
+    return undefined;
+  }
+  if (value.length < min) {
+    errors.add(path, 'BASE_TYPE_MIN_LENGTH', `Must be ${min} or more in length.`);
+    return undefined;
+  }
+  return value as unknown[];
+}

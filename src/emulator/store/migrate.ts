@@ -1,0 +1,65 @@
+import { permissionRoleName } from '../social/permissions.js';
+import { SnowflakeGenerator } from '../snowflake.js';
+import type { GuildMemberRecord, RoleRecord } from './types.js';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Brings a version 1 saved state's guilds to version 2 in place. Version 1 had no roles: each member carried
+ * its own guild permissions. Version 2 gives the @everyone role nothing and each member the role for its
+ * permissions (one role per distinct bitfield), so every member keeps exactly what it held. New role ids are
+ * minted at `now` by a generator of their own, which never repeats an id of the emulator's.
+ */
+export function migrateGuildsFromV1(guilds: Record<string, unknown>, now: number): void {
+  const ids = new SnowflakeGenerator(() => now);
+  for (const [guildId, guild] of Object.entries(guilds)) {
+    if (!isObject(guild) || !isObject(guild.members) || typeof guild.ownerId !== 'string') {
+      throw new RangeError(`the saved state's guild ${guildId} is malformed`);
+    }
+    const roles: Record<string, RoleRecord> = {
+      [guildId]: {
+        id: guildId,
+        name: '@everyone',
+        permissions: '0',
+        position: 0,
+        color: 0,
+        hoist: false,
+        mentionable: false,
+        botId: null,
+      },
+    };
+    const byBits = new Map<string, string>();
+    const members: Record<string, GuildMemberRecord> = {};
+    const joinedAt = typeof guild.createdAt === 'number' ? guild.createdAt : now;
+    for (const [userId, bits] of Object.entries(guild.members)) {
+      if (typeof bits !== 'string' || !/^[0-9]{1,20}$/.test(bits)) {
+        throw new RangeError(`the saved state's guild ${guildId} has a malformed member ${userId}`);
+      }
+      const memberRoles: string[] = [];
+      if (userId !== guild.ownerId) {
+        let roleId = byBits.get(bits);
+        if (roleId === undefined) {
+          roleId = ids.next();
+          byBits.set(bits, roleId);
+          roles[roleId] = {
+            id: roleId,
+            name: permissionRoleName(BigInt(bits)),
+            permissions: bits,
+            position: byBits.size,
+            color: 0,
+            hoist: false,
+            mentionable: false,
+            botId: null,
+          };
+        }
+        memberRoles.push(roleId);
+      }
+      members[userId] = { roles: memberRoles, nick: null, joinedAt, avatar: null, banner: null, bio: null };
+    }
+    members[guild.ownerId] ??= { roles: [], nick: null, joinedAt, avatar: null, banner: null, bio: null };
+    guild.members = members;
+    guild.roles = roles;
+  }
+}

@@ -1,0 +1,336 @@
+import { describe, expect, it } from 'vitest';
+
+import type { Emulator } from '../../src/emulator/index.js';
+import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+
+type Json = Record<string, unknown> & Record<string, unknown>[];
+const call = apiCall<Json>;
+
+const VIEW = 1n << 10n;
+const SEND = 1n << 11n;
+const MANAGE_MESSAGES = 1n << 13n;
+const READ_HISTORY = 1n << 16n;
+const ATTACH = 1n << 15n;
+const MANAGE_ROLES = 1n << 28n;
+const KICK = 1n << 1n;
+const MANAGE_GUILD = 1n << 5n;
+const PIN = 1n << 51n;
+
+const { running } = closeAfterEach();
+
+/** An emulator whose seeded guild the bot is in with `permissions`; with the ids of its channels. */
+async function setUp(
+  permissions: bigint,
+  options: Parameters<typeof loggedEmulator>[1] = {},
+): Promise<{ emu: Emulator; bot: string; guildId: string; ch: Record<string, string>; logs: string[] }> {
+  const { emu, logs } = await loggedEmulator(running, { users: 3, ...options });
+  const guild = emu.guilds()[0];
+  if (!guild) throw new Error('no seeded guild');
+  emu.addBotToGuild(guild.id, { permissions });
+  const ch = Object.fromEntries(guild.channels.map((c) => [c.name, c.id]));
+  return { emu, bot: `Bot ${emu.botToken}`, guildId: guild.id, ch, logs };
+}
+
+/** Sends a multipart message with `files` (name → size in bytes) and a payload. */
+async function sendFiles(
+  emu: Emulator,
+  channelId: string,
+  files: [string, number][],
+  payload: Record<string, unknown> = {},
+): Promise<{ status: number; json: Json }> {
+  const form = new FormData();
+  form.set('payload_json', JSON.stringify(payload));
+  files.forEach(([name, size], i) => {
+    form.set(`files[${i}]`, new Blob([Buffer.alloc(size, 7)], { type: 'text/plain' }), name);
+  });
+  const response = await fetch(`${emu.api}/channels/${channelId}/messages`, {
+    method: 'POST',
+    headers: { Authorization: `Bot ${emu.botToken}` },
+    body: form,
+  });
+  return { status: response.status, json: (await response.json()) as Json };
+}
+
+describe('guild roles and members over HTTP (bot)', () => {
+  it('computes permissions from @everyone, roles and overwrites, the platform way', async () => {
+    const { emu, bot, guildId, ch } = await setUp(VIEW | SEND | MANAGE_ROLES);
+    const raider = emu.createRole(guildId, { name: 'Raider', permissions: READ_HISTORY });
+    emu.setMemberRoles(guildId, '@bot', [raider.id]);
+    // The role overwrite denies SEND; the bot's own allows it back: member overwrites come last.
+    emu.setChannelOverwrite(ch.lfg ?? '', raider.id, { deny: SEND });
+    const general = await call(emu, bot, 'POST', `/channels/${ch.lfg}/messages`, { content: 'x' });
+    expect([general.status, general.json.code]).toEqual([403, 50013]);
+    expect(general.json.message).toContain('SEND_MESSAGES');
+    emu.setChannelOverwrite(ch.lfg ?? '', '@bot', { allow: SEND });
+    expect((await call(emu, bot, 'POST', `/channels/${ch.lfg}/messages`, { content: 'x' })).status).toBe(200);
+    // Get Guild Role and the member counts.
+    const role = await call(emu, bot, 'GET', `/guilds/${guildId}/roles/${raider.id}`);
+    expect(role.json).toMatchObject({ id: raider.id, name: 'Raider', permissions: READ_HISTORY.toString() });
+    expect((await call(emu, bot, 'GET', `/guilds/${guildId}/roles/123`)).json).toMatchObject({ code: 10011 });
+    const counts = await call(emu, bot, 'GET', `/guilds/${guildId}/roles/member-counts`);
+    expect(counts.json[raider.id]).toBe(1);
+  });
+
+  it('lets the bot manage roles only below its own, granting only what it holds', async () => {
+    const { emu, bot, guildId } = await setUp(VIEW | SEND | MANAGE_ROLES);
+    const made = await call(emu, bot, 'POST', `/guilds/${guildId}/roles`, {
+      name: 'Guest',
+      permissions: VIEW.toString(),
+    });
+    expect(made.status).toBe(200);
+    const above = await call(emu, bot, 'POST', `/guilds/${guildId}/roles`, {
+      name: 'Boss',
+      permissions: KICK.toString(),
+    });
+    expect([above.status, above.json.code, above.json.message]).toEqual([
+      403,
+      50013,
+      'Missing Permissions: KICK_MEMBERS',
+    ]);
+    const bob = emu.users[1]?.id ?? '';
+    expect(
+      (await call(emu, bot, 'PUT', `/guilds/${guildId}/members/${bob}/roles/${String(made.json.id)}`)).status,
+    ).toBe(204);
+    expect((await call(emu, bot, 'GET', `/guilds/${guildId}/members/${bob}`)).json.roles).toContain(
+      made.json.id,
+    );
+    // The role made by an admin hook sits above the bot's: out of reach.
+    const top = emu.createRole(guildId, { name: 'Admins' });
+    const refused = await call(emu, bot, 'PUT', `/guilds/${guildId}/members/${bob}/roles/${top.id}`);
+    expect([refused.status, refused.json.code]).toEqual([403, 50013]);
+    const badBody = await call(emu, bot, 'POST', `/guilds/${guildId}/roles`, {
+      name: '',
+      permissions: 'lots',
+    });
+    expect(badBody.json).toMatchObject({ code: 50035, errors: { name: {}, permissions: {} } });
+  });
+
+  it('lists members only with the GUILD_MEMBERS intent enabled, and sets the bot profile', async () => {
+    const off = await setUp(VIEW);
+    const refused = await call(off.emu, off.bot, 'GET', `/guilds/${off.guildId}/members?limit=10`);
+    expect([refused.status, refused.json.code]).toEqual([403, 50001]);
+    const on = await setUp(VIEW, { privilegedIntents: ['members'] });
+    const list = await call(on.emu, on.bot, 'GET', `/guilds/${on.guildId}/members?limit=2`);
+    expect(list.json).toHaveLength(2);
+    const rest = await call(
+      on.emu,
+      on.bot,
+      'GET',
+      `/guilds/${on.guildId}/members?limit=10&after=${String((list.json[1]?.user as Json).id)}`,
+    );
+    expect(rest.json).toHaveLength(2);
+    const me = await call(on.emu, on.bot, 'PATCH', `/guilds/${on.guildId}/members/@me`, {
+      bio: 'I keep score',
+      banner: 'data:image/png;base64,AA==',
+    });
+    expect(me.json).toMatchObject({ bio: 'I keep score' });
+    expect(typeof me.json.banner).toBe('string');
+  });
+
+  it('prunes with KICK_MEMBERS and MANAGE_GUILD, counting role-less members past the days', async () => {
+    const kickOnly = await setUp(VIEW | KICK);
+    const refused = await call(kickOnly.emu, kickOnly.bot, 'GET', `/guilds/${kickOnly.guildId}/prune`);
+    expect([refused.status, refused.json.message]).toEqual([403, 'Missing Permissions: MANAGE_GUILD']);
+    const { emu, bot, guildId } = await setUp(VIEW | KICK | MANAGE_GUILD);
+    emu.setMemberRoles(guildId, 'carol', []);
+    expect((await call(emu, bot, 'GET', `/guilds/${guildId}/prune?days=1`)).json).toEqual({ pruned: 0 });
+    emu.advanceTime(2 * 86_400_000);
+    expect((await call(emu, bot, 'GET', `/guilds/${guildId}/prune?days=1`)).json).toEqual({ pruned: 1 });
+    expect((await call(emu, bot, 'GET', `/guilds/${guildId}/prune?days=31`)).json).toMatchObject({
+      code: 50035,
+    });
+    expect((await call(emu, bot, 'POST', `/guilds/${guildId}/prune`, { days: 1 })).json).toEqual({
+      pruned: 1,
+    });
+    expect(Object.keys(emu.guilds()[0]?.members ?? {})).not.toContain(emu.users[2]?.id);
+  });
+});
+
+describe('channel messages over HTTP (bot)', () => {
+  it('refuses a 26th embed field, naming it, and 6 action rows, and content on a V2 message', async () => {
+    const { emu, bot, ch } = await setUp(VIEW | SEND | (1n << 14n));
+    const fields = Array.from({ length: 26 }, (_, i) => ({ name: `f${i}`, value: 'v' }));
+    const tooMany = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+      embeds: [{ fields }],
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json).toMatchObject({
+      code: 50035,
+      errors: { embeds: { 0: { fields: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } } },
+    });
+    expect(
+      (
+        await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+          embeds: [{ fields: fields.slice(1) }],
+        })
+      ).status,
+    ).toBe(200);
+    const row = { type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] };
+    const rows = Array.from({ length: 6 }, (_, i) => ({
+      ...row,
+      components: [{ ...row.components[0], custom_id: `go${i}` }],
+    }));
+    const sixRows = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+      content: 'x',
+      components: rows,
+    });
+    expect(sixRows.json).toMatchObject({
+      code: 50035,
+      errors: { components: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } },
+    });
+    const duplicate = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+      components: [row, row],
+    });
+    expect(duplicate.json).toMatchObject({
+      errors: { components: { 1: { components: { 0: { custom_id: {} } } } } },
+    });
+    const v2Content = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+      flags: 1 << 15,
+      content: 'no',
+      components: [{ type: 10, content: 'yes' }],
+    });
+    expect(v2Content.json).toMatchObject({ code: 50035, errors: { content: {} } });
+    const texts = Array.from({ length: 41 }, (_, i) => ({ type: 10, content: `line ${i}` }));
+    const v2Big = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+      flags: 1 << 15,
+      components: texts,
+    });
+    expect(v2Big.json).toMatchObject({ code: 50035, errors: { components: {} } });
+    const v2Ok = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+      flags: 1 << 15,
+      components: [{ type: 17, components: texts.slice(0, 39) }],
+    });
+    expect(v2Ok.status).toBe(200);
+    expect((await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {})).json).toMatchObject({
+      code: 50006,
+    });
+  });
+
+  it('checks the 10 MiB upload limit per attachment, and edits description and is_spoiler', async () => {
+    const { emu, bot, ch } = await setUp(VIEW | SEND | ATTACH | READ_HISTORY);
+    const tenMiB = 10 * 1024 * 1024;
+    const over = await sendFiles(emu, ch.general ?? '', [['big.bin', tenMiB + 1]]);
+    expect([over.status, over.json.code]).toEqual([413, 40005]);
+    expect(String(over.json.message)).toContain('big.bin');
+    // Two files of 6 MiB: 12 MiB in the message, each within the limit.
+    const two = await sendFiles(
+      emu,
+      ch.general ?? '',
+      [
+        ['SPOILER_a.txt', 6 * 1024 * 1024],
+        ['b.txt', 6 * 1024 * 1024],
+      ],
+      {
+        content: 'maps',
+        attachments: [{ id: 0 }, { id: 1, description: 'the second map', is_spoiler: true }],
+      },
+    );
+    expect(two.status).toBe(200);
+    const [a, b] = two.json.attachments as Json[];
+    expect(a).toMatchObject({ filename: 'SPOILER_a.txt', size: 6 * 1024 * 1024, flags: 8 });
+    expect(b).toMatchObject({ filename: 'b.txt', description: 'the second map', flags: 8 });
+    const download = await fetch(String(a?.url));
+    expect((await download.arrayBuffer()).byteLength).toBe(6 * 1024 * 1024);
+    const edited = await call(emu, bot, 'PATCH', `/channels/${ch.general}/messages/${String(two.json.id)}`, {
+      attachments: [
+        { id: a?.id, is_spoiler: false },
+        { id: b?.id, description: 'renamed' },
+      ],
+    });
+    expect((edited.json.attachments as Json[]).map((x) => [x.flags, x.description])).toEqual([
+      [0, undefined],
+      [8, 'renamed'],
+    ]);
+    const noAttach = await setUp(VIEW | SEND);
+    const refused = await sendFiles(noAttach.emu, noAttach.ch.general ?? '', [['a.txt', 3]]);
+    expect([refused.status, refused.json.message]).toEqual([403, 'Missing Permissions: ATTACH_FILES']);
+  });
+
+  it('dedupes with enforce_nonce, and keeps two messages without it', async () => {
+    const { emu, bot, ch } = await setUp(VIEW | SEND);
+    const send = (enforce: boolean) =>
+      call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+        content: 'once',
+        nonce: 'n-1',
+        enforce_nonce: enforce,
+      });
+    const first = await send(true);
+    const again = await send(true);
+    expect(again.json.id).toBe(first.json.id);
+    expect(emu.channelMessages(ch.general ?? '')).toHaveLength(1);
+    await send(false);
+    expect(emu.channelMessages(ch.general ?? '')).toHaveLength(2);
+    emu.advanceTime(6 * 60_000);
+    expect((await send(true)).json.id).not.toBe(first.json.id);
+  });
+
+  it('forwards only what the app can read (160014), with a snapshot without a guild', async () => {
+    const { emu, bot, ch, logs } = await setUp(VIEW | SEND | READ_HISTORY);
+    const theirs = emu.postChannelMessage(ch.general ?? '', 'alice', 'gg all');
+    const forward = (id: string) =>
+      call(emu, bot, 'POST', `/channels/${ch.lfg}/messages`, {
+        message_reference: { type: 1, message_id: id, channel_id: ch.general },
+      });
+    // Without MESSAGE_CONTENT the app cannot read alice's message.
+    const refused = await forward(theirs.id);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({
+      code: 160014,
+      message: 'You cannot forward a message whose content you cannot read.',
+    });
+    expect(logs.some((l) => l.includes('cannot read its content'))).toBe(true);
+    const mine = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+      content: 'my own words',
+    });
+    const ok = await forward(String(mine.json.id));
+    expect(ok.status).toBe(200);
+    expect(ok.json.message_reference).toMatchObject({
+      type: 1,
+      message_id: mine.json.id,
+      channel_id: ch.general,
+    });
+    const snapshot = (ok.json.message_snapshots as { message: Json }[])[0]?.message;
+    expect(snapshot?.content).toBe('my own words');
+    expect(snapshot).not.toHaveProperty('guild_id');
+    // Over HTTP the app sees alice's content only with the intent enabled.
+    const listed = await call(emu, bot, 'GET', `/channels/${ch.general}/messages`);
+    expect(listed.json.find((m) => m.id === theirs.id)?.content).toBe('');
+  });
+
+  it('pins with PIN_MESSAGES only (MANAGE_MESSAGES no longer does), with paginated Get Channel Pins', async () => {
+    const old = await setUp(VIEW | SEND | MANAGE_MESSAGES | READ_HISTORY);
+    const msg = await call(old.emu, old.bot, 'POST', `/channels/${old.ch.general}/messages`, {
+      content: 'pin me',
+    });
+    const refused = await call(
+      old.emu,
+      old.bot,
+      'PUT',
+      `/channels/${old.ch.general}/messages/pins/${String(msg.json.id)}`,
+    );
+    expect([refused.status, refused.json.message]).toEqual([403, 'Missing Permissions: PIN_MESSAGES']);
+    const { emu, bot, ch } = await setUp(VIEW | SEND | PIN | READ_HISTORY);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const m = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, { content: `m${i}` });
+      ids.push(String(m.json.id));
+      expect(
+        (await call(emu, bot, 'PUT', `/channels/${ch.general}/messages/pins/${String(m.json.id)}`)).status,
+      ).toBe(204);
+      emu.advanceTime(1000);
+    }
+    const page = await call(emu, bot, 'GET', `/channels/${ch.general}/messages/pins?limit=2`);
+    expect((page.json.items as { message: Json }[]).map((p) => p.message.id)).toEqual([ids[2], ids[1]]);
+    expect(page.json.has_more).toBe(true);
+    const before = String((page.json.items as { pinned_at: string }[])[1]?.pinned_at);
+    const next = await call(
+      emu,
+      bot,
+      'GET',
+      `/channels/${ch.general}/messages/pins?limit=2&before=${encodeURIComponent(before)}`,
+    );
+    expect((next.json.items as { message: Json }[]).map((p) => p.message.id)).toEqual([ids[0]]);
+    expect(next.json.has_more).toBe(false);
+    expect((await call(emu, bot, 'GET', `/channels/${ch.general}/pins`)).json).toHaveLength(3);
+  });
+});
