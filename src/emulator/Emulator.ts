@@ -26,6 +26,7 @@ import { Guilds } from './social/Guilds.js';
 import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { wireBotGateway } from './bot/botGateway.js';
+import { wireBotRequests } from './bot/botRequests.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { wireLobbyRelay } from './social/lobbyRelay.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
@@ -449,6 +450,10 @@ class RunningEmulator implements Emulator {
     new GuildAdmin(this.#ctx.store, this.#ctx.guilds).setOverwrite(channelId, target, overwrite);
   }
 
+  setGuildVoiceState(guildId: string, user: string, channelId: string | null): void {
+    new GuildAdmin(this.#ctx.store, this.#ctx.guilds).setVoiceState(guildId, user, channelId);
+  }
+
   postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage {
     return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).post(channelId, userIdOrName, content);
   }
@@ -612,6 +617,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // After the seeded users: the guild needs its owner and members.
   if (resolved.seedGuild && !restored) seedGuild(ctx.guilds, store.fullUsers(), store.botUser());
   wireSocialGateway(ctx);
+  wireBotRequests({ hub, guilds, store, log });
   const stopLobbySweep = wireLobbyGateway(ctx);
   wireLobbyRelay(ctx);
   const calls = new VoiceCalls(() => clock.now());

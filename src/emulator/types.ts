@@ -762,6 +762,12 @@ export interface Emulator extends EmulatorInfo {
     overwrite: { allow?: string | bigint; deny?: string | bigint } | null,
   ): void;
   /**
+   * Puts a member (username, id or `'@bot'`) in a guild voice channel, or out of voice with `null`: what a
+   * chat-app user joining a voice channel looks like to bots (VOICE_STATE_UPDATE, the voice state endpoints,
+   * the channel's voice start time). The emulator carries no media for guild voice channels.
+   */
+  setGuildVoiceState(guildId: string, user: string, channelId: string | null): void;
+  /**
    * A chat-app user (username or id) writes in a guild text channel; the message is relayed to a lobby
    * linked to the channel. Throws a `RangeError` when the user may not view or write there, or the content is
    * not 1–2000 characters.

@@ -144,3 +144,99 @@ describe('the bot gateway', () => {
     await expect(reader.gw.dispatch('MESSAGE_CREATE', 300)).rejects.toThrow();
   });
 });
+
+describe('the bot gateway: requests', () => {
+  it('limits all-member requests to one per guild per 30 s, answering RATE_LIMITED, and counts guilds apart', async () => {
+    const { emu, logs } = await loggedEmulator(running, {
+      botIdentifyWindowMs: 1,
+      users: 3,
+      privilegedIntents: ['members'],
+    });
+    const guildId = emu.guilds()[0]?.id ?? '';
+    const other = emu.createGuild({ name: 'Second', owner: 'bob', members: ['carol'] });
+    emu.addBotToGuild(other.id);
+    const { gw } = await botSession(emu, GUILDS | GUILD_MEMBERS);
+    gw.send(8, { guild_id: guildId, query: '', limit: 0, nonce: 'a' });
+    const chunk = (await gw.dispatch('GUILD_MEMBERS_CHUNK')).d as Record<string, unknown>;
+    expect(chunk).toMatchObject({ guild_id: guildId, chunk_index: 0, chunk_count: 1, nonce: 'a' });
+    expect(chunk.members).toHaveLength(4);
+    gw.send(8, { guild_id: guildId, query: '', limit: 0, nonce: 'b' });
+    const limited = (await gw.dispatch('RATE_LIMITED')).d as Record<string, unknown>;
+    expect(limited).toMatchObject({ opcode: 8, meta: { guild_id: guildId, nonce: 'b' } });
+    expect(limited.retry_after).toBeGreaterThan(29);
+    expect(logs.some((l) => l.includes('RATE_LIMITED'))).toBe(true);
+    // Another guild is counted separately; queries and user_ids are not limited.
+    gw.send(8, { guild_id: other.id, query: '', limit: 0 });
+    expect(((await gw.dispatch('GUILD_MEMBERS_CHUNK')).d as { members: unknown[] }).members).toHaveLength(3);
+    gw.send(8, { guild_id: guildId, query: 'bo', limit: 10 });
+    const byName = (await gw.dispatch('GUILD_MEMBERS_CHUNK')).d as {
+      members: { user: { username: string } }[];
+    };
+    expect(byName.members.map((m) => m.user.username)).toEqual(['bob']);
+    gw.send(8, { guild_id: guildId, user_ids: [emu.users[0]?.id, '42'] });
+    expect((await gw.dispatch('GUILD_MEMBERS_CHUNK')).d).toMatchObject({ not_found: ['42'] });
+    emu.advanceTime(30_000);
+    gw.send(8, { guild_id: guildId, query: '', limit: 0 });
+    expect((await gw.dispatch('GUILD_MEMBERS_CHUNK')).d).toMatchObject({ chunk_count: 1 });
+    // A malformed request closes the socket with 4002.
+    gw.send(8, { guild_id: guildId });
+    expect(await gw.closed).toMatchObject({ code: 4002 });
+  });
+
+  it('answers Request Channel Info (op 43) with status and voice start time; voice-status follows its rules', async () => {
+    const { emu } = await loggedEmulator(running, { botIdentifyWindowMs: 1, users: 2 });
+    const guild = emu.guilds()[0];
+    const guildId = guild?.id ?? '';
+    const voice = guild?.channels.find((c) => c.type === 2)?.id ?? '';
+    const bot = `Bot ${emu.botToken}`;
+    const SET_STATUS = 1n << 48n;
+    emu.addBotToGuild(guildId, { permissions: VIEW | SET_STATUS | (1n << 7n) });
+    const { gw } = await botSession(emu, GUILDS | (1 << 7));
+    const put = (status: string | null) =>
+      call<Record<string, unknown>>(emu, bot, 'PUT', `/channels/${voice}/voice-status`, { status });
+    // Not in the channel: MANAGE_CHANNELS is needed too.
+    const refused = await put('raid night');
+    expect([refused.status, refused.json.message]).toEqual([
+      403,
+      'Missing Permissions: MANAGE_CHANNELS (the bot is not in the channel)',
+    ]);
+    emu.setGuildVoiceState(guildId, '@bot', voice);
+    expect((await gw.dispatch('VOICE_STATE_UPDATE')).d).toMatchObject({
+      channel_id: voice,
+      user_id: emu.applicationId,
+    });
+    const started = (await gw.dispatch('VOICE_CHANNEL_START_TIME_UPDATE')).d as { voice_start_time: number };
+    expect((await put('raid night')).status).toBe(204);
+    expect((await gw.dispatch('VOICE_CHANNEL_STATUS_UPDATE')).d).toMatchObject({
+      id: voice,
+      status: 'raid night',
+    });
+    expect((await put('x'.repeat(501))).json).toMatchObject({ code: 50035, errors: { status: {} } });
+    gw.send(43, { guild_id: guildId, fields: ['status', 'voice_start_time'] });
+    const info = (await gw.dispatch('CHANNEL_INFO')).d as { channels: Record<string, unknown>[] };
+    expect(info.channels).toEqual([
+      { id: voice, status: 'raid night', voice_start_time: started.voice_start_time },
+    ]);
+    expect((await put(null)).status).toBe(204);
+    const audit = await call<{ audit_log_entries: Record<string, unknown>[] }>(
+      emu,
+      bot,
+      'GET',
+      `/guilds/${guildId}/audit-logs`,
+    );
+    expect(audit.json.audit_log_entries.map((e) => [e.action_type, e.options])).toEqual([
+      [193, { channel_id: voice }],
+      [192, { channel_id: voice, status: 'raid night' }],
+    ]);
+    // The voice state endpoints, without a gateway connection.
+    const mine = await call<Record<string, unknown>>(emu, bot, 'GET', `/guilds/${guildId}/voice-states/@me`);
+    expect(mine.json).toMatchObject({ channel_id: voice, user_id: emu.applicationId });
+    const bob = await call<Record<string, unknown>>(
+      emu,
+      bot,
+      'GET',
+      `/guilds/${guildId}/voice-states/${emu.users[1]?.id ?? ''}`,
+    );
+    expect([bob.status, bob.json.code]).toEqual([404, 10065]);
+  });
+});

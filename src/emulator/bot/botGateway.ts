@@ -7,6 +7,7 @@ import type { ChannelMessageRecord, GuildChannelRecord, GuildRecord } from '../s
 import { wireChannel, obfuscatedChannel, wireGuild, wireMember, wireRole } from './guildWire.js';
 import { CAPABILITY_CHANNEL_OBFUSCATION, Intent } from './intents.js';
 import { wireMessage } from './messageWire.js';
+import { wireGuildVoiceState } from './voiceWire.js';
 
 /** The guild size above which GUILD_CREATE leaves offline members out (Identify's `large_threshold` default). */
 const DEFAULT_LARGE_THRESHOLD = 50;
@@ -80,7 +81,7 @@ export function wireBotGateway(deps: {
       large,
       unavailable: false,
       member_count: memberIds.length,
-      voice_states: [],
+      voice_states: guilds.voice.statesOf(guild.id).map((v) => wireGuildVoiceState(v, undefined)),
       members: listed.flatMap((id) => {
         const member = guilds.member(guild.id, id);
         return member ? [wireMember(member, store.user(id))] : [];
@@ -224,6 +225,31 @@ export function wireBotGateway(deps: {
       id: record.id,
       channel_id: channel.id,
       guild_id: channel.guildId,
+    }));
+  });
+
+  guilds.voice.on('voiceState', (state) => {
+    if (!guilds.isMember(state.guildId, botId)) return;
+    const member = guilds.member(state.guildId, state.userId);
+    dispatch('VOICE_STATE_UPDATE', Intent.GUILD_VOICE_STATES, () =>
+      wireGuildVoiceState(state, member ? wireMember(member, store.user(state.userId)) : undefined),
+    );
+  });
+  // The document leaves these two events' names open; these are the platform's.
+  guilds.voice.on('status', (guildId, channelId, status) => {
+    if (!guilds.isMember(guildId, botId)) return;
+    dispatch('VOICE_CHANNEL_STATUS_UPDATE', Intent.GUILDS, () => ({
+      id: channelId,
+      guild_id: guildId,
+      status,
+    }));
+  });
+  guilds.voice.on('startTime', (guildId, channelId, voiceStartTime) => {
+    if (!guilds.isMember(guildId, botId)) return;
+    dispatch('VOICE_CHANNEL_START_TIME_UPDATE', Intent.GUILDS, () => ({
+      id: channelId,
+      guild_id: guildId,
+      voice_start_time: voiceStartTime,
     }));
   });
 

@@ -10,6 +10,7 @@ import { directMessageRoutes } from './directMessages.js';
 import { guildChannelRoutes } from './guildChannels.js';
 import { guildMemberRoutes } from './guildMembers.js';
 import { guildRoleRoutes } from './guildRoles.js';
+import { guildVoiceRoutes } from './guildVoice.js';
 import { guildRoutes } from './guilds.js';
 import { inviteRoutes } from './invites.js';
 import { lobbyRoutes } from './lobbies.js';
@@ -36,6 +37,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...guildRoleRoutes(ctx),
     ...guildMemberRoutes(ctx),
     ...guildChannelRoutes(ctx),
+    ...guildVoiceRoutes(ctx),
     ...channelInviteRoutes(ctx),
     ...pinRoutes(ctx),
     ...channelMessageRoutes(ctx),

@@ -11,6 +11,7 @@ import type {
 } from '../store/types.js';
 import { ChannelInvites } from './ChannelInvites.js';
 import { ChannelMessages, MAX_CHANNEL_MESSAGE, mentionsIn } from './ChannelMessages.js';
+import { GuildVoice } from './GuildVoice.js';
 import { compareIds } from './ids.js';
 import {
   LINK_PERMISSIONS,
@@ -98,6 +99,8 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   readonly invites: ChannelInvites;
   /** The channels' messages. */
   readonly messages: ChannelMessages;
+  /** Voice states, voice channel status and start time, and the audit log. */
+  readonly voice: GuildVoice;
 
   constructor(store: EmulatorStore, log: EmulatorLog) {
     super();
@@ -105,6 +108,7 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     this.#log = log;
     this.invites = new ChannelInvites(store);
     this.messages = new ChannelMessages(store, log);
+    this.voice = new GuildVoice({ now: () => store.now(), nextId: () => store.nextId(), log });
   }
 
   /** A guild by id. */

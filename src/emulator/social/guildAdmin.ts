@@ -125,6 +125,20 @@ export class GuildAdmin {
     this.#guilds.updateChannel(channel, { overwrites: next });
   }
 
+  /** See {@link Emulator.setGuildVoiceState}. */
+  setVoiceState(guildId: string, user: string, channelId: string | null): void {
+    const userId = this.#memberId(user);
+    if (!this.#guilds.isMember(guildId, userId))
+      throw new RangeError(`user ${user} is not a member of guild ${guildId}`);
+    if (channelId !== null) {
+      const channel = this.#guilds.channel(channelId);
+      if (channel?.guildId !== guildId || channel.type !== 2) {
+        throw new RangeError(`no voice channel "${channelId}" in guild ${guildId}`);
+      }
+    }
+    this.#guilds.voice.set(guildId, userId, channelId);
+  }
+
   /** See {@link Emulator.postChannelMessage}. */
   post(channelId: string, user: string, content: string): EmulatorChannelMessage {
     return messageView(this.#guilds.post(channelId, this.#userId(user), content));
