@@ -103,7 +103,7 @@ export function wireBotRequests(deps: {
     const notFound: string[] = [];
     if (userIds !== undefined) {
       ids = [];
-      for (const id of userIds as string[]) (guilds.member(guildId, id) ? ids : notFound).push(id);
+      for (const id of userIds) (guilds.member(guildId, id) ? ids : notFound).push(id);
     } else {
       const prefix = (query ?? '').toLowerCase();
       const cap =
