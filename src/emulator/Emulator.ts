@@ -27,6 +27,11 @@ import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { wireBotGateway } from './bot/botGateway.js';
 import { wireBotRequests } from './bot/botRequests.js';
+import { Commands } from './interactions/Commands.js';
+import { InteractionFlow } from './interactions/InteractionFlow.js';
+import { Interactions } from './interactions/Interactions.js';
+import { InteractionAdmin, interactionView } from './interactions/interactionAdmin.js';
+import { verifyInteractionsEndpoint } from './interactions/endpointCheck.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { wireLobbyRelay } from './social/lobbyRelay.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
@@ -48,6 +53,8 @@ import type {
   EmulatorChannelMessage,
   EmulatorGuild,
   EmulatorGuildRole,
+  EmulatorInteraction,
+  InvokeCommandOptions,
   EmulatorInfo,
   EmulatorLobby,
   EmulatorLobbyMessage,
@@ -119,6 +126,7 @@ function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreS
     channels: {},
     channelMessages: {},
     channelInvites: {},
+    commands: {},
   };
 }
 
@@ -454,6 +462,37 @@ class RunningEmulator implements Emulator {
     new GuildAdmin(this.#ctx.store, this.#ctx.guilds).setVoiceState(guildId, user, channelId);
   }
 
+  invokeCommand(options: InvokeCommandOptions): Promise<EmulatorInteraction> {
+    return new InteractionAdmin(this.#ctx).invoke(options);
+  }
+
+  clickComponent(options: Parameters<Emulator['clickComponent']>[0]): Promise<EmulatorInteraction> {
+    return new InteractionAdmin(this.#ctx).click(options);
+  }
+
+  submitModal(options: Parameters<Emulator['submitModal']>[0]): Promise<EmulatorInteraction> {
+    return new InteractionAdmin(this.#ctx).submit(options);
+  }
+
+  interactions(): EmulatorInteraction[] {
+    return this.#ctx.interactions.all().map(interactionView);
+  }
+
+  async setInteractionsEndpointUrl(url: string | null): Promise<void> {
+    const checked = webhookUrl(url, 'setInteractionsEndpointUrl');
+    if (checked !== null) await verifyInteractionsEndpoint(checked, this.#ctx);
+    this.#ctx.interactionsEndpoint.url = checked;
+    this.#ctx.log.line(
+      'interactions',
+      checked === null ? 'interactions go over the gateway' : 'interactions endpoint URL set',
+    );
+  }
+
+  setAutoModKeywords(guildId: string, keywords: string[]): void {
+    if (!this.#ctx.guilds.guild(guildId)) throw new RangeError(`no guild "${guildId}"`);
+    this.#ctx.guilds.setAutoModKeywords(guildId, keywords);
+  }
+
   postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage {
     return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).post(channelId, userIdOrName, content);
   }
@@ -595,6 +634,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const relationships = new Relationships(store);
   const guilds = new Guilds(store, log);
   const bot = wireBotGateway({ hub, guilds, store, http: urls.http });
+  const interactionsEndpoint = { url: resolved.interactionsEndpointUrl };
+  const interactions = new Interactions({ now: () => store.now(), nextId: () => store.nextId(), log });
+  const flow = new InteractionFlow({
+    store,
+    guilds,
+    bot,
+    interactions,
+    webhooks,
+    log,
+    http: urls.http,
+    endpointUrl: () => interactionsEndpoint.url,
+  });
   const ctx: EmulatorContext = {
     options: resolved,
     urls,
@@ -607,6 +658,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     messages: new DirectMessages(store, hub),
     guilds,
     bot,
+    commands: new Commands(store, log),
+    interactions,
+    flow,
+    interactionsEndpoint,
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     webhooks,

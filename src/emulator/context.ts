@@ -1,6 +1,9 @@
 import type { Accounts } from './accounts/Accounts.js';
 import type { BotGateway } from './bot/botGateway.js';
 import type { GatewayHub } from './gateway/GatewayHub.js';
+import type { Commands } from './interactions/Commands.js';
+import type { InteractionFlow } from './interactions/InteractionFlow.js';
+import type { Interactions } from './interactions/Interactions.js';
 import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { ResolvedOptions } from './options.js';
@@ -40,6 +43,14 @@ export interface EmulatorContext {
   invites: Invites;
   /** Guilds, channels, permissions, channel messages and lobby channel invites. */
   guilds: Guilds;
+  /** The application's commands. */
+  commands: Commands;
+  /** Live interactions. */
+  interactions: Interactions;
+  /** Interactions from invocation to response. */
+  flow: InteractionFlow;
+  /** The interactions endpoint URL (null: interactions go over the gateway). */
+  interactionsEndpoint: { url: string | null };
   /** The bot's view of guilds over the gateway. */
   bot: BotGateway;
   /** The application's lobbies, their members and messages. */

@@ -18,6 +18,8 @@ export interface ResolvedOptions {
   clientSecret: string | undefined;
   /** {@link EmulatorOptions.webhookEventsUrl}, checked: an http(s) URL, or null. */
   webhookEventsUrl: string | null;
+  /** {@link EmulatorOptions.interactionsEndpointUrl}, checked: an http(s) URL, or null. */
+  interactionsEndpointUrl: string | null;
   customSchemes: string[];
   /** {@link EmulatorOptions.privilegedIntents} as intent bits. */
   privilegedIntents: number;
@@ -130,6 +132,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     botToken: nonEmpty('botToken', options.botToken),
     clientSecret: nonEmpty('clientSecret', options.clientSecret),
     webhookEventsUrl: webhookUrl(options.webhookEventsUrl),
+    interactionsEndpointUrl: webhookUrl(options.interactionsEndpointUrl, 'interactionsEndpointUrl'),
     customSchemes: [...customSchemes],
     privilegedIntents: privilegedIntentBits(options.privilegedIntents ?? []),
     channelObfuscation: options.channelObfuscation ?? false,
@@ -226,7 +229,7 @@ function latencyOption(value: number | undefined): number {
 }
 
 /** An http(s) URL for webhook events, or null when none is given. */
-export function webhookUrl(value: unknown): string | null {
+export function webhookUrl(value: unknown, name = 'webhookEventsUrl'): string | null {
   if (value === undefined || value === null) return null;
   let url: URL | undefined;
   try {
@@ -235,7 +238,7 @@ export function webhookUrl(value: unknown): string | null {
     url = undefined;
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new TypeError('webhookEventsUrl must be an http: or https: URL');
+    throw new TypeError(`${name} must be an http: or https: URL`);
   }
   return url.href;
 }

@@ -38,6 +38,13 @@ export interface EmulatorOptions {
    * there, signed with the key in {@link Emulator.applicationPublicKey}. @defaultValue none (no events sent)
    */
   webhookEventsUrl?: string;
+  /**
+   * The application's interactions endpoint URL: interactions are then POSTed there, signed as the platform
+   * signs them, and the answer is the callback, instead of arriving as INTERACTION_CREATE on the bot's
+   * gateway. {@link Emulator.setInteractionsEndpointUrl} checks an endpoint as the developer portal does.
+   * @defaultValue none (interactions go over the gateway)
+   */
+  interactionsEndpointUrl?: string;
   /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
   customSchemes?: string[];
   /**
@@ -535,6 +542,80 @@ export interface EmulatorGuildChannel {
   overwrites: EmulatorChannelOverwrite[];
 }
 
+/** What {@link Emulator.invokeCommand} takes. */
+export interface InvokeCommandOptions {
+  /** Who invokes it (username or id). */
+  user: string;
+  /** The command's name or id. */
+  command: string;
+  /** 1 chat input, 2 user, 3 message. @defaultValue 1 */
+  type?: number;
+  /** The guild text channel it is invoked in; absent: the DM with the app's bot user (context 1). */
+  channel?: string;
+  /** Chat input option values by option name (ids for users, channels and roles). */
+  options?: Record<string, unknown>;
+  /** A context-menu command's target: a user id, or a message id in `channel`. */
+  target?: string;
+  /**
+   * `guild`: the app is installed in the channel's guild (its bot is a member); `user`: a user-installed app,
+   * whose responses are ephemeral where USE_EXTERNAL_APPS is off and which may send 5 follow-ups.
+   * @defaultValue 'guild'
+   */
+  installation?: 'guild' | 'user';
+}
+
+/** A modal an app opened in answer to an interaction. */
+export interface EmulatorModal {
+  /** The modal's custom id. */
+  customId: string;
+  /** Its title (≤ 45 characters). */
+  title: string;
+  /** Its components as the app sent them (Labels, Text Displays, …). */
+  components: unknown[];
+}
+
+/** A message only the invoking user sees. */
+export interface EmulatorPrivateMessage {
+  /** The message id. */
+  id: string;
+  /** Its content. */
+  content: string;
+  /** Its flags (EPHEMERAL is 64). */
+  flags: number;
+}
+
+/** An interaction, as {@link Emulator.interactions} shows it. */
+export interface EmulatorInteraction {
+  /** The interaction's snowflake id. */
+  id: string;
+  /** 2 command, 3 component, 4 autocomplete, 5 modal submit. */
+  type: number;
+  /** The command's name, or the component's or modal's custom id. */
+  name: string;
+  /** Who triggered it. */
+  userId: string;
+  /** Its guild, or null in the DM with the bot. */
+  guildId: string | null;
+  /** Its channel, or null in the DM with the bot. */
+  channelId: string | null;
+  /** How the app is installed where it was triggered. */
+  installation: 'guild' | 'user';
+  /** `pending`, `gateway`, `http <status>` (with what went wrong after it, if anything), or `failed: …`. */
+  delivery: string;
+  /** The first response's callback type (4 message, 5 deferred, 6, 7 update, 8 autocomplete, 9 modal, …), or null. */
+  responseType: number | null;
+  /** The message the response made or updated. */
+  originalMessageId: string | null;
+  /** Follow-up message ids. */
+  followUps: string[];
+  /** The modal the app opened, until it is submitted. */
+  modal: EmulatorModal | null;
+  /** Messages only the invoking user sees (ephemeral ones, and those in the DM with the bot). */
+  privateMessages: EmulatorPrivateMessage[];
+  /** The autocomplete choices, when that was the answer. */
+  choices: unknown[] | null;
+}
+
 /** A role of an {@link EmulatorGuild}. */
 export interface EmulatorGuildRole {
   /** The role's id; `@everyone`'s is the guild's. */
@@ -767,6 +848,40 @@ export interface Emulator extends EmulatorInfo {
    * the channel's voice start time). The emulator carries no media for guild voice channels.
    */
   setGuildVoiceState(guildId: string, user: string, channelId: string | null): void;
+  /**
+   * A user invokes an application command (chat input, user or message context menu), as the chat app would:
+   * checked like a client (the command is registered for that guild or globally, allowed in that context and
+   * installation, `default_member_permissions`, required options), then delivered to the interactions
+   * endpoint URL or over the bot's gateway. Resolves once delivered; the app's answer shows in
+   * {@link Emulator.interactions}. Throws a `RangeError` naming what does not fit.
+   */
+  invokeCommand(options: InvokeCommandOptions): Promise<EmulatorInteraction>;
+  /** A user clicks a button, or picks `values` in a select, of a message; a MESSAGE_COMPONENT interaction follows. */
+  clickComponent(options: {
+    user: string;
+    message: string;
+    customId: string;
+    values?: string[];
+  }): Promise<EmulatorInteraction>;
+  /**
+   * A user submits the modal an interaction's response opened: `values` by custom id (text, the picked
+   * values, or a checkbox's boolean), checked against the modal (required fields, lengths).
+   */
+  submitModal(options: {
+    user: string;
+    interaction: string;
+    values: Record<string, string | string[] | boolean>;
+  }): Promise<EmulatorInteraction>;
+  /** The latest interactions (at most 500), oldest first. */
+  interactions(): EmulatorInteraction[];
+  /**
+   * Sets the interactions endpoint URL (null: interactions go over the gateway), after checking it the way
+   * the developer portal does: a signed PING must be answered with PONG, and a PING with a wrong signature
+   * must be refused with 401. Rejects with a `RangeError` saying which check failed.
+   */
+  setInteractionsEndpointUrl(url: string | null): Promise<void>;
+  /** Keywords AutoMod blocks in a guild: a message or edit containing one gets 400 200000. */
+  setAutoModKeywords(guildId: string, keywords: string[]): void;
   /**
    * A chat-app user (username or id) writes in a guild text channel; the message is relayed to a lobby
    * linked to the channel. Throws a `RangeError` when the user may not view or write there, or the content is

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
-import { TestGateway, type Payload } from './helpers.js';
+import { botSession as openBotSession } from './botHelpers.js';
+import { TestGateway } from './helpers.js';
 import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 
 const GUILDS = 1 << 0;
@@ -13,22 +14,10 @@ const VIEW = 1n << 10n;
 
 const { running, cleanups } = closeAfterEach();
 
-/** A bot session with these intents and capabilities; resolves with it and its READY. */
-async function botSession(
-  emu: Emulator,
-  intents: number,
-  capabilities = 0,
-): Promise<{ gw: TestGateway; ready: Payload }> {
-  const gw = await TestGateway.connect(emu);
-  cleanups.push(() => gw.ws.close());
-  await gw.next((p) => p.op === 10);
-  gw.send(2, {
-    token: `Bot ${emu.botToken}`,
-    intents,
-    capabilities,
-    properties: { os: 'linux', browser: 't', device: 't' },
-  });
-  return { gw, ready: await gw.dispatch('READY') };
+async function botSession(emu: Emulator, intents: number, capabilities = 0) {
+  const opened = await openBotSession(emu, intents, capabilities);
+  cleanups.push(() => opened.gw.ws.close());
+  return opened;
 }
 
 type Channel = { id: string; name: string; flags: number; permission_overwrites: unknown[] };

@@ -130,6 +130,8 @@ describe('webhook events', () => {
     const event = await until('the retried event', () => events[0]);
     expect(event.type).toBe('APPLICATION_DEAUTHORIZED');
     if (event.type === 'APPLICATION_DEAUTHORIZED') expect(event.data.user.id).toBe(bob?.id);
+    // The handler ran before the 204 reached the emulator: wait for the delivery to be marked.
+    await until('the delivery marked', () => emu?.webhookDeliveries().find((d) => d.state !== 'pending'));
     expect(emu.webhookDeliveries()).toMatchObject([
       { eventType: 'APPLICATION_DEAUTHORIZED', state: 'delivered', attempts: 2, status: 204, error: null },
     ]);

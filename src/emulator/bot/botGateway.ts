@@ -18,8 +18,16 @@ export interface BotGateway {
   sessions(): GatewaySession[];
   /** Whether the session sees channels it cannot view obfuscated (capability bit or the portal toggle). */
   obfuscates(session: GatewaySession): boolean;
-  /** Dispatches to every bot session holding all of `intents` (0: every session). */
-  dispatch(event: string, intents: number, data: (session: GatewaySession) => unknown): void;
+  /**
+   * Dispatches to every bot session holding all of `intents` (0: every session) whose shard carries
+   * `guildId` (null: shard 0, as DMs).
+   */
+  dispatch(
+    event: string,
+    intents: number,
+    guildId: string | null,
+    data: (session: GatewaySession) => unknown,
+  ): void;
   /** A channel as this session may see it: full, or obfuscated when it cannot view it and obfuscation is on. */
   channelFor(session: GatewaySession, channel: GuildChannelRecord): Record<string, unknown>;
 }
@@ -51,9 +59,16 @@ export function wireBotGateway(deps: {
     obfuscates(session) && !guilds.mayView(botId, channel.id)
       ? obfuscatedChannel(channel)
       : wireChannel(channel, lastMessageId(channel.id));
-  const dispatch = (event: string, intents: number, data: (session: GatewaySession) => unknown): void => {
+  const dispatch = (
+    event: string,
+    intents: number,
+    guildId: string | null,
+    data: (session: GatewaySession) => unknown,
+  ): void => {
     for (const session of sessions()) {
-      if ((session.intents & intents) === intents) hub.dispatchTo(session, event, data(session));
+      if ((session.intents & intents) === intents && session.carries(guildId)) {
+        hub.dispatchTo(session, event, data(session));
+      }
     }
   };
   const lastMessageId = (channelId: string): string | null => guilds.messages.lastId(channelId);
@@ -104,7 +119,7 @@ export function wireBotGateway(deps: {
     for (const channel of guilds.channelsOf(guildId)) {
       if (channel.id === skip || before.has(channel.id) === after.has(channel.id)) continue;
       for (const session of sessions()) {
-        if (obfuscates(session) && (session.intents & Intent.GUILDS) !== 0) {
+        if (obfuscates(session) && (session.intents & Intent.GUILDS) !== 0 && session.carries(guildId)) {
           hub.dispatchTo(session, 'CHANNEL_UPDATE', channelFor(session, channel));
         }
       }
@@ -113,13 +128,19 @@ export function wireBotGateway(deps: {
 
   hub.addReadyContributor((session) =>
     session.kind === 'bot'
-      ? { guilds: guilds.guildsOf(botId).map((g) => ({ id: g.id, unavailable: true })) }
+      ? {
+          guilds: guilds
+            .guildsOf(botId)
+            .filter((g) => session.carries(g.id))
+            .map((g) => ({ id: g.id, unavailable: true })),
+        }
       : {},
   );
   hub.on('sessionStarted', (session) => {
     if (session.kind !== 'bot' || (session.intents & Intent.GUILDS) === 0) return;
-    for (const guild of guilds.guildsOf(botId))
-      hub.dispatchTo(session, 'GUILD_CREATE', guildCreate(session, guild));
+    for (const guild of guilds.guildsOf(botId)) {
+      if (session.carries(guild.id)) hub.dispatchTo(session, 'GUILD_CREATE', guildCreate(session, guild));
+    }
   });
 
   guilds.on('memberAdded', (guildId, userId) => {
@@ -128,11 +149,11 @@ export function wireBotGateway(deps: {
     if (!guild || !member) return;
     if (userId === botId) {
       visible.set(guildId, viewable(guildId));
-      dispatch('GUILD_CREATE', Intent.GUILDS, (s) => guildCreate(s, guild));
+      dispatch('GUILD_CREATE', Intent.GUILDS, guild.id, (s) => guildCreate(s, guild));
       return;
     }
     if (!guilds.isMember(guildId, botId)) return;
-    dispatch('GUILD_MEMBER_ADD', Intent.GUILD_MEMBERS, () =>
+    dispatch('GUILD_MEMBER_ADD', Intent.GUILD_MEMBERS, guildId, () =>
       wireMember(member, store.user(userId), { guildId }),
     );
   });
@@ -140,18 +161,20 @@ export function wireBotGateway(deps: {
     const member = guilds.member(guildId, userId);
     const user = store.user(userId);
     if (!member || !user || !guilds.isMember(guildId, botId)) return;
-    dispatch('GUILD_MEMBER_UPDATE', Intent.GUILD_MEMBERS, () => wireMember(member, user, { guildId }));
+    dispatch('GUILD_MEMBER_UPDATE', Intent.GUILD_MEMBERS, guildId, () =>
+      wireMember(member, user, { guildId }),
+    );
     if (userId === botId) recheckVisibility(guildId);
   });
   guilds.on('memberRemoved', (guildId, userId) => {
     const user = store.user(userId);
     if (userId === botId) {
       visible.delete(guildId);
-      dispatch('GUILD_DELETE', Intent.GUILDS, () => ({ id: guildId }));
+      dispatch('GUILD_DELETE', Intent.GUILDS, guildId, () => ({ id: guildId }));
       return;
     }
     if (!user || !guilds.isMember(guildId, botId)) return;
-    dispatch('GUILD_MEMBER_REMOVE', Intent.GUILD_MEMBERS, () => ({
+    dispatch('GUILD_MEMBER_REMOVE', Intent.GUILD_MEMBERS, guildId, () => ({
       guild_id: guildId,
       user: wireUser(user),
     }));
@@ -161,32 +184,32 @@ export function wireBotGateway(deps: {
     (event: 'GUILD_ROLE_CREATE' | 'GUILD_ROLE_UPDATE') =>
     (guildId: string, role: Parameters<typeof wireRole>[0]): void => {
       if (!guilds.isMember(guildId, botId)) return;
-      dispatch(event, Intent.GUILDS, () => ({ guild_id: guildId, role: wireRole(role) }));
+      dispatch(event, Intent.GUILDS, guildId, () => ({ guild_id: guildId, role: wireRole(role) }));
       recheckVisibility(guildId);
     };
   guilds.on('roleCreated', roleEvent('GUILD_ROLE_CREATE'));
   guilds.on('roleUpdated', roleEvent('GUILD_ROLE_UPDATE'));
   guilds.on('roleDeleted', (guildId, role) => {
     if (!guilds.isMember(guildId, botId)) return;
-    dispatch('GUILD_ROLE_DELETE', Intent.GUILDS, () => ({ guild_id: guildId, role_id: role.id }));
+    dispatch('GUILD_ROLE_DELETE', Intent.GUILDS, guildId, () => ({ guild_id: guildId, role_id: role.id }));
     recheckVisibility(guildId);
   });
 
   guilds.on('channelCreated', (channel) => {
     if (!guilds.isMember(channel.guildId, botId)) return;
     if (guilds.mayView(botId, channel.id)) visible.get(channel.guildId)?.add(channel.id);
-    dispatch('CHANNEL_CREATE', Intent.GUILDS, (s) => channelFor(s, channel));
+    dispatch('CHANNEL_CREATE', Intent.GUILDS, channel.guildId, (s) => channelFor(s, channel));
   });
   guilds.on('channelUpdated', (channel) => {
     if (!guilds.isMember(channel.guildId, botId)) return;
-    dispatch('CHANNEL_UPDATE', Intent.GUILDS, (s) => channelFor(s, channel));
+    dispatch('CHANNEL_UPDATE', Intent.GUILDS, channel.guildId, (s) => channelFor(s, channel));
     // The channel itself was just sent as it now is; only its own visibility is settled here.
     recheckVisibility(channel.guildId, channel.id);
   });
   guilds.on('channelDeleted', (channel) => {
     if (!guilds.isMember(channel.guildId, botId)) return;
     const wasVisible = visible.get(channel.guildId)?.delete(channel.id) === true;
-    dispatch('CHANNEL_DELETE', Intent.GUILDS, (s) =>
+    dispatch('CHANNEL_DELETE', Intent.GUILDS, channel.guildId, (s) =>
       obfuscates(s) && !wasVisible ? obfuscatedChannel(channel) : wireChannel(channel, null),
     );
   });
@@ -214,14 +237,16 @@ export function wireBotGateway(deps: {
   const messageEvent = (event: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE') => (record: ChannelMessageRecord) => {
     const channel = guilds.channel(record.channelId);
     if (!channel || !guilds.mayView(botId, channel.id)) return;
-    dispatch(event, Intent.GUILD_MESSAGES, (s) => messageFor(s, record, channel.guildId, true));
+    dispatch(event, Intent.GUILD_MESSAGES, channel.guildId, (s) =>
+      messageFor(s, record, channel.guildId, true),
+    );
   };
   guilds.messages.on('messageCreated', messageEvent('MESSAGE_CREATE'));
   guilds.messages.on('messageUpdated', messageEvent('MESSAGE_UPDATE'));
   guilds.messages.on('messageDeleted', (record) => {
     const channel = guilds.channel(record.channelId);
     if (!channel || !guilds.mayView(botId, channel.id)) return;
-    dispatch('MESSAGE_DELETE', Intent.GUILD_MESSAGES, () => ({
+    dispatch('MESSAGE_DELETE', Intent.GUILD_MESSAGES, channel.guildId, () => ({
       id: record.id,
       channel_id: channel.id,
       guild_id: channel.guildId,
@@ -231,14 +256,14 @@ export function wireBotGateway(deps: {
   guilds.voice.on('voiceState', (state) => {
     if (!guilds.isMember(state.guildId, botId)) return;
     const member = guilds.member(state.guildId, state.userId);
-    dispatch('VOICE_STATE_UPDATE', Intent.GUILD_VOICE_STATES, () =>
+    dispatch('VOICE_STATE_UPDATE', Intent.GUILD_VOICE_STATES, state.guildId, () =>
       wireGuildVoiceState(state, member ? wireMember(member, store.user(state.userId)) : undefined),
     );
   });
   // The document leaves these two events' names open; these are the platform's.
   guilds.voice.on('status', (guildId, channelId, status) => {
     if (!guilds.isMember(guildId, botId)) return;
-    dispatch('VOICE_CHANNEL_STATUS_UPDATE', Intent.GUILDS, () => ({
+    dispatch('VOICE_CHANNEL_STATUS_UPDATE', Intent.GUILDS, guildId, () => ({
       id: channelId,
       guild_id: guildId,
       status,
@@ -246,7 +271,7 @@ export function wireBotGateway(deps: {
   });
   guilds.voice.on('startTime', (guildId, channelId, voiceStartTime) => {
     if (!guilds.isMember(guildId, botId)) return;
-    dispatch('VOICE_CHANNEL_START_TIME_UPDATE', Intent.GUILDS, () => ({
+    dispatch('VOICE_CHANNEL_START_TIME_UPDATE', Intent.GUILDS, guildId, () => ({
       id: channelId,
       guild_id: guildId,
       voice_start_time: voiceStartTime,

@@ -32,6 +32,11 @@ export function wireAttachment(
   };
 }
 
+function interactionUser(store: EmulatorStore, userId: string): unknown {
+  const user = store.user(userId);
+  return user ? wireUser(user) : { id: userId };
+}
+
 /** How a message is shown to one reader. */
 export interface MessageView {
   /** The emulator's HTTP origin, for attachment URLs. */
@@ -111,6 +116,28 @@ export function wireMessage(
           ],
         }
       : {}),
+    ...(record.interaction
+      ? {
+          interaction_metadata: {
+            id: record.interaction.id,
+            type: record.interaction.type,
+            user: interactionUser(store, record.interaction.userId),
+            authorizing_integration_owners: { ...record.interaction.owners },
+            ...(record.interaction.originalResponseMessageId === null
+              ? {}
+              : { original_response_message_id: record.interaction.originalResponseMessageId }),
+          },
+          // Deprecated in favour of interaction_metadata, still sent (the document's rule).
+          interaction: {
+            id: record.interaction.id,
+            type: record.interaction.type,
+            name: record.interaction.name,
+            user: interactionUser(store, record.interaction.userId),
+          },
+          application_id: store.state.application.id,
+        }
+      : {}),
+    ...(record.poll === undefined ? {} : { poll: structuredClone(record.poll) }),
     ...view.extra,
   };
 }

@@ -70,14 +70,14 @@ const MAX_INTENTS = 2 ** 26;
 
 type Authenticated = { user: UserRecord; kind: 'oauth' | 'bot'; scopes: string[] };
 
-/** The shard id of Identify's `shard: [shard_id, num_shards]`: 0 without one, null when malformed. */
-function shardId(shard: unknown): number | null {
-  if (shard === undefined || shard === null) return 0;
+/** Identify's `shard: [shard_id, num_shards]`: [0, 1] without one, null when malformed. */
+function shardOf(shard: unknown): [number, number] | null {
+  if (shard === undefined || shard === null) return [0, 1];
   if (!Array.isArray(shard) || shard.length !== 2) return null;
   const [id, count] = shard as unknown[];
   if (!Number.isInteger(id) || !Number.isInteger(count)) return null;
   const [i, n] = [id as number, count as number];
-  return i >= 0 && n >= 1 && i < n ? i : null;
+  return i >= 0 && n >= 1 && i < n ? [i, n] : null;
 }
 
 /** Identify's `capabilities`: a non-negative integer bitfield, anything else counts as none. */
@@ -254,6 +254,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
       connection.close(GatewayClose.AuthenticationFailed, auth);
       return;
     }
+    let shard: [number, number] | null = [0, 1];
     if (auth.kind === 'bot') {
       const intents = data.intents;
       if (
@@ -271,12 +272,12 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
         connection.close(GatewayClose.DisallowedIntents, 'Disallowed intent(s)');
         return;
       }
-      const shard = shardId(data.shard);
+      shard = shardOf(data.shard);
       if (shard === null) {
         connection.close(GatewayClose.InvalidShard, 'Invalid shard');
         return;
       }
-      if (!this.#takeBotIdentify(shard)) {
+      if (!this.#takeBotIdentify(shard[0])) {
         connection.sendPayload(GatewayOpcode.InvalidSession, false);
         return;
       }
@@ -288,6 +289,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
         kind: auth.kind,
         scopes: auth.scopes,
         intents: auth.kind === 'bot' ? (data.intents as number) : 0,
+        shard,
         capabilities: capabilitiesOf(data.capabilities),
       },
       this.#d.replayBufferBytes,

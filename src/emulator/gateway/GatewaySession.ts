@@ -24,6 +24,8 @@ export interface SessionIdentity {
   intents: number;
   /** Identify's `capabilities` bitfield (0 when absent). */
   capabilities: number;
+  /** Identify's `shard` as [shard_id, num_shards]; [0, 1] without one. @defaultValue [0, 1] */
+  shard?: [number, number];
 }
 
 /**
@@ -40,6 +42,8 @@ export class GatewaySession {
   readonly intents: number;
   /** See {@link SessionIdentity.capabilities}. */
   readonly capabilities: number;
+  /** See {@link SessionIdentity.shard}. */
+  readonly shard: readonly [number, number];
   /** The last sequence number used. */
   seq = 0;
   /** The attached socket, or null while the session waits for a resume. */
@@ -60,6 +64,17 @@ export class GatewaySession {
     this.scopes = identity.scopes;
     this.intents = identity.intents;
     this.capabilities = identity.capabilities;
+    this.shard = identity.shard ?? [0, 1];
+  }
+
+  /**
+   * Whether this session's shard carries a guild's events: `(guild_id >> 22) % num_shards` is its shard id,
+   * the platform's rule. Events outside guilds (DMs) go to shard 0.
+   */
+  carries(guildId: string | null): boolean {
+    const [id, count] = this.shard;
+    if (guildId === null) return id === 0;
+    return Number((BigInt(guildId) >> 22n) % BigInt(count)) === id;
   }
 
   /** Numbers and records a dispatch; returns it for sending. */

@@ -6,12 +6,14 @@ import { provisionalRoutes } from './provisional.js';
 import { attachmentRoutes } from './attachments.js';
 import { channelInviteRoutes } from './channelInvites.js';
 import { channelMessageRoutes } from './channelMessages.js';
+import { commandRoutes } from './commands.js';
 import { directMessageRoutes } from './directMessages.js';
 import { guildChannelRoutes } from './guildChannels.js';
 import { guildMemberRoutes } from './guildMembers.js';
 import { guildRoleRoutes } from './guildRoles.js';
 import { guildVoiceRoutes } from './guildVoice.js';
 import { guildRoutes } from './guilds.js';
+import { interactionRoutes } from './interactionRoutes.js';
 import { inviteRoutes } from './invites.js';
 import { lobbyRoutes } from './lobbies.js';
 import { pinRoutes } from './pins.js';
@@ -42,5 +44,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...pinRoutes(ctx),
     ...channelMessageRoutes(ctx),
     ...attachmentRoutes(ctx),
+    ...commandRoutes(ctx),
+    ...interactionRoutes(ctx),
   ];
 }

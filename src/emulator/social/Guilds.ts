@@ -111,6 +111,21 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     this.voice = new GuildVoice({ now: () => store.now(), nextId: () => store.nextId(), log });
   }
 
+  readonly #autoMod = new Map<string, string[]>();
+
+  /** The keywords AutoMod blocks in a guild's messages (lowercase). */
+  autoModKeywords(guildId: string): readonly string[] {
+    return this.#autoMod.get(guildId) ?? [];
+  }
+
+  /** Sets the keywords AutoMod blocks in a guild (matched case-insensitively anywhere in the content). */
+  setAutoModKeywords(guildId: string, keywords: readonly string[]): void {
+    this.#autoMod.set(
+      guildId,
+      keywords.map((k) => k.toLowerCase()).filter((k) => k.length > 0),
+    );
+  }
+
   /** A guild by id. */
   guild(id: string): GuildRecord | undefined {
     const guilds = this.#store.state.guilds;

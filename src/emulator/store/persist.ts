@@ -111,6 +111,7 @@ export function importStoreState(saved: unknown, now: number): StoreState {
   // Version 1 states have neither portal setting: the platform's defaults, off.
   state.application.privilegedIntents ??= 0;
   state.application.channelObfuscation ??= false;
+  state.commands ??= {};
   state.codes = {};
   // Nobody is connected after a restart: each lobby's idle timeout starts again now.
   for (const lobby of Object.values(state.lobbies)) lobby.idleSince = now;

@@ -367,6 +367,23 @@ export interface ChannelMessageRecord {
   mentions?: string[];
   /** Roles mentioned as `<@&id>`. */
   mentionRoles?: string[];
+  /** Set on messages made by an interaction response or follow-up. */
+  interaction?: MessageInteractionRecord | null;
+  /** A poll (set when a deferred response is edited into one), as validated. */
+  poll?: unknown;
+}
+
+/** What a message made by an interaction remembers of it (`interaction_metadata`). */
+export interface MessageInteractionRecord {
+  id: string;
+  type: number;
+  /** The command's name (for the deprecated `interaction` field). */
+  name: string;
+  userId: string;
+  /** `authorizing_integration_owners`: installation context → guild or user id (strings). */
+  owners: Record<string, string>;
+  /** Follow-ups: the interaction's original response message. */
+  originalResponseMessageId: string | null;
 }
 
 /** An invite to the guild of a lobby's linked channel; single use, valid one hour. */
@@ -383,6 +400,31 @@ export interface ChannelInviteRecord {
   expiresAt: number;
   /** Unix ms of the redemption, or null. */
   usedAt: number | null;
+}
+
+/** An application command (slash command, context menu, or the entry point). */
+export interface CommandRecord {
+  id: string;
+  /** The guild of a guild command, or null for a global one. */
+  guildId: string | null;
+  /** 1 CHAT_INPUT, 2 USER, 3 MESSAGE, 4 PRIMARY_ENTRY_POINT. */
+  type: 1 | 2 | 3 | 4;
+  name: string;
+  /** Empty for context-menu commands. */
+  description: string;
+  /** Options as validated (chat input only). */
+  options: unknown[];
+  /** Permission bits a member needs by default (decimal string), or null for everyone. */
+  defaultMemberPermissions: string | null;
+  /** Installation contexts (0 guild, 1 user). */
+  integrationTypes: number[];
+  /** Interaction contexts (0 guild, 1 bot DM, 2 private channel). */
+  contexts: number[];
+  nsfw: boolean;
+  /** Entry point commands: 1 APP_HANDLER, 2 DISCORD_LAUNCH_ACTIVITY; null for others. */
+  handler: 1 | 2 | null;
+  /** A snowflake that changes with each update. */
+  version: string;
 }
 
 /** The whole store. */
@@ -414,4 +456,6 @@ export interface StoreState {
   channelMessages: Record<string, ChannelMessageRecord>;
   /** Lobby channel invites by code. */
   channelInvites: Record<string, ChannelInviteRecord>;
+  /** Application commands by id (absent in states saved before bots: read as none). */
+  commands: Record<string, CommandRecord>;
 }

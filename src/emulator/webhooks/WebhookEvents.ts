@@ -78,6 +78,15 @@ export class WebhookEvents {
     this.#url = url;
   }
 
+  /**
+   * The signature headers for a request body, signed now with the application's key: what interactions sent
+   * over HTTP carry, as webhook events do.
+   */
+  signedHeaders(body: string): Record<string, string> {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    return { [SIGNATURE_HEADER]: signRequest(this.#key, timestamp, body), [TIMESTAMP_HEADER]: timestamp };
+  }
+
   /** The latest deliveries, newest last (at most 100). */
   deliveries(): WebhookDelivery[] {
     return this.#deliveries.map((d) => ({ ...d }));

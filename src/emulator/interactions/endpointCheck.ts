@@ -1,0 +1,62 @@
+import type { EmulatorContext } from '../context.js';
+import { SIGNATURE_HEADER } from '../../protocol/signedRequests.js';
+
+/** How long each check may take. */
+const CHECK_TIMEOUT_MS = 5000;
+
+/**
+ * Checks an interactions endpoint the way the developer portal does before saving it: a signed PING must be
+ * answered 200 with `{"type": 1}`, and the same PING with a wrong signature must be refused with 401 (an
+ * endpoint that accepts unsigned requests would take anyone's). Throws a RangeError saying which failed.
+ */
+export async function verifyInteractionsEndpoint(url: string, ctx: EmulatorContext): Promise<void> {
+  const body = JSON.stringify({
+    id: ctx.store.nextId(),
+    application_id: ctx.store.state.application.id,
+    type: 1,
+    version: 1,
+    token: 'ping',
+  });
+  const send = async (headers: Record<string, string>): Promise<{ status: number; text: string }> => {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'sdkpp-emulator (interactions)',
+          ...headers,
+        },
+        body,
+        signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      });
+      return { status: response.status, text: await response.text() };
+    } catch (error) {
+      throw new RangeError(
+        `the interactions endpoint could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
+  const signed = ctx.webhooks.signedHeaders(body);
+  const ok = await send(signed);
+  let pong = false;
+  try {
+    pong = ok.status === 200 && (JSON.parse(ok.text) as { type?: unknown }).type === 1;
+  } catch {
+    pong = false;
+  }
+  if (!pong)
+    throw new RangeError(
+      `the interactions endpoint must answer a signed PING with 200 {"type":1} (it answered ${ok.status})`,
+    );
+  const flipped = (signed[SIGNATURE_HEADER] ?? '').replace(/^./, (c) => (c === '0' ? '1' : '0'));
+  const forged = await send({ ...signed, [SIGNATURE_HEADER]: flipped });
+  if (forged.status !== 401) {
+    throw new RangeError(
+      `the interactions endpoint must refuse a wrongly signed request with 401 (it answered ${forged.status})`,
+    );
+  }
+  ctx.log.line(
+    'interactions',
+    'the interactions endpoint answered the signed PING and refused the forged one',
+  );
+}
