@@ -6,6 +6,7 @@ import { expandScopes } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
 import { checkAuthorizeRequest, type AuthorizeRequest } from './authorizeRequest.js';
 import type { Fields } from './body.js';
+import { getBotAuthorize, isBotAuthorization, postBotAuthorize } from './botAuthorize.js';
 import { ACTION_FIELD, CSRF_FIELD, USER_FIELD, renderConsentPage } from './consentPage.js';
 import { HtmlError } from './errors.js';
 import { htmlReply, jsonReply, redirectReply, type Reply } from './replies.js';
@@ -62,6 +63,7 @@ function approve(ctx: EmulatorContext, request: AuthorizeRequest, user: UserReco
 }
 
 function getAuthorize(ctx: EmulatorContext, fields: Fields): Reply {
+  if (isBotAuthorization(fields)) return getBotAuthorize(ctx, fields);
   const checked = validate(ctx, fields);
   if ('reply' in checked) return checked.reply;
   const { request } = checked;
@@ -91,6 +93,7 @@ function getAuthorize(ctx: EmulatorContext, fields: Fields): Reply {
 }
 
 function postAuthorize(ctx: EmulatorContext, fields: Fields): Reply {
+  if (isBotAuthorization(fields)) return postBotAuthorize(ctx, fields);
   const checked = validate(ctx, fields);
   if ('reply' in checked) return checked.reply;
   const { request } = checked;

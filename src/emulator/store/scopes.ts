@@ -40,6 +40,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   guilds: 'Know which servers you are in',
   'guilds.channels.read': 'See the channels of your servers to link them to lobbies',
   'lobbies.write': 'Create, join and chat in game lobbies',
+  bot: 'Add a bot to a server',
+  'applications.commands': "Use the application's commands",
 };
 
 /** True for a scope the emulator grants. */
