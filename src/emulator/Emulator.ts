@@ -127,6 +127,7 @@ function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreS
     channelMessages: {},
     channelInvites: {},
     commands: {},
+    appEmojis: {},
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
+import { signIn as signInAs } from './helpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
@@ -332,5 +333,126 @@ describe('channel messages over HTTP (bot)', () => {
     expect((next.json.items as { message: Json }[]).map((p) => p.message.id)).toEqual([ids[0]]);
     expect(next.json.has_more).toBe(false);
     expect((await call(emu, bot, 'GET', `/channels/${ch.general}/pins`)).json).toHaveLength(3);
+  });
+});
+
+describe('guild invites (bot)', () => {
+  it('limits who accepts with target_users_file, gives role_ids, and lists target users as CSV', async () => {
+    const { emu, bot, guildId, ch } = await setUp(VIEW | SEND | (1n << 0n) | MANAGE_ROLES | (1n << 4n));
+    const guest = emu.createRole(guildId, { name: 'Guest', permissions: VIEW });
+    // Guest, made by the admin hook, sits above the bot's role; Visitor, made by the bot, below it.
+    const made = await call(emu, bot, 'POST', `/guilds/${guildId}/roles`, {
+      name: 'Visitor',
+      permissions: VIEW.toString(),
+    });
+    const bob = emu.users[1];
+    const form = new FormData();
+    form.set('payload_json', JSON.stringify({ max_uses: 5, role_ids: [made.json.id] }));
+    form.set(
+      'target_users_file',
+      new Blob([`user_id\n${bob?.id ?? ''}\n`], { type: 'text/csv' }),
+      'targets.csv',
+    );
+    const created = await fetch(`${emu.api}/channels/${ch.general}/invites`, {
+      method: 'POST',
+      headers: { Authorization: bot },
+      body: form,
+    });
+    const invite = (await created.json()) as Json;
+    expect(created.status).toBe(200);
+    expect(invite).toMatchObject({ max_uses: 5, uses: 0, roles: [{ id: made.json.id, name: 'Visitor' }] });
+    expect(Object.keys((invite.roles as Json[])[0] ?? {}).sort()).toEqual([
+      'color',
+      'colors',
+      'icon',
+      'id',
+      'name',
+      'position',
+      'unicode_emoji',
+    ]);
+    const code = String(invite.code);
+    const csv = await fetch(`${emu.api}/invites/${code}/target-users`, { headers: { Authorization: bot } });
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(await csv.text()).toBe(`user_id\n${bob?.id ?? ''}\n`);
+    const carolToken = `Bearer ${(await signInAs(emu, 'carol')).access_token}`;
+    const refused = await call(emu, carolToken, 'POST', `/invites/${code}`);
+    expect([refused.status, refused.json.code]).toEqual([403, 50001]);
+    // bob is already a member: he keeps his roles and gains Visitor.
+    const bobToken = `Bearer ${(await signInAs(emu, 'bob')).access_token}`;
+    expect((await call(emu, bobToken, 'POST', `/invites/${code}`)).status).toBe(200);
+    const bobMember = await call(emu, bot, 'GET', `/guilds/${guildId}/members/${bob?.id ?? ''}`);
+    expect(bobMember.json.roles).toContain(made.json.id);
+    const listed = await call(emu, bot, 'GET', `/channels/${ch.general}/invites`);
+    expect(listed.json.map((i) => [i.code, i.uses])).toEqual([[code, 1]]);
+    // A role above the bot's own cannot be handed out by an invite.
+    const high = await call(emu, bot, 'POST', `/channels/${ch.general}/invites`, { role_ids: [guest.id] });
+    expect([high.status, high.json.code]).toEqual([403, 50013]);
+    const badCsv = new FormData();
+    badCsv.set('target_users_file', new Blob(['user_id\nnot-an-id\n']), 't.csv');
+    const bad = await fetch(`${emu.api}/channels/${ch.general}/invites`, {
+      method: 'POST',
+      headers: { Authorization: bot },
+      body: badCsv,
+    });
+    expect(await bad.json()).toMatchObject({ code: 50035, errors: { target_users_file: {} } });
+  });
+});
+
+describe('application emoji and message search (bot)', () => {
+  it('manages application emoji: unique names, 256 KiB images, and the 2000 limit', async () => {
+    // The global rate limit would pace 2000 creations; the limit under test is the count.
+    const { emu, bot } = await setUp(VIEW, { rateLimits: 'off' });
+    const base = `/applications/${emu.applicationId}/emojis`;
+    const png = `data:image/png;base64,${Buffer.alloc(64, 1).toString('base64')}`;
+    const made = await call(emu, bot, 'POST', base, { name: 'gg_wp', image: png });
+    expect(made.status).toBe(201);
+    expect(made.json).toMatchObject({ name: 'gg_wp', animated: false, user: { id: emu.applicationId } });
+    const taken = await call(emu, bot, 'POST', base, { name: 'gg_wp', image: png });
+    expect(taken.json).toMatchObject({
+      code: 50035,
+      errors: { name: { _errors: [{ code: 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN' }] } },
+    });
+    const big = `data:image/gif;base64,${Buffer.alloc(256 * 1024 + 1).toString('base64')}`;
+    expect((await call(emu, bot, 'POST', base, { name: 'big', image: big })).json).toMatchObject({
+      errors: { image: {} },
+    });
+    for (let i = 1; i < 2000; i += 1) {
+      const r = await call(emu, bot, 'POST', base, { name: `e${i}`, image: png });
+      if (r.status !== 201) throw new Error(`emoji ${i}: ${JSON.stringify(r.json)}`);
+    }
+    const over = await call(emu, bot, 'POST', base, { name: 'one_more', image: png });
+    expect([over.status, over.json.code]).toEqual([400, 30008]);
+    expect(((await call(emu, bot, 'GET', base)).json as unknown as { items: unknown[] }).items).toHaveLength(
+      2000,
+    );
+  }, 60_000);
+
+  it('answers 110000 until the guild is indexed, then searches what the bot may read', async () => {
+    const off = await setUp(VIEW | READ_HISTORY);
+    const refused = await call(off.emu, off.bot, 'GET', `/guilds/${off.guildId}/messages/search?content=gg`);
+    expect([refused.status, refused.json.code]).toEqual([403, 50001]);
+    const { emu, bot, guildId, ch } = await setUp(VIEW | READ_HISTORY, {
+      privilegedIntents: ['message_content'],
+    });
+    emu.postChannelMessage(ch.general ?? '', 'alice', 'gg well played');
+    emu.postChannelMessage(ch.lfg ?? '', 'bob', 'gg gg rematch?');
+    emu.postChannelMessage(ch.staff ?? '', 'alice', 'gg from the staff room');
+    const first = await call(emu, bot, 'GET', `/guilds/${guildId}/messages/search?content=gg`);
+    expect([first.status, first.json.code]).toEqual([202, 110000]);
+    expect(first.json.retry_after).toBeGreaterThan(0);
+    emu.advanceTime(2000);
+    const found = await call(
+      emu,
+      bot,
+      'GET',
+      `/guilds/${guildId}/messages/search?content=gg&sort_by=relevance`,
+    );
+    expect(found.status).toBe(200);
+    const contents = (found.json.messages as Json[][]).map((group) => group[0]?.content);
+    // #staff is not readable by the bot; relevance puts the message with two hits first.
+    expect(contents).toEqual(['gg gg rematch?', 'gg well played']);
+    const bob = emu.users[1]?.id ?? '';
+    const byAuthor = await call(emu, bot, 'GET', `/guilds/${guildId}/messages/search?author_id=${bob}`);
+    expect(byAuthor.json.total_results).toBe(1);
   });
 });

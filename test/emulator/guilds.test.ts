@@ -367,6 +367,7 @@ describe('lobby channel invites (emulator)', () => {
     const redeemed = await call(emu, dave, 'POST', `/invites/${code}`);
     expect(redeemed.status).toBe(200);
     expect(redeemed.json).toEqual({
+      type: 0,
       code,
       guild: { id: guildId, name: 'Emulator Guild' },
       channel: { id: generalId, name: 'general', type: 0 },

@@ -1,3 +1,4 @@
+import { wireRolePartial } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
 import type { ChannelInviteRecord, LobbyRecord } from '../store/types.js';
 import { ApiError, missingAccess, unknown } from './errors.js';
@@ -57,9 +58,18 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
     const channel = guilds.channel(record.channelId);
     if (!guild || !channel) return undefined;
     return {
+      type: 0,
       code: record.code,
       guild: { id: guild.id, name: guild.name },
       channel: { id: channel.id, name: channel.name, type: channel.type },
+      ...(record.lobbyId === null
+        ? {
+            roles: (record.roleIds ?? []).flatMap((id) => {
+              const role = guilds.role(guild.id, id);
+              return role ? [wireRolePartial(role)] : [];
+            }),
+          }
+        : {}),
     };
   };
 
@@ -100,6 +110,11 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
       guilds.invites.use(found);
       // An existing member keeps what they hold; only a newcomer gets view and send.
       if (!guilds.isMember(found.guildId, caller.user.id)) guilds.addMember(found.guildId, caller.user.id);
+      // A guild invite's role_ids are given on acceptance (roles deleted since are skipped).
+      const member = guilds.member(found.guildId, caller.user.id);
+      if (member && (found.roleIds ?? []).length > 0) {
+        guilds.setMemberRoles(found.guildId, caller.user.id, [...member.roles, ...(found.roleIds ?? [])]);
+      }
       ctx.log.line('invites', `${caller.user.username} joined guild ${found.guildId} by invite`);
       return jsonReply(200, answer);
     }),

@@ -3,14 +3,17 @@ import { emulatorInfoRoutes } from './emulatorInfo.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
+import { appEmojiRoutes } from './appEmojis.js';
 import { attachmentRoutes } from './attachments.js';
 import { channelInviteRoutes } from './channelInvites.js';
 import { channelMessageRoutes } from './channelMessages.js';
 import { commandRoutes } from './commands.js';
 import { directMessageRoutes } from './directMessages.js';
 import { guildChannelRoutes } from './guildChannels.js';
+import { guildInviteRoutes } from './guildInvites.js';
 import { guildMemberRoutes } from './guildMembers.js';
 import { guildRoleRoutes } from './guildRoles.js';
+import { guildSearchRoutes } from './guildSearch.js';
 import { guildVoiceRoutes } from './guildVoice.js';
 import { guildRoutes } from './guilds.js';
 import { interactionRoutes } from './interactionRoutes.js';
@@ -40,11 +43,14 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...guildMemberRoutes(ctx),
     ...guildChannelRoutes(ctx),
     ...guildVoiceRoutes(ctx),
+    ...guildSearchRoutes(ctx),
+    ...guildInviteRoutes(ctx),
     ...channelInviteRoutes(ctx),
     ...pinRoutes(ctx),
     ...channelMessageRoutes(ctx),
     ...attachmentRoutes(ctx),
     ...commandRoutes(ctx),
+    ...appEmojiRoutes(ctx),
     ...interactionRoutes(ctx),
   ];
 }

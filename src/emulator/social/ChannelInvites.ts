@@ -50,12 +50,75 @@ export class ChannelInvites {
     return record;
   }
 
-  /** An invite that can still be redeemed (unused, not expired), or undefined. */
-  live(code: string): ChannelInviteRecord | undefined {
+  /**
+   * Makes a guild invite (a bot's Create Channel Invite): `maxAgeSeconds` 0 never expires, `maxUses` 0 is
+   * unlimited; `roleIds` are given on acceptance; `targetUserIds`, when given, are the only users who may
+   * accept it.
+   */
+  createGuildInvite(input: {
+    guildId: string;
+    channelId: string;
+    inviterId: string;
+    maxAgeSeconds: number;
+    maxUses: number;
+    temporary: boolean;
+    roleIds: string[];
+    targetUserIds: string[] | null;
+  }): ChannelInviteRecord {
+    this.sweep();
     const invites = this.#store.state.channelInvites;
-    const record = Object.hasOwn(invites, code) ? invites[code] : undefined;
-    if (!record || record.usedAt !== null || record.expiresAt <= this.#store.now()) return undefined;
+    let code: string;
+    do code = inviteCode();
+    while (Object.hasOwn(invites, code));
+    const now = this.#store.now();
+    const record: ChannelInviteRecord = {
+      code,
+      guildId: input.guildId,
+      channelId: input.channelId,
+      lobbyId: null,
+      forUserId: null,
+      createdAt: now,
+      expiresAt: input.maxAgeSeconds === 0 ? Number.MAX_SAFE_INTEGER : now + input.maxAgeSeconds * 1000,
+      usedAt: null,
+      maxUses: input.maxUses,
+      uses: 0,
+      maxAgeSeconds: input.maxAgeSeconds,
+      temporary: input.temporary,
+      roleIds: [...input.roleIds],
+      targetUserIds: input.targetUserIds === null ? null : [...input.targetUserIds],
+      inviterId: input.inviterId,
+    };
+    invites[code] = record;
     return record;
+  }
+
+  /** An invite by code, live or not. */
+  get(code: string): ChannelInviteRecord | undefined {
+    const invites = this.#store.state.channelInvites;
+    return Object.hasOwn(invites, code) ? invites[code] : undefined;
+  }
+
+  /** A channel's guild invites that can still be used. */
+  guildInvitesOf(channelId: string): ChannelInviteRecord[] {
+    return Object.values(this.#store.state.channelInvites).filter(
+      (r) => r.lobbyId === null && r.channelId === channelId && this.live(r.code) !== undefined,
+    );
+  }
+
+  /** Deletes an invite. */
+  delete(code: string): void {
+    Reflect.deleteProperty(this.#store.state.channelInvites, code);
+  }
+
+  /** An invite that can still be redeemed (not used up, not expired), or undefined. */
+  live(code: string): ChannelInviteRecord | undefined {
+    const record = this.get(code);
+    if (!record || record.expiresAt <= this.#store.now()) return undefined;
+    const usedUp =
+      record.lobbyId !== null
+        ? record.usedAt !== null
+        : (record.maxUses ?? 0) > 0 && (record.uses ?? 0) >= (record.maxUses ?? 0);
+    return usedUp ? undefined : record;
   }
 
   /** Checks whether `userId` may redeem the invite now, without using it. */
@@ -63,12 +126,14 @@ export class ChannelInvites {
     const record = this.live(code);
     if (!record) return 'unknown';
     if (record.forUserId !== null && record.forUserId !== userId) return 'not-yours';
+    if (record.targetUserIds && !record.targetUserIds.includes(userId)) return 'not-yours';
     return record;
   }
 
-  /** Marks the invite used; it can never be redeemed again. */
+  /** Counts a use: a lobby invite can never be redeemed again; a guild invite up to its `maxUses`. */
   use(record: ChannelInviteRecord): void {
-    record.usedAt = this.#store.now();
+    if (record.lobbyId !== null) record.usedAt = this.#store.now();
+    else record.uses = (record.uses ?? 0) + 1;
   }
 
   /** Drops expired invites (used or not); returns how many. */

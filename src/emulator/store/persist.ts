@@ -112,6 +112,7 @@ export function importStoreState(saved: unknown, now: number): StoreState {
   state.application.privilegedIntents ??= 0;
   state.application.channelObfuscation ??= false;
   state.commands ??= {};
+  state.appEmojis ??= {};
   state.codes = {};
   // Nobody is connected after a restart: each lobby's idle timeout starts again now.
   for (const lobby of Object.values(state.lobbies)) lobby.idleSince = now;

@@ -386,20 +386,39 @@ export interface MessageInteractionRecord {
   originalResponseMessageId: string | null;
 }
 
-/** An invite to the guild of a lobby's linked channel; single use, valid one hour. */
+/**
+ * An invite to a guild channel: a lobby channel invite (`lobbyId` set: single use, valid one hour) or a guild
+ * invite a bot made (`lobbyId` null: `maxUses` and `maxAgeSeconds`, roles given on acceptance, an optional
+ * list of the only users who may accept it).
+ */
 export interface ChannelInviteRecord {
   code: string;
   guildId: string;
   channelId: string;
-  lobbyId: string;
+  /** The lobby whose linked channel it is for, or null for a guild invite. */
+  lobbyId: string | null;
   /** Only this user may redeem it (null: anyone). */
   forUserId: string | null;
   /** Unix ms. */
   createdAt: number;
-  /** Unix ms. */
+  /** Unix ms; Number.MAX_SAFE_INTEGER for an invite that never expires. */
   expiresAt: number;
-  /** Unix ms of the redemption, or null. */
+  /** Unix ms of the redemption (lobby invites), or null. */
   usedAt: number | null;
+  /** Guild invites: uses allowed (0: unlimited). */
+  maxUses?: number;
+  /** Guild invites: uses so far. */
+  uses?: number;
+  /** Guild invites: the asked lifetime in seconds (0: never expires). */
+  maxAgeSeconds?: number;
+  /** Guild invites: membership that ends when the user goes offline. */
+  temporary?: boolean;
+  /** Guild invites: roles given on acceptance (`role_ids`). */
+  roleIds?: string[];
+  /** Guild invites: the only users who may accept (`target_users_file`), or null for anyone. */
+  targetUserIds?: string[] | null;
+  /** Who made it (the bot), or null. */
+  inviterId?: string | null;
 }
 
 /** An application command (slash command, context menu, or the entry point). */
@@ -425,6 +444,16 @@ export interface CommandRecord {
   handler: 1 | 2 | null;
   /** A snowflake that changes with each update. */
   version: string;
+}
+
+/** An emoji of the application (usable in any guild by its bot). */
+export interface AppEmojiRecord {
+  id: string;
+  /** 2–32 letters, digits and underscores, unique in the application. */
+  name: string;
+  animated: boolean;
+  /** Unix ms. */
+  createdAt: number;
 }
 
 /** The whole store. */
@@ -458,4 +487,6 @@ export interface StoreState {
   channelInvites: Record<string, ChannelInviteRecord>;
   /** Application commands by id (absent in states saved before bots: read as none). */
   commands: Record<string, CommandRecord>;
+  /** Application emoji by id (absent in states saved before bots: read as none). */
+  appEmojis: Record<string, AppEmojiRecord>;
 }
