@@ -94,16 +94,14 @@ export function guildSearchRoutes(ctx: EmulatorContext): Route[] {
         order === 'asc' ? compareIds(a.id, b.id) : compareIds(b.id, a.id);
       matches.sort(sortBy === 'relevance' ? (a, b) => hits(b) - hits(a) || byTime(a, b) : byTime);
       return jsonReply(200, {
-        messages: matches
-          .slice(offset, offset + limit)
-          .map((m) => [
-            wireMessage(m, store, {
-              http: ctx.urls.http,
-              guildId: guild.id,
-              content: true,
-              extra: { hit: true },
-            }),
-          ]),
+        messages: matches.slice(offset, offset + limit).map((m) => [
+          wireMessage(m, store, {
+            http: ctx.urls.http,
+            guildId: guild.id,
+            content: true,
+            extra: { hit: true },
+          }),
+        ]),
         total_results: matches.length,
         threads: [],
         members: [],
