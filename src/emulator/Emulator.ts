@@ -26,6 +26,7 @@ import { Guilds } from './social/Guilds.js';
 import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { wireBotGateway } from './bot/botGateway.js';
+import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
 import { wireBotRequests } from './bot/botRequests.js';
 import { Commands } from './interactions/Commands.js';
 import { InteractionFlow } from './interactions/InteractionFlow.js';
@@ -676,6 +677,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   wireBotRequests({ hub, guilds, store, log });
   const stopLobbySweep = wireLobbyGateway(ctx);
   wireLobbyRelay(ctx);
+  wireMessageWebhookEvents(ctx);
   const calls = new VoiceCalls(() => clock.now());
   const voiceServer = await VoiceServer.start({
     calls,

@@ -147,3 +147,71 @@ describe('webhook events', () => {
     expect(emu.applicationPublicKey).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('lobby and game direct message webhook events', () => {
+  it('sends LOBBY_MESSAGE_* and GAME_DIRECT_MESSAGE_* typed to sdkpp/backend', async () => {
+    emu = await startEmulator({ autoConsent: true, users: 2 });
+    const events: WebhookEvent[] = [];
+    emu.setWebhookEventsUrl(
+      await listen(
+        createWebhookEventsHandler({
+          publicKey: emu.applicationPublicKey,
+          onEvent: (event) => {
+            events.push(event);
+          },
+        }),
+      ),
+    );
+    const bot = `Bot ${emu.botToken}`;
+    const [alice, bob] = emu.users;
+    const headers = { 'content-type': 'application/json', authorization: bot };
+    const lobby = (await (
+      await fetch(`${emu.api}/lobbies`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ members: [{ id: alice?.id }] }),
+      })
+    ).json()) as { id: string };
+    const sent = (await (
+      await fetch(`${emu.api}/lobbies/${lobby.id}/messages`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ content: 'gg', metadata: { round: '3' } }),
+      })
+    ).json()) as { id: string };
+    await fetch(`${emu.api}/lobbies/${lobby.id}/messages/${sent.id}/moderation-metadata`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ flagged: 'no' }),
+    });
+    emu.befriend('alice', 'bob');
+    const token = (await signIn(emu, 'alice')).access_token;
+    const dm = await fetch(`${emu.api}/users/${bob?.id ?? ''}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ content: 'rematch?' }),
+    });
+    expect(dm.status).toBe(200);
+    await until('the direct message event', () => events.find((e) => e.type === 'GAME_DIRECT_MESSAGE_CREATE'));
+    // Signing alice in installed the app to her: APPLICATION_AUTHORIZED comes along.
+    const types = events.map((e) => e.type).filter((t) => t !== 'APPLICATION_AUTHORIZED').sort();
+    expect(types).toEqual(['GAME_DIRECT_MESSAGE_CREATE', 'LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE']);
+    const created = events.find((e) => e.type === 'LOBBY_MESSAGE_CREATE');
+    if (created?.type === 'LOBBY_MESSAGE_CREATE') {
+      expect(created.data).toMatchObject({
+        id: sent.id,
+        lobby_id: lobby.id,
+        content: 'gg',
+        metadata: { round: '3' },
+      });
+    }
+    const direct = events.find((e) => e.type === 'GAME_DIRECT_MESSAGE_CREATE');
+    if (direct?.type === 'GAME_DIRECT_MESSAGE_CREATE') {
+      expect(direct.data).toMatchObject({
+        content: 'rematch?',
+        author: { id: alice?.id },
+        recipient_id: bob?.id,
+      });
+    }
+  });
+});

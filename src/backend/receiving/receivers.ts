@@ -51,7 +51,17 @@ export interface WebhookEventsHandlerOptions extends SignedReceiverOptions {
   readonly onUnknownEvent?: (event: OtherWebhookEvent) => void | Promise<void>;
 }
 
-const KNOWN_EVENTS = new Set(['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED', 'ENTITLEMENT_CREATE']);
+const KNOWN_EVENTS = new Set([
+  'APPLICATION_AUTHORIZED',
+  'APPLICATION_DEAUTHORIZED',
+  'ENTITLEMENT_CREATE',
+  'LOBBY_MESSAGE_CREATE',
+  'LOBBY_MESSAGE_UPDATE',
+  'LOBBY_MESSAGE_DELETE',
+  'GAME_DIRECT_MESSAGE_CREATE',
+  'GAME_DIRECT_MESSAGE_UPDATE',
+  'GAME_DIRECT_MESSAGE_DELETE',
+]);
 
 function rulesOf(options: SignedReceiverOptions): SignedRequestRules {
   const toleranceMs = (options.toleranceSeconds ?? 300) * 1000;

@@ -128,10 +128,87 @@ export interface EntitlementCreateEvent {
   };
 }
 
-/** One event of a type this SDK knows, from the webhook events URL; narrow on `type`. */
-export type WebhookEvent = ApplicationAuthorizedEvent | ApplicationDeauthorizedEvent | EntitlementCreateEvent;
+/** LOBBY_MESSAGE_CREATE / _UPDATE: a message in one of the app's lobbies, sent or changed. */
+export interface LobbyMessageEvent {
+  /** The event type. */
+  readonly type: 'LOBBY_MESSAGE_CREATE' | 'LOBBY_MESSAGE_UPDATE';
+  /** When the event happened (ISO 8601). */
+  readonly timestamp: string;
+  /** The lobby message, as the platform sends it. */
+  readonly data: Readonly<Record<string, unknown>> & {
+    /** The message id. */
+    readonly id: string;
+    /** Its lobby. */
+    readonly lobby_id: string;
+    /** Its text. */
+    readonly content: string;
+    /** Developer metadata set by the sender. */
+    readonly metadata?: Readonly<Record<string, string>>;
+  };
+}
 
-/** An event of another type (QUEST_USER_ENROLLMENT, lobby and game-DM events, later additions), untyped. */
+/** LOBBY_MESSAGE_DELETE: a lobby message was deleted. */
+export interface LobbyMessageDeleteEvent {
+  /** The event type. */
+  readonly type: 'LOBBY_MESSAGE_DELETE';
+  /** When the event happened (ISO 8601). */
+  readonly timestamp: string;
+  /** Which message. */
+  readonly data: {
+    /** The message id. */
+    readonly id: string;
+    /** Its lobby. */
+    readonly lobby_id: string;
+  };
+}
+
+/** GAME_DIRECT_MESSAGE_CREATE / _UPDATE: a direct message sent from the game, sent or changed. */
+export interface GameDirectMessageEvent {
+  /** The event type. */
+  readonly type: 'GAME_DIRECT_MESSAGE_CREATE' | 'GAME_DIRECT_MESSAGE_UPDATE';
+  /** When the event happened (ISO 8601). */
+  readonly timestamp: string;
+  /** The message as its author sees it. */
+  readonly data: Readonly<Record<string, unknown>> & {
+    /** The message id. */
+    readonly id: string;
+    /** Its text. */
+    readonly content: string;
+    /** Who sent it. */
+    readonly author: PlatformUser;
+    /** Who it is for. */
+    readonly recipient_id: string;
+  };
+}
+
+/** GAME_DIRECT_MESSAGE_DELETE: a direct message sent from the game was deleted. */
+export interface GameDirectMessageDeleteEvent {
+  /** The event type. */
+  readonly type: 'GAME_DIRECT_MESSAGE_DELETE';
+  /** When the event happened (ISO 8601). */
+  readonly timestamp: string;
+  /** Which message. */
+  readonly data: {
+    /** The message id. */
+    readonly id: string;
+    /** Who sent it. */
+    readonly author_id: string;
+    /** Who it was for. */
+    readonly recipient_id: string;
+  };
+}
+
+/** One event of a type this SDK knows, from the webhook events URL; narrow on `type`. */
+export type WebhookEvent =
+  | ApplicationAuthorizedEvent
+  | ApplicationDeauthorizedEvent
+  | EntitlementCreateEvent
+  | LobbyMessageEvent
+  | LobbyMessageDeleteEvent
+  | GameDirectMessageEvent
+  | GameDirectMessageDeleteEvent;
+
+/** An event of another type (QUEST_USER_ENROLLMENT, later additions), untyped. */
 export interface OtherWebhookEvent {
   /** The event type, as the platform names it. */
   readonly type: string;

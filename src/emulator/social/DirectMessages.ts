@@ -1,3 +1,4 @@
+import { TypedEmitter } from '../../util/TypedEmitter.js';
 import { wireUser } from '../accounts/userObject.js';
 import type { GatewayHub } from '../gateway/GatewayHub.js';
 import type { EmulatorStore } from '../store/Store.js';
@@ -22,15 +23,21 @@ export interface NewDirectMessage {
   activity?: MessageActivityRecord | null;
 }
 
+/** Events of {@link DirectMessages}: every change of a message, for the webhook events. */
+export type DirectMessageEvents = {
+  changed: [kind: 'create' | 'update' | 'delete', record: DirectMessageRecord];
+};
+
 /**
  * Direct messages between two users: stored once, seen by each side in their own channel (whose id is the
  * other user's id), dispatched to every gateway session of both users on create, edit and delete.
  */
-export class DirectMessages {
+export class DirectMessages extends TypedEmitter<DirectMessageEvents> {
   readonly #store: EmulatorStore;
   readonly #hub: GatewayHub;
 
   constructor(store: EmulatorStore, hub: GatewayHub) {
+    super();
     this.#store = store;
     this.#hub = hub;
   }
@@ -94,6 +101,7 @@ export class DirectMessages {
     for (const [viewer, other] of this.#sides(record)) {
       this.#hub.dispatch(viewer, 'MESSAGE_DELETE', { id: record.id, channel_id: other });
     }
+    this.emit('changed', 'delete', record);
   }
 
   /** The conversation of two users, newest first: at most `limit` messages of the last 72 hours. */
@@ -163,6 +171,7 @@ export class DirectMessages {
 
   #tell(record: DirectMessageRecord, event: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE'): void {
     for (const [viewer] of this.#sides(record)) this.#hub.dispatch(viewer, event, this.wire(record, viewer));
+    this.emit('changed', event === 'MESSAGE_CREATE' ? 'create' : 'update', record);
   }
 
   /** Each viewer with their channel id; a message to oneself is one side. */

@@ -57,6 +57,10 @@ export interface NewLobbyMessage {
 export type LobbiesEvents = {
   /** A message was stored and dispatched. */
   messageCreated: [lobby: LobbyRecord, message: LobbyMessageRecord];
+  /** A message changed (its moderation metadata). */
+  messageUpdated: [lobby: LobbyRecord, message: LobbyMessageRecord];
+  /** A message was deleted. */
+  messageDeleted: [lobby: LobbyRecord, message: LobbyMessageRecord];
   /** A member left or was removed (the lobby's call drops them). */
   memberRemoved: [lobby: LobbyRecord, userId: string];
   /** A lobby was deleted (its call ends). */
@@ -418,6 +422,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     message.moderationMetadata = { ...metadata };
     const lobby = this.get(message.lobbyId);
     if (lobby) this.#toMembers(lobby, 'LOBBY_MESSAGE_UPDATE', () => this.wireMessage(message));
+    if (lobby) this.emit('messageUpdated', lobby, message);
     this.#d.log.line(
       'lobbies',
       `moderation metadata set on message ${message.id} (${Object.keys(metadata).length} keys)`,
@@ -429,6 +434,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
     Reflect.deleteProperty(this.#d.store.state.lobbyMessages, message.id);
     const lobby = this.get(message.lobbyId);
     if (lobby) this.#toMembers(lobby, 'LOBBY_MESSAGE_DELETE', () => ({ id: message.id, lobby_id: lobby.id }));
+    if (lobby) this.emit('messageDeleted', lobby, message);
     this.#d.log.line('lobbies', `message ${message.id} deleted`);
   }
 
