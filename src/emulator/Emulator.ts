@@ -31,7 +31,7 @@ import { wireBotRequests } from './bot/botRequests.js';
 import { Commands } from './interactions/Commands.js';
 import { InteractionFlow } from './interactions/InteractionFlow.js';
 import { Interactions } from './interactions/Interactions.js';
-import { InteractionAdmin, interactionView } from './interactions/interactionAdmin.js';
+import { commandView, InteractionAdmin, interactionView } from './interactions/interactionAdmin.js';
 import { verifyInteractionsEndpoint } from './interactions/endpointCheck.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { wireLobbyRelay } from './social/lobbyRelay.js';
@@ -54,6 +54,7 @@ import type {
   EmulatorChannelMessage,
   EmulatorGuild,
   EmulatorGuildRole,
+  EmulatorCommand,
   EmulatorInteraction,
   InvokeCommandOptions,
   EmulatorInfo,
@@ -478,6 +479,11 @@ class RunningEmulator implements Emulator {
 
   interactions(): EmulatorInteraction[] {
     return this.#ctx.interactions.all().map(interactionView);
+  }
+
+  commands(): EmulatorCommand[] {
+    const { commands, guilds } = this.#ctx;
+    return [null, ...guilds.all().map((g) => g.id)].flatMap((scope) => commands.list(scope).map(commandView));
   }
 
   async setInteractionsEndpointUrl(url: string | null): Promise<void> {

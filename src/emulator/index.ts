@@ -36,6 +36,7 @@ export type {
   EmulatorChannelOverwrite,
   EmulatorGuild,
   EmulatorGuildRole,
+  EmulatorCommand,
   EmulatorInteraction,
   EmulatorModal,
   EmulatorPrivateMessage,

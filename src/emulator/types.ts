@@ -540,6 +540,24 @@ export interface EmulatorGuildChannel {
   parentId: string | null;
   /** Permission overwrites on top of the members' guild permissions; empty when none. */
   overwrites: EmulatorChannelOverwrite[];
+  /** Whether the application's bot may view it (false also when the bot is not in the guild). */
+  botCanView: boolean;
+}
+
+/** An application command, as {@link Emulator.commands} shows it. */
+export interface EmulatorCommand {
+  /** The command's id. */
+  id: string;
+  /** Its name. */
+  name: string;
+  /** 1 chat input, 2 user, 3 message, 4 primary entry point. */
+  type: number;
+  /** Its guild, or null for a global command. */
+  guildId: string | null;
+  /** Its description (empty for context menus). */
+  description: string;
+  /** Its options' names, types and whether each is required. */
+  options: { name: string; type: number; required: boolean }[];
 }
 
 /** What {@link Emulator.invokeCommand} takes. */
@@ -874,6 +892,8 @@ export interface Emulator extends EmulatorInfo {
   }): Promise<EmulatorInteraction>;
   /** The latest interactions (at most 500), oldest first. */
   interactions(): EmulatorInteraction[];
+  /** The application's commands, global ones first, each scope oldest first. */
+  commands(): EmulatorCommand[];
   /**
    * Sets the interactions endpoint URL (null: interactions go over the gateway), after checking it the way
    * the developer portal does: a signed PING must be answered with PONG, and a PING with a wrong signature

@@ -1,9 +1,17 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
+import {
+  createInteractionsHandler,
+  createWebhookEventsHandler,
+  InteractionCallbackType,
+} from '../../src/backend/index.js';
 import { ActivityPartyPrivacy, ActivityTypes, CallStatus, RelationshipType } from '../../src/index.js';
 import { bothInCall, tempDir, writeToneWav } from '../integration/callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
@@ -150,5 +158,73 @@ describe('the emulator dashboard in Chromium', () => {
 
     expect(problems).toEqual([]);
     await page.close();
+  }, 60_000);
+
+  it("shows the bot's guilds, commands, interactions and webhook deliveries, and invokes a command", async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const servers: Server[] = [];
+    const serve = async (handler: RequestListener): Promise<string> => {
+      const server = createServer(handler);
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    };
+    try {
+      emulator.setWebhookEventsUrl(
+        await serve(
+          createWebhookEventsHandler({ publicKey: emulator.applicationPublicKey, onEvent: () => undefined }),
+        ),
+      );
+      await emulator.setInteractionsEndpointUrl(
+        await serve(
+          createInteractionsHandler({
+            publicKey: emulator.applicationPublicKey,
+            onInteraction: (i) => ({
+              type: 4,
+              data: { content: `score for ${String(i.member?.user.username)}` },
+            }),
+          }),
+        ),
+      );
+      const made = await fetch(`${emulator.api}/applications/${emulator.applicationId}/commands`, {
+        method: 'POST',
+        headers: { Authorization: `Bot ${emulator.botToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'score', description: 'Show the score' }),
+      });
+      expect(made.status).toBe(201);
+      const { page, problems } = await openPage(emulator.dashboard);
+      const guild = emulator.guilds()[0];
+      const staff = guild?.channels.find((c) => c.name === 'staff')?.id ?? '';
+      await textOf(
+        page,
+        `#bot-guilds [data-guild-id="${guild?.id ?? ''}"] .bot-in`,
+        /the bot is in/,
+        'the guild',
+      );
+      await textOf(
+        page,
+        `#bot-guilds [data-channel-id="${staff}"]`,
+        /staff\s*hidden from the bot/,
+        '#staff hidden',
+      );
+      await textOf(page, '#commands [data-command="score"]', /\/score/, 'the command');
+
+      // Signing in installs the app to alice: the APPLICATION_AUTHORIZED delivery shows.
+      await linkAndConnect(emulator, userAt(emulator, 0));
+      await textOf(page, '#deliveries tbody tr', /APPLICATION_AUTHORIZED\s*delivered/, 'the delivery');
+
+      const bobId = emulator.users[1]?.id ?? '';
+      const general = guild?.channels.find((c) => c.name === 'general')?.id ?? '';
+      await page.selectOption('#commands [data-command="score"] select[name="user"]', bobId);
+      await page.selectOption('#commands [data-command="score"] select[name="channel"]', general);
+      await page.click('#commands [data-command="score"] button[type="submit"]');
+      await textOf(page, '#notice', /\/score invoked \(http 200\)/, 'the invocation');
+      await textOf(page, '#interactions tbody tr', /score\s*bob\s*http 200\s*message/, 'the interaction row');
+      expect(emulator.channelMessages(general).at(-1)?.content).toBe('score for bob');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      for (const server of servers) server.close();
+    }
   }, 60_000);
 });

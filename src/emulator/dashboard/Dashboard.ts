@@ -234,7 +234,7 @@ export class Dashboard {
       return;
     }
     try {
-      const { status, value } = found.action.run(this.#target, found.params, body);
+      const { status, value } = await found.action.run(this.#target, found.params, body);
       this.#deps.log.line('dashboard', `${label} ${status}`);
       sendJson(res, status, value);
     } catch (error) {

@@ -28,17 +28,20 @@ export interface ActionTarget {
 export interface DashboardAction {
   /** Path segments after `/dashboard/api/`; `:name` matches one segment. */
   pattern: string[];
-  /** Performs the action; resolves with the 2xx status and the JSON answer. */
+  /** Performs the action; gives (or resolves with) the 2xx status and the JSON answer. */
   run(
     target: ActionTarget,
     params: Record<string, string>,
     body: unknown,
-  ): {
-    /** 200 or 201. */
-    status: number;
-    /** The JSON answer. */
-    value: unknown;
-  };
+  ): ActionResult | Promise<ActionResult>;
+}
+
+/** What an action answers. */
+export interface ActionResult {
+  /** 200 or 201. */
+  status: number;
+  /** The JSON answer. */
+  value: unknown;
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
@@ -109,6 +112,38 @@ export const DASHBOARD_ACTIONS: DashboardAction[] = [
     run(target, params) {
       const user = userNamed(target, params.user ?? '');
       return { status: 200, value: { dropped: target.emulator.dropGatewayConnections(user.id) } };
+    },
+  },
+  {
+    pattern: ['commands', ':command', 'invoke'],
+    async run(target, params, body) {
+      const fields = objectBody(body);
+      const user = userNamed(target, requireString(fields, 'user'));
+      const channel = optionalString(fields, 'channel');
+      const optionsText = optionalString(fields, 'options');
+      let options: Record<string, unknown> | undefined;
+      if (optionsText !== undefined && optionsText.trim() !== '') {
+        try {
+          const parsed = JSON.parse(optionsText) as unknown;
+          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+            throw new Error('not an object');
+          options = parsed as Record<string, unknown>;
+        } catch {
+          throw new ActionError(400, 'bad_field', '"options" must be a JSON object of option values');
+        }
+      }
+      try {
+        const interaction = await target.emulator.invokeCommand({
+          user: user.id,
+          command: params.command ?? '',
+          ...(channel === undefined || channel === '' ? {} : { channel }),
+          ...(options === undefined ? {} : { options }),
+        });
+        return { status: 200, value: { id: interaction.id, delivery: interaction.delivery } };
+      } catch (error) {
+        if (error instanceof RangeError) throw new ActionError(400, 'refused', error.message);
+        throw error;
+      }
     },
   },
   {

@@ -72,6 +72,20 @@ export function dashboardPage(token: string, origin: string): string {
     <h2>Voice calls</h2>
     <div id="calls" class="cards"><p class="empty">No calls.</p></div>
   </section>
+  <section id="bot-section">
+    <h2>Bot</h2>
+    <div id="bot-guilds" class="cards"><p class="empty">No guilds.</p></div>
+    <h3>Commands</h3>
+    <div id="commands" class="cards"><p class="empty">No commands registered.</p></div>
+    <h3>Interactions</h3>
+    <table id="interactions"><thead><tr>
+      <th>Interaction</th><th>User</th><th>Delivery</th><th>Response</th>
+    </tr></thead><tbody></tbody></table>
+    <h3>Webhook event deliveries</h3>
+    <table id="deliveries"><thead><tr>
+      <th>#</th><th>Event</th><th>State</th><th>Attempts</th><th>Last answer</th>
+    </tr></thead><tbody></tbody></table>
+  </section>
   <section id="sessions-section">
     <h2>Gateway sessions</h2>
     <table id="sessions"><thead><tr>

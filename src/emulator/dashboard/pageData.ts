@@ -140,6 +140,52 @@ export interface DashboardSession {
   connected: boolean;
 }
 
+/** A guild as the bot sees it. */
+export interface DashboardBotGuild {
+  /** The guild id. */
+  id: string;
+  /** Its name. */
+  name: string;
+  /** Whether the application's bot is a member. */
+  botIn: boolean;
+  /** Its channels, by position; `botCanView` false for those the bot cannot view (obfuscated for it). */
+  channels: { id: string; name: string; type: number; botCanView: boolean }[];
+}
+
+/** The bot side of the application: guilds, commands, interactions and webhook deliveries. */
+export interface DashboardBot {
+  /** Every guild. */
+  guilds: DashboardBotGuild[];
+  /** The application's commands. */
+  commands: {
+    id: string;
+    name: string;
+    type: number;
+    guildId: string | null;
+    description: string;
+    options: { name: string; type: number; required: boolean }[];
+  }[];
+  /** The latest interactions, newest first (no tokens). */
+  interactions: {
+    id: string;
+    type: number;
+    name: string;
+    userId: string;
+    delivery: string;
+    responseType: number | null;
+    modalOpen: boolean;
+  }[];
+  /** The latest webhook event deliveries, newest first. */
+  deliveries: {
+    id: number;
+    eventType: string;
+    state: string;
+    attempts: number;
+    status: number | null;
+    error: string | null;
+  }[];
+}
+
 /** Everything the dashboard shows, as JSON: no tokens, secrets or join secrets. */
 export interface DashboardState {
   /** Where the emulator listens. */
@@ -161,4 +207,6 @@ export interface DashboardState {
   calls: DashboardCall[];
   /** Every gateway session, connected or waiting for a resume. */
   sessions: DashboardSession[];
+  /** The bot side. */
+  bot: DashboardBot;
 }

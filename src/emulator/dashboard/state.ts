@@ -1,7 +1,13 @@
 import { shortId } from '../log.js';
 import type { UserRecord } from '../store/types.js';
 import type { Emulator, EmulatorVoiceCall } from '../types.js';
-import type { DashboardActivity, DashboardCall, DashboardState, DashboardUser } from './pageData.js';
+import type {
+  DashboardActivity,
+  DashboardBot,
+  DashboardCall,
+  DashboardState,
+  DashboardUser,
+} from './pageData.js';
 
 /**
  * Why the dashboard shows no privacy code: the code is derived from the MLS epoch authenticator, a secret of
@@ -11,6 +17,9 @@ import type { DashboardActivity, DashboardCall, DashboardState, DashboardUser } 
 export const PRIVACY_CODE_NOTE =
   'Known only to the call members: the privacy code comes from the MLS epoch authenticator, which the ' +
   'server (an external sender, not a group member) never learns. Compare it in the clients.';
+
+/** How many of the latest interactions and webhook deliveries the dashboard shows. */
+export const BOT_ITEMS_SHOWN = 20;
 
 /** How many of a lobby's latest messages the dashboard shows. */
 export const LOBBY_MESSAGES_SHOWN = 20;
@@ -91,6 +100,43 @@ function callView(call: EmulatorVoiceCall): DashboardCall {
   };
 }
 
+function botView(emulator: Emulator): DashboardBot {
+  return {
+    guilds: emulator.guilds().map((g) => ({
+      id: g.id,
+      name: g.name,
+      botIn: Object.hasOwn(g.members, emulator.applicationId),
+      channels: g.channels.map((c) => ({ id: c.id, name: c.name, type: c.type, botCanView: c.botCanView })),
+    })),
+    commands: emulator.commands(),
+    interactions: emulator
+      .interactions()
+      .slice(-BOT_ITEMS_SHOWN)
+      .reverse()
+      .map((i) => ({
+        id: i.id,
+        type: i.type,
+        name: i.name,
+        userId: i.userId,
+        delivery: i.delivery,
+        responseType: i.responseType,
+        modalOpen: i.modal !== null,
+      })),
+    deliveries: emulator
+      .webhookDeliveries()
+      .slice(-BOT_ITEMS_SHOWN)
+      .reverse()
+      .map((d) => ({
+        id: d.id,
+        eventType: d.eventType,
+        state: d.state,
+        attempts: d.attempts,
+        status: d.status,
+        error: d.error,
+      })),
+  };
+}
+
 /**
  * The dashboard's view of a running emulator, built from its public test API. Each field is chosen, never
  * copied wholesale, so a secret added to a record later cannot leak into the page.
@@ -137,5 +183,6 @@ export function dashboardState(emulator: Emulator, users: readonly UserRecord[])
       seq: s.seq,
       connected: s.connected,
     })),
+    bot: botView(emulator),
   };
 }

@@ -2,10 +2,27 @@ import { ChannelKind } from '../social/Guilds.js';
 import type { EmulatorContext } from '../context.js';
 import { ComponentType } from '../http/componentBodies.js';
 import { isRecord } from '../http/fieldErrors.js';
-import type { EmulatorInteraction, InvokeCommandOptions } from '../types.js';
+import type { CommandRecord } from '../store/types.js';
+import type { EmulatorCommand, EmulatorInteraction, InvokeCommandOptions } from '../types.js';
 import { CommandType } from './commandBodies.js';
 import { InteractionFlow, type InvocationPlace } from './InteractionFlow.js';
 import { InteractionKind, type LiveInteraction } from './Interactions.js';
+
+/** The admin view of a command. */
+export function commandView(c: CommandRecord): EmulatorCommand {
+  return {
+    id: c.id,
+    name: c.name,
+    type: c.type,
+    guildId: c.guildId,
+    description: c.description,
+    options: c.options.filter(isRecord).map((o) => ({
+      name: String(o.name),
+      type: Number(o.type),
+      required: o.required === true,
+    })),
+  };
+}
 
 /** The admin view of an interaction. */
 export function interactionView(i: LiveInteraction): EmulatorInteraction {

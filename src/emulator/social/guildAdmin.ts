@@ -187,6 +187,7 @@ export class GuildAdmin {
         position: c.position,
         parentId: c.parentId,
         overwrites: c.overwrites.map((o) => ({ ...o })),
+        botCanView: this.#guilds.mayView(this.#store.botUser().id, c.id),
       })),
     };
   }

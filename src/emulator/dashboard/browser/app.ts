@@ -17,6 +17,7 @@ type LogEntry = import('../../log.js').LogEntry;
 /** What an action answers: an error's message, or what the action made or did. */
 interface ActionReply {
   message?: string;
+  delivery?: string;
   id?: string;
   username?: string;
   dropped?: number;
@@ -359,19 +360,158 @@ type Child = Node | string | null | undefined;
     });
   }
 
-  type Part = 'users' | 'lobbies' | 'calls' | 'sessions';
-  const painters: [Part, (now: DashboardState) => void][] = [
-    ['users', drawUsers],
-    ['lobbies', drawLobbies],
-    ['calls', drawCalls],
-    ['sessions', drawSessions],
+  const CHANNEL_TYPES: Record<number, string> = { 0: '#', 2: '🔊 ', 4: '▸ ' };
+  const CALLBACKS: Record<number, string> = {
+    1: 'pong',
+    4: 'message',
+    5: 'deferred message',
+    6: 'deferred update',
+    7: 'update',
+    8: 'autocomplete',
+    9: 'modal',
+    10: 'premium required',
+    12: 'launch activity',
+  };
+
+  function drawBotGuilds(now: DashboardState): void {
+    const box = byId('bot-guilds');
+    clear(box);
+    if (now.bot.guilds.length === 0) box.appendChild(el('p', { cls: 'empty', text: 'No guilds.' }));
+    now.bot.guilds.forEach(function (g) {
+      const channels = el('ul', { cls: 'channels' });
+      g.channels.forEach(function (c) {
+        channels.appendChild(
+          el(
+            'li',
+            { 'data-channel-id': c.id },
+            (CHANNEL_TYPES[c.type] ?? '') + c.name,
+            g.botIn && !c.botCanView ? el('span', { cls: 'tag', text: 'hidden from the bot' }) : null,
+          ),
+        );
+      });
+      box.appendChild(
+        el(
+          'div',
+          { cls: 'card guild', 'data-guild-id': g.id },
+          el('h3', { text: g.name }),
+          el('div', {
+            cls: 'muted bot-in',
+            text: g.botIn ? 'the bot is in this guild' : 'the bot is not in this guild',
+          }),
+          channels,
+        ),
+      );
+    });
+  }
+
+  function drawCommands(now: DashboardState): void {
+    const box = byId('commands');
+    clear(box);
+    if (now.bot.commands.length === 0)
+      box.appendChild(el('p', { cls: 'empty', text: 'No commands registered.' }));
+    const textChannels: [string, string][] = [];
+    now.bot.guilds.forEach(function (g) {
+      g.channels.forEach(function (c) {
+        if (c.type === 0) textChannels.push([c.id, g.name + ' #' + c.name]);
+      });
+    });
+    now.bot.commands.forEach(function (c) {
+      const users = el('select', { name: 'user', 'aria-label': 'invoke as' });
+      now.users.forEach(function (u) {
+        users.appendChild(el('option', { value: u.id, text: '@' + u.username }));
+      });
+      const channels = el('select', { name: 'channel', 'aria-label': 'in channel' });
+      textChannels.forEach(function ([id, label]) {
+        if (
+          c.guildId === null ||
+          now.bot.guilds.some((g) => g.id === c.guildId && g.channels.some((ch) => ch.id === id))
+        ) {
+          channels.appendChild(el('option', { value: id, text: label }));
+        }
+      });
+      channels.appendChild(el('option', { value: '', text: 'DM with the bot' }));
+      const optionNames = c.options.map((o) => o.name + (o.required ? '*' : '')).join(', ');
+      box.appendChild(
+        el(
+          'form',
+          { cls: 'card command', 'data-command': c.name, autocomplete: 'off' },
+          el('h3', null, c.type === 1 ? '/' + c.name : c.name),
+          el('div', {
+            cls: 'muted',
+            text:
+              (c.guildId === null ? 'global' : 'guild ' + c.guildId) +
+              (c.description ? ' · ' + c.description : ''),
+          }),
+          users,
+          channels,
+          c.options.length > 0
+            ? el('input', {
+                name: 'options',
+                placeholder: '{"option": value} — ' + optionNames,
+                'aria-label': 'options',
+              })
+            : null,
+          el('button', { type: 'submit', text: 'Invoke' }),
+        ),
+      );
+    });
+  }
+
+  function drawBotActivity(now: DashboardState): void {
+    const interactions = required(document.querySelector('#interactions tbody'), '#interactions tbody');
+    clear(interactions);
+    now.bot.interactions.forEach(function (i) {
+      interactions.appendChild(
+        el(
+          'tr',
+          { 'data-interaction-id': i.id },
+          el('td', { text: i.name }),
+          el('td', { text: nameOf(i.userId) }),
+          el('td', { cls: 'delivery', text: i.delivery }),
+          el('td', {
+            cls: 'response',
+            text:
+              i.responseType === null
+                ? 'waiting'
+                : (CALLBACKS[i.responseType] ?? String(i.responseType)) + (i.modalOpen ? ' (open)' : ''),
+          }),
+        ),
+      );
+    });
+    const deliveries = required(document.querySelector('#deliveries tbody'), '#deliveries tbody');
+    clear(deliveries);
+    now.bot.deliveries.forEach(function (d) {
+      deliveries.appendChild(
+        el(
+          'tr',
+          { 'data-delivery-id': String(d.id) },
+          el('td', { text: String(d.id) }),
+          el('td', { cls: 'event', text: d.eventType }),
+          el('td', { cls: 'state', text: d.state }),
+          el('td', { text: String(d.attempts) }),
+          el('td', { text: d.status === null ? (d.error ?? '—') : 'HTTP ' + String(d.status) }),
+        ),
+      );
+    });
+  }
+
+  /** Each part of the page, the state it draws from, and its painter. */
+  const painters: [string, (now: DashboardState) => unknown, (now: DashboardState) => void][] = [
+    ['users', (now) => now.users, drawUsers],
+    ['lobbies', (now) => now.lobbies, drawLobbies],
+    ['calls', (now) => now.calls, drawCalls],
+    ['sessions', (now) => now.sessions, drawSessions],
+    ['botGuilds', (now) => now.bot.guilds, drawBotGuilds],
+    // The command forms redraw only when commands or guilds change, so typing is not lost to other events.
+    ['commands', (now) => [now.bot.commands, now.bot.guilds], drawCommands],
+    ['botActivity', (now) => [now.bot.interactions, now.bot.deliveries], drawBotActivity],
   ];
 
   function draw(now: DashboardState): void {
     // Names come from the users, so a change there redraws everything that shows them.
     const usersChanged = JSON.stringify(now.users) !== drawn.users;
-    for (const [part, paint] of painters) {
-      const json = JSON.stringify(now[part]);
+    for (const [part, select, paint] of painters) {
+      const json = JSON.stringify(select(now));
       if (usersChanged || json !== drawn[part]) {
         paint(now);
         drawn[part] = json;
@@ -435,6 +575,25 @@ type Child = Node | string | null | undefined;
           notice(nameOf(user) + ' kicked from the call');
         },
       );
+  });
+
+  // A command form's submit invokes the command as the chosen user, in the chosen channel.
+  byId('commands').addEventListener('submit', function (event) {
+    event.preventDefault();
+    const formEl = event.target instanceof HTMLFormElement ? event.target : null;
+    if (!formEl) return;
+    const value = function (name: string): string {
+      const input = formEl.elements.namedItem(name);
+      return input instanceof HTMLInputElement || input instanceof HTMLSelectElement ? input.value : '';
+    };
+    const command = formEl.getAttribute('data-command') ?? '';
+    act(
+      'commands/' + encodeURIComponent(command) + '/invoke',
+      { user: value('user'), channel: value('channel'), options: value('options') },
+      function (reply) {
+        notice('/' + command + ' invoked (' + String(reply.delivery) + ')');
+      },
+    );
   });
 
   const createUser = byId('create-user');
