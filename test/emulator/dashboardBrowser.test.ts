@@ -180,7 +180,7 @@ describe('the emulator dashboard in Chromium', () => {
           createInteractionsHandler({
             publicKey: emulator.applicationPublicKey,
             onInteraction: (i) => ({
-              type: 4,
+              type: InteractionCallbackType.ChannelMessageWithSource,
               data: { content: `score for ${String(i.member?.user.username)}` },
             }),
           }),
