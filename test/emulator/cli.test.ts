@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { exitOf, firstLine, hasStackTrace, killChildren, output, runCli } from './cliProcess.js';
-import { FIRST_TEN_USERNAMES } from './helpers.js';
+import { FIRST_TEN_USERNAMES, TestGateway } from './helpers.js';
 import { Peer } from './rpcPeer.js';
 
 afterEach(killChildren);
@@ -72,6 +73,58 @@ describe('sdkpp CLI', () => {
     expect(await exitOf(child)).toBe(0);
     expect(streams.stderr()).toContain('[http] GET /users/@me 200');
     expect(streams.stderr()).not.toContain('my-bot-token');
+  });
+
+  it('takes the bot settings: --privileged-intents, --channel-obfuscation, --webhook-events-url', async () => {
+    const hits: string[] = [];
+    const receiver = createHttpServer((req, res) => {
+      hits.push(typeof req.headers['x-signature-ed25519'] === 'string' ? 'signed' : 'unsigned');
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`;
+    const child = runCli([
+      'emulator',
+      '--port',
+      '0',
+      '--json',
+      '--auto-consent',
+      '--privileged-intents',
+      'members,message_content',
+      '--channel-obfuscation',
+      '--webhook-events-url',
+      url,
+    ]);
+    try {
+      const info = JSON.parse(await firstLine(child)) as {
+        http: string;
+        gateway: string;
+        api: string;
+        botToken: string;
+        applicationId: string;
+      };
+      const bot = { Authorization: `Bot ${info.botToken}` };
+      // The bot's session, without the capability bit, sees #staff obfuscated: the portal toggle is on.
+      const gw = new TestGateway(`${info.gateway}?v=10&encoding=json`);
+      await gw.next((p) => p.op === 10);
+      gw.send(2, { token: `Bot ${info.botToken}`, intents: 1 | 2 | (1 << 15), properties: {} });
+      const created = (await gw.dispatch('GUILD_CREATE')).d as { id: string; channels: { name: string }[] };
+      gw.ws.close();
+      expect(created.channels.map((c) => c.name)).toContain('___hidden___');
+      const members = await fetch(`${info.api}/guilds/${created.id}/members?limit=5`, { headers: bot });
+      expect(members.status).toBe(200);
+      // Adding the bot (auto consent) installs the app: a signed APPLICATION_AUTHORIZED reaches the URL.
+      const add = new URLSearchParams({ client_id: info.applicationId, scope: 'bot', guild_id: created.id });
+      expect((await fetch(`${info.http}/oauth2/authorize?${add.toString()}`)).status).toBe(200);
+      for (let i = 0; i < 100 && hits.length === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(hits).toEqual(['signed']);
+    } finally {
+      child.kill('SIGINT');
+      await exitOf(child);
+      receiver.close();
+    }
+    const bad = runCli(['emulator', '--port', '0', '--privileged-intents', 'everything']);
+    expect(await exitOf(bad)).toBe(2);
   });
 
   it('signs the desktop client in as --rpc-user, turns it off with --no-rpc, and removes its socket on exit', async () => {

@@ -181,7 +181,7 @@ describe('the emulator dashboard in Chromium', () => {
             publicKey: emulator.applicationPublicKey,
             onInteraction: (i) => ({
               type: InteractionCallbackType.ChannelMessageWithSource,
-              data: { content: `score for ${String(i.member?.user.username)}` },
+              data: { content: `score for ${String(i.member?.user?.username)}` },
             }),
           }),
         ),

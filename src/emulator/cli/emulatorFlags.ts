@@ -157,6 +157,48 @@ export const EMULATOR_FLAGS: readonly Flag<EmulatorCommandLine>[] = [
     },
   },
   {
+    name: 'webhook-events-url',
+    value: 'URL',
+    default: 'none',
+    help: "the application's webhook events URL: signed events (APPLICATION_AUTHORIZED,\nAPPLICATION_DEAUTHORIZED, lobby and game DM messages) are POSTed there",
+    apply: (line, value) => {
+      line.options.webhookEventsUrl = value;
+    },
+  },
+  {
+    name: 'interactions-url',
+    value: 'URL',
+    default: 'none: over the gateway',
+    help: "the application's interactions endpoint URL: interactions are POSTed there,\nsigned, and its answer is the response",
+    apply: (line, value) => {
+      line.options.interactionsEndpointUrl = value;
+    },
+  },
+  {
+    name: 'privileged-intents',
+    value: 'LIST',
+    default: 'none',
+    help: 'privileged intents enabled for the bot: members, presences, message_content\n(comma-separated), as the developer portal toggles them',
+    apply: (line, value) => {
+      const names = value
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      const known = ['members', 'presences', 'message_content'] as const;
+      const unknown = names.find((n) => !(known as readonly string[]).includes(n));
+      if (unknown !== undefined)
+        throw new UsageError(`--privileged-intents: unknown intent "${unknown}" (${known.join(', ')})`);
+      line.options.privilegedIntents = names as (typeof known)[number][];
+    },
+  },
+  {
+    name: 'channel-obfuscation',
+    help: 'obfuscate the channels the bot cannot view for every bot session (the portal toggle)',
+    apply: (line) => {
+      line.options.channelObfuscation = true;
+    },
+  },
+  {
     name: 'bot-session-limit',
     value: 'N',
     default: '1000',
