@@ -1,11 +1,13 @@
 /**
  * Game backend sample: the game server's side of the platform, with the application's bot token
  * (`sdkpp/backend`). A readable walkthrough: provisional accounts for the game's players, a server-managed
- * lobby with character names, bulk member changes, lobby history and moderation. See README.md.
+ * lobby with character names, bulk member changes, lobby history and moderation, and account links kept
+ * honest by the platform's webhook events. See README.md.
  */
 import { GameBackend } from 'sdkpp/backend';
 import { startEmulator, type Emulator } from 'sdkpp/emulator';
 
+import { AccountLinks, linkThenUnlink, listenForWebhookEvents } from './accountLinks.js';
 import { moderateDirectMessage, moderateLobbyChat } from './chatModeration.js';
 import { createMatchLobby, fillParty, reshuffle } from './lobbyManagement.js';
 import { readOptions, USAGE, type BackendSampleOptions } from './options.js';
@@ -18,6 +20,29 @@ const ACCOUNTS = [
   { name: 'Borin', externalId: 'acct-1002' },
   { name: 'Cass', externalId: 'acct-1003' },
 ] as const;
+
+/**
+ * Step 8, with the embedded emulator: the server's webhook events endpoint, and a player who links a platform
+ * account and later unlinks it. (Against an emulator in another terminal, start it with
+ * `--webhook-events-url`; see README.md.)
+ */
+async function accountLinksStep(emulator: Emulator, server: Server): Promise<void> {
+  step('8. Account links: the server follows APPLICATION_AUTHORIZED and APPLICATION_DEAUTHORIZED');
+  const links = new AccountLinks();
+  // The public key comes from the developer portal; the emulator shows it (and the dashboard does too).
+  const endpoint = await listenForWebhookEvents(emulator.applicationPublicKey, links);
+  try {
+    emulator.setWebhookEventsUrl(endpoint.url);
+    say(
+      'backend',
+      `webhook events endpoint at ${endpoint.url}, signatures checked with the app's public key`,
+    );
+    const dara = emulator.createUser({ username: 'dara', globalName: 'Dara' });
+    await linkThenUnlink(server, links, 'Dara', emulator.browserAs(dara.username));
+  } finally {
+    await endpoint.close();
+  }
+}
 
 async function walkthrough(server: Server): Promise<void> {
   const backend = new GameBackend({ botToken: server.botToken, apiBase: server.api });
@@ -84,6 +109,8 @@ async function main(): Promise<number> {
       say('backend', `using the emulator at ${options.emulator} (application ${server.applicationId})`);
     }
     await walkthrough(server);
+    if (emulator) await accountLinksStep(emulator, server);
+    else say('backend', 'step 8 (account links) runs with the embedded emulator; see README.md');
     say('game-backend', 'done');
     return 0;
   } catch (error) {

@@ -89,6 +89,13 @@ describe('examples/game-backend', () => {
     );
     expect(stdout).toMatch(/\[Aria\]\s+game sees the review on the DM: verdict=ok, toxicity=0\.02/);
     expect(stdout).toMatch(/\[backend\]\s+member Aria as "Aria the Bold": online, can link a channel: yes/);
+    // Step 8: the signed webhook events reach the server's endpoint, in order.
+    const linked = stdout.indexOf('webhook APPLICATION_AUTHORIZED: dara linked');
+    const unlinked = stdout.indexOf(
+      'webhook APPLICATION_DEAUTHORIZED: dara unlinked; dropped the link and the linked-account badge',
+    );
+    expect(linked).toBeGreaterThan(0);
+    expect(unlinked).toBeGreaterThan(linked);
     expect(stdout).toMatch(/\[game-backend\] done/);
     expect(stdout).not.toMatch(/access_token|Bearer [A-Za-z0-9]|Bot [A-Za-z0-9]/);
   });
