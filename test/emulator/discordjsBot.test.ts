@@ -82,3 +82,29 @@ describe('a discord.js v14 bot against the emulator', () => {
     expect(emu.channelMessages(general.id).map((m) => m.content)).toEqual(['hi bot']);
   });
 });
+
+describe('a discord.js v14 bot and channel obfuscation', () => {
+  let emu: Emulator | undefined;
+  let client: Client | undefined;
+  afterEach(async () => {
+    await client?.destroy();
+    await emu?.close();
+  });
+
+  it('sees the channel it cannot view obfuscated, then whole once it may view it', async () => {
+    emu = await startEmulator({ users: 2, channelObfuscation: true });
+    client = botClient(emu, [GatewayIntentBits.Guilds]);
+    await login(client, emu.botToken);
+    const guild = client.guilds.cache.first();
+    const staffId = emu.guilds()[0]?.channels.find((c) => c.name === 'staff')?.id ?? '';
+    expect(guild?.channels.cache.get(staffId)?.name).toBe('___hidden___');
+    const updated = new Promise<string>((resolve) => {
+      client?.on(Events.ChannelUpdate, (_old, now) => {
+        if (now.id === staffId && 'name' in now) resolve(now.name);
+      });
+    });
+    emu.setChannelOverwrite(staffId, '@bot', { allow: 1n << 10n });
+    expect(await updated).toBe('staff');
+    expect(guild?.channels.cache.get(staffId)?.name).toBe('staff');
+  });
+});
