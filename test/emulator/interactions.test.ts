@@ -206,6 +206,43 @@ describe('interactions delivered over HTTP, signed', () => {
   });
 });
 
+describe('a careless or hostile interactions endpoint', () => {
+  it('is cut off past 1 MiB of answer and after 3 s of silence, and the interaction fails with a log line', async () => {
+    let mode: 'flood' | 'silent' = 'flood';
+    const url = await listen(
+      createServer((_req, res) => {
+        if (mode === 'silent') return; // never answers
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = (): void => {
+          while (res.write(chunk));
+          res.once('drain', pump);
+        };
+        res.on('error', () => undefined);
+        pump();
+      }),
+    );
+    const flooded = await loggedEmulator(running, { users: 2, interactionsEndpointUrl: url });
+    await withCommand(flooded.emu);
+    const first = await flooded.emu.invokeCommand({
+      user: 'alice',
+      command: 'score',
+      channel: general(flooded.emu),
+    });
+    expect(first.delivery).toBe('failed: the answer is over 1048576 bytes');
+    expect(flooded.logs.some((l) => l.includes('not delivered: failed: the answer is over'))).toBe(true);
+    mode = 'silent';
+    const started = Date.now();
+    const second = await flooded.emu.invokeCommand({
+      user: 'alice',
+      command: 'score',
+      channel: general(flooded.emu),
+    });
+    expect(second.delivery).toMatch(/^failed: /);
+    expect(Date.now() - started).toBeLessThan(4500);
+  }, 15_000);
+});
+
 describe('interaction callbacks over the gateway route', () => {
   it('refuses a late response (10062), a second one (40060), a wrong type, and disabled on a modal select', async () => {
     const { emu } = await loggedEmulator(running, { users: 2 });

@@ -1,4 +1,5 @@
 import { Intent } from '../bot/intents.js';
+import { wireMessage } from '../bot/messageWire.js';
 import type { EmulatorContext } from '../context.js';
 import { hasAll, permissionNames } from '../social/permissions.js';
 import type { ChannelMessageRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
@@ -43,4 +44,17 @@ export function botReadsContent(ctx: EmulatorContext, record: ChannelMessageReco
     record.authorId === botId ||
     (record.mentions ?? []).includes(botId)
   );
+}
+
+/** A channel message as the bot reads it over HTTP (content by {@link botReadsContent}). */
+export function botMessageView(
+  ctx: EmulatorContext,
+  record: ChannelMessageRecord,
+  channel: GuildChannelRecord,
+): Record<string, unknown> {
+  return wireMessage(record, ctx.store, {
+    http: ctx.urls.http,
+    guildId: channel.guildId,
+    content: botReadsContent(ctx, record),
+  });
 }

@@ -1,4 +1,3 @@
-import { wireMessage } from '../bot/messageWire.js';
 import type { EmulatorContext } from '../context.js';
 import { mentionsIn } from '../social/ChannelMessages.js';
 import { ChannelKind } from '../social/Guilds.js';
@@ -10,7 +9,7 @@ import type {
   GuildChannelRecord,
   MessageSnapshotRecord,
 } from '../store/types.js';
-import { botReadsContent, channelForBot } from './botAccess.js';
+import { botMessageView, botReadsContent, channelForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from './errors.js';
 import {
   MAX_MESSAGE_BODY_BYTES,
@@ -18,6 +17,7 @@ import {
   readMessageRequest,
   type MessageBody,
 } from './messageBodies.js';
+import { queryInteger } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import type { Route, RouteRequest } from './router.js';
@@ -41,11 +41,7 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
   const messages = guilds.messages;
 
   const view = (record: ChannelMessageRecord, channel: GuildChannelRecord): Record<string, unknown> =>
-    wireMessage(record, store, {
-      http: ctx.urls.http,
-      guildId: channel.guildId,
-      content: botReadsContent(ctx, record),
-    });
+    botMessageView(ctx, record, channel);
 
   const textChannel = (req: RouteRequest, needed: bigint): GuildChannelRecord => {
     requireBot(ctx, req);
@@ -302,19 +298,7 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
         if (!hasAll(guilds.permissions(botId, channel.id), Permission.READ_MESSAGE_HISTORY))
           return jsonReply(200, []);
         const query = req.query();
-        const limitText = query.get('limit') ?? '50';
-        const limit = /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : NaN;
-        if (!(limit >= 1 && limit <= MAX_PAGE)) {
-          throw new ApiError(400, 50035, 'Invalid Form Body', {
-            errors: {
-              limit: {
-                _errors: [
-                  { code: 'NUMBER_TYPE_MAX', message: `int value should be between 1 and ${MAX_PAGE}.` },
-                ],
-              },
-            },
-          });
-        }
+        const limit = queryInteger(query, 'limit', 1, MAX_PAGE, 50);
         const all = messages.inChannel(channel.id);
         const before = query.get('before');
         const after = query.get('after');

@@ -126,3 +126,38 @@ export function optionalArray(
   }
   return value as unknown[];
 }
+
+/**
+ * An integer query parameter in [min, max], `fallback` when absent; anything else is a 50035 naming it, as the
+ * platform answers a bad `limit`.
+ */
+export function queryInteger(
+  query: ReadonlyMap<string, string>,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  const text = query.get(name);
+  if (text === undefined) return fallback;
+  const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ApiError(400, 50035, 'Invalid Form Body', {
+      errors: {
+        [name]: {
+          _errors: [{ code: 'NUMBER_TYPE_MAX', message: `int value should be between ${min} and ${max}.` }],
+        },
+      },
+    });
+  }
+  return value;
+}
+
+/** An optional permissions bitfield (a decimal string, or a safe integer) at `path`; 0n when absent. */
+export function optionalBitfield(errors: FieldErrors, path: FieldPath, value: unknown): bigint | undefined {
+  if (value === undefined || value === null) return 0n;
+  if (typeof value === 'string' && /^[0-9]{1,20}$/.test(value)) return BigInt(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  errors.add(path, 'NUMBER_TYPE_COERCE', `Value "${shown(value)}" is not a permissions bitfield.`);
+  return undefined;
+}

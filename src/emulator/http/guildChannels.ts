@@ -11,9 +11,8 @@ import {
   optionalArray,
   optionalBoolean,
   optionalInteger,
+  optionalBitfield,
   optionalString,
-  shown,
-  type FieldPath,
 } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
@@ -21,14 +20,6 @@ import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** Channels per guild (the platform's limit). */
 export const MAX_CHANNELS = 500;
-
-function bitfield(errors: FieldErrors, path: FieldPath, value: unknown): bigint | undefined {
-  if (value === undefined || value === null) return 0n;
-  if (typeof value === 'string' && /^[0-9]{1,20}$/.test(value)) return BigInt(value);
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  errors.add(path, 'NUMBER_TYPE_COERCE', `Value "${shown(value)}" is not a permissions bitfield.`);
-  return undefined;
-}
 
 /**
  * The guild and channel routes of the bot: Get Guild, Get Channel, Create Guild Channel, Modify and Delete
@@ -74,8 +65,8 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
       }
       const id = optionalString(errors, [...at, 'id'], o.id, 20, 1);
       const type = optionalInteger(errors, [...at, 'type'], o.type, 0, 1);
-      const allow = bitfield(errors, [...at, 'allow'], o.allow);
-      const deny = bitfield(errors, [...at, 'deny'], o.deny);
+      const allow = optionalBitfield(errors, [...at, 'allow'], o.allow);
+      const deny = optionalBitfield(errors, [...at, 'deny'], o.deny);
       if (id === undefined || type === undefined || allow === undefined || deny === undefined) return;
       if (type === 0 ? !guilds.role(guild.id, id) : !guilds.member(guild.id, id)) {
         errors.add([...at, 'id'], 'UNKNOWN_OVERWRITE_TARGET', `No ${type === 0 ? 'role' : 'member'} ${id}`);

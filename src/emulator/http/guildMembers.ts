@@ -5,8 +5,15 @@ import { compareIds } from '../social/ids.js';
 import { Permission, hasAll } from '../social/permissions.js';
 import type { GuildMemberRecord, GuildRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
-import { ApiError, missingAccess, missingPermissions, unknown } from './errors.js';
-import { FieldErrors, isRecord, optionalArray, optionalInteger, optionalString } from './fieldErrors.js';
+import { missingAccess, missingPermissions, unknown } from './errors.js';
+import {
+  FieldErrors,
+  isRecord,
+  optionalArray,
+  optionalInteger,
+  optionalString,
+  queryInteger,
+} from './fieldErrors.js';
 import { botTopPosition } from './guildRoles.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
@@ -76,19 +83,7 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
         throw missingAccess('the GUILD_MEMBERS privileged intent is not enabled for the application');
       }
       const query = req.query();
-      const limitText = query.get('limit') ?? '1';
-      const limit = /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : NaN;
-      if (!(limit >= 1 && limit <= MAX_MEMBER_PAGE)) {
-        throw new ApiError(400, 50035, 'Invalid Form Body', {
-          errors: {
-            limit: {
-              _errors: [
-                { code: 'NUMBER_TYPE_MAX', message: `int value should be between 1 and ${MAX_MEMBER_PAGE}.` },
-              ],
-            },
-          },
-        });
-      }
+      const limit = queryInteger(query, 'limit', 1, MAX_MEMBER_PAGE, 1);
       const after = query.get('after') ?? '0';
       const ids = Object.keys(guild.members)
         .filter((id) => compareIds(id, after) > 0)

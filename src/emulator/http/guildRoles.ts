@@ -9,8 +9,8 @@ import {
   isRecord,
   optionalBoolean,
   optionalInteger,
+  optionalBitfield,
   optionalString,
-  shown,
 } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
@@ -58,17 +58,10 @@ export function guildRoleRoutes(ctx: EmulatorContext): Route[] {
     }
     const b = body as Record<string, unknown>;
     const name = optionalString(errors, ['name'], b.name, 100, 1);
-    let permissions: bigint | undefined;
-    if (b.permissions !== undefined && b.permissions !== null) {
-      if (typeof b.permissions === 'string' && /^[0-9]{1,20}$/.test(b.permissions))
-        permissions = BigInt(b.permissions);
-      else
-        errors.add(
-          ['permissions'],
-          'NUMBER_TYPE_COERCE',
-          `Value "${shown(b.permissions)}" is not a permissions bitfield.`,
-        );
-    }
+    const permissions =
+      b.permissions === undefined || b.permissions === null
+        ? undefined
+        : optionalBitfield(errors, ['permissions'], b.permissions);
     const color = optionalInteger(errors, ['color'], b.color, 0, 0xffffff);
     const hoist = optionalBoolean(errors, ['hoist'], b.hoist);
     const mentionable = optionalBoolean(errors, ['mentionable'], b.mentionable);

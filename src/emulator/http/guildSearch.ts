@@ -6,6 +6,7 @@ import { Permission, hasAll } from '../social/permissions.js';
 import type { ChannelMessageRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
 import { ApiError, missingAccess } from './errors.js';
+import { queryInteger } from './fieldErrors.js';
 import { jsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route } from './router.js';
@@ -48,18 +49,14 @@ export function guildSearchRoutes(ctx: EmulatorContext): Route[] {
         });
       }
       const q = req.query();
-      const limitText = q.get('limit') ?? String(MAX_RESULTS);
-      const offsetText = q.get('offset') ?? '0';
-      const limit = /^[0-9]{1,2}$/.test(limitText) ? Number(limitText) : NaN;
-      const offset = /^[0-9]{1,4}$/.test(offsetText) ? Number(offsetText) : NaN;
+      const limit = queryInteger(q, 'limit', 1, MAX_RESULTS, MAX_RESULTS);
+      const offset = queryInteger(q, 'offset', 0, MAX_OFFSET, 0);
       const sortBy = q.get('sort_by') ?? 'timestamp';
       const order = q.get('sort_order') ?? 'desc';
       const errors: Record<string, unknown> = {};
       const bad = (name: string, message: string): void => {
         errors[name] = { _errors: [{ code: 'BASE_TYPE_BAD_VALUE', message }] };
       };
-      if (!(limit >= 1 && limit <= MAX_RESULTS)) bad('limit', `Must be 1–${MAX_RESULTS}.`);
-      if (!(offset >= 0 && offset <= MAX_OFFSET)) bad('offset', `Must be 0–${MAX_OFFSET}.`);
       if (sortBy !== 'timestamp' && sortBy !== 'relevance') bad('sort_by', 'Must be timestamp or relevance.');
       if (order !== 'desc' && order !== 'asc') bad('sort_order', 'Must be desc or asc.');
       if (Object.keys(errors).length > 0) throw new ApiError(400, 50035, 'Invalid Form Body', { errors });

@@ -5,7 +5,7 @@ import { ChannelKind } from '../social/Guilds.js';
 import { Permission, hasAll } from '../social/permissions.js';
 import { channelForBot, guildForBot } from './botAccess.js';
 import { ApiError, missingPermissions } from './errors.js';
-import { FieldErrors, isRecord, optionalString } from './fieldErrors.js';
+import { FieldErrors, isRecord, optionalString, queryInteger } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
@@ -72,8 +72,7 @@ export function guildVoiceRoutes(ctx: EmulatorContext): Route[] {
       const guild = guildForBot(ctx, req.params.guild_id ?? '', Permission.VIEW_AUDIT_LOG);
       const query = req.query();
       const action = query.get('action_type');
-      const limitText = query.get('limit') ?? '50';
-      const limit = /^[0-9]{1,3}$/.test(limitText) ? Math.min(100, Math.max(1, Number(limitText))) : 50;
+      const limit = queryInteger(query, 'limit', 1, 100, 50);
       const entries = guilds.voice
         .auditLog(guild.id)
         .filter((e) => action === undefined || String(e.actionType) === action)

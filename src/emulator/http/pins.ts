@@ -1,10 +1,10 @@
-import { wireMessage } from '../bot/messageWire.js';
 import type { EmulatorContext } from '../context.js';
 import { MAX_PINS } from '../social/ChannelMessages.js';
 import { Permission, hasAll } from '../social/permissions.js';
 import type { ChannelMessageRecord, GuildChannelRecord } from '../store/types.js';
-import { botReadsContent, channelForBot } from './botAccess.js';
+import { botMessageView, channelForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from './errors.js';
+import { queryInteger } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
@@ -24,11 +24,7 @@ export function pinRoutes(ctx: EmulatorContext): Route[] {
   const messages = guilds.messages;
 
   const view = (record: ChannelMessageRecord, channel: GuildChannelRecord): Record<string, unknown> =>
-    wireMessage(record, store, {
-      http: ctx.urls.http,
-      guildId: channel.guildId,
-      content: botReadsContent(ctx, record),
-    });
+    botMessageView(ctx, record, channel);
 
   const target = (req: RouteRequest): { channel: GuildChannelRecord; record: ChannelMessageRecord } => {
     requireBot(ctx, req);
@@ -66,24 +62,18 @@ export function pinRoutes(ctx: EmulatorContext): Route[] {
     apiRoute('GET', '/channels/:channel_id/messages/pins', (req) => {
       const channel = readable(req);
       const query = req.query();
-      const limitText = query.get('limit') ?? String(MAX_PINS_PAGE);
-      const limit = /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : NaN;
+      const limit = queryInteger(query, 'limit', 1, MAX_PINS_PAGE, MAX_PINS_PAGE);
       const beforeText = query.get('before');
       const before = beforeText === undefined ? Infinity : Date.parse(beforeText);
-      const errors: Record<string, unknown> = {};
-      if (!(limit >= 1 && limit <= MAX_PINS_PAGE)) {
-        errors.limit = {
-          _errors: [
-            { code: 'NUMBER_TYPE_MAX', message: `int value should be between 1 and ${MAX_PINS_PAGE}.` },
-          ],
-        };
-      }
       if (Number.isNaN(before)) {
-        errors.before = {
-          _errors: [{ code: 'DATE_TYPE_PARSE', message: 'Could not parse the ISO8601 timestamp.' }],
-        };
+        throw new ApiError(400, 50035, 'Invalid Form Body', {
+          errors: {
+            before: {
+              _errors: [{ code: 'DATE_TYPE_PARSE', message: 'Could not parse the ISO8601 timestamp.' }],
+            },
+          },
+        });
       }
-      if (Object.keys(errors).length > 0) throw new ApiError(400, 50035, 'Invalid Form Body', { errors });
       const older = messages.pinned(channel.id).filter((m) => (m.pinnedAt ?? 0) < before);
       return jsonReply(200, {
         items: older.slice(0, limit).map((m) => ({

@@ -14,10 +14,12 @@ import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, CommandRecord, GuildChannelRecord } from '../store/types.js';
 import type { WebhookEvents } from '../webhooks/WebhookEvents.js';
 import { CommandType, OptionType } from './commandBodies.js';
+import { postSigned } from './signedPost.js';
 import {
   ALLOWED_CALLBACKS,
   CallbackType,
   MAX_USER_INSTALL_FOLLOW_UPS,
+  RESPONSE_WINDOW_MS,
   type Interactions,
   type LiveInteraction,
 } from './Interactions.js';
@@ -271,43 +273,33 @@ export class InteractionFlow {
     const url = this.#d.endpointUrl();
     if (url !== null) {
       const body = JSON.stringify(interaction.payload);
-      try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'sdkpp-emulator (interactions)',
-            ...webhooks.signedHeaders(body),
-          },
-          body,
-          signal: AbortSignal.timeout(3000),
-        });
-        const text = await response.text();
-        interaction.delivery = `http ${response.status}`;
-        if (!response.ok) {
-          log.line('interactions', `interaction ${interaction.id}: the endpoint answered ${response.status}`);
-          return;
-        }
-        let callback: unknown;
-        try {
-          callback = JSON.parse(text);
-        } catch {
-          interaction.delivery = `http ${response.status}: not JSON`;
-          log.line('interactions', `interaction ${interaction.id}: the endpoint's answer is not JSON`);
-          return;
-        }
-        try {
-          this.respond(interaction, callback, new Map());
-        } catch (error) {
-          interaction.delivery = `http ${response.status}: ${error instanceof ApiError ? `${error.code} ${error.message}` : String(error)}`;
-          log.line(
-            'interactions',
-            `interaction ${interaction.id}: the endpoint's callback was refused (${interaction.delivery})`,
-          );
-        }
-      } catch (error) {
-        interaction.delivery = `failed: ${error instanceof Error ? error.message : String(error)}`;
+      const answer = await postSigned(url, body, webhooks.signedHeaders(body), RESPONSE_WINDOW_MS);
+      if ('error' in answer) {
+        interaction.delivery = `failed: ${answer.error}`;
         log.line('interactions', `interaction ${interaction.id} not delivered: ${interaction.delivery}`);
+        return;
+      }
+      interaction.delivery = `http ${answer.status}`;
+      if (answer.status < 200 || answer.status > 299) {
+        log.line('interactions', `interaction ${interaction.id}: the endpoint answered ${answer.status}`);
+        return;
+      }
+      let callback: unknown;
+      try {
+        callback = JSON.parse(answer.text);
+      } catch {
+        interaction.delivery = `http ${answer.status}: not JSON`;
+        log.line('interactions', `interaction ${interaction.id}: the endpoint's answer is not JSON`);
+        return;
+      }
+      try {
+        this.respond(interaction, callback, new Map());
+      } catch (error) {
+        interaction.delivery = `http ${answer.status}: ${error instanceof ApiError ? `${error.code} ${error.message}` : String(error)}`;
+        log.line(
+          'interactions',
+          `interaction ${interaction.id}: the endpoint's callback was refused (${interaction.delivery})`,
+        );
       }
       return;
     }

@@ -1,5 +1,6 @@
 import type { EmulatorContext } from '../context.js';
 import { SIGNATURE_HEADER } from '../../protocol/signedRequests.js';
+import { postSigned } from './signedPost.js';
 
 /** How long each check may take. */
 const CHECK_TIMEOUT_MS = 5000;
@@ -18,23 +19,10 @@ export async function verifyInteractionsEndpoint(url: string, ctx: EmulatorConte
     token: 'ping',
   });
   const send = async (headers: Record<string, string>): Promise<{ status: number; text: string }> => {
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'sdkpp-emulator (interactions)',
-          ...headers,
-        },
-        body,
-        signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
-      });
-      return { status: response.status, text: await response.text() };
-    } catch (error) {
-      throw new RangeError(
-        `the interactions endpoint could not be reached: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+    const answer = await postSigned(url, body, headers, CHECK_TIMEOUT_MS);
+    if ('error' in answer)
+      throw new RangeError(`the interactions endpoint could not be reached: ${answer.error}`);
+    return answer;
   };
   const signed = ctx.webhooks.signedHeaders(body);
   const ok = await send(signed);

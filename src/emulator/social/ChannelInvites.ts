@@ -30,11 +30,7 @@ export class ChannelInvites {
 
   /** Makes an invite with a fresh code. */
   create(input: NewChannelInvite): ChannelInviteRecord {
-    this.sweep();
-    const invites = this.#store.state.channelInvites;
-    let code: string;
-    do code = inviteCode();
-    while (Object.hasOwn(invites, code));
+    const code = this.#freshCode();
     const now = this.#store.now();
     const record: ChannelInviteRecord = {
       code,
@@ -46,7 +42,7 @@ export class ChannelInvites {
       expiresAt: now + CHANNEL_INVITE_TTL_MS,
       usedAt: null,
     };
-    invites[code] = record;
+    this.#store.state.channelInvites[code] = record;
     return record;
   }
 
@@ -65,11 +61,7 @@ export class ChannelInvites {
     roleIds: string[];
     targetUserIds: string[] | null;
   }): ChannelInviteRecord {
-    this.sweep();
-    const invites = this.#store.state.channelInvites;
-    let code: string;
-    do code = inviteCode();
-    while (Object.hasOwn(invites, code));
+    const code = this.#freshCode();
     const now = this.#store.now();
     const record: ChannelInviteRecord = {
       code,
@@ -88,7 +80,7 @@ export class ChannelInvites {
       targetUserIds: input.targetUserIds === null ? null : [...input.targetUserIds],
       inviterId: input.inviterId,
     };
-    invites[code] = record;
+    this.#store.state.channelInvites[code] = record;
     return record;
   }
 
@@ -134,6 +126,16 @@ export class ChannelInvites {
   use(record: ChannelInviteRecord): void {
     if (record.lobbyId !== null) record.usedAt = this.#store.now();
     else record.uses = (record.uses ?? 0) + 1;
+  }
+
+  /** A code no invite has, after sweeping the expired ones (which keeps the store bounded). */
+  #freshCode(): string {
+    this.sweep();
+    const invites = this.#store.state.channelInvites;
+    let code: string;
+    do code = inviteCode();
+    while (Object.hasOwn(invites, code));
+    return code;
   }
 
   /** Drops expired invites (used or not); returns how many. */
