@@ -37,6 +37,7 @@ export type {
   EmulatorGuild,
   EmulatorGuildRole,
   EmulatorCommand,
+  EmulatorCommandOption,
   EmulatorInteraction,
   EmulatorModal,
   EmulatorPrivateMessage,

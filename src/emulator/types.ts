@@ -556,8 +556,18 @@ export interface EmulatorCommand {
   guildId: string | null;
   /** Its description (empty for context menus). */
   description: string;
-  /** Its options' names, types and whether each is required. */
-  options: { name: string; type: number; required: boolean }[];
+  /** Its options. */
+  options: EmulatorCommandOption[];
+}
+
+/** An option of an {@link EmulatorCommand}. */
+export interface EmulatorCommandOption {
+  /** The option's name. */
+  name: string;
+  /** 3 string, 4 integer, 5 boolean, 6 user, 7 channel, 8 role, 10 number, … */
+  type: number;
+  /** Whether the user must give it. */
+  required: boolean;
 }
 
 /** What {@link Emulator.invokeCommand} takes. */
