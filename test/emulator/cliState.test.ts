@@ -90,7 +90,7 @@ describe('sdkpp emulator --state', () => {
     expect(readdirSync(dir)).toEqual(['world.json']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { format: string; version: number };
-    expect(saved).toMatchObject({ format: 'sdkpp-emulator-state', version: 1 });
+    expect(saved).toMatchObject({ format: 'sdkpp-emulator-state', version: 2 });
 
     const second = await start(file, ['--users', '5']);
     try {
@@ -137,13 +137,13 @@ describe('sdkpp emulator --state', () => {
     const later = path.join(dir, 'later.json');
     writeFileSync(
       later,
-      JSON.stringify({ format: 'sdkpp-emulator-state', version: 2, savedAt: '', data: {} }),
+      JSON.stringify({ format: 'sdkpp-emulator-state', version: 3, savedAt: '', data: {} }),
     );
     const other = path.join(dir, 'other.json');
     writeFileSync(other, JSON.stringify({ hello: 'world' }));
     const cases: Array<[string, string[], string]> = [
       [damaged, [], 'is not valid JSON'],
-      [later, [], 'version 2, written by a later sdkpp; this one reads version 1'],
+      [later, [], 'version 3, written by a later sdkpp; this one reads version 2'],
       [other, [], 'not a saved emulator state'],
     ];
     for (const [file, extra, message] of cases) {
