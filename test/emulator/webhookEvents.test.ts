@@ -192,9 +192,14 @@ describe('lobby and game direct message webhook events', () => {
       body: JSON.stringify({ content: 'rematch?' }),
     });
     expect(dm.status).toBe(200);
-    await until('the direct message event', () => events.find((e) => e.type === 'GAME_DIRECT_MESSAGE_CREATE'));
+    await until('the direct message event', () =>
+      events.find((e) => e.type === 'GAME_DIRECT_MESSAGE_CREATE'),
+    );
     // Signing alice in installed the app to her: APPLICATION_AUTHORIZED comes along.
-    const types = events.map((e) => e.type).filter((t) => t !== 'APPLICATION_AUTHORIZED').sort();
+    const types = events
+      .map((e) => e.type)
+      .filter((t) => t !== 'APPLICATION_AUTHORIZED')
+      .sort();
     expect(types).toEqual(['GAME_DIRECT_MESSAGE_CREATE', 'LOBBY_MESSAGE_CREATE', 'LOBBY_MESSAGE_UPDATE']);
     const created = events.find((e) => e.type === 'LOBBY_MESSAGE_CREATE');
     if (created?.type === 'LOBBY_MESSAGE_CREATE') {
