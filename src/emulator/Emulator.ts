@@ -27,6 +27,9 @@ import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { wireBotGateway } from './bot/botGateway.js';
 import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
+import { Premium, SkuType } from './premium/Premium.js';
+import { entitlementView, skuView, subscriptionView } from './premium/premiumAdmin.js';
+import { wirePremiumEvents } from './premium/premiumEvents.js';
 import { wireBotRequests } from './bot/botRequests.js';
 import { Commands } from './interactions/Commands.js';
 import { InteractionFlow } from './interactions/InteractionFlow.js';
@@ -55,6 +58,9 @@ import type {
   EmulatorGuild,
   EmulatorGuildRole,
   EmulatorCommand,
+  EmulatorEntitlement,
+  EmulatorSku,
+  EmulatorSubscription,
   EmulatorInteraction,
   InvokeCommandOptions,
   EmulatorInfo,
@@ -130,6 +136,9 @@ function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreS
     channelInvites: {},
     commands: {},
     appEmojis: {},
+    skus: {},
+    entitlements: {},
+    subscriptions: {},
   };
 }
 
@@ -385,6 +394,7 @@ class RunningEmulator implements Emulator {
     this.#wallClock.offsetMs += ms;
     this.#ctx.log.line('emulator', `clock advanced by ${ms} ms`);
     this.#ctx.lobbies.sweep();
+    this.#ctx.premium.tick();
   }
 
   lobbies(): EmulatorLobby[] {
@@ -494,6 +504,51 @@ class RunningEmulator implements Emulator {
       'interactions',
       checked === null ? 'interactions go over the gateway' : 'interactions endpoint URL set',
     );
+  }
+
+  createSku(options: Parameters<Emulator['createSku']>[0]): EmulatorSku {
+    const types = {
+      durable: SkuType.DURABLE,
+      consumable: SkuType.CONSUMABLE,
+      subscription: SkuType.SUBSCRIPTION,
+    } as const;
+    const type = Object.hasOwn(types, options.type) ? types[options.type] : undefined;
+    if (type === undefined) throw new RangeError('createSku: type is durable, consumable or subscription');
+    return skuView(
+      this.#ctx.premium.createSku({
+        name: options.name,
+        type,
+        ...(options.periodMs === undefined ? {} : { periodMs: options.periodMs }),
+      }),
+    );
+  }
+
+  skus(): EmulatorSku[] {
+    return this.#ctx.premium.skus().map(skuView);
+  }
+
+  purchaseSku(user: string, skuId: string): ReturnType<Emulator['purchaseSku']> {
+    const record = this.#ctx.store.findUser(user);
+    if (!record || record.bot) throw new RangeError(`purchaseSku: no user "${user}"`);
+    const { entitlement, subscription } = this.#ctx.premium.purchase(record.id, skuId);
+    return {
+      entitlement: entitlementView(entitlement),
+      subscription: subscription ? subscriptionView(subscription) : null,
+    };
+  }
+
+  cancelSubscription(subscriptionId: string): void {
+    const subscription = this.#ctx.premium.subscription(subscriptionId);
+    if (!subscription) throw new RangeError(`cancelSubscription: no subscription "${subscriptionId}"`);
+    this.#ctx.premium.cancel(subscription);
+  }
+
+  entitlements(): EmulatorEntitlement[] {
+    return this.#ctx.premium.entitlements().map(entitlementView);
+  }
+
+  subscriptions(): EmulatorSubscription[] {
+    return this.#ctx.premium.subscriptions().map(subscriptionView);
   }
 
   setAutoModKeywords(guildId: string, keywords: string[]): void {
@@ -670,6 +725,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     interactions,
     flow,
     interactionsEndpoint,
+    premium: new Premium(store, log),
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     webhooks,
@@ -681,9 +737,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (resolved.seedGuild && !restored) seedGuild(ctx.guilds, store.fullUsers(), store.botUser());
   wireSocialGateway(ctx);
   wireBotRequests({ hub, guilds, store, log });
-  const stopLobbySweep = wireLobbyGateway(ctx);
+  const stopLobbyTimer = wireLobbyGateway(ctx);
+  // Subscriptions renew and end as real time passes too, not only by advanceTime.
+  const premiumTimer = setInterval(() => {
+    ctx.premium.tick();
+  }, 1000);
+  premiumTimer.unref();
+  const stopLobbySweep = (): void => {
+    stopLobbyTimer();
+    clearInterval(premiumTimer);
+  };
   wireLobbyRelay(ctx);
   wireMessageWebhookEvents(ctx);
+  wirePremiumEvents({ premium: ctx.premium, bot, webhooks, applicationId: store.state.application.id });
   const calls = new VoiceCalls(() => clock.now());
   const voiceServer = await VoiceServer.start({
     calls,

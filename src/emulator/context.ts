@@ -4,6 +4,7 @@ import type { GatewayHub } from './gateway/GatewayHub.js';
 import type { Commands } from './interactions/Commands.js';
 import type { InteractionFlow } from './interactions/InteractionFlow.js';
 import type { Interactions } from './interactions/Interactions.js';
+import type { Premium } from './premium/Premium.js';
 import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { ResolvedOptions } from './options.js';
@@ -51,6 +52,8 @@ export interface EmulatorContext {
   flow: InteractionFlow;
   /** The interactions endpoint URL (null: interactions go over the gateway). */
   interactionsEndpoint: { url: string | null };
+  /** SKUs, entitlements and subscriptions. */
+  premium: Premium;
   /** The bot's view of guilds over the gateway. */
   bot: BotGateway;
   /** The application's lobbies, their members and messages. */

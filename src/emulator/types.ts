@@ -570,6 +570,62 @@ export interface EmulatorCommandOption {
   required: boolean;
 }
 
+/** A SKU, as {@link Emulator.skus} shows it. */
+export interface EmulatorSku {
+  /** The SKU's id. */
+  id: string;
+  /** Its name. */
+  name: string;
+  /** 2 durable, 3 consumable, 5 subscription. */
+  type: number;
+  /** A subscription's period in ms; null for the others. */
+  periodMs: number | null;
+}
+
+/** An entitlement, as {@link Emulator.entitlements} shows it. */
+export interface EmulatorEntitlement {
+  /** The entitlement's id. */
+  id: string;
+  /** Its SKU. */
+  skuId: string;
+  /** Its user, or null for a guild's. */
+  userId: string | null;
+  /** Its guild, or null for a user's. */
+  guildId: string | null;
+  /** 1 purchase, 4 test mode purchase. */
+  type: number;
+  /** When it ends or ended (ISO 8601), or null: indefinite. */
+  endsAt: string | null;
+  /** A consumable's entitlement once consumed. */
+  consumed: boolean;
+  /** A deleted test entitlement. */
+  deleted: boolean;
+}
+
+/** A subscription, as {@link Emulator.subscriptions} shows it. */
+export interface EmulatorSubscription {
+  /** The subscription's id. */
+  id: string;
+  /** Its user. */
+  userId: string;
+  /** The SKUs subscribed to. */
+  skuIds: string[];
+  /** 0 active, 1 inactive, 2 ending. */
+  status: number;
+  /** The current period's end (ISO 8601). */
+  currentPeriodEnd: string;
+  /** When it was canceled (ISO 8601), or null. */
+  canceledAt: string | null;
+}
+
+/** What {@link Emulator.purchaseSku} made. */
+export interface EmulatorPurchase {
+  /** The new entitlement. */
+  entitlement: EmulatorEntitlement;
+  /** The new subscription, for a subscription SKU; else null. */
+  subscription: EmulatorSubscription | null;
+}
+
 /** What {@link Emulator.invokeCommand} takes. */
 export interface InvokeCommandOptions {
   /** Who invokes it (username or id). */
@@ -904,6 +960,32 @@ export interface Emulator extends EmulatorInfo {
   interactions(): EmulatorInteraction[];
   /** The application's commands, global ones first, each scope oldest first. */
   commands(): EmulatorCommand[];
+  /**
+   * Creates a SKU, as the developer portal does: `durable`, `consumable` or `subscription` (renewing every
+   * `periodMs`, default 30 days). Throws a `RangeError` for a bad name or period.
+   */
+  createSku(options: {
+    name: string;
+    type: 'durable' | 'consumable' | 'subscription';
+    periodMs?: number;
+  }): EmulatorSku;
+  /** The application's SKUs, oldest first. */
+  skus(): EmulatorSku[];
+  /**
+   * A user (username or id) buys a SKU, with no payment: an entitlement (ENTITLEMENT_CREATE over the gateway
+   * and as a webhook event), and for a subscription SKU an ACTIVE subscription (SUBSCRIPTION_CREATE) whose
+   * entitlement has `ends_at` null. `advanceTime` then renews it at each period's end.
+   */
+  purchaseSku(user: string, skuId: string): EmulatorPurchase;
+  /**
+   * The user cancels a subscription: ENDING, `canceled_at` set, no renewal SKUs (SUBSCRIPTION_UPDATE). At the
+   * period's end it goes INACTIVE and its entitlement gets `ends_at` (ENTITLEMENT_UPDATE).
+   */
+  cancelSubscription(subscriptionId: string): void;
+  /** Every entitlement, oldest first. */
+  entitlements(): EmulatorEntitlement[];
+  /** Every subscription, oldest first. */
+  subscriptions(): EmulatorSubscription[];
   /**
    * Sets the interactions endpoint URL (null: interactions go over the gateway), after checking it the way
    * the developer portal does: a signed PING must be answered with PONG, and a PING with a wrong signature

@@ -20,6 +20,7 @@ import { interactionRoutes } from './interactionRoutes.js';
 import { inviteRoutes } from './invites.js';
 import { lobbyRoutes } from './lobbies.js';
 import { pinRoutes } from './pins.js';
+import { premiumRoutes } from './premium.js';
 import { relationshipRoutes } from './relationships.js';
 import type { Route } from './router.js';
 import { tokenRoutes } from './token.js';
@@ -51,6 +52,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...attachmentRoutes(ctx),
     ...commandRoutes(ctx),
     ...appEmojiRoutes(ctx),
+    ...premiumRoutes(ctx),
     ...interactionRoutes(ctx),
   ];
 }

@@ -113,6 +113,9 @@ export function importStoreState(saved: unknown, now: number): StoreState {
   state.application.channelObfuscation ??= false;
   state.commands ??= {};
   state.appEmojis ??= {};
+  state.skus ??= {};
+  state.entitlements ??= {};
+  state.subscriptions ??= {};
   state.codes = {};
   // Nobody is connected after a restart: each lobby's idle timeout starts again now.
   for (const lobby of Object.values(state.lobbies)) lobby.idleSince = now;

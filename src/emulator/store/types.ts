@@ -456,6 +456,55 @@ export interface AppEmojiRecord {
   createdAt: number;
 }
 
+/** A SKU of the application: what can be bought. */
+export interface SkuRecord {
+  id: string;
+  /** 2 DURABLE, 3 CONSUMABLE, 5 SUBSCRIPTION (6 SUBSCRIPTION_GROUP is the platform's own, not made here). */
+  type: 2 | 3 | 5;
+  name: string;
+  slug: string;
+  /** AVAILABLE 1 << 2, and for subscriptions GUILD_SUBSCRIPTION 1 << 7 or USER_SUBSCRIPTION 1 << 8. */
+  flags: number;
+  /** Subscriptions: the length of one period, in ms. */
+  periodMs: number | null;
+}
+
+/** An entitlement: a user's (or guild's) right to a SKU. */
+export interface EntitlementRecord {
+  id: string;
+  skuId: string;
+  userId: string | null;
+  guildId: string | null;
+  /** 1 PURCHASE (subscriptions too, after the 2024 migration), 4 TEST_MODE_PURCHASE, … */
+  type: number;
+  /** Unix ms, or null. */
+  startsAt: number | null;
+  /** Unix ms when it ends or ended, or null: indefinite (an ongoing subscription). */
+  endsAt: number | null;
+  consumed: boolean;
+  deleted: boolean;
+  /** The subscription it belongs to, or null. */
+  subscriptionId: string | null;
+}
+
+/** A user's subscription to a subscription SKU. */
+export interface SubscriptionRecord {
+  id: string;
+  userId: string;
+  skuIds: string[];
+  entitlementIds: string[];
+  /** The SKUs the user will be subscribed to at renewal (empty once canceled). */
+  renewalSkuIds: string[];
+  /** Unix ms. */
+  currentPeriodStart: number;
+  /** Unix ms. */
+  currentPeriodEnd: number;
+  /** 0 ACTIVE, 1 INACTIVE, 2 ENDING (the document's values). */
+  status: 0 | 1 | 2;
+  /** Unix ms of the cancellation, or null. */
+  canceledAt: number | null;
+}
+
 /** The whole store. */
 export interface StoreState {
   version: 2;
@@ -489,4 +538,10 @@ export interface StoreState {
   commands: Record<string, CommandRecord>;
   /** Application emoji by id (absent in states saved before bots: read as none). */
   appEmojis: Record<string, AppEmojiRecord>;
+  /** SKUs by id (absent in older states: none). */
+  skus: Record<string, SkuRecord>;
+  /** Entitlements by id (absent in older states: none). */
+  entitlements: Record<string, EntitlementRecord>;
+  /** Subscriptions by id (absent in older states: none). */
+  subscriptions: Record<string, SubscriptionRecord>;
 }

@@ -1,0 +1,132 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { describe, expect, it } from 'vitest';
+
+import { createWebhookEventsHandler, type WebhookEvent } from '../../src/backend/index.js';
+import { botSession } from './botHelpers.js';
+import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+
+type Json = Record<string, unknown> & Record<string, unknown>[];
+const call = apiCall<Json>;
+const { running, cleanups } = closeAfterEach();
+const DAY = 86_400_000;
+
+describe('premium apps: SKUs, entitlements and subscriptions', () => {
+  it('runs a subscription through purchase, renewal, cancellation and its end, with the events of each', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2 });
+    const webhookEvents: WebhookEvent[] = [];
+    const receiver = createServer(
+      createWebhookEventsHandler({
+        publicKey: emu.applicationPublicKey,
+        onEvent: (event) => {
+          webhookEvents.push(event);
+        },
+      }),
+    );
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => receiver.close());
+    emu.setWebhookEventsUrl(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`);
+    const { gw } = await botSession(emu, 1);
+    cleanups.push(() => gw.ws.close());
+    const sku = emu.createSku({ name: 'Gold Pass', type: 'subscription', periodMs: DAY });
+    const alice = emu.users[0]?.id ?? '';
+
+    const bought = emu.purchaseSku('alice', sku.id);
+    const created = (await gw.dispatch('ENTITLEMENT_CREATE')).d as Json;
+    expect(created).toMatchObject({
+      sku_id: sku.id,
+      user_id: alice,
+      type: 1,
+      ends_at: null,
+      consumed: false,
+    });
+    const subscription = (await gw.dispatch('SUBSCRIPTION_CREATE')).d as Json;
+    expect(subscription).toMatchObject({
+      user_id: alice,
+      sku_ids: [sku.id],
+      status: 0,
+      renewal_sku_ids: [sku.id],
+      canceled_at: null,
+    });
+    const firstEnd = Date.parse(String(subscription.current_period_end));
+
+    // A period passes: it renews, with no new entitlement.
+    emu.advanceTime(DAY);
+    const renewed = (await gw.dispatch('SUBSCRIPTION_UPDATE')).d as Json;
+    expect(Date.parse(String(renewed.current_period_end))).toBe(firstEnd + DAY);
+    expect(renewed.status).toBe(0);
+
+    emu.cancelSubscription(bought.subscription?.id ?? '');
+    const ending = (await gw.dispatch('SUBSCRIPTION_UPDATE')).d as Json;
+    expect(ending).toMatchObject({ status: 2, renewal_sku_ids: null });
+    expect(typeof ending.canceled_at).toBe('string');
+    expect(emu.entitlements()[0]?.endsAt).toBeNull();
+
+    emu.advanceTime(DAY);
+    const inactive = (await gw.dispatch('SUBSCRIPTION_UPDATE')).d as Json;
+    expect(inactive.status).toBe(1);
+    const ended = (await gw.dispatch('ENTITLEMENT_UPDATE')).d as Json;
+    expect(Date.parse(String(ended.ends_at))).toBe(firstEnd + DAY);
+
+    // Over HTTP, as the bot reads them.
+    const bot = `Bot ${emu.botToken}`;
+    const subs = await call(emu, bot, 'GET', `/skus/${sku.id}/subscriptions?user_id=${alice}`);
+    expect(subs.json).toMatchObject([{ status: 1, sku_ids: [sku.id] }]);
+    const live = await call(
+      emu,
+      bot,
+      'GET',
+      `/applications/${emu.applicationId}/entitlements?user_id=${alice}&exclude_ended=true`,
+    );
+    expect(live.json).toEqual([]);
+    // ENTITLEMENT_CREATE is the only monetization webhook event: one delivery, no update.
+    for (let i = 0; i < 100 && webhookEvents.length === 0; i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(webhookEvents.map((e) => e.type).filter((t) => t.startsWith('ENTITLEMENT'))).toEqual([
+      'ENTITLEMENT_CREATE',
+    ]);
+    const event = webhookEvents.find((e) => e.type === 'ENTITLEMENT_CREATE');
+    if (event?.type === 'ENTITLEMENT_CREATE')
+      expect(event.data).toMatchObject({ sku_id: sku.id, ends_at: null });
+  });
+
+  it('consumes consumables once, refuses a durable, and creates and deletes test entitlements', async () => {
+    const { emu, logs } = await loggedEmulator(running, { users: 2 });
+    const { gw } = await botSession(emu, 1);
+    cleanups.push(() => gw.ws.close());
+    const bot = `Bot ${emu.botToken}`;
+    const base = `/applications/${emu.applicationId}/entitlements`;
+    const potion = emu.createSku({ name: 'Potion', type: 'consumable' });
+    const sword = emu.createSku({ name: 'Sword', type: 'durable' });
+    const skus = await call(emu, bot, 'GET', `/applications/${emu.applicationId}/skus`);
+    expect(skus.json.map((s) => [s.name, s.type])).toEqual([
+      ['Potion', 3],
+      ['Sword', 2],
+    ]);
+    const drink = emu.purchaseSku('bob', potion.id).entitlement;
+    await gw.dispatch('ENTITLEMENT_CREATE');
+    expect((await call(emu, bot, 'POST', `${base}/${drink.id}/consume`)).status).toBe(204);
+    expect((await gw.dispatch('ENTITLEMENT_UPDATE')).d).toMatchObject({ id: drink.id, consumed: true });
+    const again = await call(emu, bot, 'POST', `${base}/${drink.id}/consume`);
+    expect([again.status, again.json.code]).toEqual([400, 50035]);
+    const owned = emu.purchaseSku('bob', sword.id).entitlement;
+    const durable = await call(emu, bot, 'POST', `${base}/${owned.id}/consume`);
+    expect(durable.status).toBe(400);
+    expect(JSON.stringify(durable.json)).toContain('only entitlements of consumable SKUs can be consumed');
+    expect(logs.some((l) => l.includes(`consume of entitlement ${owned.id} refused`))).toBe(true);
+    expect(() => emu.purchaseSku('bob', sword.id)).toThrow('already owns');
+
+    const alice = emu.users[0]?.id ?? '';
+    const test = await call(emu, bot, 'POST', base, { sku_id: sword.id, owner_id: alice, owner_type: 2 });
+    expect(test.json).toMatchObject({ type: 4, user_id: alice, sku_id: sword.id });
+    expect((await call(emu, bot, 'DELETE', `${base}/${String(test.json.id)}`)).status).toBe(204);
+    expect((await gw.dispatch('ENTITLEMENT_DELETE')).d).toMatchObject({ id: test.json.id, deleted: true });
+    const notTest = await call(emu, bot, 'DELETE', `${base}/${owned.id}`);
+    expect(notTest.status).toBe(400);
+    const bad = await call(emu, bot, 'POST', base, { sku_id: '1', owner_type: 3 });
+    expect(bad.json).toMatchObject({ code: 50035, errors: { owner_id: {}, owner_type: {}, sku_id: {} } });
+    const bobs = await call(emu, bot, 'GET', `${base}?user_id=${emu.users[1]?.id ?? ''}`);
+    expect(bobs.json.map((e) => e.sku_id)).toEqual([potion.id, sword.id]);
+  });
+});
