@@ -698,6 +698,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const guilds = new Guilds(store, log);
   const bot = wireBotGateway({ hub, guilds, store, http: urls.http });
   const interactionsEndpoint = { url: resolved.interactionsEndpointUrl };
+  const premium = new Premium(store, log);
   const interactions = new Interactions({ now: () => store.now(), nextId: () => store.nextId(), log });
   const flow = new InteractionFlow({
     store,
@@ -708,6 +709,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log,
     http: urls.http,
     endpointUrl: () => interactionsEndpoint.url,
+    skuAvailable: (id) => premium.available(id),
   });
   const ctx: EmulatorContext = {
     options: resolved,
@@ -725,7 +727,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     interactions,
     flow,
     interactionsEndpoint,
-    premium: new Premium(store, log),
+    premium,
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     webhooks,

@@ -130,3 +130,53 @@ describe('premium apps: SKUs, entitlements and subscriptions', () => {
     expect(bobs.json.map((e) => e.sku_id)).toEqual([potion.id, sword.id]);
   });
 });
+
+describe('the premium button', () => {
+  it('needs an available SKU of the app, and PREMIUM_REQUIRED still answers', async () => {
+    const { emu, logs } = await loggedEmulator(running, { users: 2 });
+    const bot = `Bot ${emu.botToken}`;
+    emu.addBotToGuild(emu.guilds()[0]?.id ?? '');
+    const general = emu.guilds()[0]?.channels.find((c) => c.name === 'general')?.id ?? '';
+    const sku = emu.createSku({ name: 'Gold Pass', type: 'subscription' });
+    const row = (skuId: string) => [{ type: 1, components: [{ type: 2, style: 6, sku_id: skuId }] }];
+    const ok = await call(emu, bot, 'POST', `/channels/${general}/messages`, {
+      content: 'Upgrade',
+      components: row(sku.id),
+    });
+    expect(ok.status).toBe(200);
+    const unknownSku = await call(emu, bot, 'POST', `/channels/${general}/messages`, {
+      content: 'x',
+      components: row('123'),
+    });
+    expect(unknownSku.json).toMatchObject({
+      code: 50035,
+      errors: {
+        components: {
+          0: { components: { 0: { sku_id: { _errors: [{ code: 'BUTTON_COMPONENT_SKU_ID_INVALID' }] } } } },
+        },
+      },
+    });
+    const withLabel = await call(emu, bot, 'POST', `/channels/${general}/messages`, {
+      components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: sku.id, label: 'Buy' }] }],
+    });
+    expect(withLabel.json).toMatchObject({
+      errors: { components: { 0: { components: { 0: { label: {} } } } } },
+    });
+
+    // The deprecated PREMIUM_REQUIRED callback (10) is still answered.
+    await call(emu, bot, 'POST', `/applications/${emu.applicationId}/commands`, {
+      name: 'vip',
+      description: 'VIP lounge',
+    });
+    const { gw } = await botSession(emu, 1);
+    cleanups.push(() => gw.ws.close());
+    const invoked = await emu.invokeCommand({ user: 'alice', command: 'vip', channel: general });
+    const payload = (await gw.dispatch('INTERACTION_CREATE')).d as { id: string; token: string };
+    const answer = await call(emu, null, 'POST', `/interactions/${payload.id}/${payload.token}/callback`, {
+      type: 10,
+    });
+    expect(answer.status).toBe(204);
+    expect(emu.interactions().find((i) => i.id === invoked.id)?.responseType).toBe(10);
+    expect(logs.some((l) => l.includes('PREMIUM_REQUIRED (deprecated'))).toBe(true);
+  });
+});

@@ -39,6 +39,7 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
   const { guilds, store } = ctx;
   const botId = store.state.application.id;
   const messages = guilds.messages;
+  const skuAvailable = (id: string): boolean => ctx.premium.available(id);
 
   const view = (record: ChannelMessageRecord, channel: GuildChannelRecord): Record<string, unknown> =>
     botMessageView(ctx, record, channel);
@@ -131,7 +132,7 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
   const create = async (req: RouteRequest) => {
     const channel = textChannel(req, Permission.SEND_MESSAGES);
     const { json, files } = await readMessageRequest(req);
-    const body = checkMessageBody(json, files, { edit: false });
+    const body = checkMessageBody(json, files, { edit: false, skuAvailable });
     const held = guilds.permissions(botId, channel.id);
     const needs =
       (body.embeds?.length ? Permission.EMBED_LINKS : 0n) |
@@ -226,7 +227,7 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
           throw new ApiError(403, 50005, 'Cannot edit a message authored by another user');
         const { json, files } = await readMessageRequest(req);
         const v2Already = ((record.flags ?? 0) & (1 << 15)) !== 0;
-        const body = checkMessageBody(json, files, { edit: true, v2Already });
+        const body = checkMessageBody(json, files, { edit: true, v2Already, skuAvailable });
         const change: Partial<ChannelMessageRecord> = {};
         if (body.content !== undefined) {
           const mentions = mentionsIn(body.content);

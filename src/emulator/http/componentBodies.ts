@@ -84,11 +84,12 @@ export function checkComponents(
   value: unknown,
   context: ComponentContext,
   path: FieldPath = ['components'],
+  skuAvailable: (skuId: string) => boolean = () => true,
 ): unknown[] | undefined {
   const max = context === 'message' ? MAX_ACTION_ROWS : context === 'modal' ? MAX_MODAL_COMPONENTS : Infinity;
   const list = optionalArray(errors, path, value, max, context === 'modal' ? 1 : 0);
   if (!list) return value === undefined || value === null ? [] : undefined;
-  const checker = new Checker(errors, context);
+  const checker = new Checker(errors, context, skuAvailable);
   list.forEach((c, i) => {
     checker.top(c, [...path, i]);
   });
@@ -103,10 +104,12 @@ class Checker {
   readonly #errors: FieldErrors;
   readonly #context: ComponentContext;
   readonly #customIds = new Set<string>();
+  readonly #skuAvailable: (skuId: string) => boolean;
 
-  constructor(errors: FieldErrors, context: ComponentContext) {
+  constructor(errors: FieldErrors, context: ComponentContext, skuAvailable: (skuId: string) => boolean) {
     this.#errors = errors;
     this.#context = context;
+    this.#skuAvailable = skuAvailable;
   }
 
   top(c: unknown, at: FieldPath): void {
@@ -223,6 +226,14 @@ class Checker {
       // The premium button replaces the PREMIUM_REQUIRED callback: an SKU and nothing else that speaks.
       if (typeof c.sku_id !== 'string')
         this.#errors.add([...at, 'sku_id'], 'BASE_TYPE_REQUIRED', 'A premium button needs a sku_id');
+      else if (!this.#skuAvailable(c.sku_id)) {
+        // The document: the premium button's sku_id points to an active SKU.
+        this.#errors.add(
+          [...at, 'sku_id'],
+          'BUTTON_COMPONENT_SKU_ID_INVALID',
+          `SKU ${c.sku_id} is not an available SKU of the application`,
+        );
+      }
       for (const key of ['custom_id', 'label', 'url', 'emoji']) {
         if (c[key] !== undefined)
           this.#errors.add(

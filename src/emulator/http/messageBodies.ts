@@ -101,7 +101,12 @@ export async function readMessageRequest(
 export function checkMessageBody(
   json: unknown,
   files: Map<string, UploadedFile>,
-  options: { edit: boolean; v2Already?: boolean },
+  options: {
+    edit: boolean;
+    v2Already?: boolean;
+    /** Whether a premium button's `sku_id` is an available SKU of the app. @defaultValue any is */
+    skuAvailable?: (skuId: string) => boolean;
+  },
 ): MessageBody {
   const errors = new FieldErrors();
   if (!isRecord(json)) {
@@ -155,7 +160,13 @@ export function checkMessageBody(
   const components =
     body.components === undefined
       ? undefined
-      : checkComponents(errors, body.components, v2 ? 'message-v2' : 'message');
+      : checkComponents(
+          errors,
+          body.components,
+          v2 ? 'message-v2' : 'message',
+          ['components'],
+          options.skuAvailable,
+        );
   let nonce: string | undefined;
   if (body.nonce !== undefined && body.nonce !== null) {
     if (typeof body.nonce === 'number' && Number.isSafeInteger(body.nonce)) nonce = String(body.nonce);

@@ -47,6 +47,8 @@ export interface InteractionFlowDeps {
   bot: BotGateway;
   interactions: Interactions;
   webhooks: WebhookEvents;
+  /** Whether a premium button's SKU is available. */
+  skuAvailable: (skuId: string) => boolean;
   log: EmulatorLog;
   /** The emulator's HTTP origin. */
   http: string;
@@ -503,6 +505,7 @@ export class InteractionFlow {
       );
     }
     const body = checkMessageBody(rest, files, {
+      skuAvailable: this.#d.skuAvailable,
       edit: true,
       v2Already: ((record.flags ?? 0) & (1 << 15)) !== 0,
     });
@@ -533,7 +536,10 @@ export class InteractionFlow {
   #checkBody(data: Record<string, unknown>, files: Map<string, UploadedFile>) {
     // Interaction responses may be ephemeral: flag 64 is allowed here besides what messages take.
     const flags = typeof data.flags === 'number' ? data.flags : 0;
-    const body = checkMessageBody({ ...data, flags: flags & ~EPHEMERAL }, files, { edit: false });
+    const body = checkMessageBody({ ...data, flags: flags & ~EPHEMERAL }, files, {
+      edit: false,
+      skuAvailable: this.#d.skuAvailable,
+    });
     return { ...body, flags: (body.flags ?? 0) | (flags & EPHEMERAL) };
   }
 

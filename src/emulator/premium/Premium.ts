@@ -59,6 +59,12 @@ export class Premium extends TypedEmitter<PremiumEvents> {
     return Object.hasOwn(all, id) ? all[id] : undefined;
   }
 
+  /** Whether a SKU exists and is AVAILABLE (what a premium button may point to). */
+  available(id: string): boolean {
+    const sku = this.sku(id);
+    return sku !== undefined && (sku.flags & SkuFlag.AVAILABLE) !== 0;
+  }
+
   /** Creates a SKU (the developer portal's work). */
   createSku(input: { name: string; type: SkuRecord['type']; periodMs?: number; guild?: boolean }): SkuRecord {
     const name = input.name.trim();
