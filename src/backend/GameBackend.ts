@@ -13,6 +13,16 @@ import type {
   CreateLobbyOptions,
   UpdateLobbyOptions,
 } from './types.js';
+import {
+  entitlementFromWire,
+  listFromWire,
+  skuFromWire,
+  subscriptionFromWire,
+  type BackendEntitlement,
+  type BackendSku,
+  type BackendSubscription,
+  type ListEntitlementsOptions,
+} from './premium.js';
 import { lobbyFromWire, lobbyMessageFromWire, memberFromWire, memberToWire } from './wire.js';
 import { checkInput } from '../util/checkInput.js';
 import { parseTokenResponse, type WireTokenResponse } from '../auth/tokenResponse.js';
@@ -32,6 +42,8 @@ export interface GameBackendOptions {
   botToken: string;
   /** The HTTP API base. @defaultValue `'https://discord.com/api/v10'` */
   apiBase?: string;
+  /** The application's id: the premium calls (SKUs, entitlements) name it in their routes. */
+  applicationId?: string;
   /** HTTP request timeout in ms. @defaultValue 30000 */
   httpRequestTimeoutMs?: number;
   /**
@@ -123,12 +135,14 @@ export class GameBackend {
   readonly #log: LogWriter;
   /** Aborted by close(): every request carries its signal. */
   readonly #closed = new AbortController();
+  readonly #applicationId: string | undefined;
 
   constructor(options: GameBackendOptions) {
     if (typeof options.botToken !== 'string' || options.botToken.trim() === '') {
       throw new ValidationError('GameBackend needs the application bot token');
     }
     this.#token = options.botToken;
+    this.#applicationId = options.applicationId;
     const logger = new Logger({
       debug: (options.logSeverity ?? LoggingSeverity.Warning) < LoggingSeverity.Warning,
     });
@@ -391,6 +405,86 @@ export class GameBackend {
     return code;
   }
 
+  /** The application's SKUs. Needs {@link GameBackendOptions.applicationId}. */
+  async listSkus(): Promise<BackendSku[]> {
+    const app = this.#app('listSkus');
+    return listFromWire(
+      await this.#call({ method: 'GET', route: `/applications/${app}/skus` }),
+      skuFromWire,
+      'SKU',
+    );
+  }
+
+  /**
+   * The application's entitlements, newest last: a player's with `userId`, of some SKUs with `skuIds`, and only
+   * live ones with `excludeEnded`. What a server checks before it grants a perk.
+   */
+  async listEntitlements(options: ListEntitlementsOptions = {}): Promise<BackendEntitlement[]> {
+    const app = this.#app('listEntitlements');
+    checkInput(this.#log, 'listEntitlements', () => {
+      if (options.userId !== undefined) requireSnowflake(options.userId, 'user');
+      for (const id of options.skuIds ?? []) requireSnowflake(id, 'SKU');
+      const limit = options.limit;
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100)) {
+        throw new ValidationError('limit must be an integer 1–100');
+      }
+    });
+    const query: Record<string, string> = {};
+    if (options.userId !== undefined) query.user_id = options.userId;
+    if (options.skuIds !== undefined) query.sku_ids = options.skuIds.join(',');
+    if (options.excludeEnded === true) query.exclude_ended = 'true';
+    if (options.limit !== undefined) query.limit = String(options.limit);
+    const reply = await this.#call({ method: 'GET', route: `/applications/${app}/entitlements`, query });
+    return listFromWire(reply, entitlementFromWire, 'entitlement');
+  }
+
+  /** Marks a consumable's entitlement used (the player spent it); durables and subscriptions are refused. */
+  async consumeEntitlement(entitlementId: string): Promise<void> {
+    const app = this.#app('consumeEntitlement');
+    checkInput(this.#log, 'consumeEntitlement', () => {
+      requireSnowflake(entitlementId, 'entitlement');
+    });
+    await this.#call({ method: 'POST', route: `/applications/${app}/entitlements/${entitlementId}/consume` });
+  }
+
+  /** A test entitlement of a SKU for a player (for testing perks without buying). */
+  async createTestEntitlement(skuId: string, userId: string): Promise<BackendEntitlement> {
+    const app = this.#app('createTestEntitlement');
+    checkInput(this.#log, 'createTestEntitlement', () => {
+      requireSnowflake(skuId, 'SKU');
+      requireSnowflake(userId, 'user');
+    });
+    const reply = await this.#call({
+      method: 'POST',
+      route: `/applications/${app}/entitlements`,
+      json: { sku_id: skuId, owner_id: userId, owner_type: 2 },
+    });
+    return entitlementFromWire(reply);
+  }
+
+  /** Deletes a test entitlement. */
+  async deleteTestEntitlement(entitlementId: string): Promise<void> {
+    const app = this.#app('deleteTestEntitlement');
+    checkInput(this.#log, 'deleteTestEntitlement', () => {
+      requireSnowflake(entitlementId, 'entitlement');
+    });
+    await this.#call({ method: 'DELETE', route: `/applications/${app}/entitlements/${entitlementId}` });
+  }
+
+  /** A player's subscriptions to a subscription SKU, with their status and period. */
+  async listSubscriptions(skuId: string, userId: string): Promise<BackendSubscription[]> {
+    checkInput(this.#log, 'listSubscriptions', () => {
+      requireSnowflake(skuId, 'SKU');
+      requireSnowflake(userId, 'user');
+    });
+    const reply = await this.#call({
+      method: 'GET',
+      route: `/skus/${skuId}/subscriptions`,
+      query: { user_id: userId },
+    });
+    return listFromWire(reply, subscriptionFromWire, 'subscription');
+  }
+
   /**
    * Ends the backend: requests under way (waiting on a rate limit included) reject with `AbortedError`, and
    * every later call with `ClientDestroyedError`. `await using backend = new GameBackend(…)` calls it when
@@ -423,6 +517,12 @@ export class GameBackend {
     const lobby = lobbyFromWire(reply);
     if (!lobby) throw this.#malformed('lobby call', 'a lobby');
     return lobby;
+  }
+
+  #app(operation: string): string {
+    const app = this.#applicationId;
+    if (app === undefined) throw new ValidationError(`${operation} needs GameBackendOptions.applicationId`);
+    return app;
   }
 
   #malformed(operation: string, what: string): ValidationError {

@@ -38,3 +38,9 @@ export {
   type PlatformUser,
   type WebhookEvent,
 } from './receiving/types.js';
+export type {
+  BackendEntitlement,
+  BackendSku,
+  BackendSubscription,
+  ListEntitlementsOptions,
+} from './premium.js';

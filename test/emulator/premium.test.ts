@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { createWebhookEventsHandler, type WebhookEvent } from '../../src/backend/index.js';
+import { createWebhookEventsHandler, GameBackend, type WebhookEvent } from '../../src/backend/index.js';
 import { botSession } from './botHelpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 
@@ -178,5 +178,50 @@ describe('the premium button', () => {
     expect(answer.status).toBe(204);
     expect(emu.interactions().find((i) => i.id === invoked.id)?.responseType).toBe(10);
     expect(logs.some((l) => l.includes('PREMIUM_REQUIRED (deprecated'))).toBe(true);
+  });
+});
+
+describe('sdkpp/backend premium calls against the emulator', () => {
+  it('lists SKUs, entitlements and subscriptions, consumes, and makes test entitlements', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2 });
+    const backend = new GameBackend({
+      botToken: emu.botToken,
+      apiBase: emu.api,
+      applicationId: emu.applicationId,
+    });
+    cleanups.push(() => void backend.close());
+    const pass = emu.createSku({ name: 'Gold Pass', type: 'subscription', periodMs: DAY });
+    const gems = emu.createSku({ name: 'Gems', type: 'consumable' });
+    expect((await backend.listSkus()).map((s) => [s.name, s.type])).toEqual([
+      ['Gold Pass', 5],
+      ['Gems', 3],
+    ]);
+    const alice = emu.users[0]?.id ?? '';
+    const { subscription } = emu.purchaseSku('alice', pass.id);
+    const bought = emu.purchaseSku('alice', gems.id).entitlement;
+    const mine = await backend.listEntitlements({ userId: alice, excludeEnded: true });
+    expect(mine.map((e) => [e.skuId, e.endsAt])).toEqual([
+      [pass.id, null],
+      [gems.id, null],
+    ]);
+    await backend.consumeEntitlement(bought.id);
+    await expect(backend.consumeEntitlement(bought.id)).rejects.toThrow();
+    const subs = await backend.listSubscriptions(pass.id, alice);
+    expect(subs.map((s) => [s.status, s.renewalSkuIds])).toEqual([[0, [pass.id]]]);
+    emu.cancelSubscription(subscription?.id ?? '');
+    emu.advanceTime(DAY);
+    const [ended] = await backend.listSubscriptions(pass.id, alice);
+    expect(ended?.status).toBe(1);
+    expect(ended?.canceledAt).toBeInstanceOf(Date);
+    expect(
+      (await backend.listEntitlements({ userId: alice, skuIds: [pass.id], excludeEnded: true })).length,
+    ).toBe(0);
+    const test = await backend.createTestEntitlement(gems.id, emu.users[1]?.id ?? '');
+    expect(test.type).toBe(4);
+    await backend.deleteTestEntitlement(test.id);
+    expect(emu.entitlements().find((e) => e.id === test.id)?.deleted).toBe(true);
+    await expect(new GameBackend({ botToken: emu.botToken, apiBase: emu.api }).listSkus()).rejects.toThrow(
+      'applicationId',
+    );
   });
 });
