@@ -65,19 +65,12 @@ export class AccountLinks {
   }
 }
 
-/** Starts the server's webhook events endpoint on loopback; resolves with its URL and a way to stop it. */
+/** Starts the server's webhook events endpoint on loopback (every event to `onEvent`); resolves with its URL and a way to stop it. */
 export async function listenForWebhookEvents(
   publicKey: string,
-  links: AccountLinks,
+  onEvent: (event: WebhookEvent) => void,
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const http: HttpServer = createServer(
-    createWebhookEventsHandler({
-      publicKey,
-      onEvent: (event) => {
-        links.onEvent(event);
-      },
-    }),
-  );
+  const http: HttpServer = createServer(createWebhookEventsHandler({ publicKey, onEvent }));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/webhooks`;
   return {

@@ -7,8 +7,11 @@
 import { GameBackend } from 'sdkpp/backend';
 import { startEmulator, type Emulator } from 'sdkpp/emulator';
 
+const DAY_MS = 86_400_000;
+
 import { AccountLinks, linkThenUnlink, listenForWebhookEvents } from './accountLinks.js';
 import { moderateDirectMessage, moderateLobbyChat } from './chatModeration.js';
+import { Perks } from './perks.js';
 import { createMatchLobby, fillParty, reshuffle } from './lobbyManagement.js';
 import { readOptions, USAGE, type BackendSampleOptions } from './options.js';
 import { say, step, UsageError } from './print.js';
@@ -22,15 +25,21 @@ const ACCOUNTS = [
 ] as const;
 
 /**
- * Step 8, with the embedded emulator: the server's webhook events endpoint, and a player who links a platform
- * account and later unlinks it. (Against an emulator in another terminal, start it with
- * `--webhook-events-url`; see README.md.)
+ * Steps 8 and 9, with the embedded emulator: the server's webhook events endpoint; a player who links a
+ * platform account and later unlinks it; a subscription bought, canceled and ended. (Against an emulator in
+ * another terminal, start it with `--webhook-events-url`; see README.md.)
  */
-async function accountLinksStep(emulator: Emulator, server: Server): Promise<void> {
+async function webhookSteps(emulator: Emulator, server: Server): Promise<void> {
   step('8. Account links: the server follows APPLICATION_AUTHORIZED and APPLICATION_DEAUTHORIZED');
   const links = new AccountLinks();
+  // The SKU is made in the developer portal; here the emulator makes it.
+  const gold = emulator.createSku({ name: 'Gold Pass', type: 'subscription', periodMs: 30 * DAY_MS });
+  const perks = new Perks(new Map([[gold.id, 'the Gold Pass perks']]));
   // The public key comes from the developer portal; the emulator shows it (and the dashboard does too).
-  const endpoint = await listenForWebhookEvents(emulator.applicationPublicKey, links);
+  const endpoint = await listenForWebhookEvents(emulator.applicationPublicKey, (event) => {
+    links.onEvent(event);
+    perks.onEvent(event);
+  });
   try {
     emulator.setWebhookEventsUrl(endpoint.url);
     say(
@@ -39,9 +48,39 @@ async function accountLinksStep(emulator: Emulator, server: Server): Promise<voi
     );
     const dara = emulator.createUser({ username: 'dara', globalName: 'Dara' });
     await linkThenUnlink(server, links, 'Dara', emulator.browserAs(dara.username));
+
+    step('9. A subscription: bought, so the perk is granted; canceled and ended, so it is taken back');
+    const backend = new GameBackend({
+      botToken: server.botToken,
+      apiBase: server.api,
+      applicationId: server.applicationId,
+    });
+    const bought = emulator.purchaseSku(dara.username, gold.id);
+    say('Dara', 'store: bought the Gold Pass (a subscription, renewing every 30 days)');
+    await waitFor(() => perks.has(dara.id, 'the Gold Pass perks'), 'the ENTITLEMENT_CREATE webhook event');
+    emulator.cancelSubscription(bought.subscription?.id ?? '');
+    say('Dara', 'store: canceled the Gold Pass; it runs to the end of the period');
+    await perks.recheck(backend, dara.id);
+    say(
+      'backend',
+      `check at login: ${perks.has(dara.id, 'the Gold Pass perks') ? 'perks kept until the period ends' : 'perks gone early (wrong)'}`,
+    );
+    emulator.advanceTime(31 * DAY_MS);
+    const [subscription] = await backend.listSubscriptions(gold.id, dara.id);
+    say(
+      'backend',
+      `a month later the subscription is ${subscription?.status === 1 ? 'inactive' : String(subscription?.status)}`,
+    );
+    await perks.recheck(backend, dara.id);
   } finally {
     await endpoint.close();
   }
+}
+
+/** Waits for a condition a webhook event sets (bounded). */
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 250 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!check()) throw new Error(`no ${what}`);
 }
 
 async function walkthrough(server: Server): Promise<void> {
@@ -109,8 +148,8 @@ async function main(): Promise<number> {
       say('backend', `using the emulator at ${options.emulator} (application ${server.applicationId})`);
     }
     await walkthrough(server);
-    if (emulator) await accountLinksStep(emulator, server);
-    else say('backend', 'step 8 (account links) runs with the embedded emulator; see README.md');
+    if (emulator) await webhookSteps(emulator, server);
+    else say('backend', 'steps 8 and 9 (webhook events) run with the embedded emulator; see README.md');
     say('game-backend', 'done');
     return 0;
   } catch (error) {

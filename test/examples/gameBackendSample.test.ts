@@ -96,6 +96,15 @@ describe('examples/game-backend', () => {
     );
     expect(linked).toBeGreaterThan(0);
     expect(unlinked).toBeGreaterThan(linked);
+    // Step 9: the perk granted on ENTITLEMENT_CREATE, kept while the canceled period runs, taken back after.
+    const order = [
+      'webhook ENTITLEMENT_CREATE: granted the Gold Pass perks (ends_at null: ongoing)',
+      'check at login: perks kept until the period ends',
+      'a month later the subscription is inactive',
+      'check at login: the entitlement to the Gold Pass perks has ended; perk taken back',
+    ].map((line) => stdout.indexOf(line));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(stdout).toMatch(/\[game-backend\] done/);
     expect(stdout).not.toMatch(/access_token|Bearer [A-Za-z0-9]|Bot [A-Za-z0-9]/);
   });
