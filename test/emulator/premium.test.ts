@@ -225,3 +225,35 @@ describe('sdkpp/backend premium calls against the emulator', () => {
     );
   });
 });
+
+describe('the store page', () => {
+  it('lets a test user buy a SKU and cancel a subscription, with the events of each', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2 });
+    const { gw } = await botSession(emu, 1);
+    cleanups.push(() => gw.ws.close());
+    const pass = emu.createSku({ name: 'Gold Pass', type: 'subscription' });
+    const html = await (await fetch(`${emu.http}/store`)).text();
+    expect(html).toContain('Gold Pass');
+    const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    const bob = emu.users[1]?.id ?? '';
+    const post = (path: string, fields: Record<string, string>) =>
+      fetch(`${emu.http}${path}`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+    expect((await post('/store/buy', { csrf_token: token, sku_id: pass.id, user_id: bob })).status).toBe(302);
+    expect((await gw.dispatch('ENTITLEMENT_CREATE')).d).toMatchObject({ user_id: bob, sku_id: pass.id });
+    const subscription = emu.subscriptions()[0];
+    expect(subscription).toMatchObject({ userId: bob, status: 0 });
+    expect((await post('/store/buy', { csrf_token: 'forged', sku_id: pass.id, user_id: bob })).status).toBe(
+      400,
+    );
+    const twice = await post('/store/buy', { csrf_token: token, sku_id: pass.id, user_id: bob });
+    expect([twice.status, await twice.text()]).toEqual([
+      400,
+      expect.stringContaining('already has a live subscription'),
+    ]);
+    expect(
+      (await post('/store/cancel', { csrf_token: token, subscription_id: subscription?.id ?? '' })).status,
+    ).toBe(302);
+    expect((await gw.dispatch('SUBSCRIPTION_UPDATE')).d).toMatchObject({ status: 2 });
+    expect(await (await fetch(`${emu.http}/store`)).text()).toMatch(/<span class="status">ending<\/span>/);
+  });
+});

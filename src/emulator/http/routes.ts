@@ -21,6 +21,7 @@ import { inviteRoutes } from './invites.js';
 import { lobbyRoutes } from './lobbies.js';
 import { pinRoutes } from './pins.js';
 import { premiumRoutes } from './premium.js';
+import { storeRoutes } from './storePage.js';
 import { relationshipRoutes } from './relationships.js';
 import type { Route } from './router.js';
 import { tokenRoutes } from './token.js';
@@ -53,6 +54,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...commandRoutes(ctx),
     ...appEmojiRoutes(ctx),
     ...premiumRoutes(ctx),
+    ...storeRoutes(ctx),
     ...interactionRoutes(ctx),
   ];
 }
