@@ -25,6 +25,7 @@ import { GuildAdmin } from './social/guildAdmin.js';
 import { Guilds } from './social/Guilds.js';
 import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
+import { ActivityProxy, activityHost } from './activities/ActivityProxy.js';
 import { wireBotGateway } from './bot/botGateway.js';
 import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
 import { Premium, SkuType } from './premium/Premium.js';
@@ -61,6 +62,7 @@ import type {
   EmulatorEntitlement,
   EmulatorSku,
   EmulatorSubscription,
+  EmulatorUrlMapping,
   EmulatorInteraction,
   InvokeCommandOptions,
   EmulatorInfo,
@@ -225,9 +227,10 @@ class RunningEmulator implements Emulator {
     });
   }
 
-  /** Answers one HTTP request: the dashboard's own, or the API's through the router. */
+  /** Answers one HTTP request: the Activity proxy's, the dashboard's own, or the API's through the router. */
   serve(req: IncomingMessage, res: ServerResponse): void {
-    if (this.#dashboard.owns(req)) void this.#dashboard.handle(req, res);
+    if (this.#ctx.activityProxy.owns(req)) this.#ctx.activityProxy.handle(req, res);
+    else if (this.#dashboard.owns(req)) void this.#dashboard.handle(req, res);
     else void this.#router.handle(req, res);
   }
 
@@ -551,6 +554,15 @@ class RunningEmulator implements Emulator {
     return this.#ctx.premium.subscriptions().map(subscriptionView);
   }
 
+  get activityUrl(): string {
+    return `http://${activityHost(this.applicationId)}:${new URL(this.http).port}`;
+  }
+
+  setActivityUrlMappings(mappings: EmulatorUrlMapping[]): void {
+    this.#ctx.activityProxy.setMappings(mappings);
+    this.#ctx.log.line('activity', `URL mappings: ${mappings.map((m) => m.prefix).join(', ') || 'none'}`);
+  }
+
   setAutoModKeywords(guildId: string, keywords: string[]): void {
     if (!this.#ctx.guilds.guild(guildId)) throw new RangeError(`no guild "${guildId}"`);
     this.#ctx.guilds.setAutoModKeywords(guildId, keywords);
@@ -728,6 +740,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     flow,
     interactionsEndpoint,
     premium,
+    activityProxy: new ActivityProxy(store.state.application.id, resolved.activityUrlMappings, log),
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     webhooks,

@@ -1,4 +1,5 @@
 import type { Accounts } from './accounts/Accounts.js';
+import type { ActivityProxy } from './activities/ActivityProxy.js';
 import type { BotGateway } from './bot/botGateway.js';
 import type { GatewayHub } from './gateway/GatewayHub.js';
 import type { Commands } from './interactions/Commands.js';
@@ -52,6 +53,8 @@ export interface EmulatorContext {
   flow: InteractionFlow;
   /** The interactions endpoint URL (null: interactions go over the gateway). */
   interactionsEndpoint: { url: string | null };
+  /** The Activity proxy (URL mappings to the game's servers). */
+  activityProxy: ActivityProxy;
   /** SKUs, entitlements and subscriptions. */
   premium: Premium;
   /** The bot's view of guilds over the gateway. */

@@ -41,6 +41,7 @@ export type {
   EmulatorPurchase,
   EmulatorSku,
   EmulatorSubscription,
+  EmulatorUrlMapping,
   EmulatorCommandOption,
   EmulatorInteraction,
   EmulatorModal,

@@ -1,3 +1,4 @@
+import { checkMappings, type UrlMapping } from './activities/ActivityProxy.js';
 import { privilegedIntentBits } from './bot/intents.js';
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { isSnowflake } from './snowflake.js';
@@ -25,6 +26,8 @@ export interface ResolvedOptions {
   privilegedIntents: number;
   /** {@link EmulatorOptions.channelObfuscation}. */
   channelObfuscation: boolean;
+  /** {@link EmulatorOptions.activityUrlMappings}, checked. */
+  activityUrlMappings: UrlMapping[];
   heartbeatIntervalMs: number;
   codeTtlMs: number;
   accessTokenTtlSeconds: number;
@@ -136,6 +139,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     customSchemes: [...customSchemes],
     privilegedIntents: privilegedIntentBits(options.privilegedIntents ?? []),
     channelObfuscation: options.channelObfuscation ?? false,
+    activityUrlMappings: checkMappings(options.activityUrlMappings ?? []),
     heartbeatIntervalMs: positiveInt('heartbeatIntervalMs', options.heartbeatIntervalMs, 41_250),
     codeTtlMs: positiveInt('codeTtlMs', options.codeTtlMs, 100_000),
     accessTokenTtlSeconds: positiveInt('accessTokenTtlSeconds', options.accessTokenTtlSeconds, 604_800),

@@ -45,6 +45,12 @@ export interface EmulatorOptions {
    * @defaultValue none (interactions go over the gateway)
    */
   interactionsEndpointUrl?: string;
+  /**
+   * The Activity's URL mappings, as the developer portal's URL Mappings page holds them: `{ prefix: '/', target:
+   * 'http://127.0.0.1:5173' }` for the game's own server, and more for its APIs (`{ prefix: '/api', … }`).
+   * Requests to {@link Emulator.activityUrl} go through them. @defaultValue none
+   */
+  activityUrlMappings?: EmulatorUrlMapping[];
   /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
   customSchemes?: string[];
   /**
@@ -570,6 +576,14 @@ export interface EmulatorCommandOption {
   required: boolean;
 }
 
+/** One URL mapping of the Activity proxy. */
+export interface EmulatorUrlMapping {
+  /** A path prefix: `/` for the game's own server, or e.g. `/api`. */
+  prefix: string;
+  /** The `http:` URL it maps to, e.g. `http://127.0.0.1:5173`. */
+  target: string;
+}
+
 /** A SKU, as {@link Emulator.skus} shows it. */
 export interface EmulatorSku {
   /** The SKU's id. */
@@ -992,6 +1006,13 @@ export interface Emulator extends EmulatorInfo {
    * must be refused with 401. Rejects with a `RangeError` saying which check failed.
    */
   setInteractionsEndpointUrl(url: string | null): Promise<void>;
+  /**
+   * The Activity proxy's origin, `http://<application_id>.localhost:<port>`: requests there go through the
+   * URL mappings to the game's servers, with or without the `/.proxy` prefix.
+   */
+  readonly activityUrl: string;
+  /** Replaces the Activity's URL mappings (see EmulatorOptions.activityUrlMappings). */
+  setActivityUrlMappings(mappings: EmulatorUrlMapping[]): void;
   /** Keywords AutoMod blocks in a guild: a message or edit containing one gets 400 200000. */
   setAutoModKeywords(guildId: string, keywords: string[]): void;
   /**

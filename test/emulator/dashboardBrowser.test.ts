@@ -227,4 +227,28 @@ describe('the emulator dashboard in Chromium', () => {
       for (const server of servers) server.close();
     }
   }, 60_000);
+
+  it('reaches the Activity proxy at <application_id>.localhost, which Chromium sends to loopback', async () => {
+    const game = createServer((_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Tiny Activity</title><h1>hello</h1>');
+    });
+    await new Promise<void>((resolve) => game.listen(0, '127.0.0.1', resolve));
+    try {
+      const emulator = await emulatorFor({
+        activityUrlMappings: [
+          { prefix: '/', target: `http://127.0.0.1:${(game.address() as AddressInfo).port}` },
+        ],
+      });
+      if (!browser) throw new Error('no browser');
+      const page = await browser.newPage();
+      await page.goto(`${emulator.activityUrl}/.proxy/index.html`);
+      expect(await page.title()).toBe('Tiny Activity');
+      expect(new URL(page.url()).hostname).toBe(`${emulator.applicationId}.localhost`);
+      await page.close();
+    } finally {
+      game.close();
+    }
+  }, 30_000);
 });
