@@ -48,6 +48,19 @@ export function shown(value: unknown): string {
   return Array.isArray(value) ? 'a list' : typeof value;
 }
 
+/**
+ * The body as a JSON object, or the platform's 400 50035 with DICT_TYPE_CONVERT at the root of `errors` (an
+ * array, a string, null…).
+ */
+export function requireObjectBody(body: unknown): Record<string, unknown> {
+  if (isRecord(body)) return body;
+  throw new ApiError(400, 50035, 'Invalid Form Body', {
+    errors: {
+      _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }],
+    },
+  });
+}
+
 /** A plain JSON object, not an array or null. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -13,6 +13,7 @@ import {
   optionalInteger,
   optionalBitfield,
   optionalString,
+  requireObjectBody,
 } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
@@ -83,13 +84,8 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
     guild: GuildRecord,
     existing: GuildChannelRecord | undefined,
   ): Promise<ChannelChange & { type?: number }> => {
-    const body = await req.json();
+    const b = requireObjectBody(await req.json());
     const errors = new FieldErrors();
-    if (!isRecord(body)) {
-      errors.add([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
-      errors.finish();
-    }
-    const b = body as Record<string, unknown>;
     const name = optionalString(errors, ['name'], b.name, 100, 1);
     if (!existing && name === undefined && b.name === undefined)
       errors.add(['name'], 'BASE_TYPE_REQUIRED', 'This field is required');

@@ -13,6 +13,7 @@ import {
   optionalInteger,
   optionalString,
   queryInteger,
+  requireObjectBody,
 } from './fieldErrors.js';
 import { botTopPosition } from './guildRoles.js';
 import { jsonReply, noContentReply } from './replies.js';
@@ -96,11 +97,8 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
     }),
     apiRoute('PATCH', '/guilds/:guild_id/members/@me', async (req) => {
       const guild = guildOf(req);
-      const body = await req.json();
+      const b = requireObjectBody(await req.json());
       const errors = new FieldErrors();
-      if (!isRecord(body)) errors.add([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
-      errors.finish();
-      const b = body as Record<string, unknown>;
       const change: Partial<GuildMemberRecord> = {};
       for (const [key, max] of [
         ['nick', 32],
@@ -135,11 +133,8 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
       const guild = guildOf(req);
       const userId = req.params.user_id ?? '';
       const member = memberOf(guild, userId);
-      const body = await req.json();
+      const b = requireObjectBody(await req.json());
       const errors = new FieldErrors();
-      if (!isRecord(body)) errors.add([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
-      errors.finish();
-      const b = body as Record<string, unknown>;
       const nick = Object.hasOwn(b, 'nick')
         ? b.nick === null
           ? null

@@ -6,11 +6,11 @@ import { guildForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from './errors.js';
 import {
   FieldErrors,
-  isRecord,
   optionalBoolean,
   optionalInteger,
   optionalBitfield,
   optionalString,
+  requireObjectBody,
 } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
@@ -50,13 +50,8 @@ export function guildRoleRoutes(ctx: EmulatorContext): Route[] {
     guild: GuildRecord,
     creating: boolean,
   ): Promise<Partial<Omit<RoleRecord, 'id' | 'botId'>>> => {
-    const body = await req.json();
+    const b = requireObjectBody(await req.json());
     const errors = new FieldErrors();
-    if (!isRecord(body)) {
-      errors.add([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
-      errors.finish();
-    }
-    const b = body as Record<string, unknown>;
     const name = optionalString(errors, ['name'], b.name, 100, 1);
     const permissions =
       b.permissions === undefined || b.permissions === null

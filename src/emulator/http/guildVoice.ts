@@ -5,7 +5,7 @@ import { ChannelKind } from '../social/Guilds.js';
 import { Permission, hasAll } from '../social/permissions.js';
 import { channelForBot, guildForBot } from './botAccess.js';
 import { ApiError, missingPermissions } from './errors.js';
-import { FieldErrors, isRecord, optionalString, queryInteger } from './fieldErrors.js';
+import { FieldErrors, optionalString, queryInteger, requireObjectBody } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
@@ -45,11 +45,9 @@ export function guildVoiceRoutes(ctx: EmulatorContext): Route[] {
       const channel = channelForBot(ctx, req.params.channel_id ?? '');
       if (channel.type !== ChannelKind.VOICE)
         throw new ApiError(400, 50024, 'Cannot execute action on this channel type');
-      const body = await req.json();
+      const body = requireObjectBody(await req.json());
       const errors = new FieldErrors();
-      if (!isRecord(body)) errors.add([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
-      errors.finish();
-      const raw = (body as Record<string, unknown>).status;
+      const raw = body.status;
       const status = raw === null ? null : optionalString(errors, ['status'], raw, MAX_VOICE_STATUS);
       errors.finish();
       const held = guilds.permissions(botId, channel.id);

@@ -9,6 +9,7 @@ import {
   optionalBoolean,
   optionalInteger,
   optionalString,
+  requireObjectBody,
 } from './fieldErrors.js';
 import type { RouteRequest } from './router.js';
 
@@ -108,12 +109,8 @@ export function checkMessageBody(
     skuAvailable?: (skuId: string) => boolean;
   },
 ): MessageBody {
+  const body = requireObjectBody(json);
   const errors = new FieldErrors();
-  if (!isRecord(json)) {
-    errors.add([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
-    errors.finish();
-  }
-  const body = json as Record<string, unknown>;
   const flags = optionalInteger(errors, ['flags'], body.flags, 0, 2 ** 31 - 1);
   if (flags !== undefined && (flags & ~SENDABLE_FLAGS) !== 0) {
     errors.add(

@@ -1,5 +1,6 @@
 import { isSnowflake } from '../snowflake.js';
-import { ApiError, invalidFormBody, type FieldError } from './errors.js';
+import { invalidFormBody, type FieldError } from './errors.js';
+import { requireObjectBody } from './fieldErrors.js';
 
 /**
  * Reads fields of a JSON body and collects every problem, then reports them together as one 50035
@@ -11,14 +12,7 @@ export class BodyReader {
 
   /** Throws 50035 unless `body` is a JSON object. */
   constructor(body: unknown) {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ApiError(400, 50035, 'Invalid Form Body', {
-        errors: {
-          _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }],
-        },
-      });
-    }
-    this.#body = body as Record<string, unknown>;
+    this.#body = requireObjectBody(body);
   }
 
   /** A string of `min`–`max` characters; absent (or null) gives undefined unless required. */

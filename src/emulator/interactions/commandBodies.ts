@@ -6,6 +6,7 @@ import {
   optionalInteger,
   optionalString,
   type FieldPath,
+  requireObjectBody,
 } from '../http/fieldErrors.js';
 import type { CommandRecord } from '../store/types.js';
 
@@ -103,12 +104,8 @@ function checkOptions(
  * and the entry point's `handler`. `existing` is the command being edited (PATCH), whose type stays.
  */
 export function checkCommandBody(body: unknown, existing?: CommandRecord): CommandFields {
+  const b = requireObjectBody(body);
   const errors = new FieldErrors();
-  if (!isRecord(body)) {
-    errors.add([], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
-    errors.finish();
-  }
-  const b = body as Record<string, unknown>;
   const type = (existing?.type ??
     optionalInteger(errors, ['type'], b.type, 1, 4) ??
     CommandType.CHAT_INPUT) as CommandRecord['type'];
