@@ -14,7 +14,7 @@ import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, CommandRecord, GuildChannelRecord } from '../store/types.js';
 import type { WebhookEvents } from '../webhooks/WebhookEvents.js';
 import { CommandType, OptionType } from './commandBodies.js';
-import { postSigned } from './signedPost.js';
+import { postSigned } from '../webhooks/signedPost.js';
 import {
   ALLOWED_CALLBACKS,
   CallbackType,
@@ -275,7 +275,13 @@ export class InteractionFlow {
     const url = this.#d.endpointUrl();
     if (url !== null) {
       const body = JSON.stringify(interaction.payload);
-      const answer = await postSigned(url, body, webhooks.signedHeaders(body), RESPONSE_WINDOW_MS);
+      const answer = await postSigned(
+        url,
+        body,
+        webhooks.signedHeaders(body),
+        RESPONSE_WINDOW_MS,
+        'interactions',
+      );
       if ('error' in answer) {
         interaction.delivery = `failed: ${answer.error}`;
         log.line('interactions', `interaction ${interaction.id} not delivered: ${interaction.delivery}`);

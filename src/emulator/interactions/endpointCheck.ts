@@ -1,6 +1,6 @@
 import type { EmulatorContext } from '../context.js';
 import { SIGNATURE_HEADER } from '../../protocol/signedRequests.js';
-import { postSigned } from './signedPost.js';
+import { postSigned } from '../webhooks/signedPost.js';
 
 /** How long each check may take. */
 const CHECK_TIMEOUT_MS = 5000;
@@ -19,7 +19,7 @@ export async function verifyInteractionsEndpoint(url: string, ctx: EmulatorConte
     token: 'ping',
   });
   const send = async (headers: Record<string, string>): Promise<{ status: number; text: string }> => {
-    const answer = await postSigned(url, body, headers, CHECK_TIMEOUT_MS);
+    const answer = await postSigned(url, body, headers, CHECK_TIMEOUT_MS, 'interactions');
     if ('error' in answer)
       throw new RangeError(`the interactions endpoint could not be reached: ${answer.error}`);
     return answer;

@@ -9,6 +9,7 @@ import {
 
 import type { Mutable } from '../../util/mutable.js';
 import type { EmulatorLog } from '../log.js';
+import { postSigned } from './signedPost.js';
 
 /** One delivery of one event to the application's webhook events URL, as the dashboard and tests see it. */
 export interface WebhookDelivery {
@@ -126,26 +127,19 @@ export class WebhookEvents {
   async #attempt(delivery: Mutable<WebhookDelivery>, body: string): Promise<void> {
     delivery.attempts += 1;
     // Signed at each attempt: a retry carries a fresh timestamp, as a receiver's freshness check wants.
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = signRequest(this.#key, timestamp, body);
-    try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'sdkpp-emulator (webhook events)',
-          [SIGNATURE_HEADER]: signature,
-          [TIMESTAMP_HEADER]: timestamp,
-        },
-        body,
-        signal: AbortSignal.timeout(this.#deps.timeoutMs ?? 5000),
-      });
-      await response.arrayBuffer().catch(() => undefined);
-      delivery.status = response.status;
-      delivery.error = response.ok ? null : `HTTP ${response.status}`;
-    } catch (error) {
+    const answer = await postSigned(
+      delivery.url,
+      body,
+      this.signedHeaders(body),
+      this.#deps.timeoutMs ?? 5000,
+      'webhook events',
+    );
+    if ('error' in answer) {
       delivery.status = null;
-      delivery.error = error instanceof Error ? error.message : String(error);
+      delivery.error = answer.error;
+    } else {
+      delivery.status = answer.status;
+      delivery.error = answer.status >= 200 && answer.status <= 299 ? null : `HTTP ${answer.status}`;
     }
     if (delivery.error === null) {
       delivery.state = 'delivered';

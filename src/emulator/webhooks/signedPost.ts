@@ -5,15 +5,17 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 export type SignedPostResult = { status: number; text: string } | { error: string };
 
 /**
- * POSTs a JSON body with the given (signature) headers to an application's endpoint and reads the answer,
- * within `timeoutMs` and at most {@link MAX_ANSWER_BYTES}: a slow or endless answer is cut off and reported,
- * never held in memory whole.
+ * POSTs a JSON body with the given (signature) headers to an application's endpoint (its interactions
+ * endpoint or webhook events URL) and reads the answer, within `timeoutMs` and at most
+ * {@link MAX_ANSWER_BYTES}: a slow or endless answer is cut off and reported, never held in memory whole.
+ * `purpose` names the sender in the User-Agent.
  */
 export async function postSigned(
   url: string,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  purpose: 'interactions' | 'webhook events',
 ): Promise<SignedPostResult> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
@@ -21,7 +23,7 @@ export async function postSigned(
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'user-agent': 'sdkpp-emulator (interactions)',
+        'user-agent': `sdkpp-emulator (${purpose})`,
         ...headers,
       },
       body,
