@@ -2,9 +2,9 @@ import type { EmulatorContext } from '../context.js';
 import { compareIds } from '../social/ids.js';
 import type { AppEmojiRecord } from '../store/types.js';
 import { ApiError, unknown } from './errors.js';
+import { requireOwnApplication } from './botAccess.js';
 import { FieldErrors, isRecord, optionalString } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
-import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** Application emoji per application (the document's limit). */
@@ -21,7 +21,6 @@ const IMAGE = /^data:image\/(png|jpeg|gif|webp|avif);base64,([A-Za-z0-9+/]+={0,2
  */
 export function appEmojiRoutes(ctx: EmulatorContext): Route[] {
   const { store } = ctx;
-  const applicationId = store.state.application.id;
   const emojis = (): Record<string, AppEmojiRecord> => store.state.appEmojis;
   const wire = (e: AppEmojiRecord): Record<string, unknown> => {
     const bot = store.botUser();
@@ -37,8 +36,7 @@ export function appEmojiRoutes(ctx: EmulatorContext): Route[] {
     };
   };
   const app = (req: RouteRequest): void => {
-    requireBot(ctx, req);
-    if (req.params.application_id !== applicationId) throw unknown('Application');
+    requireOwnApplication(ctx, req);
   };
   const one = (req: RouteRequest): AppEmojiRecord => {
     app(req);

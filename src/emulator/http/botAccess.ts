@@ -4,6 +4,17 @@ import type { EmulatorContext } from '../context.js';
 import { hasAll, permissionNames } from '../social/permissions.js';
 import type { ChannelMessageRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
 import { missingAccess, missingPermissions, unknown } from './errors.js';
+import { requireBot } from './requestAuth.js';
+import type { RouteRequest } from './router.js';
+
+/**
+ * Checks a route under `/applications/{application_id}/…` called with the bot token: 401 without it, 404 10002
+ * Unknown Application for another application's id.
+ */
+export function requireOwnApplication(ctx: EmulatorContext, req: RouteRequest): void {
+  requireBot(ctx, req);
+  if (req.params.application_id !== ctx.store.state.application.id) throw unknown('Application');
+}
 
 /**
  * A guild the application's bot is in, holding every bit of `needed` at the guild level: 404 10004 for an

@@ -1,10 +1,9 @@
 import type { EmulatorContext } from '../context.js';
 import { checkCommandBody } from '../interactions/commandBodies.js';
 import type { CommandRecord } from '../store/types.js';
-import { guildForBot } from './botAccess.js';
-import { ApiError, unknown } from './errors.js';
+import { guildForBot, requireOwnApplication } from './botAccess.js';
+import { ApiError } from './errors.js';
 import { jsonReply, noContentReply } from './replies.js';
-import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** A command as the API returns it. */
@@ -38,8 +37,7 @@ export function commandRoutes(ctx: EmulatorContext): Route[] {
   const applicationId = ctx.store.state.application.id;
 
   const scope = (req: RouteRequest): string | null => {
-    requireBot(ctx, req);
-    if (req.params.application_id !== applicationId) throw unknown('Application');
+    requireOwnApplication(ctx, req);
     const guildId = req.params.guild_id;
     if (guildId === undefined) return null;
     guildForBot(ctx, guildId);

@@ -3,7 +3,8 @@ import { compareIds } from '../social/ids.js';
 import { ConsumeRefusal } from '../premium/Premium.js';
 import { wireEntitlement, wireSku, wireSubscription } from '../premium/premiumWire.js';
 import type { EntitlementRecord } from '../store/types.js';
-import { ApiError, unknown } from './errors.js';
+import { ApiError } from './errors.js';
+import { requireOwnApplication } from './botAccess.js';
 import { FieldErrors, isRecord, optionalInteger, optionalString, queryInteger } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
@@ -19,8 +20,7 @@ export function premiumRoutes(ctx: EmulatorContext): Route[] {
   const applicationId = store.state.application.id;
 
   const app = (req: RouteRequest): void => {
-    requireBot(ctx, req);
-    if (req.params.application_id !== applicationId) throw unknown('Application');
+    requireOwnApplication(ctx, req);
   };
   const entitlementOf = (req: RouteRequest): EntitlementRecord => {
     app(req);
