@@ -74,14 +74,10 @@ export function appEmojiRoutes(ctx: EmulatorContext): Route[] {
       });
     }),
     apiRoute('GET', `${base}/:emoji_id`, (req) => jsonReply(200, wire(one(req)))),
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: base,
-      style: 'api',
-      // The image arrives base64 in JSON: a third larger than its 256 KiB.
-      maxBodyBytes: Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4096,
-      handle: async (req) => {
+    apiRoute(
+      'POST',
+      base,
+      async (req) => {
         app(req);
         const body = await req.json();
         const errors = new FieldErrors();
@@ -107,7 +103,9 @@ export function appEmojiRoutes(ctx: EmulatorContext): Route[] {
         ctx.log.line('emoji', `application emoji :${record.name}: created`);
         return jsonReply(201, wire(record));
       },
-    },
+      // The image arrives base64 in JSON: a third larger than its 256 KiB.
+      { maxBodyBytes: Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4096 },
+    ),
     apiRoute('PATCH', `${base}/:emoji_id`, async (req) => {
       const record = one(req);
       const body = await req.json();

@@ -20,7 +20,7 @@ import {
 import { queryInteger } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
-import type { Route, RouteRequest } from './router.js';
+import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** 400 50006: a message needs content, an embed, a component, an attachment or a forward. */
 function emptyMessage(): ApiError {
@@ -206,21 +206,11 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
   };
 
   return [
-    {
-      method: 'POST',
-      scope: 'api',
-      pattern: '/channels/:channel_id/messages',
-      style: 'api',
-      maxBodyBytes: MAX_MESSAGE_BODY_BYTES,
-      handle: create,
-    },
-    {
-      method: 'PATCH',
-      scope: 'api',
-      pattern: '/channels/:channel_id/messages/:message_id',
-      style: 'api',
-      maxBodyBytes: MAX_MESSAGE_BODY_BYTES,
-      handle: async (req) => {
+    apiRoute('POST', '/channels/:channel_id/messages', create, { maxBodyBytes: MAX_MESSAGE_BODY_BYTES }),
+    apiRoute(
+      'PATCH',
+      '/channels/:channel_id/messages/:message_id',
+      async (req) => {
         const channel = textChannel(req, 0n);
         const record = message(req, channel);
         if (record.authorId !== botId)
@@ -259,67 +249,50 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
         messages.update(record, change, true);
         return jsonReply(200, view(record, channel));
       },
-    },
-    {
-      method: 'DELETE',
-      scope: 'api',
-      pattern: '/channels/:channel_id/messages/:message_id',
-      style: 'api',
-      handle: (req) => {
-        const channel = textChannel(req, 0n);
-        const record = message(req, channel);
-        if (
-          record.authorId !== botId &&
-          !hasAll(guilds.permissions(botId, channel.id), Permission.MANAGE_MESSAGES)
-        ) {
-          throw missingPermissions(['MANAGE_MESSAGES']);
-        }
-        messages.delete(record);
-        return noContentReply();
-      },
-    },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/channels/:channel_id/messages/:message_id',
-      style: 'api',
-      handle: (req) => {
-        const channel = textChannel(req, Permission.READ_MESSAGE_HISTORY);
-        return jsonReply(200, view(message(req, channel), channel));
-      },
-    },
-    {
-      method: 'GET',
-      scope: 'api',
-      pattern: '/channels/:channel_id/messages',
-      style: 'api',
-      handle: (req) => {
-        const channel = textChannel(req, 0n);
-        // Without READ_MESSAGE_HISTORY the platform answers an empty list, not an error.
-        if (!hasAll(guilds.permissions(botId, channel.id), Permission.READ_MESSAGE_HISTORY))
-          return jsonReply(200, []);
-        const query = req.query();
-        const limit = queryInteger(query, 'limit', 1, MAX_PAGE, 50);
-        const all = messages.inChannel(channel.id);
-        const before = query.get('before');
-        const after = query.get('after');
-        const around = query.get('around');
-        let page: ChannelMessageRecord[];
-        if (around !== undefined) {
-          const index = all.findIndex((m) => compareIds(m.id, around) >= 0);
-          const start = Math.max(0, (index < 0 ? all.length : index) - Math.floor(limit / 2));
-          page = all.slice(start, start + limit);
-        } else if (after !== undefined) {
-          page = all.filter((m) => compareIds(m.id, after) > 0).slice(0, limit);
-        } else {
-          page = (before === undefined ? all : all.filter((m) => compareIds(m.id, before) < 0)).slice(-limit);
-        }
-        // Newest first, as the platform lists them.
-        return jsonReply(
-          200,
-          page.reverse().map((m) => view(m, channel)),
-        );
-      },
-    },
+      { maxBodyBytes: MAX_MESSAGE_BODY_BYTES },
+    ),
+    apiRoute('DELETE', '/channels/:channel_id/messages/:message_id', (req) => {
+      const channel = textChannel(req, 0n);
+      const record = message(req, channel);
+      if (
+        record.authorId !== botId &&
+        !hasAll(guilds.permissions(botId, channel.id), Permission.MANAGE_MESSAGES)
+      ) {
+        throw missingPermissions(['MANAGE_MESSAGES']);
+      }
+      messages.delete(record);
+      return noContentReply();
+    }),
+    apiRoute('GET', '/channels/:channel_id/messages/:message_id', (req) => {
+      const channel = textChannel(req, Permission.READ_MESSAGE_HISTORY);
+      return jsonReply(200, view(message(req, channel), channel));
+    }),
+    apiRoute('GET', '/channels/:channel_id/messages', (req) => {
+      const channel = textChannel(req, 0n);
+      // Without READ_MESSAGE_HISTORY the platform answers an empty list, not an error.
+      if (!hasAll(guilds.permissions(botId, channel.id), Permission.READ_MESSAGE_HISTORY))
+        return jsonReply(200, []);
+      const query = req.query();
+      const limit = queryInteger(query, 'limit', 1, MAX_PAGE, 50);
+      const all = messages.inChannel(channel.id);
+      const before = query.get('before');
+      const after = query.get('after');
+      const around = query.get('around');
+      let page: ChannelMessageRecord[];
+      if (around !== undefined) {
+        const index = all.findIndex((m) => compareIds(m.id, around) >= 0);
+        const start = Math.max(0, (index < 0 ? all.length : index) - Math.floor(limit / 2));
+        page = all.slice(start, start + limit);
+      } else if (after !== undefined) {
+        page = all.filter((m) => compareIds(m.id, after) > 0).slice(0, limit);
+      } else {
+        page = (before === undefined ? all : all.filter((m) => compareIds(m.id, before) < 0)).slice(-limit);
+      }
+      // Newest first, as the platform lists them.
+      return jsonReply(
+        200,
+        page.reverse().map((m) => view(m, channel)),
+      );
+    }),
   ];
 }

@@ -4,7 +4,7 @@ import type { ChannelMessageRecord } from '../store/types.js';
 import { ApiError, unknown } from './errors.js';
 import { MAX_MESSAGE_BODY_BYTES, readMessageRequest } from './messageBodies.js';
 import { jsonReply, noContentReply } from './replies.js';
-import type { Route, RouteRequest } from './router.js';
+import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** 401 50027: the interaction webhook token is unknown or past its 15 minutes. */
 function invalidToken(): ApiError {
@@ -37,14 +37,9 @@ export function interactionRoutes(ctx: EmulatorContext): Route[] {
     if (!record) throw unknown('Message');
     return record;
   };
-  const route = (method: Route['method'], pattern: string, handle: Route['handle']): Route => ({
-    method,
-    scope: 'api',
-    pattern,
-    style: 'api',
-    maxBodyBytes: MAX_MESSAGE_BODY_BYTES,
-    handle,
-  });
+  // Interaction responses may be as large as a message body.
+  const route = (method: Route['method'], pattern: string, handle: Route['handle']): Route =>
+    apiRoute(method, pattern, handle, { maxBodyBytes: MAX_MESSAGE_BODY_BYTES });
   const base = '/webhooks/:application_id/:token';
 
   return [

@@ -49,8 +49,13 @@ export interface Route {
 }
 
 /** An endpoint under the API base paths that answers errors in the API's JSON style, as most do. */
-export function apiRoute(method: Method, pattern: string, handle: Route['handle']): Route {
-  return { method, scope: 'api', pattern, style: 'api', handle };
+export function apiRoute(
+  method: Method,
+  pattern: string,
+  handle: Route['handle'],
+  options: { maxBodyBytes?: number } = {},
+): Route {
+  return { method, scope: 'api', pattern, style: 'api', handle, ...options };
 }
 
 interface CompiledRoute extends Route {
