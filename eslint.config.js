@@ -61,5 +61,18 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // The Activity sample's page runs in a browser frame, not in Node.
+    files: ['examples/activity/public/**/*.js'],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        location: 'readonly',
+        WebSocket: 'readonly',
+      },
+    },
+  },
   prettier,
 );

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 
 import { createMediaEngine } from '../media/index.js';
@@ -25,7 +26,10 @@ import { GuildAdmin } from './social/guildAdmin.js';
 import { Guilds } from './social/Guilds.js';
 import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
+import { ActivityHost } from './activities/ActivityHost.js';
+import { ActivityInstances } from './activities/ActivityInstances.js';
 import { ActivityProxy, activityHost } from './activities/ActivityProxy.js';
+import { activityInstances, launchActivity } from './activities/activityAdmin.js';
 import { wireBotGateway } from './bot/botGateway.js';
 import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
 import { Premium, SkuType } from './premium/Premium.js';
@@ -63,6 +67,9 @@ import type {
   EmulatorSku,
   EmulatorSubscription,
   EmulatorUrlMapping,
+  EmulatorActivityInstance,
+  EmulatorActivityLaunch,
+  LaunchActivityOptions,
   EmulatorInteraction,
   InvokeCommandOptions,
   EmulatorInfo,
@@ -179,6 +186,7 @@ class RunningEmulator implements Emulator {
   readonly applicationPublicKey: string;
   readonly #ctx: EmulatorContext;
   readonly #dashboard: Dashboard;
+  readonly #activityHost: ActivityHost;
   readonly #server: Server;
   readonly #router: Router;
   readonly #gatewayServer: GatewayServer;
@@ -200,6 +208,7 @@ class RunningEmulator implements Emulator {
     voice: { server: VoiceServer; calls: VoiceCalls },
   ) {
     this.#ctx = ctx;
+    this.#activityHost = new ActivityHost(ctx, ctx.activities);
     this.#voiceServer = voice.server;
     this.voice = voiceApi(voice.server, voice.calls);
     this.#wallClock = wallClock;
@@ -227,11 +236,23 @@ class RunningEmulator implements Emulator {
     });
   }
 
-  /** Answers one HTTP request: the Activity proxy's, the dashboard's own, or the API's through the router. */
+  /**
+   * Answers one HTTP request: on the proxy host the Activity host page's or the game's (through the URL
+   * mappings); otherwise the dashboard's own, or the API's through the router.
+   */
   serve(req: IncomingMessage, res: ServerResponse): void {
-    if (this.#ctx.activityProxy.owns(req)) this.#ctx.activityProxy.handle(req, res);
-    else if (this.#dashboard.owns(req)) void this.#dashboard.handle(req, res);
+    if (this.#ctx.activityProxy.owns(req)) {
+      if (ActivityHost.owns(req.url ?? '')) this.#activityHost.handle(req, res);
+      else this.#ctx.activityProxy.handle(req, res);
+    } else if (this.#dashboard.owns(req)) void this.#dashboard.handle(req, res);
     else void this.#router.handle(req, res);
+  }
+
+  /** Takes one upgrade: on the proxy host the host page's socket or the game's; otherwise the gateway's. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (!this.#ctx.activityProxy.owns(req)) this.#gatewayServer.upgrade(req, socket, head);
+    else if (ActivityHost.owns(req.url ?? '')) this.#activityHost.upgrade(req, socket, head);
+    else this.#ctx.activityProxy.upgrade(req, socket, head);
   }
 
   get users(): EmulatorUser[] {
@@ -269,6 +290,7 @@ class RunningEmulator implements Emulator {
     this.#stopLobbySweep();
     this.#ctx.webhooks.close();
     this.#dashboard.close();
+    this.#activityHost.close();
     await this.#voiceServer.close();
     await this.#localClient?.close();
     this.#gatewayServer.close();
@@ -563,6 +585,14 @@ class RunningEmulator implements Emulator {
     this.#ctx.log.line('activity', `URL mappings: ${mappings.map((m) => m.prefix).join(', ') || 'none'}`);
   }
 
+  launchActivity(options: LaunchActivityOptions): EmulatorActivityLaunch {
+    return launchActivity(this.#ctx, options);
+  }
+
+  activityInstances(): EmulatorActivityInstance[] {
+    return activityInstances(this.#ctx, this.#activityHost);
+  }
+
   setAutoModKeywords(guildId: string, keywords: string[]): void {
     if (!this.#ctx.guilds.guild(guildId)) throw new RangeError(`no guild "${guildId}"`);
     this.#ctx.guilds.setAutoModKeywords(guildId, keywords);
@@ -741,6 +771,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     interactionsEndpoint,
     premium,
     activityProxy: new ActivityProxy(store.state.application.id, resolved.activityUrlMappings, log),
+    activities: new ActivityInstances({ nextId: () => store.nextId(), now: () => store.now() }),
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     webhooks,
@@ -798,7 +829,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     else void router.handle(req, res);
   });
   const gatewayServer = new GatewayServer(hub, log);
-  gatewayServer.attach(server);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Until the emulator object exists only the gateway takes upgrades.
+    if (started.emulator) started.emulator.upgrade(req, socket, head);
+    else gatewayServer.upgrade(req, socket, head);
+  });
   const localClient = await startLocalClient(ctx).catch(async (error: unknown) => {
     stopLobbySweep();
     await voiceServer.close();

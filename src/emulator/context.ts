@@ -1,4 +1,5 @@
 import type { Accounts } from './accounts/Accounts.js';
+import type { ActivityInstances } from './activities/ActivityInstances.js';
 import type { ActivityProxy } from './activities/ActivityProxy.js';
 import type { BotGateway } from './bot/botGateway.js';
 import type { GatewayHub } from './gateway/GatewayHub.js';
@@ -55,6 +56,8 @@ export interface EmulatorContext {
   interactionsEndpoint: { url: string | null };
   /** The Activity proxy (URL mappings to the game's servers). */
   activityProxy: ActivityProxy;
+  /** The live Activity instances and their participants. */
+  activities: ActivityInstances;
   /** SKUs, entitlements and subscriptions. */
   premium: Premium;
   /** The bot's view of guilds over the gateway. */

@@ -577,6 +577,62 @@ export interface EmulatorCommandOption {
 }
 
 /** One URL mapping of the Activity proxy. */
+/** Where {@link Emulator.launchActivity} launches the Activity. */
+export interface LaunchActivityOptions {
+  /** The player: a user id or username. */
+  user: string;
+  /**
+   * A guild channel the player can see: every player launching there joins the same instance. Left out, the
+   * launch is private to the player (a new instance each time).
+   */
+  channel?: string;
+}
+
+/** One player's launch of the Activity. */
+export interface EmulatorActivityLaunch {
+  /** The instance id the Embedded App SDK reads (shared by every player of one launch). */
+  instanceId: string;
+  /** The SDK's `location_id`. */
+  locationId: string;
+  /** The instance's guild, or null for a private launch. */
+  guildId: string | null;
+  /** The instance's channel, or null for a private launch. */
+  channelId: string | null;
+  /**
+   * The player's host page, the desktop client's frame around the game: open it in a browser. It is the
+   * player's pass to the instance, so keep it to them.
+   */
+  url: string;
+}
+
+/** A console line an Activity's frame sent (the Embedded App SDK forwards `console` calls with CAPTURE_LOG). */
+export interface EmulatorConsoleLine {
+  /** Whose frame sent it. */
+  userId: string;
+  /** `log`, `warn`, `debug`, `info` or `error`. */
+  level: string;
+  /** The line, cut at 2000 characters. */
+  message: string;
+}
+
+/** A live Activity instance. */
+export interface EmulatorActivityInstance {
+  /** The instance id. */
+  id: string;
+  /** The SDK's `location_id`. */
+  locationId: string;
+  /** Its guild, or null for a private launch. */
+  guildId: string | null;
+  /** Its channel, or null for a private launch. */
+  channelId: string | null;
+  /** Who launched it first. */
+  launchedBy: string;
+  /** The ids of the players whose frame is connected, in the order they joined. */
+  participants: string[];
+  /** The last 200 console lines of its frames, oldest first. */
+  console: EmulatorConsoleLine[];
+}
+
 export interface EmulatorUrlMapping {
   /** A path prefix: `/` for the game's own server, or e.g. `/api`. */
   prefix: string;
@@ -1013,6 +1069,15 @@ export interface Emulator extends EmulatorInfo {
   readonly activityUrl: string;
   /** Replaces the Activity's URL mappings (see EmulatorOptions.activityUrlMappings). */
   setActivityUrlMappings(mappings: EmulatorUrlMapping[]): void;
+  /**
+   * Launches the Activity for a player, as the client's Activity shelf does: in a channel, where every player
+   * joins the same instance, or privately. Returns the player's host page, which runs the game (the root URL
+   * mapping) in a frame that speaks the Embedded App SDK's protocol. Throws a RangeError for an unknown user
+   * or a channel the player cannot see.
+   */
+  launchActivity(options: LaunchActivityOptions): EmulatorActivityLaunch;
+  /** The live Activity instances, with their connected participants and console lines. */
+  activityInstances(): EmulatorActivityInstance[];
   /** Keywords AutoMod blocks in a guild: a message or edit containing one gets 400 200000. */
   setAutoModKeywords(guildId: string, keywords: string[]): void;
   /**

@@ -1,4 +1,6 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 import type { EmulatorLog } from '../log.js';
 
@@ -43,7 +45,8 @@ export function checkMappings(mappings: readonly UrlMapping[]): UrlMapping[] {
       !prefix.startsWith('/') ||
       prefix.includes('?') ||
       prefix.includes('#') ||
-      prefix.startsWith('/.proxy')
+      prefix.startsWith('/.proxy') ||
+      prefix.startsWith('/.emulator')
     ) {
       throw new RangeError(`activity URL mapping: "${m.prefix}" is not a path prefix`);
     }
@@ -171,5 +174,64 @@ export class ActivityProxy {
       if (!res.writableFinished) upstream.destroy();
     });
     req.pipe(upstream);
+  }
+
+  /**
+   * Forwards a WebSocket (or other) upgrade through the mappings: the handshake goes to the game's server, and
+   * once it switches protocols the two sockets are piped. An unmapped path, a refusal or an unreachable server
+   * ends the client's socket with the answer (or 502), logged.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => {
+      // A client that resets mid-handshake must not take the process down.
+    });
+    const path = req.url ?? '/';
+    const what = `upgrade ${path.split('?')[0] ?? ''}`;
+    const target = path.startsWith('/') ? mapPath(this.#mappings, path) : undefined;
+    if (target === undefined) {
+      this.#log.line('activity', `proxy: no URL mapping for ${what}`);
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined && name !== 'host') headers[name] = value;
+    }
+    const upstream = httpRequest(target, { method: req.method ?? 'GET', headers, timeout: PROXY_TIMEOUT_MS });
+    const refuse = (status: string, why: string): void => {
+      this.#log.line('activity', `proxy: ${what} failed: ${why}`);
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    upstream.on('timeout', () => {
+      upstream.destroy();
+      refuse('504 Gateway Timeout', 'the game server did not answer in time');
+    });
+    upstream.on('error', (error) => {
+      refuse('502 Bad Gateway', `the game server could not be reached (${error.message})`);
+    });
+    upstream.on('response', (answer) => {
+      // The game's server answered without switching protocols: pass its answer on, then hang up.
+      socket.write(
+        `HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}\r\nConnection: close\r\n\r\n`,
+      );
+      answer.pipe(socket);
+    });
+    upstream.on('upgrade', (answer, upstreamSocket: Socket, upstreamHead: Buffer) => {
+      upstreamSocket.setTimeout(0);
+      const lines = [`HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}`];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+        lines.push(`${answer.rawHeaders[i] ?? ''}: ${answer.rawHeaders[i + 1] ?? ''}`);
+      }
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (upstreamHead.length > 0) socket.write(upstreamHead);
+      if (head.length > 0) upstreamSocket.write(head);
+      upstreamSocket.on('error', () => socket.destroy());
+      socket.on('error', () => upstreamSocket.destroy());
+      upstreamSocket.on('close', () => socket.destroy());
+      socket.on('close', () => upstreamSocket.destroy());
+      upstreamSocket.pipe(socket);
+      socket.pipe(upstreamSocket);
+    });
+    upstream.end();
   }
 }

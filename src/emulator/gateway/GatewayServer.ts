@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 import { WebSocketServer, type ServerOptions } from 'ws';
@@ -67,13 +67,6 @@ export class GatewayServer {
     });
   }
 
-  /** Listens for upgrades on `server`. */
-  attach(server: Server): void {
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      this.#onUpgrade(req, socket, head);
-    });
-  }
-
   /** Stops accepting sockets. Open sockets are the hub's to close. */
   close(): void {
     this.#wss.close();
@@ -84,7 +77,8 @@ export class GatewayServer {
     for (const ws of this.#wss.clients) ws.terminate();
   }
 
-  #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  /** Takes one upgrade request of the emulator's HTTP server: the gateway's path, or 404. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => {
       // A client that resets during the handshake must not take the process down.
     });

@@ -24,9 +24,9 @@ function invalidGrant(description: string): OAuthError {
 /**
  * Authenticates the client (RFC 6749 §2.3): HTTP Basic, or `client_id` (+ `client_secret`) in the form. A
  * public client sends `client_id` alone; a secret, when sent, must match. Failures are 401
- * `{"error":"invalid_client"}`, the platform's exact body.
+ * `{"error":"invalid_client"}`, the platform's exact body. Returns whether the client proved its secret.
  */
-function authenticateClient(ctx: EmulatorContext, req: RouteRequest, form: Fields): void {
+function authenticateClient(ctx: EmulatorContext, req: RouteRequest, form: Fields): boolean {
   const credentials = readCredentials(req.raw);
   const basic = credentials.scheme === 'basic' ? credentials : undefined;
   const challenge: Record<string, string> =
@@ -43,6 +43,7 @@ function authenticateClient(ctx: EmulatorContext, req: RouteRequest, form: Field
   if (clientId === undefined || !safeEqual(clientId, app.id)) throw invalidClient;
   const secret = basic?.password ?? form.get('client_secret');
   if (secret !== undefined && !safeEqual(secret, app.clientSecret)) throw invalidClient;
+  return secret !== undefined;
 }
 
 /** The merge extension's identity, when the form carries one. */
@@ -87,7 +88,7 @@ function tokenBody(
   };
 }
 
-function authorizationCodeGrant(ctx: EmulatorContext, form: Fields): Reply {
+function authorizationCodeGrant(ctx: EmulatorContext, form: Fields, confidential: boolean): Reply {
   const { store, accounts } = ctx;
   const code = form.get('code');
   const redirectUri = form.get('redirect_uri');
@@ -110,7 +111,11 @@ function authorizationCodeGrant(ctx: EmulatorContext, form: Fields): Reply {
   }
   if (record.expiresAt <= store.now()) throw invalidGrant(INVALID_CODE);
   if (record.redirectUri !== (redirectUri ?? '')) throw invalidGrant('Invalid "redirect_uri" in request.');
-  if (!verifier || !verifierMatches(verifier, record.codeChallenge)) {
+  if (record.codeChallenge === null) {
+    // An Activity's AUTHORIZE sends no challenge: its game server exchanges the code with the secret.
+    if (!confidential) throw invalidGrant('This code needs the client secret to be exchanged.');
+    if (verifier) throw invalidGrant('Invalid "code_verifier" in request.');
+  } else if (!verifier || !verifierMatches(verifier, record.codeChallenge)) {
     throw invalidGrant('Invalid "code_verifier" in request.');
   }
   const user = store.user(record.userId);
@@ -196,10 +201,10 @@ export function tokenRoutes(ctx: EmulatorContext): Route[] {
       style: 'oauth',
       handle: async (req) => {
         const form = await req.form();
-        authenticateClient(ctx, req, form);
+        const confidential = authenticateClient(ctx, req, form);
         const grantType = form.get('grant_type');
         if (!grantType) throw invalidRequest('grant_type is required');
-        if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, form);
+        if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, form, confidential);
         if (grantType === 'refresh_token') return refreshTokenGrant(ctx, form);
         throw new OAuthError(
           400,

@@ -20,8 +20,28 @@ export interface CommandScope {
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
-function fail(code: number, message: string): never {
+/** Throws the ERROR reply `code` with `message`. */
+export function fail(code: number, message: string): never {
   throw new RpcCommandError(code, message);
+}
+
+/**
+ * The activity a SET_ACTIVITY stores, after the desktop client's checks: type Playing by default, the
+ * application's name unless the game gives one, its application id and the time. Throws
+ * {@link RpcCommandError} 4000 naming the problem.
+ */
+export function storedActivity(ctx: EmulatorContext, raw: unknown): Record<string, unknown> {
+  const problem = activityProblem(raw);
+  if (problem) fail(RpcErrorCode.InvalidPayload, `child "activity" fails because ${problem}`);
+  const app = ctx.store.state.application;
+  const given = raw as Record<string, unknown>;
+  return {
+    ...given,
+    type: given.type ?? 0,
+    name: given.name ?? app.name,
+    application_id: app.id,
+    created_at: ctx.store.now(),
+  };
 }
 
 function setActivity(scope: CommandScope, args: Record<string, unknown>): unknown {
@@ -34,67 +54,112 @@ function setActivity(scope: CommandScope, args: Record<string, unknown>): unknow
     ctx.presence.set(scope.user.id, scope.source, { activities: [], surface: 'desktop' });
     return null;
   }
-  const problem = activityProblem(args.activity);
-  if (problem) fail(RpcErrorCode.InvalidPayload, `child "activity" fails because ${problem}`);
-  const app = ctx.store.state.application;
-  const activity = {
-    ...(args.activity as Record<string, unknown>),
-    type: (args.activity as { type?: unknown }).type ?? 0,
-    name: (args.activity as { name?: unknown }).name ?? app.name,
-    application_id: app.id,
-    created_at: ctx.store.now(),
-  };
+  const activity = storedActivity(ctx, args.activity);
   ctx.presence.set(scope.user.id, scope.source, { activities: [activity], surface: 'desktop' });
   ctx.log.line('rpc', `${scope.user.username} set an activity through the local client`);
   return activity;
 }
 
-function authorize(scope: CommandScope, args: Record<string, unknown>): unknown {
-  const { ctx } = scope;
+/** What an AUTHORIZE asks for, read from its arguments. */
+export interface AuthorizeRequest {
+  scopes: string[];
+  /** The PKCE S256 challenge, or null when none was sent. */
+  codeChallenge: string | null;
+  nonce: string | null;
+}
+
+/**
+ * Reads AUTHORIZE arguments: the application's client id, known scopes (`scopes`, or the Embedded App SDK's
+ * `scope`, as a list or a space-separated string) and, when `pkce` is `required`, an S256 challenge. A
+ * challenge that is sent must be well formed either way. Throws {@link RpcCommandError} 4000.
+ */
+export function readAuthorize(
+  ctx: EmulatorContext,
+  args: Record<string, unknown>,
+  pkce: 'required' | 'optional',
+): AuthorizeRequest {
   // A missing or foreign client id is a bad payload, like a missing challenge.
   if (typeof args.client_id !== 'string' || args.client_id === '')
     fail(RpcErrorCode.InvalidPayload, 'client_id is required');
   if (args.client_id !== ctx.store.state.application.id)
     fail(RpcErrorCode.InvalidPayload, 'Invalid client_id');
-  const scopes = Array.isArray(args.scopes)
-    ? args.scopes.filter((s): s is string => typeof s === 'string')
-    : parseScopeParam(typeof args.scopes === 'string' ? args.scopes : '');
+  const requested = args.scopes ?? args.scope;
+  const scopes = Array.isArray(requested)
+    ? requested.filter((s): s is string => typeof s === 'string')
+    : parseScopeParam(typeof requested === 'string' ? requested : '');
   if (scopes.length === 0 || scopes.some((s) => !isKnownScope(s))) {
     fail(RpcErrorCode.InvalidPayload, 'scopes must name known OAuth2 scopes');
   }
+  const sent = args.code_challenge !== undefined || args.code_challenge_method !== undefined;
   if (
-    args.code_challenge_method !== 'S256' ||
-    typeof args.code_challenge !== 'string' ||
-    !CHALLENGE.test(args.code_challenge)
+    (pkce === 'required' || sent) &&
+    (args.code_challenge_method !== 'S256' ||
+      typeof args.code_challenge !== 'string' ||
+      !CHALLENGE.test(args.code_challenge))
   ) {
     fail(RpcErrorCode.InvalidPayload, 'a PKCE S256 code_challenge is required');
   }
-  if (!scope.consent())
-    fail(RpcErrorCode.OAuth2Error, 'OAuth2 Error: the user did not authorize the application');
-  const code = ctx.store.createCode({
-    userId: scope.user.id,
-    redirectUri: '',
-    scope: scopes.join(' '),
-    scopes: expandScopes(scopes),
-    codeChallenge: args.code_challenge,
+  return {
+    scopes,
+    codeChallenge: typeof args.code_challenge === 'string' ? args.code_challenge : null,
     nonce: typeof args.nonce === 'string' ? args.nonce : null,
+  };
+}
+
+/** Issues the authorization code of an approved AUTHORIZE (no redirect URI: it is exchanged as is). */
+export function issueCode(
+  ctx: EmulatorContext,
+  user: UserRecord,
+  request: AuthorizeRequest,
+): { code: string } {
+  const code = ctx.store.createCode({
+    userId: user.id,
+    redirectUri: '',
+    scope: request.scopes.join(' '),
+    scopes: expandScopes(request.scopes),
+    codeChallenge: request.codeChallenge,
+    nonce: request.nonce,
     expiresAt: ctx.store.now() + ctx.options.codeTtlMs,
   });
-  ctx.log.line('rpc', `${scope.user.username} authorized ${scopes.join(' ')} in the local client`);
   return { code: code.code };
 }
 
-function authenticate(scope: CommandScope, args: Record<string, unknown>): unknown {
+function authorize(scope: CommandScope, args: Record<string, unknown>): unknown {
   const { ctx } = scope;
+  const request = readAuthorize(ctx, args, 'required');
+  if (!scope.consent())
+    fail(RpcErrorCode.OAuth2Error, 'OAuth2 Error: the user did not authorize the application');
+  const code = issueCode(ctx, scope.user, request);
+  ctx.log.line('rpc', `${scope.user.username} authorized ${request.scopes.join(' ')} in the local client`);
+  return code;
+}
+
+/**
+ * Checks an AUTHENTICATE token: a live access token of `user`. Returns the token's record and the reply's
+ * user, scopes, expiry and application. Throws {@link RpcCommandError} 4009.
+ */
+export function authenticateToken(
+  ctx: EmulatorContext,
+  user: UserRecord,
+  args: Record<string, unknown>,
+): { scopes: string[]; reply: Record<string, unknown> } {
   const token = typeof args.access_token === 'string' ? ctx.store.accessToken(args.access_token) : undefined;
-  if (!token || token.userId !== scope.user.id) fail(RpcErrorCode.InvalidToken, 'Invalid token');
+  if (!token || token.userId !== user.id) fail(RpcErrorCode.InvalidToken, 'Invalid token');
   const app = ctx.store.state.application;
+  const scopes = token.scope.split(' ');
   return {
-    user: wireUser(scope.user),
-    scopes: token.scope.split(' '),
-    expires: new Date(token.expiresAt).toISOString(),
-    application: { id: app.id, name: app.name, icon: null, description: '', rpc_origins: [] },
+    scopes,
+    reply: {
+      user: wireUser(user),
+      scopes,
+      expires: new Date(token.expiresAt).toISOString(),
+      application: { id: app.id, name: app.name, icon: null, description: '', rpc_origins: [] },
+    },
   };
+}
+
+function authenticate(scope: CommandScope, args: Record<string, unknown>): unknown {
+  return authenticateToken(scope.ctx, scope.user, args).reply;
 }
 
 function subscription(scope: CommandScope, command: RpcCommand): unknown {

@@ -41,6 +41,7 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'guilds.channels.read': 'See the channels of your servers to link them to lobbies',
   'lobbies.write': 'Create, join and chat in game lobbies',
   bot: 'Add a bot to a server',
+  'rpc.activities.write': 'Update your activity from an Activity (rich presence)',
   'applications.commands': "Use the application's commands",
 };
 

@@ -79,7 +79,8 @@ export interface CodeRecord {
   redirectUri: string;
   scope: string;
   scopes: string[];
-  codeChallenge: string;
+  /** The PKCE S256 challenge; null for a code only a confidential client (with its secret) may exchange. */
+  codeChallenge: string | null;
   nonce: string | null;
   /** Unix ms. */
   expiresAt: number;

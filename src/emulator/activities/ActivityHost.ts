@@ -1,0 +1,155 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+import { WebSocketServer } from 'ws';
+
+import type { EmulatorContext } from '../context.js';
+import type { ActivityInstance, ActivityInstances } from './ActivityInstances.js';
+import { EmbeddedConnection } from './EmbeddedConnection.js';
+import { participantsOf, type ConsoleLine } from './embeddedCommands.js';
+import { HOST_CSP, HOST_CSS, HOST_JS, HOST_PREFIX, hostPageHtml } from './hostPage.js';
+
+/** The largest message a host page may send (a CAPTURE_LOG line and its framing fit well within it). */
+const MAX_HOST_MESSAGE_BYTES = 256 * 1024;
+
+/** How many console lines of each instance are kept (the oldest go first). */
+export const CONSOLE_LINES_KEPT = 200;
+
+/**
+ * The emulated desktop client around Activities: on the proxy host it serves the host page (under
+ * {@link HOST_PREFIX}, which no URL mapping may take) and its WebSocket, one {@link EmbeddedConnection} per
+ * open frame, and sends each instance's participant changes to its frames.
+ */
+export class ActivityHost {
+  readonly #ctx: EmulatorContext;
+  readonly #instances: ActivityInstances;
+  readonly #connections = new Set<EmbeddedConnection>();
+  readonly #console = new Map<string, ConsoleLine[]>();
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_HOST_MESSAGE_BYTES });
+  #nextId = 1;
+
+  constructor(ctx: EmulatorContext, instances: ActivityInstances) {
+    this.#ctx = ctx;
+    this.#instances = instances;
+    this.#wss.on('error', () => {
+      // Only emitted in server mode, which noServer does not use; a listener keeps it from being fatal.
+    });
+    instances.on('participants', (instance) => {
+      this.#participantsChanged(instance);
+    });
+    instances.on('ended', (instance) => {
+      this.#console.delete(instance.id);
+      ctx.log.line('activity', `instance ${instance.id} ended`);
+    });
+  }
+
+  /** Whether a path (of a request to the proxy host) is the host's. */
+  static owns(path: string): boolean {
+    return path === HOST_PREFIX || path.startsWith(`${HOST_PREFIX}/`) || path.startsWith(`${HOST_PREFIX}?`);
+  }
+
+  /** Answers the host page and its assets. */
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const headers = {
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': HOST_CSP,
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const body =
+      path === HOST_PREFIX
+        ? { type: 'text/html; charset=utf-8', text: hostPageHtml() }
+        : path === `${HOST_PREFIX}/host.js`
+          ? { type: 'text/javascript; charset=utf-8', text: HOST_JS }
+          : path === `${HOST_PREFIX}/host.css`
+            ? { type: 'text/css; charset=utf-8', text: HOST_CSS }
+            : undefined;
+    if (!body) {
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('Not found\n');
+      return;
+    }
+    res.writeHead(200, { ...headers, 'content-type': body.type });
+    res.end(req.method === 'HEAD' ? undefined : body.text);
+  }
+
+  /** Takes the host page's WebSocket; a missing or stale ticket is refused with 403 and a log line. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => {
+      // A client that resets during the handshake must not take the process down.
+    });
+    const url = new URL(req.url ?? '/', 'http://host');
+    const pass =
+      url.pathname === `${HOST_PREFIX}/socket`
+        ? this.#instances.redeem(url.searchParams.get('ticket') ?? '')
+        : undefined;
+    const user = pass && this.#ctx.store.user(pass.userId);
+    if (!pass || !user || user.banned) {
+      this.#ctx.log.line('activity', 'host socket refused: no live launch for its ticket');
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.#wss.handleUpgrade(req, socket, head, (ws) => {
+      const id = String(this.#nextId);
+      this.#nextId += 1;
+      const connection = new EmbeddedConnection(
+        id,
+        ws,
+        this.#ctx,
+        { instance: pass.instance, user },
+        {
+          instances: this.#instances,
+          captureLog: (instance, line) => this.#keep(instance, line),
+          joined: (c) => c.showParticipants(this.#names(c.instance)),
+        },
+      );
+      this.#connections.add(connection);
+      ws.on('close', () => this.#connections.delete(connection));
+    });
+  }
+
+  /** The console lines the frames of an instance captured, oldest first. */
+  consoleOf(instanceId: string): ConsoleLine[] {
+    return (this.#console.get(instanceId) ?? []).map((line) => ({ ...line }));
+  }
+
+  /** Sends an event to the frames of `userId` subscribed to it; returns how many got it. */
+  dispatchToUser(userId: string, evt: string, data: unknown): number {
+    let sent = 0;
+    for (const c of this.#connections) if (c.user.id === userId && c.dispatch(evt, data)) sent += 1;
+    return sent;
+  }
+
+  /** Closes every frame (the emulator is stopping). */
+  close(): void {
+    for (const c of this.#connections) c.close(1000, 'The client is shutting down');
+    this.#wss.close();
+  }
+
+  #keep(instance: ActivityInstance, line: ConsoleLine): void {
+    let lines = this.#console.get(instance.id);
+    if (!lines) {
+      lines = [];
+      this.#console.set(instance.id, lines);
+    }
+    lines.push(line);
+    if (lines.length > CONSOLE_LINES_KEPT) lines.shift();
+  }
+
+  #names(instance: ActivityInstance): string[] {
+    return participantsOf(this.#ctx, instance).map((p) => String(p.global_name ?? p.username));
+  }
+
+  #participantsChanged(instance: ActivityInstance): void {
+    const participants = participantsOf(this.#ctx, instance);
+    const names = this.#names(instance);
+    for (const c of this.#connections) {
+      if (c.instance !== instance) continue;
+      c.dispatch('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', { participants });
+      c.showParticipants(names);
+    }
+  }
+}

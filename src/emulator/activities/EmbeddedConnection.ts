@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+
+import type { WebSocket } from 'ws';
+
+import type { EmulatorContext } from '../context.js';
+import type { AuthorizeRequest } from '../localClient/commands.js';
+import { RpcCloseCode, RpcCommandError, RpcErrorCode, readCommand } from '../localClient/protocol.js';
+import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
+import type { UserRecord } from '../store/types.js';
+import type { ActivityInstance, ActivityInstances } from './ActivityInstances.js';
+import { runEmbeddedCommand, type ConsoleLine, type EmbeddedScope } from './embeddedCommands.js';
+import { hostMessage, HostMessageError, type HostMessage } from './hostProtocol.js';
+
+/** The Embedded App SDK's postMessage opcodes. */
+export const EmbeddedOpcode = { HANDSHAKE: 0, FRAME: 1, CLOSE: 2, HELLO: 3 } as const;
+
+/** How long the host page's OAuth2 modal waits for the player. */
+export const CONSENT_TIMEOUT_MS = 120_000;
+
+/** What a frame's connection asks of the Activity host. */
+export interface ConnectionHooks {
+  instances: ActivityInstances;
+  captureLog(instance: ActivityInstance, line: ConsoleLine): void;
+  /** The frame completed its handshake and counts as a participant. */
+  joined(connection: EmbeddedConnection): void;
+}
+
+/**
+ * One Activity frame in a player's host page: the host page relays the frame's postMessage traffic over a
+ * WebSocket, and this side plays the desktop client: it opens the frame, checks the handshake (client id,
+ * frame id, version), sends READY, answers commands and dispatches events, and asks the player for consent in
+ * the page. Protocol violations close only this frame, with a CLOSE and a log line.
+ */
+export class EmbeddedConnection {
+  readonly id: string;
+  readonly frameId = randomUUID();
+  readonly subscriptions = new Set<string>();
+  readonly instance: ActivityInstance;
+  readonly user: UserRecord;
+  readonly #ws: WebSocket;
+  readonly #ctx: EmulatorContext;
+  readonly #hooks: ConnectionHooks;
+  readonly #scope: EmbeddedScope;
+  readonly #consents = new Map<string, (approved: boolean) => void>();
+  #handshaken = false;
+  #closed = false;
+  readonly #handshakeTimer: NodeJS.Timeout;
+
+  constructor(
+    id: string,
+    ws: WebSocket,
+    ctx: EmulatorContext,
+    pass: { instance: ActivityInstance; user: UserRecord },
+    hooks: ConnectionHooks,
+  ) {
+    this.id = id;
+    this.#ws = ws;
+    this.#ctx = ctx;
+    this.#hooks = hooks;
+    this.instance = pass.instance;
+    this.user = pass.user;
+    this.#scope = {
+      ctx,
+      user: pass.user,
+      instance: pass.instance,
+      source: this.source,
+      subscriptions: this.subscriptions,
+      authenticated: null,
+      consent: (request) => this.#askConsent(request),
+      captureLog: (line) => hooks.captureLog(pass.instance, line),
+      openLink: (url) => this.#toHost({ t: 'link', url }),
+    };
+    ws.on('message', (data, isBinary) => {
+      this.#onMessage(isBinary ? null : (data as Buffer).toString('utf8'));
+    });
+    ws.on('error', (error) => {
+      ctx.log.line('activity', `frame ${id}: socket error (${error.message})`);
+    });
+    ws.on('close', () => {
+      this.#ended();
+    });
+    this.#handshakeTimer = setTimeout(() => {
+      if (this.#handshaken) return;
+      ctx.log.line(
+        'activity',
+        `frame ${id}: no handshake within ${ctx.options.rpcHandshakeTimeoutMs} ms; closing`,
+      );
+      this.close(RpcCloseCode.Unsupported, 'Handshake timed out');
+    }, ctx.options.rpcHandshakeTimeoutMs);
+    this.#handshakeTimer.unref();
+    const place = new URLSearchParams({
+      frame_id: this.frameId,
+      instance_id: pass.instance.id,
+      platform: 'desktop',
+      location_id: pass.instance.locationId,
+      ...(pass.instance.guildId === null ? {} : { guild_id: pass.instance.guildId }),
+      ...(pass.instance.channelId === null ? {} : { channel_id: pass.instance.channelId }),
+    });
+    this.#toHost({
+      t: 'open',
+      src: `/?${place.toString()}`,
+      application: ctx.store.state.application.name,
+      user: pass.user.globalName ?? pass.user.username,
+      instanceId: pass.instance.id,
+    });
+  }
+
+  /** The presence source of this frame. */
+  get source(): string {
+    return `activity:${this.id}`;
+  }
+
+  /** True once the handshake succeeded and until the frame closes. */
+  get ready(): boolean {
+    return this.#handshaken && !this.#closed;
+  }
+
+  /** Sends an event if the frame subscribed to it; returns whether it was sent. */
+  dispatch(evt: string, data: unknown): boolean {
+    if (!this.ready || !this.subscriptions.has(evt)) return false;
+    this.#frame(EmbeddedOpcode.FRAME, { cmd: 'DISPATCH', evt, data, nonce: null });
+    return true;
+  }
+
+  /** Shows the players of the instance in the host page. */
+  showParticipants(names: string[]): void {
+    this.#toHost({ t: 'participants', names });
+  }
+
+  /** Sends CLOSE to the frame and ends the connection. */
+  close(code: number, message: string): void {
+    if (this.#closed) return;
+    this.#frame(EmbeddedOpcode.CLOSE, { code, message });
+    this.#toHost({ t: 'closed', message });
+    this.#ws.close(1000, 'closed');
+    this.#ended();
+  }
+
+  #ended(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#handshakeTimer);
+    for (const answer of this.#consents.values()) answer(false);
+    this.#consents.clear();
+    this.#ctx.presence.remove(this.user.id, this.source);
+    if (this.#handshaken) this.#hooks.instances.disconnect(this.instance, this.user.id);
+  }
+
+  #onMessage(text: string | null): void {
+    if (this.#closed) return;
+    let message: HostMessage;
+    try {
+      message = hostMessage(text);
+    } catch (error) {
+      this.#violation(error instanceof HostMessageError ? error.message : 'unreadable message');
+      return;
+    }
+    if (message.t === 'consent') {
+      const answer = this.#consents.get(message.id);
+      this.#consents.delete(message.id);
+      answer?.(message.approve);
+      return;
+    }
+    const [op, payload] = message.d;
+    if (!this.#handshaken) {
+      if (op !== EmbeddedOpcode.HANDSHAKE) this.#violation('the first message must be a handshake');
+      else this.#handshake(payload);
+      return;
+    }
+    switch (op) {
+      case EmbeddedOpcode.HANDSHAKE:
+        this.#violation('a second handshake');
+        return;
+      case EmbeddedOpcode.FRAME:
+        void this.#onCommand(payload);
+        return;
+      case EmbeddedOpcode.CLOSE:
+        this.#ctx.log.line('activity', `frame ${this.id}: the Activity closed itself`);
+        this.close(RpcCloseCode.Normal, 'The Activity closed');
+        return;
+      default:
+        this.#violation(`unknown opcode ${op}`);
+    }
+  }
+
+  #handshake(body: unknown): void {
+    const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const app = this.#ctx.store.state.application;
+    if (fields.client_id !== app.id) {
+      this.#ctx.log.line('activity', `frame ${this.id}: handshake with a foreign or missing client id`);
+      this.close(RpcCloseCode.InvalidClientId, 'Invalid Client ID');
+      return;
+    }
+    if (fields.v !== 1) {
+      this.#ctx.log.line('activity', `frame ${this.id}: handshake with an unsupported version`);
+      this.close(RpcCloseCode.InvalidVersion, 'Invalid Version');
+      return;
+    }
+    if (fields.frame_id !== this.frameId) {
+      this.#violation('the handshake names another frame');
+      return;
+    }
+    this.#handshaken = true;
+    clearTimeout(this.#handshakeTimer);
+    this.#ctx.log.line(
+      'activity',
+      `frame ${this.id}: ${this.user.username} joined instance ${this.instance.id}` +
+        (typeof fields.sdk_version === 'string' ? ` (SDK ${fields.sdk_version.slice(0, 32)})` : ''),
+    );
+    this.#hooks.instances.connect(this.instance, this.user.id);
+    this.#hooks.joined(this);
+    const user: Record<string, unknown> = {
+      id: this.user.id,
+      username: this.user.username,
+      discriminator: '0',
+      // The SDK's READY schema takes a string avatar or none at all.
+      ...(this.user.avatar === null ? {} : { avatar: this.user.avatar }),
+    };
+    this.#frame(EmbeddedOpcode.FRAME, {
+      cmd: 'DISPATCH',
+      evt: 'READY',
+      nonce: null,
+      data: {
+        v: 1,
+        config: {
+          cdn_host: 'cdn.discordapp.com',
+          api_endpoint: this.#ctx.urls.api,
+          environment: 'production',
+        },
+        user,
+      },
+    });
+  }
+
+  async #onCommand(body: unknown): Promise<void> {
+    const command = readCommand(body);
+    if (typeof command === 'string') {
+      this.#violation(command);
+      return;
+    }
+    try {
+      const data = await runEmbeddedCommand(this.#scope, command);
+      this.#frame(EmbeddedOpcode.FRAME, { cmd: command.cmd, data, evt: null, nonce: command.nonce });
+    } catch (error) {
+      const code = error instanceof RpcCommandError ? error.code : RpcErrorCode.UnknownError;
+      const message = error instanceof Error ? error.message : 'Unknown error';
+      this.#ctx.log.line('activity', `frame ${this.id}: ${command.cmd} failed (${code})`);
+      this.#frame(EmbeddedOpcode.FRAME, {
+        cmd: command.cmd,
+        evt: 'ERROR',
+        nonce: command.nonce,
+        data: { code, message },
+      });
+    }
+  }
+
+  #askConsent(request: AuthorizeRequest): Promise<boolean> {
+    // One modal at a time, as in the client: a second AUTHORIZE while one is open is declined.
+    if (this.#consents.size > 0 || this.#closed) return Promise.resolve(false);
+    const id = randomUUID();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#consents.delete(id);
+        this.#ctx.log.line('activity', `frame ${this.id}: the OAuth2 modal timed out`);
+        resolve(false);
+      }, CONSENT_TIMEOUT_MS);
+      timer.unref();
+      this.#consents.set(id, (approved) => {
+        clearTimeout(timer);
+        resolve(approved);
+      });
+      this.#toHost({
+        t: 'consent',
+        id,
+        application: this.#ctx.store.state.application.name,
+        scopes: request.scopes.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] ?? scope })),
+      });
+    });
+  }
+
+  #violation(reason: string): void {
+    this.#ctx.log.line('activity', `frame ${this.id}: protocol violation (${reason}); closing`);
+    this.close(RpcCloseCode.Unsupported, reason);
+  }
+
+  #frame(op: number, payload: unknown): void {
+    this.#toHost({ t: 'frame', d: [op, payload] });
+  }
+
+  #toHost(message: Record<string, unknown>): void {
+    if (this.#ws.readyState !== this.#ws.OPEN) return;
+    this.#ws.send(JSON.stringify(message));
+    // A host page that stops reading must not make the emulator queue without end.
+    const queued = this.#ws.bufferedAmount;
+    const limit = this.#ctx.options.maxOutboundBufferBytes;
+    if (queued > limit) {
+      this.#ctx.log.line(
+        'activity',
+        `frame ${this.id}: slow consumer: ${queued} bytes queued (limit ${limit}); closing`,
+      );
+      this.#ws.terminate();
+      this.#ended();
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import { wireUser } from '../accounts/userObject.js';
+import type { EmulatorContext } from '../context.js';
+import {
+  authenticateToken,
+  fail,
+  issueCode,
+  readAuthorize,
+  storedActivity,
+  type AuthorizeRequest,
+} from '../localClient/commands.js';
+import { RpcErrorCode, type RpcCommand } from '../localClient/protocol.js';
+import type { UserRecord } from '../store/types.js';
+import type { ActivityInstance } from './ActivityInstances.js';
+
+/** Events an Activity may subscribe to in the emulated desktop client. */
+export const EMBEDDED_EVENTS: ReadonlySet<string> = new Set([
+  'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
+  'CURRENT_USER_UPDATE',
+  // Accepted, never sent: the emulated desktop client has one layout, orientation and thermal state.
+  'ACTIVITY_LAYOUT_MODE_UPDATE',
+  'ORIENTATION_UPDATE',
+  'THERMAL_STATE_UPDATE',
+]);
+
+/** The scope SET_ACTIVITY needs (the Embedded App SDK's "Required scopes"). */
+export const SET_ACTIVITY_SCOPE = 'rpc.activities.write';
+
+/** How long one console line of the game is kept. */
+const CONSOLE_LINE_CHARS = 2000;
+
+/** A console line the game's frame sent with CAPTURE_LOG. */
+export interface ConsoleLine {
+  userId: string;
+  level: string;
+  message: string;
+}
+
+/** What an Embedded App SDK command may touch: the emulator, the player, the instance and its own frame. */
+export interface EmbeddedScope {
+  ctx: EmulatorContext;
+  user: UserRecord;
+  instance: ActivityInstance;
+  /** The presence source of this frame. */
+  source: string;
+  subscriptions: Set<string>;
+  /** The scopes of the token AUTHENTICATE accepted; null before it. */
+  authenticated: string[] | null;
+  /** Asks the player (the host page's OAuth2 modal) to approve `request`; resolves with the answer. */
+  consent(request: AuthorizeRequest): Promise<boolean>;
+  /** Keeps one console line of the game (CAPTURE_LOG), never written to the emulator's log. */
+  captureLog(line: ConsoleLine): void;
+  /** Asks the host page to open a link in a new tab. */
+  openLink(url: string): void;
+}
+
+/** A participant as GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS and its update event send it. */
+export function wireParticipant(user: UserRecord): Record<string, unknown> {
+  const base = wireUser(user);
+  return {
+    id: base.id,
+    username: base.username,
+    global_name: base.global_name,
+    discriminator: base.discriminator,
+    avatar: base.avatar,
+    flags: base.flags,
+    bot: false,
+    avatar_decoration_data: null,
+  };
+}
+
+/** The connected participants of an instance, as the SDK reads them. */
+export function participantsOf(ctx: EmulatorContext, instance: ActivityInstance): Record<string, unknown>[] {
+  return [...instance.participants.keys()]
+    .map((id) => ctx.store.user(id))
+    .filter((u): u is UserRecord => u !== undefined)
+    .map(wireParticipant);
+}
+
+async function authorize(scope: EmbeddedScope, args: Record<string, unknown>): Promise<unknown> {
+  const { ctx } = scope;
+  // An Activity's game server exchanges the code with the client secret, so a challenge is optional.
+  const request = readAuthorize(ctx, args, 'optional');
+  const approved = ctx.options.autoConsent || (await scope.consent(request));
+  if (!approved) fail(RpcErrorCode.OAuth2Error, 'OAuth2 Error: the user did not authorize the application');
+  ctx.log.line('activity', `${scope.user.username} authorized ${request.scopes.join(' ')} in an Activity`);
+  return issueCode(ctx, scope.user, request);
+}
+
+function authenticate(scope: EmbeddedScope, args: Record<string, unknown>): unknown {
+  const { scopes, reply } = authenticateToken(scope.ctx, scope.user, args);
+  scope.authenticated = scopes;
+  // The SDK's reply carries the token back, and the user's public flags.
+  const user = reply.user as Record<string, unknown>;
+  return { access_token: args.access_token, ...reply, user: { ...user, public_flags: user.flags } };
+}
+
+function setActivity(scope: EmbeddedScope, args: Record<string, unknown>): unknown {
+  const { ctx } = scope;
+  if (!scope.authenticated?.includes(SET_ACTIVITY_SCOPE)) {
+    fail(RpcErrorCode.InvalidPermissions, `SET_ACTIVITY needs an AUTHENTICATE with ${SET_ACTIVITY_SCOPE}`);
+  }
+  if (args.activity === null || args.activity === undefined) {
+    ctx.presence.set(scope.user.id, scope.source, { activities: [], surface: 'desktop' });
+    return null;
+  }
+  const activity = storedActivity(ctx, args.activity);
+  ctx.presence.set(scope.user.id, scope.source, { activities: [activity], surface: 'desktop' });
+  ctx.log.line('activity', `${scope.user.username} set an activity from the Activity`);
+  return activity;
+}
+
+function subscription(scope: EmbeddedScope, command: RpcCommand): unknown {
+  const evt = command.evt;
+  if (evt === undefined || !EMBEDDED_EVENTS.has(evt)) {
+    fail(RpcErrorCode.InvalidEvent, `Invalid event: ${evt ?? '(none)'}`);
+  }
+  if (command.cmd === 'SUBSCRIBE') scope.subscriptions.add(evt);
+  else scope.subscriptions.delete(evt);
+  return { evt };
+}
+
+function captureLog(scope: EmbeddedScope, args: Record<string, unknown>): unknown {
+  const level = typeof args.level === 'string' ? args.level.slice(0, 16) : 'log';
+  const message = typeof args.message === 'string' ? args.message.slice(0, CONSOLE_LINE_CHARS) : '';
+  scope.captureLog({ userId: scope.user.id, level, message });
+  return null;
+}
+
+function openExternalLink(scope: EmbeddedScope, args: Record<string, unknown>): unknown {
+  let url: URL | undefined;
+  try {
+    url = typeof args.url === 'string' && args.url.length <= 2048 ? new URL(args.url) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    fail(RpcErrorCode.InvalidPayload, '"url" must be an http(s) URL');
+  }
+  scope.openLink(url.href);
+  return { opened: true };
+}
+
+/**
+ * Runs one command of the Embedded App SDK and returns its reply data; rejects with an RpcCommandError for an
+ * ERROR reply. The commands an Activity on the desktop client answers: authorization, rich presence,
+ * subscriptions, participants, console capture and the client's settings.
+ */
+export async function runEmbeddedCommand(scope: EmbeddedScope, command: RpcCommand): Promise<unknown> {
+  const { args } = command;
+  switch (command.cmd) {
+    case 'AUTHORIZE':
+      return authorize(scope, args);
+    case 'AUTHENTICATE':
+      return authenticate(scope, args);
+    case 'SET_ACTIVITY':
+      return setActivity(scope, args);
+    case 'SUBSCRIBE':
+    case 'UNSUBSCRIBE':
+      return subscription(scope, command);
+    case 'GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS':
+      return { participants: participantsOf(scope.ctx, scope.instance) };
+    case 'CAPTURE_LOG':
+      return captureLog(scope, args);
+    case 'OPEN_EXTERNAL_LINK':
+      return openExternalLink(scope, args);
+    case 'USER_SETTINGS_GET_LOCALE':
+      // The emulated client speaks one language.
+      return { locale: 'en-US' };
+    case 'GET_PLATFORM_BEHAVIORS':
+      return { iosKeyboardResizesView: false };
+    case 'ENCOURAGE_HW_ACCELERATION':
+      return { enabled: true };
+    case 'SET_CONFIG':
+      return { use_interactive_pip: args.use_interactive_pip === true };
+    case 'SET_ORIENTATION_LOCK_STATE':
+      return null;
+    default:
+      return fail(RpcErrorCode.InvalidCommand, `Invalid command: ${command.cmd}`);
+  }
+}

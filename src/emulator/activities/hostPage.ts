@@ -1,0 +1,160 @@
+/** The path prefix the Activity host owns on the proxy host (no URL mapping may take it). */
+export const HOST_PREFIX = '/.emulator/activity';
+
+/**
+ * The host page's policy: its own script and style only, the WebSocket and the frame of its own origin. The
+ * frame's document has the game's own headers.
+ */
+export const HOST_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; frame-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+
+/** The host page: a bar (application, player, instance, participants), the frame's slot and the OAuth2 modal. */
+export function hostPageHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="origin">
+<title>Activity</title>
+<link rel="stylesheet" href="${HOST_PREFIX}/host.css">
+<script src="${HOST_PREFIX}/host.js" defer></script>
+</head>
+<body>
+<header>
+  <strong id="application">Activity</strong>
+  <span id="player"></span>
+  <span id="instance"></span>
+  <span id="state">connecting</span>
+</header>
+<div id="stage">
+  <div id="slot"></div>
+  <aside><h2>In this Activity</h2><ul id="participants"></ul></aside>
+</div>
+<dialog id="consent">
+  <form method="dialog">
+    <h1><span id="consent-app"></span> wants to access your account</h1>
+    <p>This will allow the Activity to:</p>
+    <ul id="consent-scopes"></ul>
+    <div class="buttons">
+      <button id="cancel" value="cancel">Cancel</button>
+      <button id="authorize" value="authorize" class="primary">Authorize</button>
+    </div>
+  </form>
+</dialog>
+</body>
+</html>
+`;
+}
+
+/** The host page's style. */
+export const HOST_CSS = `
+:root { color-scheme: dark; --accent: #5865f2; --muted: #9ca3af; --bg: #1e1f22; --card: #2b2d31; }
+* { box-sizing: border-box; }
+html, body { height: 100%; margin: 0; }
+body { display: flex; flex-direction: column; background: var(--bg); color: #f2f3f5;
+       font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+header { display: flex; gap: 1rem; align-items: baseline; padding: 0.5rem 1rem; background: var(--card); }
+header span { color: var(--muted); }
+#state { margin-left: auto; }
+#stage { flex: 1; display: flex; min-height: 0; }
+#slot { flex: 1; display: flex; }
+#slot iframe { flex: 1; border: 0; background: #000; }
+aside { width: 14rem; padding: 0 1rem; background: var(--card); }
+aside h2 { font-size: 0.8rem; text-transform: uppercase; color: var(--muted); }
+aside ul { list-style: none; padding: 0; }
+dialog { border: 0; border-radius: 10px; background: var(--card); color: inherit; width: min(28rem, 90vw); }
+dialog h1 { font-size: 1.1rem; }
+.buttons { display: flex; gap: 0.75rem; justify-content: flex-end; }
+button { font: inherit; padding: 0.45rem 1.1rem; border-radius: 5px; border: 1px solid var(--muted);
+         background: transparent; color: inherit; cursor: pointer; }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+`;
+
+/**
+ * The host page's script. It opens the WebSocket named by the page's ticket and relays between it and the
+ * game's frame: what the frame posts (only from that frame, only from this origin) goes up as it is; what
+ * comes down is posted into the frame. It also draws the bar, the participants and the OAuth2 modal.
+ */
+export const HOST_JS = `'use strict';
+(() => {
+  const ticket = new URLSearchParams(location.search).get('ticket') || '';
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const socket = new WebSocket(scheme + '://' + location.host + '${HOST_PREFIX}/socket?ticket=' + encodeURIComponent(ticket));
+  const $ = (id) => document.getElementById(id);
+  const state = (text) => { $('state').textContent = text; };
+  let frame = null;
+  const consents = [];
+  const send = (message) => { if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message)); };
+
+  window.addEventListener('message', (event) => {
+    if (!frame || event.source !== frame.contentWindow || event.origin !== location.origin) return;
+    send({ t: 'frame', d: event.data });
+  });
+
+  const askNext = () => {
+    const dialog = $('consent');
+    if (dialog.open || consents.length === 0) return;
+    const ask = consents[0];
+    $('consent-app').textContent = ask.application;
+    const list = $('consent-scopes');
+    list.replaceChildren(...ask.scopes.map((s) => {
+      const item = document.createElement('li');
+      item.textContent = s.description;
+      item.title = s.scope;
+      return item;
+    }));
+    dialog.showModal();
+  };
+  $('consent').addEventListener('close', () => {
+    const ask = consents.shift();
+    if (ask) send({ t: 'consent', id: ask.id, approve: $('consent').returnValue === 'authorize' });
+    askNext();
+  });
+
+  socket.addEventListener('open', () => state('launching'));
+  socket.addEventListener('close', () => {
+    state('disconnected');
+    if (frame) { frame.remove(); frame = null; }
+  });
+  socket.addEventListener('message', (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    switch (message.t) {
+      case 'open':
+        document.title = message.application + ' · Activity';
+        $('application').textContent = message.application;
+        $('player').textContent = 'playing as ' + message.user;
+        $('instance').textContent = message.instanceId;
+        frame = document.createElement('iframe');
+        frame.referrerPolicy = 'origin';
+        frame.allow = 'autoplay; clipboard-write; fullscreen';
+        frame.src = message.src;
+        $('slot').replaceChildren(frame);
+        state('running');
+        break;
+      case 'frame':
+        if (frame && frame.contentWindow) frame.contentWindow.postMessage(message.d, location.origin);
+        break;
+      case 'participants':
+        $('participants').replaceChildren(...message.names.map((name) => {
+          const item = document.createElement('li');
+          item.textContent = name;
+          return item;
+        }));
+        break;
+      case 'consent':
+        consents.push(message);
+        askNext();
+        break;
+      case 'link':
+        window.open(message.url, '_blank', 'noopener');
+        break;
+      case 'closed':
+        state('closed: ' + message.message);
+        if (frame) { frame.remove(); frame = null; }
+        break;
+    }
+  });
+})();
+`;
