@@ -29,7 +29,7 @@ import { Lobbies } from './social/Lobbies.js';
 import { ActivityHost } from './activities/ActivityHost.js';
 import { ActivityInstances } from './activities/ActivityInstances.js';
 import { ActivityProxy, activityHost } from './activities/ActivityProxy.js';
-import { activityInstances, launchActivity } from './activities/activityAdmin.js';
+import { activityInstances, launchActivity, launchFor } from './activities/activityAdmin.js';
 import { wireBotGateway } from './bot/botGateway.js';
 import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
 import { Premium, SkuType } from './premium/Premium.js';
@@ -752,6 +752,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     http: urls.http,
     endpointUrl: () => interactionsEndpoint.url,
     skuAvailable: (id) => premium.available(id),
+    // ctx exists by the time an interaction is answered.
+    launchActivity: (userId, channelId) => {
+      const { instance, url } = launchFor(ctx, userId, channelId);
+      return { instanceId: instance.id, url };
+    },
   });
   const ctx: EmulatorContext = {
     options: resolved,

@@ -44,6 +44,7 @@ export type {
   EmulatorUrlMapping,
   EmulatorActivityInstance,
   EmulatorActivityLaunch,
+  EmulatorInteractionLaunch,
   EmulatorConsoleLine,
   LaunchActivityOptions,
   EmulatorCommandOption,

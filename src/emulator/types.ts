@@ -768,6 +768,19 @@ export interface EmulatorInteraction {
   privateMessages: EmulatorPrivateMessage[];
   /** The autocomplete choices, when that was the answer. */
   choices: unknown[] | null;
+  /**
+   * The Activity launch this interaction made: a LAUNCH_ACTIVITY (12) answer, or an entry point command with
+   * the DISCORD_LAUNCH_ACTIVITY handler (then the app gets no interaction). Null otherwise.
+   */
+  activity: EmulatorInteractionLaunch | null;
+}
+
+/** The Activity launch of an {@link EmulatorInteraction}. */
+export interface EmulatorInteractionLaunch {
+  /** The instance the invoking user joined. */
+  instanceId: string;
+  /** The invoking user's host page (see {@link EmulatorActivityLaunch.url}). */
+  url: string;
 }
 
 /** A role of an {@link EmulatorGuild}. */

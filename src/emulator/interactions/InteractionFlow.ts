@@ -19,6 +19,7 @@ import {
   ALLOWED_CALLBACKS,
   CallbackType,
   MAX_USER_INSTALL_FOLLOW_UPS,
+  InteractionKind,
   RESPONSE_WINDOW_MS,
   type Interactions,
   type LiveInteraction,
@@ -54,6 +55,8 @@ export interface InteractionFlowDeps {
   http: string;
   /** The interactions endpoint URL, or null (interactions then go over the gateway). */
   endpointUrl: () => string | null;
+  /** Launches the Activity for a user, in a guild channel or privately (null). */
+  launchActivity: (userId: string, channelId: string | null) => { instanceId: string; url: string };
 }
 
 /** Who invokes, and where. */
@@ -169,6 +172,25 @@ export class InteractionFlow {
       ...extra,
     };
     await this.#deliver(interaction);
+    return interaction;
+  }
+
+  /**
+   * An entry point command whose handler is DISCORD_LAUNCH_ACTIVITY: the platform launches the Activity itself,
+   * and the app gets no interaction. The record shows the launch, as callback type LAUNCH_ACTIVITY.
+   */
+  launchFromEntryPoint(name: string, place: InvocationPlace): LiveInteraction {
+    const interaction = this.#d.interactions.create({
+      type: InteractionKind.APPLICATION_COMMAND,
+      name,
+      userId: place.userId,
+      guildId: place.channel?.guildId ?? null,
+      channelId: place.channel?.id ?? null,
+      installation: place.installation,
+    });
+    interaction.delivery = 'none: the platform launched the Activity (DISCORD_LAUNCH_ACTIVITY)';
+    interaction.responseType = CallbackType.LAUNCH_ACTIVITY;
+    interaction.launch = this.#d.launchActivity(place.userId, place.channel?.id ?? null);
     return interaction;
   }
 
@@ -404,6 +426,7 @@ export class InteractionFlow {
         break;
       case CallbackType.LAUNCH_ACTIVITY:
         log.line('interactions', `interaction ${interaction.id}: LAUNCH_ACTIVITY`);
+        interaction.launch = this.#d.launchActivity(interaction.userId, interaction.channelId);
         break;
       default:
         break;

@@ -79,6 +79,8 @@ export interface LiveInteraction {
   delivery: string;
   /** Autocomplete choices, when that was the answer. */
   choices: unknown[] | null;
+  /** The Activity launch a LAUNCH_ACTIVITY answer (or a DISCORD_LAUNCH_ACTIVITY entry point) made. */
+  launch: { instanceId: string; url: string } | null;
 }
 
 /**
@@ -115,6 +117,7 @@ export class Interactions {
       modal: null,
       delivery: 'pending',
       choices: null,
+      launch: null,
     };
     this.#byId.set(interaction.id, interaction);
     if (this.#byId.size > KEPT_INTERACTIONS) {

@@ -4,7 +4,7 @@ import { ComponentType } from '../http/componentBodies.js';
 import { isRecord } from '../http/fieldErrors.js';
 import type { CommandRecord } from '../store/types.js';
 import type { EmulatorCommand, EmulatorInteraction, InvokeCommandOptions } from '../types.js';
-import { CommandType } from './commandBodies.js';
+import { CommandType, EntryPointHandler } from './commandBodies.js';
 import { InteractionFlow, type InvocationPlace } from './InteractionFlow.js';
 import { InteractionKind, type LiveInteraction } from './Interactions.js';
 
@@ -47,6 +47,7 @@ export function interactionView(i: LiveInteraction): EmulatorInteraction {
       flags: m.flags ?? 0,
     })),
     choices: i.choices === null ? null : structuredClone(i.choices),
+    activity: i.launch === null ? null : { ...i.launch },
   };
 }
 
@@ -110,6 +111,12 @@ export class InteractionAdmin {
       }
     }
     const place: InvocationPlace = { userId, channel, installation };
+    if (
+      command.type === CommandType.PRIMARY_ENTRY_POINT &&
+      command.handler === EntryPointHandler.DISCORD_LAUNCH_ACTIVITY
+    ) {
+      return interactionView(flow.launchFromEntryPoint(command.name, place));
+    }
     const data = flow.commandData(command, place, {
       ...(options.options === undefined ? {} : { options: options.options }),
       ...(options.target === undefined ? {} : { targetId: options.target }),

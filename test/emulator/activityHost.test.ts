@@ -1,0 +1,286 @@
+import { describe, expect, it } from 'vitest';
+
+import type { Emulator } from '../../src/emulator/index.js';
+import {
+  closeOf,
+  dispatchOf,
+  HostSocket,
+  voiceChannel,
+  type HostMessage,
+} from './activityHostHelpers.js';
+import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+
+const { running } = closeAfterEach();
+const SECRET = 'activity-test-client-secret';
+
+async function exchange(
+  emu: Emulator,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${emu.api}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: emu.applicationId, ...fields }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A player's frame, handshaken, in the seeded voice channel's instance. */
+async function frameFor(emu: Emulator, user: string): Promise<HostSocket> {
+  const host = await HostSocket.open(emu, emu.launchActivity({ user, channel: voiceChannel(emu) }).url);
+  await host.handshake(emu);
+  return host;
+}
+
+/** AUTHORIZE (approved in the modal), the code exchanged with the secret, AUTHENTICATE; returns the token. */
+async function signInFrame(emu: Emulator, host: HostSocket, scope: string[]): Promise<string> {
+  const authorize = host.command('AUTHORIZE', { client_id: emu.applicationId, response_type: 'code', scope });
+  await host.consent(true);
+  const code = String(((await authorize).data as { code: string }).code);
+  const token = await exchange(emu, { code, client_secret: SECRET });
+  const accessToken = String(token.body.access_token);
+  const reply = await host.command('AUTHENTICATE', { access_token: accessToken });
+  expect(reply.evt).toBeNull();
+  return accessToken;
+}
+
+describe('the Activity host: the desktop client around the game frame', () => {
+  it('refuses a socket without a live launch, and opens the frame with the SDK query of its instance', async () => {
+    const { emu, logs } = await loggedEmulator(running, { users: 2 });
+    const launch = emu.launchActivity({ user: 'alice', channel: voiceChannel(emu) });
+    const forged = new URL(launch.url);
+    forged.searchParams.set('ticket', 'not-a-ticket');
+    await expect(HostSocket.open(emu, forged.href)).rejects.toThrow('refused with 403');
+    expect(logs.some((l) => l.includes('host socket refused'))).toBe(true);
+
+    const host = await HostSocket.open(emu, launch.url);
+    const place = await host.place();
+    expect(place.get('instance_id')).toBe(launch.instanceId);
+    expect(place.get('platform')).toBe('desktop');
+    expect(place.get('channel_id')).toBe(voiceChannel(emu));
+    expect(place.get('guild_id')).toBe(emu.guilds()[0]?.id);
+    expect(place.get('location_id')).toBe(launch.locationId);
+    expect(launch.locationId).toBe(`gc-${launch.guildId}-${launch.channelId}`);
+    expect(place.get('frame_id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Players launching in the same channel share the instance; a private launch is its own.
+    expect(emu.launchActivity({ user: 'bob', channel: voiceChannel(emu) }).instanceId).toBe(
+      launch.instanceId,
+    );
+    const solo = emu.launchActivity({ user: 'bob' });
+    expect(solo.instanceId).not.toBe(launch.instanceId);
+    expect(solo.locationId).toBe(`pc-${emu.users[1]?.id}`);
+    expect(() => emu.launchActivity({ user: 'nobody' })).toThrow(RangeError);
+  });
+
+  it('checks the handshake: client id (4000), version (4004), frame id and order (1003), each logged', async () => {
+    const { emu, logs } = await loggedEmulator(running, { users: 2 });
+    const url = (): string => emu.launchActivity({ user: 'alice', channel: voiceChannel(emu) }).url;
+    const cases: [Record<string, unknown> | null, number][] = [
+      [{ v: 1, client_id: '1234', frame_id: 'x' }, 4000],
+      [{ v: 2, client_id: emu.applicationId }, 4004],
+      [{ v: 1, client_id: emu.applicationId, frame_id: 'someone-else' }, 1003],
+      [null, 1003],
+    ];
+    for (const [handshake, code] of cases) {
+      const host = await HostSocket.open(emu, url());
+      const place = await host.place();
+      if (handshake === null) host.frame(1, { cmd: 'AUTHENTICATE', args: {}, nonce: 'n' });
+      else host.frame(0, { ...handshake, frame_id: handshake.frame_id ?? place.get('frame_id') });
+      const close = await host.next((m) => closeOf(m) !== undefined, `CLOSE ${code}`);
+      expect(closeOf(close)?.code).toBe(code);
+      await host.next((m) => m.t === 'closed', 'the closed message for the page');
+      await host.closed;
+    }
+    expect(logs.filter((l) => /frame \d+: (handshake|protocol violation)/.test(l)).length).toBe(4);
+
+    const host = await HostSocket.open(emu, url());
+    const ready = await host.handshake(emu);
+    expect(ready).toMatchObject({
+      v: 1,
+      config: { api_endpoint: emu.api, environment: 'production' },
+      user: { id: emu.users[0]?.id, username: 'alice', discriminator: '0' },
+    });
+    // A second handshake, garbage and binary each close the frame.
+    host.frame(0, { v: 1, client_id: emu.applicationId });
+    expect(closeOf(await host.next((m) => closeOf(m) !== undefined, 'CLOSE'))?.message).toBe(
+      'a second handshake',
+    );
+    for (const bad of ['not json', Buffer.from([1, 2, 3]), '{"t":"frame","d":[1]}']) {
+      const other = await HostSocket.open(emu, url());
+      await other.handshake(emu);
+      other.raw(bad);
+      await other.next((m) => closeOf(m) !== undefined, 'CLOSE');
+      await other.closed;
+    }
+  });
+
+  it('AUTHORIZE asks the player in the page; the code needs the client secret; AUTHENTICATE and SET_ACTIVITY follow the scopes', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2, autoConsent: false, clientSecret: SECRET });
+    const host = await frameFor(emu, 'alice');
+    const args = { client_id: emu.applicationId, response_type: 'code', state: '', prompt: 'none' };
+
+    const declined = host.command('AUTHORIZE', { ...args, scope: ['identify'] });
+    const ask = await host.consent(false);
+    expect(ask).toMatchObject({ application: 'sdkpp Demo Game', scopes: [{ scope: 'identify' }] });
+    expect((await declined).data).toMatchObject({ code: 5000 });
+    expect(
+      (await host.command('AUTHORIZE', { ...args, client_id: '1', scope: ['identify'] })).data,
+    ).toMatchObject({ code: 4000 });
+    expect((await host.command('AUTHORIZE', { ...args, scope: ['identify', 'made.up'] })).data).toMatchObject(
+      {
+        code: 4000,
+      },
+    );
+
+    const approved = host.command('AUTHORIZE', { ...args, scope: ['identify'] });
+    await host.consent(true);
+    const code = String(((await approved).data as { code: string }).code);
+    // No PKCE challenge was sent, so only the confidential client exchanges it; a verifier is refused.
+    expect(await exchange(emu, { code })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(emu, { code, client_secret: SECRET, code_verifier: 'v'.repeat(43) })).toMatchObject(
+      { status: 400, body: { error: 'invalid_grant' } },
+    );
+    const token = await exchange(emu, { code, client_secret: SECRET });
+    expect(token.status).toBe(200);
+    const accessToken = String(token.body.access_token);
+
+    expect((await host.command('SET_ACTIVITY', { activity: { details: 'early' } })).data).toMatchObject({
+      code: 4006,
+    });
+    expect((await host.command('AUTHENTICATE', { access_token: 'nope' })).data).toMatchObject({ code: 4009 });
+    const authenticated = await host.command('AUTHENTICATE', { access_token: accessToken });
+    expect(authenticated.data).toMatchObject({
+      access_token: accessToken,
+      user: { id: emu.users[0]?.id, username: 'alice', public_flags: 0 },
+      scopes: ['identify'],
+      application: { id: emu.applicationId },
+    });
+    // identify alone does not allow rich presence.
+    expect((await host.command('SET_ACTIVITY', { activity: { details: 'x1' } })).data).toMatchObject({
+      code: 4006,
+    });
+
+    const second = await frameFor(emu, 'alice');
+    await signInFrame(emu, second, ['identify', 'rpc.activities.write']);
+    expect(
+      (await second.command('SET_ACTIVITY', { activity: { details: 'Catching', details_url: 'not a url' } }))
+        .data,
+    ).toMatchObject({ code: 4000 });
+    const set = await second.command('SET_ACTIVITY', {
+      activity: {
+        details: 'Catching stars',
+        details_url: 'https://example.com/stars',
+        state: '2 of 5',
+        state_url: 'https://example.com/state',
+        assets: { large_image: 'star', large_url: 'https://example.com/star.png' },
+      },
+    });
+    expect(set.evt).toBeNull();
+    expect(set.data).toMatchObject({ name: 'sdkpp Demo Game', type: 0, application_id: emu.applicationId });
+    const presence = emu.presenceOf(emu.users[0]?.id ?? '');
+    expect(presence.status).toBe('online');
+    expect(presence.activities[0]).toMatchObject({
+      details_url: 'https://example.com/stars',
+      assets: { large_url: 'https://example.com/star.png' },
+    });
+    // Closing the frame takes its activity away.
+    second.close();
+    await second.closed;
+    await until(() => emu.presenceOf(emu.users[0]?.id ?? '').activities.length === 0, 'the activity cleared');
+  });
+
+  it('tells each frame who is connected: GET, the update event on join and leave; the last frame ends the instance', async () => {
+    const { emu } = await loggedEmulator(running, { users: 3 });
+    const alice = await frameFor(emu, 'alice');
+    expect((await alice.command('SUBSCRIBE', {}, 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE')).data).toEqual({
+      evt: 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
+    });
+    const bob = await frameFor(emu, 'bob');
+    const update = (m: HostMessage): unknown[] | undefined => {
+      const d = dispatchOf(m);
+      return d?.evt === 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE'
+        ? (d.data as { participants: unknown[] }).participants
+        : undefined;
+    };
+    const joined = update(await alice.next((m) => update(m)?.length === 2, 'the update for Bob'));
+    expect(joined).toEqual([
+      expect.objectContaining({ id: emu.users[0]?.id, username: 'alice', bot: false, discriminator: '0' }),
+      expect.objectContaining({ id: emu.users[1]?.id, username: 'bob', flags: 0 }),
+    ]);
+    const got = await bob.command('GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS');
+    expect((got.data as { participants: { id: string }[] }).participants.map((p) => p.id)).toEqual([
+      emu.users[0]?.id,
+      emu.users[1]?.id,
+    ]);
+    // The page shows them too.
+    await bob.next((m) => m.t === 'participants' && (m.names as string[]).length === 2, 'the names');
+    expect(emu.activityInstances()).toEqual([
+      expect.objectContaining({
+        participants: [emu.users[0]?.id, emu.users[1]?.id],
+        launchedBy: emu.users[0]?.id,
+      }),
+    ]);
+
+    // A second frame of Bob's is one participant; only closing both makes him leave.
+    const bobAgain = await frameFor(emu, 'bob');
+    bob.close();
+    await bob.closed;
+    expect((await alice.command('GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS')).data).toMatchObject({
+      participants: [{ username: 'alice' }, { username: 'bob' }],
+    });
+    bobAgain.close();
+    await alice.next((m) => update(m)?.length === 1, 'the update for Bob leaving');
+    expect((await alice.command('UNSUBSCRIBE', {}, 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE')).evt).toBeNull();
+    alice.close();
+    await until(() => emu.activityInstances().length === 0, 'the instance ended');
+  });
+
+  it('answers the client commands, refuses unknown ones, and keeps console lines out of the log', async () => {
+    const { emu, logs } = await loggedEmulator(running, { users: 2 });
+    const host = await frameFor(emu, 'alice');
+    expect((await host.command('USER_SETTINGS_GET_LOCALE')).data).toEqual({ locale: 'en-US' });
+    expect((await host.command('ENCOURAGE_HW_ACCELERATION')).data).toEqual({ enabled: true });
+    expect((await host.command('SET_CONFIG', { use_interactive_pip: true })).data).toEqual({
+      use_interactive_pip: true,
+    });
+    expect((await host.command('GET_PLATFORM_BEHAVIORS')).data).toEqual({ iosKeyboardResizesView: false });
+    expect((await host.command('SET_ORIENTATION_LOCK_STATE', { lock_state: 1 })).data).toBeNull();
+    expect((await host.command('OPEN_EXTERNAL_LINK', { url: 'https://example.com/' })).data).toEqual({
+      opened: true,
+    });
+    await host.next((m) => m.t === 'link' && m.url === 'https://example.com/', 'the link for the page');
+    expect((await host.command('OPEN_EXTERNAL_LINK', { url: 'javascript:alert(1)' })).data).toMatchObject({
+      code: 4000,
+    });
+    expect((await host.command('GET_QUEST')).data).toMatchObject({ code: 4002 });
+    expect((await host.command('SUBSCRIBE', {}, 'VOICE_STATE_UPDATE')).data).toMatchObject({ code: 4004 });
+
+    for (let i = 0; i < 205; i += 1) {
+      void host.command('CAPTURE_LOG', { level: 'log', message: `line ${i} access_token=xyz` });
+    }
+    expect((await host.command('CAPTURE_LOG', { level: 'warn', message: 'y'.repeat(5000) })).data).toBeNull();
+    const [instance] = emu.activityInstances();
+    expect(instance?.console).toHaveLength(200);
+    expect(instance?.console.at(-1)).toEqual({
+      userId: emu.users[0]?.id,
+      level: 'warn',
+      message: 'y'.repeat(2000),
+    });
+    expect(logs.some((l) => l.includes('access_token=xyz'))).toBe(false);
+
+    // A host page may not send more than 256 KiB at once.
+    host.raw(
+      JSON.stringify({ t: 'frame', d: [1, { cmd: 'CAPTURE_LOG', args: { message: 'z'.repeat(300_000) } }] }),
+    );
+    expect((await host.closed).code).toBe(1009);
+  });
+});
+
+async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
