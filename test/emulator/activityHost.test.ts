@@ -36,7 +36,7 @@ async function frameFor(emu: Emulator, user: string): Promise<HostSocket> {
 async function signInFrame(emu: Emulator, host: HostSocket, scope: string[]): Promise<string> {
   const authorize = host.command('AUTHORIZE', { client_id: emu.applicationId, response_type: 'code', scope });
   await host.consent(true);
-  const code = String(((await authorize).data as { code: string }).code);
+  const { code } = (await authorize).data as { code: string };
   const token = await exchange(emu, { code, client_secret: SECRET });
   const accessToken = String(token.body.access_token);
   const reply = await host.command('AUTHENTICATE', { access_token: accessToken });
@@ -135,7 +135,7 @@ describe('the Activity host: the desktop client around the game frame', () => {
 
     const approved = host.command('AUTHORIZE', { ...args, scope: ['identify'] });
     await host.consent(true);
-    const code = String(((await approved).data as { code: string }).code);
+    const { code } = (await approved).data as { code: string };
     // No PKCE challenge was sent, so only the confidential client exchanges it; a verifier is refused.
     expect(await exchange(emu, { code })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(await exchange(emu, { code, client_secret: SECRET, code_verifier: 'v'.repeat(43) })).toMatchObject(

@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+/** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
+const CHROMIUM = inject('chromiumPath');
+
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking'],
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the Activity sample (npm run example:activity)', () => {
+  it('runs with one command: two players open their links, authorize, and play a round to its winner', async () => {
+    // As `npm run example:activity` runs it.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/activity/main.ts'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = once(child, 'close');
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!output.includes('Ctrl+C stops')) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`the sample did not start:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const links = [...output.matchAll(/^ {2}(\w+): (http:\/\/\S+)$/gm)].map((m) => ({
+        name: m[1],
+        url: m[2],
+      }));
+      expect(links.map((l) => l.name)).toEqual(['alice', 'bob']);
+      if (!browser) throw new Error('no browser');
+      const problems: string[] = [];
+      const pages: Page[] = [];
+      for (const link of links) {
+        const page = await browser.newPage();
+        page.on('pageerror', (error) => problems.push(error.message));
+        await page.goto(link.url ?? '');
+        await page.locator('#authorize').click({ timeout: 10_000 });
+        pages.push(page);
+      }
+      const [alice, bob] = pages.map((p) => p.frameLocator('iframe'));
+      if (!alice || !bob) throw new Error('two players expected');
+      await alice.locator('#scores li', { hasText: 'Bob: 0' }).waitFor({ timeout: 10_000 });
+      for (let caught = 1; caught <= 5; caught += 1) {
+        await alice.locator('#board button.star').click();
+        if (caught === 5) break;
+        // Both screens move on before the next click (a click on a stale star names an old round).
+        for (const frame of [alice, bob]) {
+          await frame.locator('#scores li', { hasText: `Alice: ${caught}` }).waitFor({ timeout: 5000 });
+        }
+      }
+      for (const frame of [alice, bob]) {
+        await frame.locator('#status', { hasText: 'Alice wins the round!' }).waitFor({ timeout: 5000 });
+      }
+      // A new round starts with everyone at zero.
+      await bob.locator('#scores li', { hasText: 'Alice: 0' }).waitFor({ timeout: 10_000 });
+      expect(problems).toEqual([]);
+      for (const page of pages) await page.close();
+    } finally {
+      child.kill('SIGINT');
+    }
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
+  }, 90_000);
+});
