@@ -576,7 +576,6 @@ export interface EmulatorCommandOption {
   required: boolean;
 }
 
-/** One URL mapping of the Activity proxy. */
 /** Where {@link Emulator.launchActivity} launches the Activity. */
 export interface LaunchActivityOptions {
   /** The player: a user id or username. */
@@ -633,6 +632,7 @@ export interface EmulatorActivityInstance {
   console: EmulatorConsoleLine[];
 }
 
+/** One URL mapping of the Activity proxy. */
 export interface EmulatorUrlMapping {
   /** A path prefix: `/` for the game's own server, or e.g. `/api`. */
   prefix: string;

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
-import {
-  closeOf,
-  dispatchOf,
-  HostSocket,
-  voiceChannel,
-  type HostMessage,
-} from './activityHostHelpers.js';
+import { closeOf, dispatchOf, HostSocket, voiceChannel, type HostMessage } from './activityHostHelpers.js';
 import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 
 const { running } = closeAfterEach();
