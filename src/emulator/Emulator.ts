@@ -585,6 +585,10 @@ class RunningEmulator implements Emulator {
     this.#ctx.log.line('activity', `URL mappings: ${mappings.map((m) => m.prefix).join(', ') || 'none'}`);
   }
 
+  activityUrlMappings(): EmulatorUrlMapping[] {
+    return this.#ctx.activityProxy.mappings();
+  }
+
   launchActivity(options: LaunchActivityOptions): EmulatorActivityLaunch {
     return launchActivity(this.#ctx, options);
   }

@@ -1082,6 +1082,8 @@ export interface Emulator extends EmulatorInfo {
   readonly activityUrl: string;
   /** Replaces the Activity's URL mappings (see EmulatorOptions.activityUrlMappings). */
   setActivityUrlMappings(mappings: EmulatorUrlMapping[]): void;
+  /** The Activity's URL mappings, as checked (prefixes without a trailing slash). */
+  activityUrlMappings(): EmulatorUrlMapping[];
   /**
    * Launches the Activity for a player, as the client's Activity shelf does: in a channel, where every player
    * joins the same instance, or privately. Returns the player's host page, which runs the game (the root URL

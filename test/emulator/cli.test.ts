@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 
@@ -125,6 +125,53 @@ describe('sdkpp CLI', () => {
     }
     const bad = runCli(['emulator', '--port', '0', '--privileged-intents', 'everything']);
     expect(await exitOf(bad)).toBe(2);
+  });
+
+  it('takes --activity-url-mapping, repeated: the proxy host reaches each mapped server', async () => {
+    const servers = ['game', 'api'].map((name) =>
+      createHttpServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(`${name} ${req.url ?? ''}`);
+      }),
+    );
+    const urls: string[] = [];
+    for (const server of servers) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    }
+    const child = runCli([
+      'emulator',
+      '--port',
+      '0',
+      '--json',
+      '--activity-url-mapping',
+      `/=${urls[0] ?? ''}`,
+      '--activity-url-mapping',
+      `/api=${urls[1] ?? ''}`,
+    ]);
+    try {
+      const info = JSON.parse(await firstLine(child)) as { http: string; applicationId: string };
+      const port = new URL(info.http).port;
+      const viaProxy = (path: string): Promise<string> =>
+        new Promise((resolve, reject) => {
+          const req = httpRequest(
+            { host: '127.0.0.1', port, path, headers: { host: `${info.applicationId}.localhost:${port}` } },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => resolve(text));
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+      expect(await viaProxy('/index.html')).toBe('game /index.html');
+      expect(await viaProxy('/.proxy/api/token')).toBe('api /token');
+    } finally {
+      child.kill('SIGINT');
+      await exitOf(child);
+      for (const server of servers) server.close();
+    }
+    expect(await exitOf(runCli(['emulator', '--port', '0', '--activity-url-mapping', 'nothing']))).toBe(2);
   });
 
   it('signs the desktop client in as --rpc-user, turns it off with --no-rpc, and removes its socket on exit', async () => {

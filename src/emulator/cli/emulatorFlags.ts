@@ -192,6 +192,19 @@ export const EMULATOR_FLAGS: readonly Flag<EmulatorCommandLine>[] = [
     },
   },
   {
+    name: 'activity-url-mapping',
+    value: 'PREFIX=URL',
+    default: 'none',
+    help: "an Activity URL mapping, e.g. /=http://127.0.0.1:5173 (the game's dev server)\nor /api=http://127.0.0.1:3001; repeat it for more",
+    apply: (line, value) => {
+      const at = value.indexOf('=');
+      if (at <= 0)
+        throw new UsageError('--activity-url-mapping takes PREFIX=URL, e.g. /=http://127.0.0.1:5173');
+      const mappings = (line.options.activityUrlMappings ??= []);
+      mappings.push({ prefix: value.slice(0, at), target: value.slice(at + 1) });
+    },
+  },
+  {
     name: 'channel-obfuscation',
     help: 'obfuscate the channels the bot cannot view for every bot session (the portal toggle)',
     apply: (line) => {

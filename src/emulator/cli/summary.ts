@@ -20,6 +20,7 @@ export function summary(emulator: Emulator, mode: 'serve' | 'exec'): string {
     `  Gateway    ${emulator.gateway}`,
     `  Dashboard  ${emulator.dashboard}`,
     `  Voice      ws://${emulator.voice.endpoint}/?v=8, UDP port ${emulator.voice.udpPort}`,
+    `  Activity   ${emulator.activityUrl} (launch it from the dashboard)`,
     `  App id     ${emulator.applicationId}`,
     `  Bot token  ${emulator.botToken}`,
     `  Users      ${usersLine(emulator.users)}`,

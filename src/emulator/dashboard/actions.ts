@@ -147,6 +147,28 @@ export const DASHBOARD_ACTIONS: DashboardAction[] = [
     },
   },
   {
+    pattern: ['activity', 'launch'],
+    run(target, _params, body) {
+      const fields = objectBody(body);
+      const user = userNamed(target, requireString(fields, 'user'));
+      const channel = optionalString(fields, 'channel');
+      try {
+        const launch = target.emulator.launchActivity({
+          user: user.id,
+          ...(channel === undefined || channel === '' ? {} : { channel }),
+        });
+        // The link is the player's pass: it goes to the one who launched, never into the shared state.
+        return {
+          status: 200,
+          value: { url: launch.url, instanceId: launch.instanceId, username: user.username },
+        };
+      } catch (error) {
+        if (error instanceof RangeError) throw new ActionError(400, 'refused', error.message);
+        throw error;
+      }
+    },
+  },
+  {
     pattern: ['calls', ':lobby', 'kick'],
     run(target, params, body) {
       const userId = requireString(objectBody(body), 'userId');

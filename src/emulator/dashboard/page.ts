@@ -86,6 +86,20 @@ export function dashboardPage(token: string, origin: string): string {
       <th>#</th><th>Event</th><th>State</th><th>Attempts</th><th>Last answer</th>
     </tr></thead><tbody></tbody></table>
   </section>
+  <section id="activity-section">
+    <h2>Activity</h2>
+    <p id="activity-proxy" class="muted"></p>
+    <form id="launch-activity" class="card" autocomplete="off">
+      <h3>Launch the Activity</h3>
+      <select name="user" aria-label="launch for"></select>
+      <select name="channel" aria-label="launch in"></select>
+      <button type="submit">Launch</button>
+    </form>
+    <ul id="launches"></ul>
+    <table id="activity-instances"><thead><tr>
+      <th>Instance</th><th>Channel</th><th>Players</th><th>Console lines</th>
+    </tr></thead><tbody></tbody></table>
+  </section>
   <section id="sessions-section">
     <h2>Gateway sessions</h2>
     <table id="sessions"><thead><tr>

@@ -186,6 +186,16 @@ export interface DashboardBot {
   }[];
 }
 
+/** The Activity: the proxy, its URL mappings and the live instances (launch links are secrets: not here). */
+export interface DashboardActivities {
+  /** The proxy's origin. */
+  url: string;
+  /** The URL mappings. */
+  mappings: { prefix: string; target: string }[];
+  /** The live instances. */
+  instances: { id: string; channelId: string | null; participants: string[]; consoleLines: number }[];
+}
+
 /** Everything the dashboard shows, as JSON: no tokens, secrets or join secrets. */
 export interface DashboardState {
   /** Where the emulator listens. */
@@ -209,4 +219,6 @@ export interface DashboardState {
   sessions: DashboardSession[];
   /** The bot side. */
   bot: DashboardBot;
+  /** The Activity. */
+  activity: DashboardActivities;
 }

@@ -184,5 +184,15 @@ export function dashboardState(emulator: Emulator, users: readonly UserRecord[])
       connected: s.connected,
     })),
     bot: botView(emulator),
+    activity: {
+      url: emulator.activityUrl,
+      mappings: emulator.activityUrlMappings(),
+      instances: emulator.activityInstances().map((i) => ({
+        id: i.id,
+        channelId: i.channelId,
+        participants: i.participants,
+        consoleLines: i.console.length,
+      })),
+    },
   };
 }

@@ -21,6 +21,8 @@ interface ActionReply {
   id?: string;
   username?: string;
   dropped?: number;
+  url?: string;
+  instanceId?: string;
 }
 
 type Child = Node | string | null | undefined;
@@ -495,6 +497,56 @@ type Child = Node | string | null | undefined;
     });
   }
 
+  /** The channels an Activity launches in: every guild channel but categories, then a private launch. */
+  function drawLaunchForm(now: DashboardState): void {
+    const formEl = byId('launch-activity');
+    const users = required(formEl.querySelector('select[name=user]'), "the launch form's user select");
+    const channels = required(
+      formEl.querySelector('select[name=channel]'),
+      "the launch form's channel select",
+    );
+    clear(users);
+    now.users.forEach(function (u) {
+      users.appendChild(el('option', { value: u.id, text: '@' + u.username }));
+    });
+    clear(channels);
+    now.bot.guilds.forEach(function (g) {
+      g.channels.forEach(function (c) {
+        if (c.type === 0 || c.type === 2)
+          channels.appendChild(
+            el('option', { value: c.id, text: g.name + (c.type === 2 ? ' 🔊 ' : ' #') + c.name }),
+          );
+      });
+    });
+    channels.appendChild(el('option', { value: '', text: 'a private launch' }));
+  }
+
+  function drawActivity(now: DashboardState): void {
+    const mappings = now.activity.mappings.map((m) => m.prefix + ' → ' + m.target).join(', ');
+    byId('activity-proxy').textContent =
+      'Proxy ' +
+      now.activity.url +
+      ' · URL mappings: ' +
+      (mappings === '' ? 'none (set them to serve the game)' : mappings);
+    const rows = required(document.querySelector('#activity-instances tbody'), '#activity-instances tbody');
+    clear(rows);
+    now.activity.instances.forEach(function (i) {
+      rows.appendChild(
+        el(
+          'tr',
+          { 'data-instance-id': i.id },
+          el('td', { text: i.id }),
+          el('td', { text: i.channelId === null ? 'private' : i.channelId }),
+          el('td', {
+            cls: 'players',
+            text: i.participants.length === 0 ? 'nobody yet' : names(i.participants),
+          }),
+          el('td', { text: String(i.consoleLines) }),
+        ),
+      );
+    });
+  }
+
   /** Each part of the page, the state it draws from, and its painter. */
   const painters: [string, (now: DashboardState) => unknown, (now: DashboardState) => void][] = [
     ['users', (now) => now.users, drawUsers],
@@ -505,6 +557,8 @@ type Child = Node | string | null | undefined;
     // The command forms redraw only when commands or guilds change, so typing is not lost to other events.
     ['commands', (now) => [now.bot.commands, now.bot.guilds], drawCommands],
     ['botActivity', (now) => [now.bot.interactions, now.bot.deliveries], drawBotActivity],
+    ['launchForm', (now) => now.bot.guilds, drawLaunchForm],
+    ['activity', (now) => now.activity, drawActivity],
   ];
 
   function draw(now: DashboardState): void {
@@ -594,6 +648,29 @@ type Child = Node | string | null | undefined;
         notice('/' + command + ' invoked (' + String(reply.delivery) + ')');
       },
     );
+  });
+
+  // The launch form's submit launches for the chosen player; the link to their window shows here only.
+  byId('launch-activity').addEventListener('submit', function (event) {
+    event.preventDefault();
+    const formEl = event.target instanceof HTMLFormElement ? event.target : null;
+    if (!formEl) return;
+    const value = function (name: string): string {
+      const input = formEl.elements.namedItem(name);
+      return input instanceof HTMLSelectElement ? input.value : '';
+    };
+    act('activity/launch', { user: value('user'), channel: value('channel') }, function (reply) {
+      const link = el('a', {
+        href: String(reply.url),
+        target: '_blank',
+        rel: 'noopener',
+        text: 'Open the window of ' + String(reply.username),
+      });
+      byId('launches').appendChild(
+        el('li', null, link, el('span', { cls: 'muted', text: ' · ' + String(reply.instanceId) })),
+      );
+      notice('Launched for ' + String(reply.username));
+    });
   });
 
   const createUser = byId('create-user');

@@ -1,0 +1,73 @@
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { startActivityServer, type ActivityServer } from '../../examples/activity/server.js';
+import { emulatorFor, eventually } from '../integration/helpers.js';
+
+/** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
+const CHROMIUM = inject('chromiumPath');
+const SECRET = 'dashboard-activity-secret';
+
+let browser: Browser | undefined;
+const games: ActivityServer[] = [];
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking'],
+  });
+}, 30_000);
+
+afterEach(async () => {
+  await Promise.all(games.splice(0).map((g) => g.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the dashboard launches the Activity', () => {
+  it('shows the proxy and its mappings, launches for a player, and lists the instance with its players', async () => {
+    const emu = await emulatorFor({ clientSecret: SECRET, autoConsent: true });
+    const game = await startActivityServer({
+      api: emu.api,
+      clientId: emu.applicationId,
+      clientSecret: SECRET,
+    });
+    games.push(game);
+    emu.setActivityUrlMappings([{ prefix: '/', target: game.url }]);
+    if (!browser) throw new Error('no browser');
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(emu.dashboard);
+    await page.locator('#live.on').waitFor({ timeout: 10_000 });
+    await page.locator('#activity-proxy', { hasText: `/ → ${game.url}` }).waitFor({ timeout: 5000 });
+    expect(await page.locator('#activity-proxy').innerText()).toContain(emu.activityUrl);
+
+    const form = page.locator('#launch-activity');
+    await form.locator('select[name=user]').selectOption({ label: '@bob' });
+    await form.locator('select[name=channel]').selectOption({ label: 'Emulator Guild 🔊 General' });
+    await form.locator('button[type=submit]').click();
+    const link = page.locator('#launches a', { hasText: 'Open the window of bob' });
+    await link.waitFor({ timeout: 5000 });
+    expect(await link.getAttribute('href')).toMatch(
+      /^http:\/\/\d+\.localhost:\d+\/\.emulator\/activity\?ticket=/,
+    );
+
+    const [window] = await Promise.all([page.waitForEvent('popup'), link.click()]);
+    // autoConsent approves AUTHORIZE at once, so the game signs in without the modal.
+    await window
+      .frameLocator('iframe')
+      .locator('#participants li', { hasText: 'Bob' })
+      .waitFor({ timeout: 10_000 });
+    const [instance] = emu.activityInstances();
+    const row = page.locator(`#activity-instances tr[data-instance-id="${instance?.id ?? ''}"]`);
+    await row.locator('.players', { hasText: 'bob' }).waitFor({ timeout: 5000 });
+    await window.close();
+    await eventually(() => emu.activityInstances().length === 0, 5000, 'the instance ended');
+    await row.waitFor({ state: 'detached', timeout: 5000 });
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
