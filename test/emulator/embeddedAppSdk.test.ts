@@ -41,8 +41,8 @@ async function open(url: string, problems: string[]): Promise<Page> {
 }
 
 describe('the real Embedded App SDK in the Activity host (Chromium)', () => {
-  it('two players share an instance, authorize in the modal, see each other, and presence reaches a friend', async () => {
-    const emu = await emulatorFor({ users: 3, clientSecret: SECRET, applicationName: 'Catch the Star' });
+  it("two players share an instance, authorize in the modal, see each other, and one's setActivity reaches the other's SDK client", async () => {
+    const emu = await emulatorFor({ users: 2, clientSecret: SECRET, applicationName: 'Catch the Star' });
     const game = await startActivityServer({
       api: emu.api,
       clientId: emu.applicationId,
@@ -50,11 +50,11 @@ describe('the real Embedded App SDK in the Activity host (Chromium)', () => {
     });
     games.push(game);
     emu.setActivityUrlMappings([{ prefix: '/', target: game.url }]);
-    const [alice, bob, cara] = emu.users;
-    if (!alice || !bob || !cara) throw new Error('three users expected');
-    // Cara watches Alice from a game built on sdkpp.
-    emu.befriend(alice.username, cara.username);
-    const watcher = await linkAndConnect(emu, cara);
+    const [alice, bob] = emu.users;
+    if (!alice || !bob) throw new Error('two users expected');
+    // Bob, Alice's friend, also runs a game built on sdkpp: his SDK client shows her rich presence.
+    emu.befriend(alice.username, bob.username);
+    const watcher = await linkAndConnect(emu, bob);
 
     const aliceLaunch = emu.launchActivity({ user: 'alice', channel: voiceChannel(emu) });
     const bobLaunch = emu.launchActivity({ user: 'bob', channel: voiceChannel(emu) });
@@ -91,11 +91,11 @@ describe('the real Embedded App SDK in the Activity host (Chromium)', () => {
       { id: bob.id, name: 'Bob', score: 0 },
     ]);
 
-    // Alice's setActivity (with the 2.1 URL fields) is her rich presence, which Cara's client shows.
+    // Alice's setActivity (with the 2.1 URL fields) is her rich presence, which Bob's SDK client shows.
     await eventually(
       () => watcher.client.getUser(alice.id)?.gameActivity?.state === '1 of 5 stars',
       10_000,
-      "Alice's activity in Cara's client",
+      "Alice's activity in Bob's SDK client",
     );
     const activity = watcher.client.getUser(alice.id)?.gameActivity;
     expect(activity?.details).toBe('Catching stars');
