@@ -49,6 +49,8 @@ const emulator = await startEmulator({
   applicationName: 'Catch the Star',
   users: 3,
 });
+// Made in the developer portal: what the game's shop sells (the emulator takes no payment).
+emulator.createSku({ name: 'Golden Board', type: 'durable', price: { amount: 499, currency: 'usd' } });
 const game = await startActivityServer({ api: emulator.api, clientId: emulator.applicationId, clientSecret });
 // The portal's URL Mappings page: the root goes to the game's own server.
 emulator.setActivityUrlMappings([{ prefix: '/', target: game.url }]);

@@ -544,6 +544,7 @@ class RunningEmulator implements Emulator {
         name: options.name,
         type,
         ...(options.periodMs === undefined ? {} : { periodMs: options.periodMs }),
+        ...(options.price === undefined ? {} : { price: options.price }),
       }),
     );
   }

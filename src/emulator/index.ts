@@ -44,6 +44,7 @@ export type {
   EmulatorUrlMapping,
   EmulatorActivityInstance,
   EmulatorActivityLaunch,
+  EmulatorSkuPrice,
   EmulatorInteractionLaunch,
   EmulatorConsoleLine,
   LaunchActivityOptions,

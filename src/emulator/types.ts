@@ -650,6 +650,16 @@ export interface EmulatorSku {
   type: number;
   /** A subscription's period in ms; null for the others. */
   periodMs: number | null;
+  /** The price the store shows, or null when free. */
+  price: EmulatorSkuPrice | null;
+}
+
+/** A SKU's price. */
+export interface EmulatorSkuPrice {
+  /** In the currency's smallest unit (499 is $4.99). */
+  amount: number;
+  /** An ISO 4217 code in lower case, e.g. `usd`. */
+  currency: string;
 }
 
 /** An entitlement, as {@link Emulator.entitlements} shows it. */
@@ -1051,6 +1061,11 @@ export interface Emulator extends EmulatorInfo {
     name: string;
     type: 'durable' | 'consumable' | 'subscription';
     periodMs?: number;
+    /**
+     * The price the store shows (an Activity reads it with `getSkus`), e.g. `{ amount: 499, currency: 'usd' }`;
+     * no payment is ever taken. @defaultValue free
+     */
+    price?: EmulatorSkuPrice;
   }): EmulatorSku;
   /** The application's SKUs, oldest first. */
   skus(): EmulatorSku[];

@@ -230,6 +230,73 @@ describe('the Activity host: the desktop client around the game frame', () => {
     await until(() => emu.activityInstances().length === 0, 'the instance ended');
   });
 
+  it('sells in the Activity: SKUs with prices, the purchase modal, entitlements and ENTITLEMENT_CREATE', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2, autoConsent: false });
+    const board = emu.createSku({
+      name: 'Golden Board',
+      type: 'durable',
+      price: { amount: 499, currency: 'usd' },
+    });
+    const boost = emu.createSku({ name: 'Star Boost', type: 'consumable' });
+    expect(() =>
+      emu.createSku({ name: 'Bad', type: 'durable', price: { amount: 1.5, currency: 'usd' } }),
+    ).toThrow(RangeError);
+    const host = await frameFor(emu, 'alice');
+    expect((await host.command('GET_SKUS_EMBEDDED')).data).toEqual({
+      skus: [
+        {
+          id: board.id,
+          name: 'Golden Board',
+          type: 2,
+          price: { amount: 499, currency: 'usd' },
+          application_id: emu.applicationId,
+          flags: 4,
+          release_date: null,
+        },
+        expect.objectContaining({ id: boost.id, type: 3, price: { amount: 0, currency: 'usd' } }),
+      ],
+    });
+    expect((await host.command('SUBSCRIBE', {}, 'ENTITLEMENT_CREATE')).evt).toBeNull();
+
+    const declined = host.command('START_PURCHASE', { sku_id: board.id });
+    expect(await host.consent(false)).toMatchObject({
+      kind: 'purchase',
+      sku: { name: 'Golden Board', price: '4.99 USD' },
+    });
+    expect((await declined).data).toBeNull();
+    expect(emu.entitlements()).toEqual([]);
+
+    const bought = host.command('START_PURCHASE', { sku_id: board.id });
+    await host.consent(true);
+    const [entitlement] = (await bought).data as Record<string, unknown>[];
+    expect(entitlement).toMatchObject({
+      sku_id: board.id,
+      user_id: emu.users[0]?.id,
+      type: 1,
+      gift_code_flags: 0,
+      consumed: false,
+    });
+    const event = await host.next((m) => dispatchOf(m)?.evt === 'ENTITLEMENT_CREATE', 'ENTITLEMENT_CREATE');
+    expect(dispatchOf(event)?.data).toEqual({ entitlement });
+    expect((await host.command('GET_ENTITLEMENTS_EMBEDDED')).data).toEqual({ entitlements: [entitlement] });
+
+    // A durable is bought once, and an unknown SKU never: both are refused before any modal.
+    expect((await host.command('START_PURCHASE', { sku_id: board.id })).data).toMatchObject({
+      code: 4000,
+      message: 'the user already owns this durable SKU',
+    });
+    expect((await host.command('START_PURCHASE', { sku_id: '1' })).data).toMatchObject({ code: 4000 });
+    // A purchase elsewhere (the store page, another device) reaches the frame too.
+    expect(host.messages.filter((m) => m.t === 'consent')).toHaveLength(2);
+    emu.purchaseSku('alice', boost.id);
+    await host.next(
+      (m) =>
+        (dispatchOf(m)?.data as { entitlement?: { sku_id?: string } } | undefined)?.entitlement?.sku_id ===
+        boost.id,
+      'ENTITLEMENT_CREATE for the boost',
+    );
+  });
+
   it('answers the client commands, refuses unknown ones, and keeps console lines out of the log', async () => {
     const { emu, logs } = await loggedEmulator(running, { users: 2 });
     const host = await frameFor(emu, 'alice');

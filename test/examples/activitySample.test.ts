@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('the Activity sample (npm run example:activity)', () => {
-  it('runs with one command: two players open their links, authorize, and play a round to its winner', async () => {
+  it('runs with one command: two players open their links, authorize, play a round to its winner, and one buys in the shop', async () => {
     // As `npm run example:activity` runs it.
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/activity/main.ts'], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,6 +69,17 @@ describe('the Activity sample (npm run example:activity)', () => {
       }
       // A new round starts with everyone at zero.
       await bob.locator('#scores li', { hasText: 'Alice: 0' }).waitFor({ timeout: 10_000 });
+      // Bob buys the Golden Board in the client's purchase modal; his board turns gold.
+      const bobWindow = pages[1];
+      if (!bobWindow) throw new Error('no window for Bob');
+      await bob.locator('#buy', { hasText: 'Buy the Golden Board (4.99 USD)' }).click({ timeout: 5000 });
+      const modal = bobWindow.locator('dialog#consent');
+      await modal.locator('h1', { hasText: 'Buy Golden Board?' }).waitFor({ timeout: 5000 });
+      await bobWindow.locator('#authorize', { hasText: 'Buy' }).click();
+      await bob
+        .locator('body.golden #shop', { hasText: 'You own the Golden Board.' })
+        .waitFor({ timeout: 5000 });
+      expect(await alice.locator('body.golden').count()).toBe(0);
       expect(problems).toEqual([]);
       for (const page of pages) await page.close();
     } finally {

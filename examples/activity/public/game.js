@@ -50,6 +50,43 @@ await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }) 
   showParticipants(participants);
 });
 
+// The shop: a durable SKU (made in the developer portal) that gilds the board. The client shows its purchase
+// modal; ENTITLEMENT_CREATE also arrives when it is bought elsewhere (the store page, another window).
+const { skus } = await sdk.commands.getSkus();
+const golden = skus.find((s) => s.name === 'Golden Board');
+const gild = () => {
+  document.body.classList.add('golden');
+  $('shop').textContent = 'You own the Golden Board.';
+};
+const showShop = async () => {
+  if (!golden) {
+    $('shop').textContent = 'Nothing for sale.';
+    return;
+  }
+  const { entitlements } = await sdk.commands.getEntitlements();
+  if (entitlements.some((e) => e.sku_id === golden.id)) {
+    gild();
+    return;
+  }
+  const buy = document.createElement('button');
+  buy.type = 'button';
+  buy.id = 'buy';
+  buy.textContent = `Buy the Golden Board (${(golden.price.amount / 100).toFixed(2)} ${golden.price.currency.toUpperCase()})`;
+  buy.addEventListener('click', () => {
+    sdk.commands
+      .startPurchase({ sku_id: golden.id })
+      .then((bought) => {
+        if (bought?.some((e) => e.sku_id === golden.id)) gild();
+      })
+      .catch((error) => console.warn(`startPurchase failed: ${error.message}`));
+  });
+  $('shop').replaceChildren(buy);
+};
+await showShop();
+await sdk.subscribe('ENTITLEMENT_CREATE', ({ entitlement }) => {
+  if (entitlement.sku_id === golden?.id) gild();
+});
+
 // Rich presence: what friends see of this game, with the 2.1 link fields.
 let shownScore = -1;
 const showPresence = (state) => {

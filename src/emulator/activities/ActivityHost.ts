@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 import type { EmulatorContext } from '../context.js';
 import type { ActivityInstance, ActivityInstances } from './ActivityInstances.js';
 import { EmbeddedConnection } from './EmbeddedConnection.js';
-import { participantsOf, type ConsoleLine } from './embeddedCommands.js';
+import { embeddedEntitlement, participantsOf, type ConsoleLine } from './embeddedCommands.js';
 import { HOST_CSP, HOST_CSS, HOST_JS, HOST_PREFIX, hostPageHtml } from './hostPage.js';
 
 /** The largest message a host page may send (a CAPTURE_LOG line and its framing fit well within it). */
@@ -36,6 +36,11 @@ export class ActivityHost {
     });
     instances.on('participants', (instance) => {
       this.#participantsChanged(instance);
+    });
+    ctx.premium.on('entitlementCreated', (entitlement) => {
+      if (entitlement.userId === null) return;
+      const data = { entitlement: embeddedEntitlement(entitlement, ctx.store.state.application.id) };
+      this.dispatchToUser(entitlement.userId, 'ENTITLEMENT_CREATE', data);
     });
     instances.on('ended', (instance) => {
       this.#console.delete(instance.id);

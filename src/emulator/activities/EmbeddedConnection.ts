@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 
 import type { EmulatorContext } from '../context.js';
-import type { AuthorizeRequest } from '../localClient/commands.js';
+import { priceText } from '../premium/premiumWire.js';
 import { RpcCloseCode, RpcCommandError, RpcErrorCode, readCommand } from '../localClient/protocol.js';
 import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
@@ -66,7 +66,13 @@ export class EmbeddedConnection {
       source: this.source,
       subscriptions: this.subscriptions,
       authenticated: null,
-      consent: (request) => this.#askConsent(request),
+      consent: (request) =>
+        this.#ask({
+          kind: 'authorize',
+          scopes: request.scopes.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] ?? scope })),
+        }),
+      confirmPurchase: (sku) =>
+        this.#ask({ kind: 'purchase', sku: { name: sku.name, price: priceText(sku.price) } }),
       captureLog: (line) => hooks.captureLog(pass.instance, line),
       openLink: (url) => this.#toHost({ t: 'link', url }),
     };
@@ -254,14 +260,14 @@ export class EmbeddedConnection {
     }
   }
 
-  #askConsent(request: AuthorizeRequest): Promise<boolean> {
-    // One modal at a time, as in the client: a second AUTHORIZE while one is open is declined.
+  #ask(prompt: Record<string, unknown>): Promise<boolean> {
+    // One modal at a time, as in the client: a second one asked while one is open is declined.
     if (this.#consents.size > 0 || this.#closed) return Promise.resolve(false);
     const id = randomUUID();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#consents.delete(id);
-        this.#ctx.log.line('activity', `frame ${this.id}: the OAuth2 modal timed out`);
+        this.#ctx.log.line('activity', `frame ${this.id}: the ${String(prompt.kind)} modal timed out`);
         resolve(false);
       }, CONSENT_TIMEOUT_MS);
       timer.unref();
@@ -269,12 +275,7 @@ export class EmbeddedConnection {
         clearTimeout(timer);
         resolve(approved);
       });
-      this.#toHost({
-        t: 'consent',
-        id,
-        application: this.#ctx.store.state.application.name,
-        scopes: request.scopes.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] ?? scope })),
-      });
+      this.#toHost({ t: 'consent', id, application: this.#ctx.store.state.application.name, ...prompt });
     });
   }
 

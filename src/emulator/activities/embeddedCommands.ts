@@ -9,13 +9,15 @@ import {
   type AuthorizeRequest,
 } from '../localClient/commands.js';
 import { RpcErrorCode, type RpcCommand } from '../localClient/protocol.js';
-import type { UserRecord } from '../store/types.js';
+import { wireEntitlement } from '../premium/premiumWire.js';
+import type { EntitlementRecord, SkuRecord, UserRecord } from '../store/types.js';
 import type { ActivityInstance } from './ActivityInstances.js';
 
 /** Events an Activity may subscribe to in the emulated desktop client. */
 export const EMBEDDED_EVENTS: ReadonlySet<string> = new Set([
   'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
   'CURRENT_USER_UPDATE',
+  'ENTITLEMENT_CREATE',
   // Accepted, never sent: the emulated desktop client has one layout, orientation and thermal state.
   'ACTIVITY_LAYOUT_MODE_UPDATE',
   'ORIENTATION_UPDATE',
@@ -47,6 +49,8 @@ export interface EmbeddedScope {
   authenticated: string[] | null;
   /** Asks the player (the host page's OAuth2 modal) to approve `request`; resolves with the answer. */
   consent(request: AuthorizeRequest): Promise<boolean>;
+  /** Asks the player (the host page's purchase modal) to buy `sku`; resolves with the answer. */
+  confirmPurchase(sku: SkuRecord): Promise<boolean>;
   /** Keeps one console line of the game (CAPTURE_LOG), never written to the emulator's log. */
   captureLog(line: ConsoleLine): void;
   /** Asks the host page to open a link in a new tab. */
@@ -74,6 +78,43 @@ export function participantsOf(ctx: EmulatorContext, instance: ActivityInstance)
     .map((id) => ctx.store.user(id))
     .filter((u): u is UserRecord => u !== undefined)
     .map(wireParticipant);
+}
+
+/** A SKU as GET_SKUS_EMBEDDED sends it: with its price (free ones cost 0) and no release date. */
+export function embeddedSku(sku: SkuRecord, applicationId: string): Record<string, unknown> {
+  return {
+    id: sku.id,
+    name: sku.name,
+    type: sku.type,
+    price: sku.price ? { ...sku.price } : { amount: 0, currency: 'usd' },
+    application_id: applicationId,
+    flags: sku.flags,
+    release_date: null,
+  };
+}
+
+/** An entitlement as the Embedded App SDK reads it (the API's, with `gift_code_flags`). */
+export function embeddedEntitlement(e: EntitlementRecord, applicationId: string): Record<string, unknown> {
+  return { ...wireEntitlement(e, applicationId), gift_code_flags: 0 };
+}
+
+async function startPurchase(scope: EmbeddedScope, args: Record<string, unknown>): Promise<unknown> {
+  const { ctx } = scope;
+  const sku = typeof args.sku_id === 'string' ? ctx.premium.sku(args.sku_id) : undefined;
+  if (!sku || !ctx.premium.available(sku.id)) fail(RpcErrorCode.InvalidPayload, 'Unknown or unavailable SKU');
+  // What the player cannot buy is refused before the modal shows.
+  const problem = ctx.premium.purchaseProblem(scope.user.id, sku.id);
+  if (problem !== undefined) fail(RpcErrorCode.InvalidPayload, problem);
+  // The client shows its purchase modal; a player who closes it buys nothing, and the SDK gets null.
+  if (!(await scope.confirmPurchase(sku))) return null;
+  let bought: EntitlementRecord;
+  try {
+    bought = ctx.premium.purchase(scope.user.id, sku.id).entitlement;
+  } catch (error) {
+    return fail(RpcErrorCode.InvalidPayload, (error as Error).message);
+  }
+  ctx.log.line('activity', `${scope.user.username} bought ${sku.name} in an Activity`);
+  return [embeddedEntitlement(bought, ctx.store.state.application.id)];
 }
 
 async function authorize(scope: EmbeddedScope, args: Record<string, unknown>): Promise<unknown> {
@@ -161,6 +202,22 @@ export async function runEmbeddedCommand(scope: EmbeddedScope, command: RpcComma
       return { participants: participantsOf(scope.ctx, scope.instance) };
     case 'CAPTURE_LOG':
       return captureLog(scope, args);
+    case 'GET_SKUS_EMBEDDED':
+      return {
+        skus: scope.ctx.premium
+          .skus()
+          .filter((s) => scope.ctx.premium.available(s.id))
+          .map((s) => embeddedSku(s, scope.ctx.store.state.application.id)),
+      };
+    case 'GET_ENTITLEMENTS_EMBEDDED':
+      return {
+        entitlements: scope.ctx.premium
+          .entitlements()
+          .filter((e) => e.userId === scope.user.id && !e.deleted)
+          .map((e) => embeddedEntitlement(e, scope.ctx.store.state.application.id)),
+      };
+    case 'START_PURCHASE':
+      return startPurchase(scope, args);
     case 'OPEN_EXTERNAL_LINK':
       return openExternalLink(scope, args);
     case 'USER_SETTINGS_GET_LOCALE':

@@ -33,8 +33,8 @@ export function hostPageHtml(): string {
 </div>
 <dialog id="consent">
   <form method="dialog">
-    <h1><span id="consent-app"></span> wants to access your account</h1>
-    <p>This will allow the Activity to:</p>
+    <h1 id="consent-title"></h1>
+    <p id="consent-lead"></p>
     <ul id="consent-scopes"></ul>
     <div class="buttons">
       <button id="cancel" value="cancel">Cancel</button>
@@ -96,9 +96,16 @@ export const HOST_JS = `'use strict';
     const dialog = $('consent');
     if (dialog.open || consents.length === 0) return;
     const ask = consents[0];
-    $('consent-app').textContent = ask.application;
+    const purchase = ask.kind === 'purchase';
+    $('consent-title').textContent = purchase
+      ? 'Buy ' + ask.sku.name + '?'
+      : ask.application + ' wants to access your account';
+    $('consent-lead').textContent = purchase
+      ? ask.sku.price + ' · from ' + ask.application + ' (the emulator takes no payment)'
+      : 'This will allow the Activity to:';
+    $('authorize').textContent = purchase ? 'Buy' : 'Authorize';
     const list = $('consent-scopes');
-    list.replaceChildren(...ask.scopes.map((s) => {
+    list.replaceChildren(...(purchase ? [] : ask.scopes).map((s) => {
       const item = document.createElement('li');
       item.textContent = s.description;
       item.title = s.scope;

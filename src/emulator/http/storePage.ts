@@ -1,6 +1,7 @@
 import type { EmulatorContext } from '../context.js';
 import { checkConsentToken, makeConsentToken } from '../oauth/csrf.js';
 import { SkuType, SubscriptionStatus } from '../premium/Premium.js';
+import { priceText } from '../premium/premiumWire.js';
 import type { Fields } from './body.js';
 import { HtmlError } from './errors.js';
 import { escapeHtml, htmlPage } from './html.js';
@@ -40,7 +41,7 @@ export function storeRoutes(ctx: EmulatorContext): Route[] {
       .map(
         (
           s,
-        ) => `<li data-sku-id="${escapeHtml(s.id)}"><strong>${escapeHtml(s.name)}</strong> <span class="muted">${TYPE_NAMES[s.type] ?? s.type}</span>
+        ) => `<li data-sku-id="${escapeHtml(s.id)}"><strong>${escapeHtml(s.name)}</strong> <span class="price">${escapeHtml(priceText(s.price))}</span> <span class="muted">${TYPE_NAMES[s.type] ?? s.type}</span>
 <form method="post" action="/store/buy"><input type="hidden" name="csrf_token" value="${token}"><input type="hidden" name="sku_id" value="${escapeHtml(s.id)}">
 <select name="user_id" aria-label="buyer">${userOptions}</select> <button type="submit">Buy</button></form></li>`,
       )

@@ -2,7 +2,7 @@ import { TypedEmitter } from '../../util/TypedEmitter.js';
 import type { EmulatorLog } from '../log.js';
 import { compareIds } from '../social/ids.js';
 import type { EmulatorStore } from '../store/Store.js';
-import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../store/types.js';
+import type { EntitlementRecord, SkuPrice, SkuRecord, SubscriptionRecord } from '../store/types.js';
 
 /** SKU types the emulator sells. */
 export const SkuType = { DURABLE: 2, CONSUMABLE: 3, SUBSCRIPTION: 5 } as const;
@@ -66,9 +66,22 @@ export class Premium extends TypedEmitter<PremiumEvents> {
   }
 
   /** Creates a SKU (the developer portal's work). */
-  createSku(input: { name: string; type: SkuRecord['type']; periodMs?: number; guild?: boolean }): SkuRecord {
+  createSku(input: {
+    name: string;
+    type: SkuRecord['type'];
+    periodMs?: number;
+    guild?: boolean;
+    price?: SkuPrice;
+  }): SkuRecord {
     const name = input.name.trim();
     if (name.length === 0 || name.length > 100) throw new RangeError('a SKU name is 1–100 characters');
+    const { price } = input;
+    if (
+      price !== undefined &&
+      (!Number.isSafeInteger(price.amount) || price.amount < 0 || !/^[a-z]{3}$/.test(price.currency))
+    ) {
+      throw new RangeError('a price is a whole amount of the smallest unit and a 3-letter currency code');
+    }
     if (input.periodMs !== undefined && (!Number.isSafeInteger(input.periodMs) || input.periodMs < 60_000)) {
       throw new RangeError('a subscription period is at least one minute');
     }
@@ -86,6 +99,7 @@ export class Premium extends TypedEmitter<PremiumEvents> {
         SkuFlag.AVAILABLE |
         (subscription ? (input.guild === true ? SkuFlag.GUILD_SUBSCRIPTION : SkuFlag.USER_SUBSCRIPTION) : 0),
       periodMs: subscription ? (input.periodMs ?? DEFAULT_PERIOD_MS) : null,
+      ...(price === undefined ? {} : { price: { amount: price.amount, currency: price.currency } }),
     };
     this.#store.state.skus[sku.id] = sku;
     this.#log.line('premium', `SKU ${sku.name} (${sku.id}, type ${sku.type}) created`);
@@ -114,6 +128,22 @@ export class Premium extends TypedEmitter<PremiumEvents> {
     return Object.hasOwn(all, id) ? all[id] : undefined;
   }
 
+  /** Why the user cannot buy the SKU (unavailable, a durable owned, a live subscription), or undefined. */
+  purchaseProblem(userId: string, skuId: string): string | undefined {
+    const sku = this.sku(skuId);
+    if (!sku || (sku.flags & SkuFlag.AVAILABLE) === 0) return `no available SKU "${skuId}"`;
+    if (sku.type === SkuType.DURABLE && this.#live(userId, skuId).length > 0) {
+      return 'the user already owns this durable SKU';
+    }
+    const subscribed = this.subscriptions().some(
+      (s) => s.userId === userId && s.skuIds.includes(skuId) && s.status !== SubscriptionStatus.INACTIVE,
+    );
+    if (sku.type === SkuType.SUBSCRIPTION && subscribed) {
+      return 'the user already has a live subscription to this SKU';
+    }
+    return undefined;
+  }
+
   /**
    * A user buys a SKU (the store page, or the admin hook): an entitlement, and for a subscription SKU a
    * subscription. Throws a RangeError for an unavailable SKU or a second live subscription to it.
@@ -122,21 +152,12 @@ export class Premium extends TypedEmitter<PremiumEvents> {
     userId: string,
     skuId: string,
   ): { entitlement: EntitlementRecord; subscription: SubscriptionRecord | null } {
+    const problem = this.purchaseProblem(userId, skuId);
     const sku = this.sku(skuId);
-    if (!sku || (sku.flags & SkuFlag.AVAILABLE) === 0) throw new RangeError(`no available SKU "${skuId}"`);
+    if (problem !== undefined || !sku) throw new RangeError(problem ?? `no available SKU "${skuId}"`);
     const now = this.#store.now();
-    if (sku.type === SkuType.DURABLE && this.#live(userId, skuId).length > 0) {
-      throw new RangeError('the user already owns this durable SKU');
-    }
     let subscription: SubscriptionRecord | null = null;
     if (sku.type === SkuType.SUBSCRIPTION) {
-      if (
-        this.subscriptions().some(
-          (s) => s.userId === userId && s.skuIds.includes(skuId) && s.status !== SubscriptionStatus.INACTIVE,
-        )
-      ) {
-        throw new RangeError('the user already has a live subscription to this SKU');
-      }
       subscription = {
         id: this.#store.nextId(),
         userId,

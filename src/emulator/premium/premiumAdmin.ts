@@ -3,7 +3,13 @@ import type { EmulatorEntitlement, EmulatorSku, EmulatorSubscription } from '../
 
 /** The admin view of a SKU. */
 export function skuView(s: SkuRecord): EmulatorSku {
-  return { id: s.id, name: s.name, type: s.type, periodMs: s.periodMs };
+  return {
+    id: s.id,
+    name: s.name,
+    type: s.type,
+    periodMs: s.periodMs,
+    price: s.price ? { ...s.price } : null,
+  };
 }
 
 /** The admin view of an entitlement. */

@@ -1,7 +1,13 @@
-import type { EntitlementRecord, SkuRecord, SubscriptionRecord } from '../store/types.js';
+import type { EntitlementRecord, SkuPrice, SkuRecord, SubscriptionRecord } from '../store/types.js';
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** A price as the store shows it: `4.99 USD` (two decimals of the smallest unit), or `free`. */
+export function priceText(price: SkuPrice | undefined): string {
+  if (!price) return 'free';
+  return `${(price.amount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
 }
 
 /** A SKU as the API sends it. */

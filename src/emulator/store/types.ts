@@ -468,6 +468,14 @@ export interface SkuRecord {
   flags: number;
   /** Subscriptions: the length of one period, in ms. */
   periodMs: number | null;
+  /** The price the store shows, in the currency's smallest unit (no payment is ever taken); absent: free. */
+  price?: SkuPrice;
+}
+
+/** A SKU's price: `amount` in the currency's smallest unit (cents), `currency` an ISO 4217 code in lower case. */
+export interface SkuPrice {
+  amount: number;
+  currency: string;
 }
 
 /** An entitlement: a user's (or guild's) right to a SKU. */
