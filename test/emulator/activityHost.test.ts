@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
 import { closeOf, dispatchOf, HostSocket, voiceChannel, type HostMessage } from './activityHostHelpers.js';
-import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 
 const { running } = closeAfterEach();
 const SECRET = 'activity-test-client-secret';
@@ -61,10 +61,22 @@ describe('the Activity host: the desktop client around the game frame', () => {
     expect(emu.launchActivity({ user: 'bob', channel: voiceChannel(emu) }).instanceId).toBe(
       launch.instanceId,
     );
+    // A player may have 8 frames open in one instance; a 9th socket is refused.
+    const more: HostSocket[] = [];
+    for (let i = 1; i < 8; i += 1) more.push(await HostSocket.open(emu, launch.url));
+    await expect(HostSocket.open(emu, launch.url)).rejects.toThrow('refused with 429');
+    for (const socket of [host, ...more]) socket.close();
+    await Promise.all([host, ...more].map((socket) => socket.closed));
     const solo = emu.launchActivity({ user: 'bob' });
     expect(solo.instanceId).not.toBe(launch.instanceId);
     expect(solo.locationId).toBe(`pc-${emu.users[1]?.id}`);
     expect(() => emu.launchActivity({ user: 'nobody' })).toThrow(RangeError);
+    // Nobody ever joined them: ten minutes on, the next launch drops them, and their links stop working.
+    expect(emu.activityInstances()).toHaveLength(2);
+    emu.advanceTime(10 * 60_000 + 1);
+    emu.launchActivity({ user: 'alice' });
+    expect(emu.activityInstances().map((i) => i.locationId)).toEqual([`pc-${emu.users[0]?.id}`]);
+    await expect(HostSocket.open(emu, launch.url)).rejects.toThrow('refused with 403');
   });
 
   it('checks the handshake: client id (4000), version (4004), frame id and order (1003), each logged', async () => {
@@ -190,6 +202,20 @@ describe('the Activity host: the desktop client around the game frame', () => {
     expect((await alice.command('SUBSCRIBE', {}, 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE')).data).toEqual({
       evt: 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
     });
+    // Bob has a nickname in the guild, which participants carry.
+    const guildId = emu.guilds()[0]?.id ?? '';
+    const nicknamer = emu.createRole(guildId, { name: 'Nicknamer', permissions: 1n << 27n });
+    emu.setMemberRoles(guildId, '@bot', [nicknamer.id]);
+    const nick = await call(
+      emu,
+      `Bot ${emu.botToken}`,
+      'PATCH',
+      `/guilds/${guildId}/members/${emu.users[1]?.id ?? ''}`,
+      {
+        nick: 'Bobby',
+      },
+    );
+    expect(nick.status).toBe(200);
     const bob = await frameFor(emu, 'bob');
     const update = (m: HostMessage): unknown[] | undefined => {
       const d = dispatchOf(m);
@@ -200,8 +226,9 @@ describe('the Activity host: the desktop client around the game frame', () => {
     const joined = update(await alice.next((m) => update(m)?.length === 2, 'the update for Bob'));
     expect(joined).toEqual([
       expect.objectContaining({ id: emu.users[0]?.id, username: 'alice', bot: false, discriminator: '0' }),
-      expect.objectContaining({ id: emu.users[1]?.id, username: 'bob', flags: 0 }),
+      expect.objectContaining({ id: emu.users[1]?.id, username: 'bob', flags: 0, nickname: 'Bobby' }),
     ]);
+    expect(joined?.[0]).not.toHaveProperty('nickname');
     const got = await bob.command('GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS');
     expect((got.data as { participants: { id: string }[] }).participants.map((p) => p.id)).toEqual([
       emu.users[0]?.id,

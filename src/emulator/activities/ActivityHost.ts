@@ -12,6 +12,9 @@ import { HOST_CSP, HOST_CSS, HOST_JS, HOST_PREFIX, hostPageHtml } from './hostPa
 /** The largest message a host page may send (a CAPTURE_LOG line and its framing fit well within it). */
 const MAX_HOST_MESSAGE_BYTES = 256 * 1024;
 
+/** How many frames one player may have open in one instance (windows, reloads). */
+export const MAX_FRAMES_PER_PLAYER = 8;
+
 /** How many console lines of each instance are kept (the oldest go first). */
 export const CONSOLE_LINES_KEPT = 200;
 
@@ -95,6 +98,17 @@ export class ActivityHost {
     if (!pass || !user || user.banned) {
       this.#ctx.log.line('activity', 'host socket refused: no live launch for its ticket');
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const open = [...this.#connections].filter(
+      (c) => c.instance === pass.instance && c.user.id === user.id,
+    ).length;
+    if (open >= MAX_FRAMES_PER_PLAYER) {
+      this.#ctx.log.line(
+        'activity',
+        `host socket refused: ${user.username} has ${open} frames open in the instance`,
+      );
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => {

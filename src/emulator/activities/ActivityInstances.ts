@@ -4,6 +4,9 @@ import { randomToken } from '../random.js';
 /** How many Activity instances may be live at once; a launch past it is refused. */
 export const MAX_ACTIVITY_INSTANCES = 1000;
 
+/** How long a launched instance waits for its first player before it is dropped. */
+export const UNOPENED_INSTANCE_MS = 10 * 60_000;
+
 /** How many launch tickets are kept; past it the oldest stops opening its host page. */
 const MAX_TICKETS = 10_000;
 
@@ -26,6 +29,8 @@ export interface ActivityInstance {
   readonly launchedAt: number;
   /** Connected players, in the order they connected, with how many frames each has open. */
   readonly participants: Map<string, number>;
+  /** Whether a player ever connected (an instance nobody opened is dropped after a while). */
+  opened: boolean;
 }
 
 /** A player's pass to the host page of one instance (the launch link carries it). */
@@ -72,6 +77,7 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
         ? undefined
         : [...this.#instances.values()].find((i) => i.locationId === locationId);
     if (!instance) {
+      this.#dropUnopened();
       if (this.#instances.size >= MAX_ACTIVITY_INSTANCES) {
         throw new RangeError(`${MAX_ACTIVITY_INSTANCES} Activity instances are live; end one first`);
       }
@@ -83,6 +89,7 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
         launchedBy: userId,
         launchedAt: this.#now(),
         participants: new Map(),
+        opened: false,
       };
       this.#instances.set(instance.id, instance);
     }
@@ -105,6 +112,7 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
   /** One more frame of `userId` connected to the instance. */
   connect(instance: ActivityInstance, userId: string): void {
     const frames = instance.participants.get(userId) ?? 0;
+    instance.opened = true;
     instance.participants.set(userId, frames + 1);
     if (frames === 0) this.emit('participants', instance);
   }
@@ -122,6 +130,22 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
       this.emit('participants', instance);
       return;
     }
+    this.#instances.delete(instance.id);
+    for (const [ticket, pass] of this.#tickets)
+      if (pass.instanceId === instance.id) this.#tickets.delete(ticket);
+    this.emit('ended', instance);
+  }
+
+  /** Drops instances nobody opened within {@link UNOPENED_INSTANCE_MS} of their launch. */
+  #dropUnopened(): void {
+    const cutoff = this.#now() - UNOPENED_INSTANCE_MS;
+    for (const instance of this.#instances.values()) {
+      if (instance.participants.size === 0 && !instance.opened && instance.launchedAt < cutoff)
+        this.#end(instance);
+    }
+  }
+
+  #end(instance: ActivityInstance): void {
     this.#instances.delete(instance.id);
     for (const [ticket, pass] of this.#tickets)
       if (pass.instanceId === instance.id) this.#tickets.delete(ticket);

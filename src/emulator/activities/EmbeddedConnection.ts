@@ -206,6 +206,11 @@ export class EmbeddedConnection {
       this.#violation('the handshake names another frame');
       return;
     }
+    if (this.#hooks.instances.get(this.instance.id) !== this.instance) {
+      this.#ctx.log.line('activity', `frame ${this.id}: its instance ended before the handshake`);
+      this.close(RpcCloseCode.Normal, 'The Activity instance ended');
+      return;
+    }
     this.#handshaken = true;
     clearTimeout(this.#handshakeTimer);
     this.#ctx.log.line(

@@ -57,10 +57,14 @@ export interface EmbeddedScope {
   openLink(url: string): void;
 }
 
-/** A participant as GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS and its update event send it. */
-export function wireParticipant(user: UserRecord): Record<string, unknown> {
+/**
+ * A participant as GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS and its update event send it; `nickname` is the
+ * player's nickname in the instance's guild, when they have one.
+ */
+export function wireParticipant(user: UserRecord, nickname?: string | null): Record<string, unknown> {
   const base = wireUser(user);
   return {
+    ...(nickname === undefined || nickname === null ? {} : { nickname }),
     id: base.id,
     username: base.username,
     global_name: base.global_name,
@@ -77,7 +81,9 @@ export function participantsOf(ctx: EmulatorContext, instance: ActivityInstance)
   return [...instance.participants.keys()]
     .map((id) => ctx.store.user(id))
     .filter((u): u is UserRecord => u !== undefined)
-    .map(wireParticipant);
+    .map((u) =>
+      wireParticipant(u, instance.guildId === null ? null : ctx.guilds.member(instance.guildId, u.id)?.nick),
+    );
 }
 
 /** A SKU as GET_SKUS_EMBEDDED sends it: with its price (free ones cost 0) and no release date. */
