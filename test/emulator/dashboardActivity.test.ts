@@ -1,30 +1,16 @@
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { startActivityServer, type ActivityServer } from '../../examples/activity/server.js';
 import { emulatorFor, eventually } from '../integration/helpers.js';
+import { sharedChromium } from '../setup/browser.js';
 
-/** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
-const CHROMIUM = inject('chromiumPath');
 const SECRET = 'dashboard-activity-secret';
 
-let browser: Browser | undefined;
+const browser = sharedChromium();
 const games: ActivityServer[] = [];
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking'],
-  });
-}, 30_000);
 
 afterEach(async () => {
   await Promise.all(games.splice(0).map((g) => g.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe('the dashboard launches the Activity', () => {
@@ -37,8 +23,7 @@ describe('the dashboard launches the Activity', () => {
     });
     games.push(game);
     emu.setActivityUrlMappings([{ prefix: '/', target: game.url }]);
-    if (!browser) throw new Error('no browser');
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await browser().newPage({ viewport: { width: 1400, height: 1000 } });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(emu.dashboard);

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
 import {
   createInteractionsHandler,
@@ -15,30 +15,16 @@ import {
 import { ActivityPartyPrivacy, ActivityTypes, CallStatus, RelationshipType } from '../../src/index.js';
 import { bothInCall, tempDir, writeToneWav } from '../integration/callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
+import { sharedChromium } from '../setup/browser.js';
 
-/** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
-const CHROMIUM = inject('chromiumPath');
 const SCREENSHOT = path.join('test-artifacts', 'dashboard.png');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking'],
-  });
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedChromium();
 
 /** Opens a page that records script errors and policy violations (Chromium reports both on the console). */
 async function openPage(url: string): Promise<{ page: Page; problems: string[] }> {
-  if (!browser) throw new Error('no browser');
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const page = await browser().newPage({ viewport: { width: 1400, height: 1000 } });
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
@@ -241,8 +227,7 @@ describe('the emulator dashboard in Chromium', () => {
           { prefix: '/', target: `http://127.0.0.1:${(game.address() as AddressInfo).port}` },
         ],
       });
-      if (!browser) throw new Error('no browser');
-      const page = await browser.newPage();
+      const page = await browser().newPage();
       await page.goto(`${emulator.activityUrl}/.proxy/index.html`);
       expect(await page.title()).toBe('Tiny Activity');
       expect(new URL(page.url()).hostname).toBe(`${emulator.applicationId}.localhost`);

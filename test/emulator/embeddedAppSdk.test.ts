@@ -1,37 +1,23 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { startActivityServer, type ActivityServer } from '../../examples/activity/server.js';
 import { allLogLines, allSecrets, emulatorFor, eventually, linkAndConnect } from '../integration/helpers.js';
 import { voiceChannel } from './activityHostHelpers.js';
+import { sharedChromium } from '../setup/browser.js';
 
-/** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
-const CHROMIUM = inject('chromiumPath');
 const SECRET = 'catch-the-star-client-secret';
 
-let browser: Browser | undefined;
+const browser = sharedChromium();
 const games: ActivityServer[] = [];
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking'],
-  });
-}, 30_000);
 
 afterEach(async () => {
   await Promise.all(games.splice(0).map((g) => g.close()));
 });
 
-afterAll(async () => {
-  await browser?.close();
-});
-
 /** A player's client window: the host page of their launch, with script errors recorded. */
 async function open(url: string, problems: string[]): Promise<Page> {
-  if (!browser) throw new Error('no browser');
-  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  const page = await browser().newPage({ viewport: { width: 1100, height: 700 } });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);

@@ -1,25 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
-/** Headless Chromium from the `@sparticuz/chromium` devDependency, unpacked by test/setup/chromium.ts. */
-const CHROMIUM = inject('chromiumPath');
+import { sharedChromium } from '../setup/browser.js';
 
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking'],
-  });
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedChromium();
 
 describe('the Activity sample (npm run example:activity)', () => {
   it('runs with one command: two players open their links, authorize, play a round to its winner, and one buys in the shop', async () => {
@@ -43,11 +30,10 @@ describe('the Activity sample (npm run example:activity)', () => {
         url: m[2],
       }));
       expect(links.map((l) => l.name)).toEqual(['alice', 'bob']);
-      if (!browser) throw new Error('no browser');
       const problems: string[] = [];
       const pages: Page[] = [];
       for (const link of links) {
-        const page = await browser.newPage();
+        const page = await browser().newPage();
         page.on('pageerror', (error) => problems.push(error.message));
         await page.goto(link.url ?? '');
         await page.locator('#authorize').click({ timeout: 10_000 });

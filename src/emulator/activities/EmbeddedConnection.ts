@@ -4,7 +4,14 @@ import type { WebSocket } from 'ws';
 
 import type { EmulatorContext } from '../context.js';
 import { priceText } from '../premium/premiumWire.js';
-import { RpcCloseCode, RpcCommandError, RpcErrorCode, readCommand } from '../localClient/protocol.js';
+import {
+  commandReply,
+  dispatchBody,
+  errorReply,
+  readCommand,
+  readyData,
+  RpcCloseCode,
+} from '../localClient/protocol.js';
 import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
 import type { ActivityInstance, ActivityInstances } from './ActivityInstances.js';
@@ -124,7 +131,7 @@ export class EmbeddedConnection {
   /** Sends an event if the frame subscribed to it; returns whether it was sent. */
   dispatch(evt: string, data: unknown): boolean {
     if (!this.ready || !this.subscriptions.has(evt)) return false;
-    this.#frame(EmbeddedOpcode.FRAME, { cmd: 'DISPATCH', evt, data, nonce: null });
+    this.#frame(EmbeddedOpcode.FRAME, dispatchBody(evt, data));
     return true;
   }
 
@@ -227,20 +234,7 @@ export class EmbeddedConnection {
       // The SDK's READY schema takes a string avatar or none at all.
       ...(this.user.avatar === null ? {} : { avatar: this.user.avatar }),
     };
-    this.#frame(EmbeddedOpcode.FRAME, {
-      cmd: 'DISPATCH',
-      evt: 'READY',
-      nonce: null,
-      data: {
-        v: 1,
-        config: {
-          cdn_host: 'cdn.discordapp.com',
-          api_endpoint: this.#ctx.urls.api,
-          environment: 'production',
-        },
-        user,
-      },
-    });
+    this.#frame(EmbeddedOpcode.FRAME, dispatchBody('READY', readyData(this.#ctx.urls.api, user)));
   }
 
   async #onCommand(body: unknown): Promise<void> {
@@ -250,18 +244,14 @@ export class EmbeddedConnection {
       return;
     }
     try {
-      const data = await runEmbeddedCommand(this.#scope, command);
-      this.#frame(EmbeddedOpcode.FRAME, { cmd: command.cmd, data, evt: null, nonce: command.nonce });
+      this.#frame(
+        EmbeddedOpcode.FRAME,
+        commandReply(command, await runEmbeddedCommand(this.#scope, command)),
+      );
     } catch (error) {
-      const code = error instanceof RpcCommandError ? error.code : RpcErrorCode.UnknownError;
-      const message = error instanceof Error ? error.message : 'Unknown error';
+      const { body: reply, code } = errorReply(command, error);
       this.#ctx.log.line('activity', `frame ${this.id}: ${command.cmd} failed (${code})`);
-      this.#frame(EmbeddedOpcode.FRAME, {
-        cmd: command.cmd,
-        evt: 'ERROR',
-        nonce: command.nonce,
-        data: { code, message },
-      });
+      this.#frame(EmbeddedOpcode.FRAME, reply);
     }
   }
 

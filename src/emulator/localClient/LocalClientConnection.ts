@@ -14,7 +14,7 @@ import { runCommand, type CommandScope } from './commands.js';
 
 /** What a connection asks of its server: recording commands for the admin API, and the player's consent. */
 export type ConnectionHooks = Pick<CommandScope, 'record' | 'consent'>;
-import { RpcCloseCode, RpcCommandError, RpcErrorCode, readCommand } from './protocol.js';
+import { commandReply, dispatchBody, errorReply, readCommand, readyData, RpcCloseCode } from './protocol.js';
 
 /** How long a closed connection may linger before its socket is destroyed. */
 const CLOSE_GRACE_MS = 1_000;
@@ -74,7 +74,7 @@ export class LocalClientConnection {
   /** Sends an event if the game subscribed to it; returns whether it was sent. */
   dispatch(evt: string, data: unknown): boolean {
     if (!this.ready || !this.subscriptions.has(evt)) return false;
-    this.#send(RpcOpcode.Frame, { cmd: 'DISPATCH', evt, data, nonce: null });
+    this.#send(RpcOpcode.Frame, dispatchBody(evt, data));
     return true;
   }
 
@@ -160,20 +160,13 @@ export class LocalClientConnection {
       'rpc',
       `connection ${this.id}: a game connected to the local client of ${this.#user.username}`,
     );
-    this.#send(RpcOpcode.Frame, {
-      cmd: 'DISPATCH',
-      evt: 'READY',
-      nonce: null,
-      data: {
-        v: 1,
-        config: {
-          cdn_host: 'cdn.discordapp.com',
-          api_endpoint: this.#ctx.urls.api,
-          environment: 'production',
-        },
-        user: { ...wireUser(this.#user), avatar_decoration_data: null },
-      },
-    });
+    this.#send(
+      RpcOpcode.Frame,
+      dispatchBody(
+        'READY',
+        readyData(this.#ctx.urls.api, { ...wireUser(this.#user), avatar_decoration_data: null }),
+      ),
+    );
   }
 
   #onCommand(body: unknown): void {
@@ -191,18 +184,11 @@ export class LocalClientConnection {
       consent: this.#hooks.consent,
     };
     try {
-      const data = runCommand(scope, command);
-      this.#send(RpcOpcode.Frame, { cmd: command.cmd, data, evt: null, nonce: command.nonce });
+      this.#send(RpcOpcode.Frame, commandReply(command, runCommand(scope, command)));
     } catch (error) {
-      const code = error instanceof RpcCommandError ? error.code : RpcErrorCode.UnknownError;
-      const message = error instanceof Error ? error.message : 'Unknown error';
+      const { body, code } = errorReply(command, error);
       this.#ctx.log.line('rpc', `connection ${this.id}: ${command.cmd} failed (${code})`);
-      this.#send(RpcOpcode.Frame, {
-        cmd: command.cmd,
-        evt: 'ERROR',
-        nonce: command.nonce,
-        data: { code, message },
-      });
+      this.#send(RpcOpcode.Frame, body);
     }
   }
 

@@ -70,3 +70,35 @@ export function readCommand(body: unknown): RpcCommand | string {
     ...(typeof evt === 'string' ? { evt } : {}),
   };
 }
+
+/** The reply to a command that succeeded. */
+export function commandReply(command: RpcCommand, data: unknown): Record<string, unknown> {
+  return { cmd: command.cmd, data, evt: null, nonce: command.nonce };
+}
+
+/**
+ * The ERROR reply to a command that failed: an {@link RpcCommandError}'s code and message, or 1000 for anything
+ * else. Returns the frame's body and the code (for the log line, which never carries the message).
+ */
+export function errorReply(
+  command: RpcCommand,
+  error: unknown,
+): { body: Record<string, unknown>; code: number } {
+  const code = error instanceof RpcCommandError ? error.code : RpcErrorCode.UnknownError;
+  const message = error instanceof Error ? error.message : 'Unknown error';
+  return { body: { cmd: command.cmd, evt: 'ERROR', nonce: command.nonce, data: { code, message } }, code };
+}
+
+/** An event sent to a subscribed client. */
+export function dispatchBody(evt: string, data: unknown): Record<string, unknown> {
+  return { cmd: 'DISPATCH', evt, data, nonce: null };
+}
+
+/** READY's data: the protocol version, the client's configuration (the emulator's API) and the user. */
+export function readyData(apiEndpoint: string, user: Record<string, unknown>): Record<string, unknown> {
+  return {
+    v: 1,
+    config: { cdn_host: 'cdn.discordapp.com', api_endpoint: apiEndpoint, environment: 'production' },
+    user,
+  };
+}
