@@ -220,7 +220,8 @@ export class ActivityProxy {
       upstreamSocket.setTimeout(0);
       // Messages of a game's WebSocket are small and interactive: no coalescing delay on either side.
       upstreamSocket.setNoDelay(true);
-      if ('setNoDelay' in socket && typeof socket.setNoDelay === 'function') (socket as Socket).setNoDelay(true);
+      if ('setNoDelay' in socket && typeof socket.setNoDelay === 'function')
+        (socket as Socket).setNoDelay(true);
       const lines = [`HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}`];
       for (let i = 0; i < answer.rawHeaders.length; i += 2) {
         lines.push(`${answer.rawHeaders[i] ?? ''}: ${answer.rawHeaders[i + 1] ?? ''}`);
