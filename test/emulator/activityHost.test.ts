@@ -1,3 +1,4 @@
+import { Common } from '@discord/embedded-app-sdk';
 import { describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
@@ -322,6 +323,71 @@ describe('the Activity host: the desktop client around the game frame', () => {
         boost.id,
       'ENTITLEMENT_CREATE for the boost',
     );
+  });
+
+  it("GET_RELATIONSHIPS and RELATIONSHIP_UPDATE need relationships.read, and match the SDK's own schemas, as GET_USER does", async () => {
+    const { emu } = await loggedEmulator(running, { users: 3, autoConsent: false, clientSecret: SECRET });
+    const [, bob, cara] = emu.users;
+    emu.befriend('alice', 'bob');
+    const host = await frameFor(emu, 'alice');
+    expect((await host.command('GET_RELATIONSHIPS')).data).toMatchObject({ code: 4006 });
+    expect((await host.command('SUBSCRIBE', {}, 'RELATIONSHIP_UPDATE')).data).toMatchObject({ code: 4006 });
+    const token = await signInFrame(emu, host, ['identify', 'relationships.read', 'relationships.write']);
+    expect((await host.command('SUBSCRIBE', {}, 'RELATIONSHIP_UPDATE')).evt).toBeNull();
+
+    // Bob plays in his own frame; Alice's friend list shows what he does, in the shape the SDK parses.
+    const bobFrame = await frameFor(emu, 'bob');
+    await signInFrame(emu, bobFrame, ['identify', 'rpc.activities.write']);
+    await bobFrame.command('SET_ACTIVITY', {
+      activity: {
+        details: 'Catching stars',
+        state: '1 of 5',
+        party: { id: 'room-1', size: [2, 8] },
+        buttons: [{ label: 'Watch', url: 'https://example.com/watch' }],
+      },
+    });
+    const update = await host.next(
+      (m) => dispatchOf(m)?.evt === 'RELATIONSHIP_UPDATE',
+      "RELATIONSHIP_UPDATE for Bob's activity",
+    );
+    expect(Common.Relationship.parse(dispatchOf(update)?.data)).toMatchObject({
+      type: 1,
+      user: { id: bob?.id, username: 'bob' },
+      presence: { status: 'online', activity: { details: 'Catching stars', buttons: ['Watch'] } },
+    });
+    const listed = (await host.command('GET_RELATIONSHIPS')).data as { relationships: unknown[] };
+    expect(listed.relationships).toHaveLength(1);
+    expect(Common.Relationship.parse(listed.relationships[0])).toMatchObject({
+      presence: { activity: { party: { id: 'room-1', size: [2, 8] } } },
+    });
+
+    // A new friend reaches the frame too.
+    emu.befriend('alice', cara?.username ?? '');
+    const added = await host.next(
+      (m) => (dispatchOf(m)?.data as { user?: { id?: string } } | undefined)?.user?.id === cara?.id,
+      'RELATIONSHIP_UPDATE for Cara',
+    );
+    expect(Common.Relationship.parse(dispatchOf(added)?.data)).toMatchObject({ type: 1 });
+    // Alice removes Cara (the API, with her token): the frame hears type 0, with no presence.
+    const removed = await call(
+      emu,
+      `Bearer ${token}`,
+      'DELETE',
+      `/users/@me/relationships/${cara?.id ?? ''}`,
+    );
+    expect(removed.status).toBe(204);
+    const gone = await host.next((m) => {
+      const data = dispatchOf(m)?.data as { type?: number; user?: { id?: string } } | undefined;
+      return data?.type === 0 && data.user?.id === cara?.id;
+    }, 'RELATIONSHIP_UPDATE type 0 for Cara');
+    expect(Common.Relationship.parse(dispatchOf(gone)?.data)).not.toHaveProperty('presence');
+
+    expect(Common.User.parse((await host.command('GET_USER', { id: bob?.id })).data)).toMatchObject({
+      username: 'bob',
+      bot: false,
+    });
+    expect((await host.command('GET_USER', { id: '1' })).data).toBeNull();
+    expect((await host.command('GET_USER', {})).data).toMatchObject({ code: 4000 });
   });
 
   it('answers the client commands, refuses unknown ones, and keeps console lines out of the log', async () => {

@@ -6,7 +6,9 @@ import { WebSocketServer } from 'ws';
 import type { EmulatorContext } from '../context.js';
 import type { ActivityInstance, ActivityInstances } from './ActivityInstances.js';
 import { EmbeddedConnection } from './EmbeddedConnection.js';
-import { embeddedEntitlement, participantsOf, type ConsoleLine } from './embeddedCommands.js';
+import { embeddedEntitlement, type ConsoleLine } from './embeddedCommands.js';
+import { embeddedRelationship } from './embeddedRelationships.js';
+import { participantsOf } from './embeddedUsers.js';
 import { HOST_CSP, HOST_CSS, HOST_JS, HOST_PREFIX, hostPageHtml } from './hostPage.js';
 
 /** The largest message a host page may send (a CAPTURE_LOG line and its framing fit well within it). */
@@ -44,6 +46,18 @@ export class ActivityHost {
       if (entitlement.userId === null) return;
       const data = { entitlement: embeddedEntitlement(entitlement, ctx.store.state.application.id) };
       this.dispatchToUser(entitlement.userId, 'ENTITLEMENT_CREATE', data);
+    });
+    // A friend's request, acceptance, removal or block, and a friend's new presence, reach the player's frames.
+    ctx.relationships.on('changed', (change) => {
+      if (change.graph !== 'discord') return;
+      const data = embeddedRelationship(ctx, change.record ?? { targetId: change.targetId, type: 0 });
+      this.dispatchToUser(change.ownerId, 'RELATIONSHIP_UPDATE', data);
+    });
+    ctx.presence.on('changed', (userId) => {
+      for (const friendId of ctx.relationships.friendsOf(userId)) {
+        const record = ctx.relationships.get('discord', friendId, userId);
+        if (record) this.dispatchToUser(friendId, 'RELATIONSHIP_UPDATE', embeddedRelationship(ctx, record));
+      }
     });
     instances.on('ended', (instance) => {
       this.#console.delete(instance.id);

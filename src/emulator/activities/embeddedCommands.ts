@@ -1,4 +1,3 @@
-import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
 import {
   authenticateToken,
@@ -12,12 +11,15 @@ import { RpcErrorCode, type RpcCommand } from '../localClient/protocol.js';
 import { wireEntitlement } from '../premium/premiumWire.js';
 import type { EntitlementRecord, SkuRecord, UserRecord } from '../store/types.js';
 import type { ActivityInstance } from './ActivityInstances.js';
+import { embeddedRelationships } from './embeddedRelationships.js';
+import { participantsOf, wireParticipant } from './embeddedUsers.js';
 
 /** Events an Activity may subscribe to in the emulated desktop client. */
 export const EMBEDDED_EVENTS: ReadonlySet<string> = new Set([
   'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE',
   'CURRENT_USER_UPDATE',
   'ENTITLEMENT_CREATE',
+  'RELATIONSHIP_UPDATE',
   // Accepted, never sent: the emulated desktop client has one layout, orientation and thermal state.
   'ACTIVITY_LAYOUT_MODE_UPDATE',
   'ORIENTATION_UPDATE',
@@ -26,6 +28,9 @@ export const EMBEDDED_EVENTS: ReadonlySet<string> = new Set([
 
 /** The scope SET_ACTIVITY needs (the Embedded App SDK's "Required scopes"). */
 export const SET_ACTIVITY_SCOPE = 'rpc.activities.write';
+
+/** The scope GET_RELATIONSHIPS and RELATIONSHIP_UPDATE need (open to Activities; the document's note). */
+export const RELATIONSHIPS_SCOPE = 'relationships.read';
 
 /** How long one console line of the game is kept. */
 const CONSOLE_LINE_CHARS = 2000;
@@ -55,35 +60,6 @@ export interface EmbeddedScope {
   captureLog(line: ConsoleLine): void;
   /** Asks the host page to open a link in a new tab. */
   openLink(url: string): void;
-}
-
-/**
- * A participant as GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS and its update event send it; `nickname` is the
- * player's nickname in the instance's guild, when they have one.
- */
-export function wireParticipant(user: UserRecord, nickname?: string | null): Record<string, unknown> {
-  const base = wireUser(user);
-  return {
-    ...(nickname === undefined || nickname === null ? {} : { nickname }),
-    id: base.id,
-    username: base.username,
-    global_name: base.global_name,
-    discriminator: base.discriminator,
-    avatar: base.avatar,
-    flags: base.flags,
-    bot: false,
-    avatar_decoration_data: null,
-  };
-}
-
-/** The connected participants of an instance, as the SDK reads them. */
-export function participantsOf(ctx: EmulatorContext, instance: ActivityInstance): Record<string, unknown>[] {
-  return [...instance.participants.keys()]
-    .map((id) => ctx.store.user(id))
-    .filter((u): u is UserRecord => u !== undefined)
-    .map((u) =>
-      wireParticipant(u, instance.guildId === null ? null : ctx.guilds.member(instance.guildId, u.id)?.nick),
-    );
 }
 
 /** A SKU as GET_SKUS_EMBEDDED sends it: with its price (free ones cost 0) and no release date. */
@@ -141,11 +117,25 @@ function authenticate(scope: EmbeddedScope, args: Record<string, unknown>): unkn
   return { access_token: args.access_token, ...reply, user: { ...user, public_flags: user.flags } };
 }
 
+/** Throws 4006 unless AUTHENTICATE accepted a token with `needed`. */
+function requireScope(scope: EmbeddedScope, needed: string, what: string): void {
+  if (!scope.authenticated?.includes(needed)) {
+    fail(RpcErrorCode.InvalidPermissions, `${what} needs an AUTHENTICATE with ${needed}`);
+  }
+}
+
+function getUser(scope: EmbeddedScope, args: Record<string, unknown>): unknown {
+  if (typeof args.id !== 'string' || args.id.length === 0 || args.id.length > 64) {
+    fail(RpcErrorCode.InvalidPayload, '"id" must be a user id');
+  }
+  const user = scope.ctx.store.user(args.id);
+  // Bots and unknown ids read as no one.
+  return user && !user.bot ? wireParticipant(user) : null;
+}
+
 function setActivity(scope: EmbeddedScope, args: Record<string, unknown>): unknown {
   const { ctx } = scope;
-  if (!scope.authenticated?.includes(SET_ACTIVITY_SCOPE)) {
-    fail(RpcErrorCode.InvalidPermissions, `SET_ACTIVITY needs an AUTHENTICATE with ${SET_ACTIVITY_SCOPE}`);
-  }
+  requireScope(scope, SET_ACTIVITY_SCOPE, 'SET_ACTIVITY');
   if (args.activity === null || args.activity === undefined) {
     ctx.presence.set(scope.user.id, scope.source, { activities: [], surface: 'desktop' });
     return null;
@@ -161,6 +151,8 @@ function subscription(scope: EmbeddedScope, command: RpcCommand): unknown {
   if (evt === undefined || !EMBEDDED_EVENTS.has(evt)) {
     fail(RpcErrorCode.InvalidEvent, `Invalid event: ${evt ?? '(none)'}`);
   }
+  if (evt === 'RELATIONSHIP_UPDATE' && command.cmd === 'SUBSCRIBE')
+    requireScope(scope, RELATIONSHIPS_SCOPE, evt);
   if (command.cmd === 'SUBSCRIBE') scope.subscriptions.add(evt);
   else scope.subscriptions.delete(evt);
   return { evt };
@@ -226,6 +218,11 @@ export async function runEmbeddedCommand(scope: EmbeddedScope, command: RpcComma
       return startPurchase(scope, args);
     case 'OPEN_EXTERNAL_LINK':
       return openExternalLink(scope, args);
+    case 'GET_RELATIONSHIPS':
+      requireScope(scope, RELATIONSHIPS_SCOPE, 'GET_RELATIONSHIPS');
+      return { relationships: embeddedRelationships(scope.ctx, scope.user.id) };
+    case 'GET_USER':
+      return getUser(scope, args);
     case 'USER_SETTINGS_GET_LOCALE':
       // The emulated client speaks one language.
       return { locale: 'en-US' };
