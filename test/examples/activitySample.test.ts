@@ -58,7 +58,7 @@ describe('the Activity sample (npm run example:activity)', () => {
       // Bob buys the Golden Board in the client's purchase modal; his board turns gold.
       const bobWindow = pages[1];
       if (!bobWindow) throw new Error('no window for Bob');
-      await bob.locator('#buy', { hasText: 'Buy the Golden Board (4.99 USD)' }).click({ timeout: 5000 });
+      await bob.locator('#buy', { hasText: 'Buy the Golden Board ($4.99)' }).click({ timeout: 5000 });
       const modal = bobWindow.locator('dialog#consent');
       await modal.locator('h1', { hasText: 'Buy Golden Board?' }).waitFor({ timeout: 5000 });
       await bobWindow.locator('#authorize', { hasText: 'Buy' }).click();

@@ -1,6 +1,6 @@
 // Catch the Star, the page: it runs inside the client's frame and talks to it through the Embedded App SDK,
 // and to its own server (through the Activity proxy, so plain relative URLs) for the token and the game.
-import { DiscordSDK } from './sdk/index.mjs';
+import { DiscordSDK, PriceUtils } from './sdk/index.mjs';
 
 const $ = (id) => document.getElementById(id);
 const status = (text) => {
@@ -71,7 +71,7 @@ const showShop = async () => {
   const buy = document.createElement('button');
   buy.type = 'button';
   buy.id = 'buy';
-  buy.textContent = `Buy the Golden Board (${(golden.price.amount / 100).toFixed(2)} ${golden.price.currency.toUpperCase()})`;
+  buy.textContent = `Buy the Golden Board (${PriceUtils.formatPrice(golden.price)})`;
   buy.addEventListener('click', () => {
     sdk.commands
       .startPurchase({ sku_id: golden.id })

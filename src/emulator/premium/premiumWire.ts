@@ -4,10 +4,23 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-/** A price as the store shows it: `4.99 USD` (two decimals of the smallest unit), or `free`. */
+/** The decimals of a currency's smallest unit (2 for USD, 0 for JPY, 3 for KWD); 2 for a code ICU does not know. */
+function currencyDecimals(currency: string): number {
+  try {
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2
+    );
+  } catch {
+    return 2;
+  }
+}
+
+/** A price as the store shows it: `4.99 USD`, `500 JPY` (the amount is in the smallest unit), or `free`. */
 export function priceText(price: SkuPrice | undefined): string {
   if (!price) return 'free';
-  return `${(price.amount / 100).toFixed(2)} ${price.currency.toUpperCase()}`;
+  const decimals = currencyDecimals(price.currency);
+  return `${(price.amount / 10 ** decimals).toFixed(decimals)} ${price.currency.toUpperCase()}`;
 }
 
 /** A SKU as the API sends it. */
