@@ -29,8 +29,6 @@ export interface ActivityInstance {
   readonly launchedAt: number;
   /** Connected players, in the order they connected, with how many frames each has open. */
   readonly participants: Map<string, number>;
-  /** Whether a player ever connected (an instance nobody opened is dropped after a while). */
-  opened: boolean;
 }
 
 /** A player's pass to the host page of one instance (the launch link carries it). */
@@ -89,7 +87,6 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
         launchedBy: userId,
         launchedAt: this.#now(),
         participants: new Map(),
-        opened: false,
       };
       this.#instances.set(instance.id, instance);
     }
@@ -112,7 +109,6 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
   /** One more frame of `userId` connected to the instance. */
   connect(instance: ActivityInstance, userId: string): void {
     const frames = instance.participants.get(userId) ?? 0;
-    instance.opened = true;
     instance.participants.set(userId, frames + 1);
     if (frames === 0) this.emit('participants', instance);
   }
@@ -136,12 +132,14 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
     this.emit('ended', instance);
   }
 
-  /** Drops instances nobody opened within {@link UNOPENED_INSTANCE_MS} of their launch. */
+  /**
+   * Drops instances nobody opened within {@link UNOPENED_INSTANCE_MS} of their launch. A live instance without
+   * participants is one nobody opened yet: the last player to leave ends it.
+   */
   #dropUnopened(): void {
     const cutoff = this.#now() - UNOPENED_INSTANCE_MS;
     for (const instance of this.#instances.values()) {
-      if (instance.participants.size === 0 && !instance.opened && instance.launchedAt < cutoff)
-        this.#end(instance);
+      if (instance.participants.size === 0 && instance.launchedAt < cutoff) this.#end(instance);
     }
   }
 
