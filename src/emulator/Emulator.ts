@@ -28,7 +28,7 @@ import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { ActivityHost } from './activities/ActivityHost.js';
 import { ActivityInstances } from './activities/ActivityInstances.js';
-import { ActivityProxy, activityHost } from './activities/ActivityProxy.js';
+import { ActivityProxy, activityOrigin } from './activities/ActivityProxy.js';
 import { activityInstances, launchActivity, launchFor } from './activities/activityAdmin.js';
 import { wireBotGateway } from './bot/botGateway.js';
 import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
@@ -578,7 +578,7 @@ class RunningEmulator implements Emulator {
   }
 
   get activityUrl(): string {
-    return `http://${activityHost(this.applicationId)}:${new URL(this.http).port}`;
+    return activityOrigin(this.http, this.applicationId);
   }
 
   setActivityUrlMappings(mappings: EmulatorUrlMapping[]): void {

@@ -33,6 +33,11 @@ export function activityHost(applicationId: string): string {
   return `${applicationId}.localhost`;
 }
 
+/** The proxy origin of an application on the emulator whose HTTP origin is `http`: `http://<id>.localhost:<port>`. */
+export function activityOrigin(http: string, applicationId: string): string {
+  return `http://${activityHost(applicationId)}:${new URL(http).port}`;
+}
+
 /**
  * Checks URL mappings: each prefix starts with `/` and is unique, each target an `http:` URL. Throws a
  * RangeError naming the bad one.

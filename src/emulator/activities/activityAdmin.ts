@@ -1,14 +1,13 @@
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorActivityInstance, EmulatorActivityLaunch, LaunchActivityOptions } from '../types.js';
 import type { ActivityHost } from './ActivityHost.js';
-import { activityHost } from './ActivityProxy.js';
+import { activityOrigin } from './ActivityProxy.js';
 import type { ActivityInstance } from './ActivityInstances.js';
 import { HOST_PREFIX } from './hostPage.js';
 
 /** The host page of a launch: on the proxy host, so the game's frame and its client share one origin. */
 export function launchUrl(ctx: EmulatorContext, ticket: string): string {
-  const port = new URL(ctx.urls.http).port;
-  return `http://${activityHost(ctx.store.state.application.id)}:${port}${HOST_PREFIX}?ticket=${ticket}`;
+  return `${activityOrigin(ctx.urls.http, ctx.store.state.application.id)}${HOST_PREFIX}?ticket=${ticket}`;
 }
 
 /** Launches (or joins) the instance of a place for a user; see Emulator.launchActivity. */
