@@ -83,8 +83,8 @@ export function embeddedEntitlement(e: EntitlementRecord, applicationId: string)
 async function startPurchase(scope: EmbeddedScope, args: Record<string, unknown>): Promise<unknown> {
   const { ctx } = scope;
   const sku = typeof args.sku_id === 'string' ? ctx.premium.sku(args.sku_id) : undefined;
-  if (!sku || !ctx.premium.available(sku.id)) fail(RpcErrorCode.InvalidPayload, 'Unknown or unavailable SKU');
-  // What the player cannot buy is refused before the modal shows.
+  if (!sku) fail(RpcErrorCode.InvalidPayload, 'Unknown SKU');
+  // What the player cannot buy (unavailable, a durable owned, a live subscription) is refused before the modal.
   const problem = ctx.premium.purchaseProblem(scope.user.id, sku.id);
   if (problem !== undefined) fail(RpcErrorCode.InvalidPayload, problem);
   // The client shows its purchase modal; a player who closes it buys nothing, and the SDK gets null.
