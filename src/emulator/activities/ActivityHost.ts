@@ -44,19 +44,24 @@ export class ActivityHost {
     });
     ctx.premium.on('entitlementCreated', (entitlement) => {
       if (entitlement.userId === null) return;
-      const data = { entitlement: embeddedEntitlement(entitlement, ctx.store.state.application.id) };
-      this.dispatchToUser(entitlement.userId, 'ENTITLEMENT_CREATE', data);
+      this.dispatchToUser(entitlement.userId, 'ENTITLEMENT_CREATE', () => ({
+        entitlement: embeddedEntitlement(entitlement, ctx.store.state.application.id),
+      }));
     });
     // A friend's request, acceptance, removal or block, and a friend's new presence, reach the player's frames.
     ctx.relationships.on('changed', (change) => {
       if (change.graph !== 'discord') return;
-      const data = embeddedRelationship(ctx, change.record ?? { targetId: change.targetId, type: 0 });
-      this.dispatchToUser(change.ownerId, 'RELATIONSHIP_UPDATE', data);
+      this.dispatchToUser(change.ownerId, 'RELATIONSHIP_UPDATE', () =>
+        embeddedRelationship(ctx, change.record ?? { targetId: change.targetId, type: 0 }),
+      );
     });
     ctx.presence.on('changed', (userId) => {
+      // Presence changes with every session and activity: with no frame open there is no one to tell.
+      if (this.#connections.size === 0) return;
       for (const friendId of ctx.relationships.friendsOf(userId)) {
         const record = ctx.relationships.get('discord', friendId, userId);
-        if (record) this.dispatchToUser(friendId, 'RELATIONSHIP_UPDATE', embeddedRelationship(ctx, record));
+        if (record)
+          this.dispatchToUser(friendId, 'RELATIONSHIP_UPDATE', () => embeddedRelationship(ctx, record));
       }
     });
     instances.on('ended', (instance) => {
@@ -149,11 +154,18 @@ export class ActivityHost {
     return (this.#console.get(instanceId) ?? []).map((line) => ({ ...line }));
   }
 
-  /** Sends an event to the frames of `userId` subscribed to it; returns how many got it. */
-  dispatchToUser(userId: string, evt: string, data: unknown): number {
-    let sent = 0;
-    for (const c of this.#connections) if (c.user.id === userId && c.dispatch(evt, data)) sent += 1;
-    return sent;
+  /**
+   * Sends an event to the frames of `userId` subscribed to it, building its data only when one is; returns how
+   * many got it.
+   */
+  dispatchToUser(userId: string, evt: string, data: () => unknown): number {
+    const frames = [...this.#connections].filter(
+      (c) => c.user.id === userId && c.ready && c.subscriptions.has(evt),
+    );
+    if (frames.length === 0) return 0;
+    const built = data();
+    for (const c of frames) c.dispatch(evt, built);
+    return frames.length;
   }
 
   /** Closes every frame (the emulator is stopping). */
