@@ -406,6 +406,20 @@ type Child = Node | string | null | undefined;
     });
   }
 
+  /** Adds an option per user (`@name`, valued by id) to a select; returns it. */
+  function addUserOptions(select: HTMLSelectElement, now: DashboardState): HTMLSelectElement {
+    now.users.forEach(function (u) {
+      select.appendChild(el('option', { value: u.id, text: '@' + u.username }));
+    });
+    return select;
+  }
+
+  /** The value of a form's input or select named `name`, or '' when it has none. */
+  function formValue(formEl: HTMLFormElement, name: string): string {
+    const input = formEl.elements.namedItem(name);
+    return input instanceof HTMLInputElement || input instanceof HTMLSelectElement ? input.value : '';
+  }
+
   function drawCommands(now: DashboardState): void {
     const box = byId('commands');
     clear(box);
@@ -418,10 +432,7 @@ type Child = Node | string | null | undefined;
       });
     });
     now.bot.commands.forEach(function (c) {
-      const users = el('select', { name: 'user', 'aria-label': 'invoke as' });
-      now.users.forEach(function (u) {
-        users.appendChild(el('option', { value: u.id, text: '@' + u.username }));
-      });
+      const users = addUserOptions(el('select', { name: 'user', 'aria-label': 'invoke as' }), now);
       const channels = el('select', { name: 'channel', 'aria-label': 'in channel' });
       textChannels.forEach(function ([id, label]) {
         if (
@@ -500,15 +511,16 @@ type Child = Node | string | null | undefined;
   /** The channels an Activity launches in: every guild channel but categories, then a private launch. */
   function drawLaunchForm(now: DashboardState): void {
     const formEl = byId('launch-activity');
-    const users = required(formEl.querySelector('select[name=user]'), "the launch form's user select");
+    const users = required(
+      formEl.querySelector<HTMLSelectElement>('select[name=user]'),
+      "the launch form's user select",
+    );
     const channels = required(
       formEl.querySelector('select[name=channel]'),
       "the launch form's channel select",
     );
     clear(users);
-    now.users.forEach(function (u) {
-      users.appendChild(el('option', { value: u.id, text: '@' + u.username }));
-    });
+    addUserOptions(users, now);
     clear(channels);
     now.bot.guilds.forEach(function (g) {
       g.channels.forEach(function (c) {
@@ -636,10 +648,7 @@ type Child = Node | string | null | undefined;
     event.preventDefault();
     const formEl = event.target instanceof HTMLFormElement ? event.target : null;
     if (!formEl) return;
-    const value = function (name: string): string {
-      const input = formEl.elements.namedItem(name);
-      return input instanceof HTMLInputElement || input instanceof HTMLSelectElement ? input.value : '';
-    };
+    const value = (name: string): string => formValue(formEl, name);
     const command = formEl.getAttribute('data-command') ?? '';
     act(
       'commands/' + encodeURIComponent(command) + '/invoke',
@@ -655,10 +664,7 @@ type Child = Node | string | null | undefined;
     event.preventDefault();
     const formEl = event.target instanceof HTMLFormElement ? event.target : null;
     if (!formEl) return;
-    const value = function (name: string): string {
-      const input = formEl.elements.namedItem(name);
-      return input instanceof HTMLSelectElement ? input.value : '';
-    };
+    const value = (name: string): string => formValue(formEl, name);
     act('activity/launch', { user: value('user'), channel: value('channel') }, function (reply) {
       const link = el('a', {
         href: String(reply.url),
