@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
 import { closeOf, dispatchOf, HostSocket, voiceChannel, type HostMessage } from './activityHostHelpers.js';
-import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import { call, closeAfterEach, loggedEmulator, until } from './lobbyHelpers.js';
 
 const { running } = closeAfterEach();
 const SECRET = 'activity-test-client-secret';
@@ -430,11 +430,3 @@ describe('the Activity host: the desktop client around the game frame', () => {
     expect((await host.closed).code).toBe(1009);
   });
 });
-
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

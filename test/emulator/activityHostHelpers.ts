@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
+import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
 
+import { startActivityServer, type ActivityServer } from '../../examples/activity/server.js';
 import type { Emulator } from '../../src/emulator/index.js';
 
 /** A message of the host page's socket. */
@@ -140,4 +142,21 @@ export function voiceChannel(emu: Emulator): string {
   const channel = emu.guilds()[0]?.channels.find((c) => c.type === 2);
   if (!channel) throw new Error('no voice channel in the seeded guild');
   return channel.id;
+}
+
+/**
+ * Starts the sample's game server (Catch the Star) behind an emulator's root URL mapping. Call it at the top
+ * level of a test file: the servers it starts are closed after each test.
+ */
+export function sampleGames(): (emu: Emulator, clientSecret: string) => Promise<ActivityServer> {
+  const games: ActivityServer[] = [];
+  afterEach(async () => {
+    await Promise.all(games.splice(0).map((g) => g.close()));
+  });
+  return async (emu, clientSecret) => {
+    const game = await startActivityServer({ api: emu.api, clientId: emu.applicationId, clientSecret });
+    games.push(game);
+    emu.setActivityUrlMappings([{ prefix: '/', target: game.url }]);
+    return game;
+  };
 }

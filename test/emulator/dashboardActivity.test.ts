@@ -1,28 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startActivityServer, type ActivityServer } from '../../examples/activity/server.js';
 import { emulatorFor, eventually } from '../integration/helpers.js';
 import { sharedChromium } from '../setup/browser.js';
+import { sampleGames } from './activityHostHelpers.js';
 
 const SECRET = 'dashboard-activity-secret';
 
 const browser = sharedChromium();
-const games: ActivityServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(games.splice(0).map((g) => g.close()));
-});
+const startGame = sampleGames();
 
 describe('the dashboard launches the Activity', () => {
   it('shows the proxy and its mappings, launches for a player, and lists the instance with its players', async () => {
     const emu = await emulatorFor({ clientSecret: SECRET, autoConsent: true });
-    const game = await startActivityServer({
-      api: emu.api,
-      clientId: emu.applicationId,
-      clientSecret: SECRET,
-    });
-    games.push(game);
-    emu.setActivityUrlMappings([{ prefix: '/', target: game.url }]);
+    const game = await startGame(emu, SECRET);
     const page = await browser().newPage({ viewport: { width: 1400, height: 1000 } });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));

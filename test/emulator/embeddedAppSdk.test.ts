@@ -1,19 +1,14 @@
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startActivityServer, type ActivityServer } from '../../examples/activity/server.js';
 import { allLogLines, allSecrets, emulatorFor, eventually, linkAndConnect } from '../integration/helpers.js';
-import { voiceChannel } from './activityHostHelpers.js';
+import { sampleGames, voiceChannel } from './activityHostHelpers.js';
 import { sharedChromium } from '../setup/browser.js';
 
 const SECRET = 'catch-the-star-client-secret';
 
 const browser = sharedChromium();
-const games: ActivityServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(games.splice(0).map((g) => g.close()));
-});
+const startGame = sampleGames();
 
 /** A player's client window: the host page of their launch, with script errors recorded. */
 async function open(url: string, problems: string[]): Promise<Page> {
@@ -29,13 +24,7 @@ async function open(url: string, problems: string[]): Promise<Page> {
 describe('the real Embedded App SDK in the Activity host (Chromium)', () => {
   it("two players share an instance, authorize in the modal, see each other, and one's setActivity reaches the other's SDK client", async () => {
     const emu = await emulatorFor({ users: 2, clientSecret: SECRET, applicationName: 'Catch the Star' });
-    const game = await startActivityServer({
-      api: emu.api,
-      clientId: emu.applicationId,
-      clientSecret: SECRET,
-    });
-    games.push(game);
-    emu.setActivityUrlMappings([{ prefix: '/', target: game.url }]);
+    const game = await startGame(emu, SECRET);
     const [alice, bob] = emu.users;
     if (!alice || !bob) throw new Error('two users expected');
     // Bob, Alice's friend, also runs a game built on sdkpp: his SDK client shows her rich presence.
