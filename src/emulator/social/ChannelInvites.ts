@@ -30,20 +30,15 @@ export class ChannelInvites {
 
   /** Makes an invite with a fresh code. */
   create(input: NewChannelInvite): ChannelInviteRecord {
-    const code = this.#freshCode();
-    const now = this.#store.now();
-    const record: ChannelInviteRecord = {
-      code,
-      guildId: input.guildId,
-      channelId: input.channelId,
-      lobbyId: input.lobbyId,
-      forUserId: input.forUserId,
-      createdAt: now,
-      expiresAt: now + CHANNEL_INVITE_TTL_MS,
-      usedAt: null,
-    };
-    this.#store.state.channelInvites[code] = record;
-    return record;
+    return this.#insert(
+      {
+        guildId: input.guildId,
+        channelId: input.channelId,
+        lobbyId: input.lobbyId,
+        forUserId: input.forUserId,
+      },
+      CHANNEL_INVITE_TTL_MS,
+    );
   }
 
   /**
@@ -61,24 +56,37 @@ export class ChannelInvites {
     roleIds: string[];
     targetUserIds: string[] | null;
   }): ChannelInviteRecord {
+    return this.#insert(
+      {
+        guildId: input.guildId,
+        channelId: input.channelId,
+        lobbyId: null,
+        forUserId: null,
+        maxUses: input.maxUses,
+        uses: 0,
+        maxAgeSeconds: input.maxAgeSeconds,
+        temporary: input.temporary,
+        roleIds: [...input.roleIds],
+        targetUserIds: input.targetUserIds === null ? null : [...input.targetUserIds],
+        inviterId: input.inviterId,
+      },
+      input.maxAgeSeconds === 0 ? null : input.maxAgeSeconds * 1000,
+    );
+  }
+
+  /** Stores an invite under a fresh code, made now, unused, living `ttlMs` (null: it never expires). */
+  #insert(
+    fields: Omit<ChannelInviteRecord, 'code' | 'createdAt' | 'expiresAt' | 'usedAt'>,
+    ttlMs: number | null,
+  ): ChannelInviteRecord {
     const code = this.#freshCode();
     const now = this.#store.now();
     const record: ChannelInviteRecord = {
       code,
-      guildId: input.guildId,
-      channelId: input.channelId,
-      lobbyId: null,
-      forUserId: null,
+      ...fields,
       createdAt: now,
-      expiresAt: input.maxAgeSeconds === 0 ? Number.MAX_SAFE_INTEGER : now + input.maxAgeSeconds * 1000,
+      expiresAt: ttlMs === null ? Number.MAX_SAFE_INTEGER : now + ttlMs,
       usedAt: null,
-      maxUses: input.maxUses,
-      uses: 0,
-      maxAgeSeconds: input.maxAgeSeconds,
-      temporary: input.temporary,
-      roleIds: [...input.roleIds],
-      targetUserIds: input.targetUserIds === null ? null : [...input.targetUserIds],
-      inviterId: input.inviterId,
     };
     this.#store.state.channelInvites[code] = record;
     return record;
