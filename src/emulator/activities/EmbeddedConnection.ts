@@ -11,6 +11,9 @@ import {
   readCommand,
   readyData,
   RpcCloseCode,
+  RpcCommandError,
+  RpcErrorCode,
+  type RpcCommand,
 } from '../localClient/protocol.js';
 import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
@@ -165,6 +168,11 @@ export class EmbeddedConnection {
     try {
       message = hostMessage(text);
     } catch (error) {
+      if (error instanceof HostMessageError && error.command && this.#handshaken) {
+        // A command too deep to read is the game's mistake, not the page's: it gets an ERROR and the frame stays.
+        this.#refuse(error.command, error.message);
+        return;
+      }
       this.#violation(error instanceof HostMessageError ? error.message : 'unreadable message');
       return;
     }
@@ -253,6 +261,12 @@ export class EmbeddedConnection {
       this.#ctx.log.line('activity', `frame ${this.id}: ${command.cmd} failed (${code})`);
       this.#frame(EmbeddedOpcode.FRAME, reply);
     }
+  }
+
+  #refuse(command: RpcCommand, reason: string): void {
+    this.#ctx.log.line('activity', `frame ${this.id}: ${command.cmd} refused (${reason})`);
+    const { body } = errorReply(command, new RpcCommandError(RpcErrorCode.InvalidPayload, reason));
+    this.#frame(EmbeddedOpcode.FRAME, body);
   }
 
   #ask(prompt: Record<string, unknown>): Promise<boolean> {

@@ -2,7 +2,7 @@ import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
 import { expandScopes, isKnownScope, parseScopeParam } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
-import { activityProblem } from './activity.js';
+import { readActivity } from './activity.js';
 import { RpcCommandError, RpcErrorCode, SUBSCRIBABLE_EVENTS, type RpcCommand } from './protocol.js';
 
 /** What a command handler may touch: the emulator, the bound user and its own connection. */
@@ -26,19 +26,18 @@ export function fail(code: number, message: string): never {
 }
 
 /**
- * The activity a SET_ACTIVITY stores, after the desktop client's checks: type Playing by default, the
- * application's name unless the game gives one, its application id and the time. Throws
+ * The activity a SET_ACTIVITY stores, after the desktop client's checks: only the fields the platform keeps,
+ * type Playing by default, the application's name unless the game gives one, its application id and the
+ * time. The reply echoes it, so nothing else a game sent comes back either. Throws
  * {@link RpcCommandError} 4000 naming the problem.
  */
 export function storedActivity(ctx: EmulatorContext, raw: unknown): Record<string, unknown> {
-  const problem = activityProblem(raw);
-  if (problem) fail(RpcErrorCode.InvalidPayload, `child "activity" fails because ${problem}`);
+  const read = readActivity(raw);
+  if ('problem' in read) fail(RpcErrorCode.InvalidPayload, `child "activity" fails because ${read.problem}`);
   const app = ctx.store.state.application;
-  const given = raw as Record<string, unknown>;
   return {
-    ...given,
-    type: given.type ?? 0,
-    name: given.name ?? app.name,
+    ...read.activity,
+    name: read.activity.name ?? app.name,
     application_id: app.id,
     created_at: ctx.store.now(),
   };
