@@ -35,6 +35,9 @@ export const RELATIONSHIPS_SCOPE = 'relationships.read';
 /** How long one console line of the game is kept. */
 const CONSOLE_LINE_CHARS = 2000;
 
+/** The console levels the SDK forwards; the stored level is one of these constants, never the game's text. */
+const CONSOLE_LEVELS = ['log', 'warn', 'debug', 'info', 'error'] as const;
+
 /** A console line the game's frame sent with CAPTURE_LOG. */
 export interface ConsoleLine {
   userId: string;
@@ -158,9 +161,18 @@ function subscription(scope: EmbeddedScope, command: RpcCommand): unknown {
   return { evt };
 }
 
+/**
+ * A copy of the first `max` characters of `text` that shares no memory with it. A plain slice may keep the
+ * whole original alive in the engine (a 2000-character line held a 250 KB message), and a console keeps
+ * hundreds of lines.
+ */
+function detachedPrefix(text: string, max: number): string {
+  return Buffer.from(text.slice(0, max), 'utf8').toString('utf8');
+}
+
 function captureLog(scope: EmbeddedScope, args: Record<string, unknown>): unknown {
-  const level = typeof args.level === 'string' ? args.level.slice(0, 16) : 'log';
-  const message = typeof args.message === 'string' ? args.message.slice(0, CONSOLE_LINE_CHARS) : '';
+  const level = CONSOLE_LEVELS.find((l) => l === args.level) ?? 'log';
+  const message = typeof args.message === 'string' ? detachedPrefix(args.message, CONSOLE_LINE_CHARS) : '';
   scope.captureLog({ userId: scope.user.id, level, message });
   return null;
 }
