@@ -26,14 +26,21 @@ export class EmulatorLog {
     this.#sink = sink;
   }
 
-  /** Writes `[area] message`. */
+  /**
+   * Writes `[area] message`, with control characters escaped: a line may carry names a client chose (a role
+   * called `ok\n[oauth2] tokens issued to mallory`), which must not forge a second line or drive a terminal.
+   */
   line(area: string, message: string): void {
-    const entry: LogEntry = { time: Date.now(), area, message };
+    const entry: LogEntry = {
+      time: Date.now(),
+      area: escapeControls(area),
+      message: escapeControls(message),
+    };
     this.#recent.push(entry);
     if (this.#recent.length > RECENT_LINES) this.#recent.shift();
     if (this.#sink) {
       try {
-        this.#sink(`[${area}] ${message}`);
+        this.#sink(`[${entry.area}] ${entry.message}`);
       } catch {
         // Ignored on purpose: see the class comment.
       }
@@ -59,6 +66,23 @@ export class EmulatorLog {
   recent(): LogEntry[] {
     return this.#recent.map((entry) => ({ ...entry }));
   }
+}
+
+/**
+ * C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional overrides and isolates:
+ * everything that can end a line, move a terminal's cursor or reorder what a reader sees.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with each control character written as an escape (`\n`, `\t`, `\u001b`), so it stays one plain line. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }
 
 /** A short, non-secret form of a session id for log lines: the first four characters and an ellipsis. */

@@ -1,6 +1,8 @@
 // The IPC frame of the local desktop client's RPC (wire-protocols §3.2): the SDK's IpcTransport writes and
 // reads it as the game, the emulator's local client as the desktop client.
 
+import { JsonBoundsError, MAX_JSON_DEPTH, parseBoundedJson } from '../util/boundedJson.js';
+
 /** IPC frame opcodes (wire-protocols §3.2). */
 export enum RpcOpcode {
   Handshake = 0,
@@ -93,9 +95,16 @@ export class RpcFrameDecoder {
       let body: unknown = null;
       if (length > 0) {
         try {
-          body = JSON.parse(text) as unknown;
-        } catch {
-          throw new RpcFrameError('bad_json', 'an RPC frame body is not valid JSON');
+          body = parseBoundedJson(text);
+        } catch (error) {
+          // Depth is bounded for the same reason as length: whatever the peer sends is kept and walked later.
+          const deep = error instanceof JsonBoundsError && error.problem === 'too_deep';
+          throw new RpcFrameError(
+            'bad_json',
+            deep
+              ? `an RPC frame body nests deeper than ${MAX_JSON_DEPTH} levels`
+              : 'an RPC frame body is not valid JSON',
+          );
         }
       }
       frames.push({ op, body });

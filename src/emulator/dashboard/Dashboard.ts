@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { MAX_JSON_DEPTH } from '../../util/boundedJson.js';
 import { readBody, decodeUtf8 } from '../http/body.js';
 import { BodyError } from '../http/errors.js';
+import { parseJsonBody } from '../http/jsonBody.js';
 import type { EmulatorLog } from '../log.js';
 import { randomToken } from '../random.js';
 import type { UserRecord } from '../store/types.js';
@@ -220,15 +222,18 @@ export class Dashboard {
     let body: unknown;
     try {
       const text = decodeUtf8(await readBody(req, MAX_ACTION_BODY));
-      body = text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+      body = text.trim() === '' ? {} : parseJsonBody(text);
     } catch (error) {
       const tooLarge = error instanceof BodyError && error.problem === 'too_large';
+      const tooDeep = error instanceof BodyError && error.problem === 'too_deep';
       sendJson(
         res,
         tooLarge ? 413 : 400,
         tooLarge
           ? { error: 'too_large', message: `The body exceeds ${MAX_ACTION_BODY} bytes` }
-          : { error: 'bad_json', message: 'The body is not valid JSON' },
+          : tooDeep
+            ? { error: 'bad_json', message: `The body's JSON nests deeper than ${MAX_JSON_DEPTH} levels` }
+            : { error: 'bad_json', message: 'The body is not valid JSON' },
         tooLarge ? { Connection: 'close' } : {},
       );
       return;

@@ -1,3 +1,4 @@
+import { parseBoundedJson } from '../../util/boundedJson.js';
 import type { UserRecord } from '../store/types.js';
 import type { Emulator } from '../types.js';
 
@@ -124,7 +125,7 @@ export const DASHBOARD_ACTIONS: DashboardAction[] = [
       let options: Record<string, unknown> | undefined;
       if (optionsText !== undefined && optionsText.trim() !== '') {
         try {
-          const parsed = JSON.parse(optionsText) as unknown;
+          const parsed = parseBoundedJson(optionsText);
           if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
             throw new Error('not an object');
           options = parsed as Record<string, unknown>;

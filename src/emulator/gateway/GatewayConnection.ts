@@ -1,6 +1,7 @@
 import type { RawData, WebSocket } from 'ws';
 
 import { GatewayClose, GatewayOpcode, MAX_CLIENT_PAYLOAD_BYTES } from '../../protocol/gateway.js';
+import { JsonBoundsError, MAX_JSON_DEPTH, parseBoundedJson } from '../../util/boundedJson.js';
 import type { Clock, TimerHandle } from '../../util/Clock.js';
 import type { FrameEncoder } from './compression.js';
 import { SlidingWindowLimiter } from './RateLimiter.js';
@@ -219,9 +220,15 @@ export class GatewayConnection {
     }
     let payload: unknown;
     try {
-      payload = JSON.parse(toText(data));
-    } catch {
-      this.close(GatewayClose.DecodeError, 'Decode error: invalid JSON');
+      payload = parseBoundedJson(toText(data));
+    } catch (error) {
+      const deep = error instanceof JsonBoundsError && error.problem === 'too_deep';
+      this.close(
+        GatewayClose.DecodeError,
+        deep
+          ? `Decode error: the payload nests deeper than ${MAX_JSON_DEPTH} levels`
+          : 'Decode error: invalid JSON',
+      );
       return;
     }
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {

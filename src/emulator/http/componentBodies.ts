@@ -7,6 +7,7 @@ import {
   type FieldErrors,
   type FieldPath,
 } from './fieldErrors.js';
+import { keepComponentFields } from './knownFields.js';
 
 /** Component types, the platform's numbers. */
 export const ComponentType = {
@@ -77,7 +78,8 @@ const LABELLED: ReadonlySet<number> = new Set([
  * Checks `components` for a legacy message (≤ 5 action rows of ≤ 5 buttons or one select), a Components V2
  * message (40 in all, nesting included) or a modal (≤ 5 Labels and Text Displays, the modal-only inputs
  * inside a Label, no `disabled` on a select, File Upload counts 0–10). Each problem is recorded at its path
- * (`components.0.components.1.custom_id`); returns the components when all is well.
+ * (`components.0.components.1.custom_id`); returns the components when all is well, with only each type's
+ * own fields (see keepComponentFields).
  */
 export function checkComponents(
   errors: FieldErrors,
@@ -96,7 +98,7 @@ export function checkComponents(
   if (context === 'message-v2' && checker.count > MAX_V2_COMPONENTS) {
     errors.add(path, 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', `Must be ${MAX_V2_COMPONENTS} or fewer in total.`);
   }
-  return errors.any ? undefined : list;
+  return errors.any ? undefined : keepComponentFields(list);
 }
 
 class Checker {

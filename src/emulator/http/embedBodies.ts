@@ -6,6 +6,7 @@ import {
   type FieldErrors,
   type FieldPath,
 } from './fieldErrors.js';
+import { keepEmbedFields } from './knownFields.js';
 
 /** Embeds per message. */
 export const MAX_EMBEDS = 10;
@@ -16,7 +17,7 @@ export const MAX_EMBED_TOTAL = 6000;
 
 /**
  * Checks a message's `embeds` (≤ 10, each with ≤ 25 fields and the platform's text limits, 6000 characters
- * in all) and returns them as sent, or records each problem at its path and returns undefined.
+ * in all) and returns them with only an embed's own fields (see keepEmbedFields), or records each problem at its path and returns undefined.
  */
 export function checkEmbeds(errors: FieldErrors, value: unknown): unknown[] | undefined {
   const list = optionalArray(errors, ['embeds'], value, MAX_EMBEDS);
@@ -89,5 +90,5 @@ export function checkEmbeds(errors: FieldErrors, value: unknown): unknown[] | un
     );
     bad = true;
   }
-  return bad ? undefined : list;
+  return bad ? undefined : keepEmbedFields(list);
 }

@@ -113,8 +113,12 @@ export class HtmlError extends HttpError {
   }
 }
 
-/** What went wrong with a request body or query string, before any route logic. */
-export type BodyProblem = 'too_large' | 'malformed' | 'unsupported_media_type';
+/**
+ * What went wrong with a request body or query string, before any route logic: `malformed` is text that is
+ * not what its type says (invalid JSON, bad percent-encoding, a body cut off), `too_deep` JSON nested past
+ * MAX_JSON_DEPTH, `bad_multipart` a `multipart/form-data` body that cannot be read (the message says why).
+ */
+export type BodyProblem = 'too_large' | 'malformed' | 'too_deep' | 'bad_multipart' | 'unsupported_media_type';
 
 /** Thrown by body and query parsing; the router turns it into the route's own error style. */
 export class BodyError extends Error {

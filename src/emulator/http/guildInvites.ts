@@ -6,6 +6,7 @@ import { isSnowflake } from '../snowflake.js';
 import { channelForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from './errors.js';
 import { FieldErrors, isRecord, optionalArray, optionalBoolean, optionalInteger } from './fieldErrors.js';
+import { parseJsonBody } from './jsonBody.js';
 import { botTopPosition } from './guildRoles.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
@@ -89,12 +90,8 @@ export function guildInviteRoutes(ctx: EmulatorContext): Route[] {
     let body: Record<string, unknown> = {};
     const payload = form.fields.get('payload_json');
     if (payload !== undefined) {
-      try {
-        const parsed = JSON.parse(payload) as unknown;
-        if (isRecord(parsed)) body = parsed;
-      } catch {
-        throw new ApiError(400, 50109, 'The request body contains invalid JSON.');
-      }
+      const parsed = parseJsonBody(payload);
+      if (isRecord(parsed)) body = parsed;
     }
     for (const [name, value] of form.fields) {
       if (name === 'payload_json') continue;
@@ -108,9 +105,7 @@ export function guildInviteRoutes(ctx: EmulatorContext): Route[] {
               ? false
               : value;
       if (name === 'role_ids')
-        body[name] = value.startsWith('[')
-          ? (JSON.parse(value) as unknown)
-          : value.split(',').filter(Boolean);
+        body[name] = value.startsWith('[') ? parseJsonBody(value) : value.split(',').filter(Boolean);
     }
     return { body, targets: file?.bytes.toString('utf8') };
   };

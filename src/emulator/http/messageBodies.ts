@@ -2,6 +2,7 @@ import { MAX_CHANNEL_MESSAGE } from '../social/ChannelMessages.js';
 import { checkComponents, IS_COMPONENTS_V2 } from './componentBodies.js';
 import { checkEmbeds } from './embedBodies.js';
 import { ApiError } from './errors.js';
+import { parseJsonBody } from './jsonBody.js';
 import {
   FieldErrors,
   isRecord,
@@ -72,11 +73,7 @@ export async function readMessageRequest(
   let json: unknown = {};
   const payload = form.fields.get('payload_json');
   if (payload !== undefined) {
-    try {
-      json = JSON.parse(payload) as unknown;
-    } catch {
-      throw new ApiError(400, 50109, 'The request body contains invalid JSON.');
-    }
+    json = parseJsonBody(payload);
   }
   for (const file of form.files) {
     const index = /^files\[([0-9]{1,2})\]$/.exec(file.field)?.[1];
@@ -208,6 +205,9 @@ function checkAttachmentSpecs(
   if (!list) {
     // Files sent without an `attachments` list are attached as they are, in index order.
     if (value !== undefined || files.size === 0) return undefined;
+    for (const [id, file] of files) {
+      if (file.filename === '') unnamedFile(errors, [`files[${id}]`]);
+    }
     return [...files.keys()].map((id) => ({
       id,
       filename: undefined,
@@ -232,12 +232,22 @@ function checkAttachmentSpecs(
     if (!files.has(id) && !edit) {
       errors.add([...at, 'id'], 'ATTACHMENT_NOT_FOUND', `No file files[${id}] was uploaded`);
     }
+    const filename = optionalString(errors, [...at, 'filename'], entry.filename, 1024, 1);
+    if (filename === undefined && files.get(id)?.filename === '') unnamedFile(errors, [...at, 'filename']);
     specs.push({
       id,
-      filename: optionalString(errors, [...at, 'filename'], entry.filename, 1024, 1),
+      filename,
       description: optionalString(errors, [...at, 'description'], entry.description, 1024),
       isSpoiler: optionalBoolean(errors, [...at, 'is_spoiler'], entry.is_spoiler),
     });
   });
   return specs;
+}
+
+/**
+ * A file part sent with `filename=""` (what a browser form sends for an empty file input) and not renamed by
+ * its `attachments` entry: its URL would end in an empty segment that nothing can fetch, so it is refused.
+ */
+function unnamedFile(errors: FieldErrors, at: (string | number)[]): void {
+  errors.add(at, 'ATTACHMENT_FILENAME_REQUIRED', 'The file has no name; name it or its attachments entry.');
 }

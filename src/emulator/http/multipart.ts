@@ -55,7 +55,8 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits): Pr
         },
       });
     } catch {
-      reject(new BodyError('malformed', 'malformed multipart/form-data header'));
+      // Busboy throws only for a Content-Type it cannot use, in practice one without a boundary.
+      reject(new BodyError('bad_multipart', 'the Content-Type header names no multipart boundary'));
       return;
     }
     const body: MultipartBody = { fields: new Map(), files: [] };
@@ -64,12 +65,19 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits): Pr
       failure ??= error;
     };
     parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
+      parts += 1;
       if (valueTruncated)
         fail(new BodyError('too_large', `field "${name}" is over ${limits.fieldBytes} bytes`));
       else body.fields.set(name, value);
     });
+    let parts = 0;
     parser.on('file', (field, stream, filename, _encoding, mimeType) => {
+      parts += 1;
       const chunks: Buffer[] = [];
+      // A part cut off by the end of the body errors on its own stream; unheard, that error would be fatal.
+      stream.on('error', () => {
+        fail(new BodyError('bad_multipart', `the part "${field}" ends before its closing boundary`));
+      });
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         body.files.push({
@@ -85,7 +93,17 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits): Pr
     parser.on('fieldsLimit', () => fail(new BodyError('too_large', `more than ${limits.fields} fields`)));
     parser.on('partsLimit', () => fail(new BodyError('too_large', 'too many parts')));
     parser.on('error', () => {
-      reject(new BodyError('malformed', 'malformed multipart/form-data'));
+      const error =
+        failure ??
+        new BodyError(
+          'bad_multipart',
+          parts === 0
+            ? 'the body holds no part delimited by the boundary its Content-Type names'
+            : 'the body ends before its closing boundary',
+        );
+      failure = error;
+      // Busboy may not finish after an error; answer now (the rest of the body is drained by the router).
+      reject(error);
     });
     parser.on('finish', () => {
       if (failure) reject(failure);

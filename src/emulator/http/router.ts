@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorLog } from '../log.js';
 import { decodeUtf8, mediaType, parseUrlEncoded, readBody, type Fields } from './body.js';
 import { ApiError, BodyError, HtmlError, HttpError, OAuthError, invalidFormBody } from './errors.js';
+import { parseJsonBody } from './jsonBody.js';
 import { readMultipart, type MultipartBody, type MultipartLimits } from './multipart.js';
 import type { HttpRateLimits } from './rateLimits.js';
 import { jsonReply, type Reply } from './replies.js';
@@ -96,9 +97,23 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params;
 }
 
-/** A path safe to print: no control characters, bounded length. */
-function printablePath(path: string): string {
-  const clean = path.replace(/[^\x20-\x7e]/g, '?');
+/** Path segments that follow these carry a secret: an interaction's token, a webhook's token. */
+const SECRET_AFTER = new Set(['interactions', 'webhooks']);
+
+/**
+ * A path safe to print for a request no route matched: no control characters, bounded length, and no
+ * secrets. The token of `/interactions/{id}/{token}/…` and `/webhooks/{id}/{token}/…` becomes `:token`, and so
+ * does any other long segment that is not an id, since a mistyped route can carry a secret anywhere.
+ */
+export function printablePath(path: string): string {
+  const segments = path.split('/');
+  const clean = segments
+    .map((segment, i) => {
+      if (i >= 2 && SECRET_AFTER.has(segments[i - 2] ?? '') && segment !== '') return ':token';
+      if (segment.length > 24 && !/^[0-9]+$/.test(segment)) return ':token';
+      return segment.replace(/[^\x20-\x7e]/g, '?');
+    })
+    .join('/');
   return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
 }
 
@@ -121,6 +136,8 @@ function bodyErrorReply(style: ErrorStyle, error: BodyError): Reply {
     ).toReply();
   }
   if (error.problem === 'too_large') return new ApiError(413, 40005, 'Request entity too large').toReply();
+  if (error.problem === 'too_deep') return bodyWideError('JSON_DEPTH_EXCEEDED', error.message);
+  if (error.problem === 'bad_multipart') return bodyWideError('MULTIPART_BODY_INVALID', error.message);
   if (error.problem === 'unsupported_media_type') {
     return invalidFormBody({
       _content_type: {
@@ -131,6 +148,13 @@ function bodyErrorReply(style: ErrorStyle, error: BodyError): Reply {
     }).toReply();
   }
   return new ApiError(400, 50109, 'The request body contains invalid JSON.').toReply();
+}
+
+/** A 50035 about the body as a whole: the error sits at the root of the `errors` tree, where no field is. */
+function bodyWideError(code: string, message: string): Reply {
+  return new ApiError(400, 50035, 'Invalid Form Body', {
+    errors: { _errors: [{ code, message: `${message[0]?.toUpperCase() ?? ''}${message.slice(1)}.` }] },
+  }).toReply();
 }
 
 /**
@@ -258,12 +282,7 @@ export class Router {
         if (type !== undefined && type !== 'application/json') {
           throw new BodyError('unsupported_media_type', 'expected application/json');
         }
-        const text = decodeUtf8(await body());
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          throw new BodyError('malformed', 'invalid JSON');
-        }
+        return parseJsonBody(decodeUtf8(await body()));
       },
       isMultipart: () => mediaType(req.headers['content-type']) === 'multipart/form-data',
       multipart: (limits) => {
@@ -281,8 +300,10 @@ export class Router {
       if (error instanceof HttpError) return error.toReply();
       if (error instanceof BodyError) {
         const reply = bodyErrorReply(route.style, error);
-        // After an oversized body the connection holds unread bytes; closing it is the clean way out.
-        if (error.problem === 'too_large') reply.headers.Connection = 'close';
+        // After an oversized or unreadable multipart body the connection may hold unread bytes; closing it is
+        // the clean way out.
+        if (error.problem === 'too_large' || error.problem === 'bad_multipart')
+          reply.headers.Connection = 'close';
         return reply;
       }
       throw error;

@@ -1,6 +1,7 @@
 import type { RawData } from 'ws';
 
 import { VoiceClose } from '../../protocol/voiceGateway.js';
+import { JsonBoundsError, MAX_JSON_DEPTH, parseBoundedJson } from '../../util/boundedJson.js';
 import { BINARY_CLIENT_OPS, IGNORED_CLIENT_OPS, JSON_CLIENT_OPS } from './opcodes.js';
 
 /** Why a client frame cannot be handled: the close code and reason the socket gets. */
@@ -33,9 +34,13 @@ export function toBuffer(data: RawData): Buffer {
 export function decodeText(data: Buffer): { op: number; d: unknown } | FrameError {
   let payload: unknown;
   try {
-    payload = JSON.parse(data.toString('utf8'));
-  } catch {
-    return { code: VoiceClose.DecodeError, reason: 'failed to decode payload: invalid JSON' };
+    payload = parseBoundedJson(data.toString('utf8'));
+  } catch (error) {
+    const deep = error instanceof JsonBoundsError && error.problem === 'too_deep';
+    return {
+      code: VoiceClose.DecodeError,
+      reason: `failed to decode payload: ${deep ? `nested deeper than ${MAX_JSON_DEPTH} levels` : 'invalid JSON'}`,
+    };
   }
   if (!isObject(payload) || typeof payload.op !== 'number' || !Number.isInteger(payload.op)) {
     return { code: VoiceClose.DecodeError, reason: 'failed to decode payload: {op, d} expected' };
