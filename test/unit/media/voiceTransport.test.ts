@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { release } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { release, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   createMediaEngine,
+  loadNativeAddon,
   VOICE_FRAME_SAMPLES,
   type MediaEngine,
   type MediaEngineKind,
@@ -17,21 +19,36 @@ import { sleep, VoicePeer, waitFor } from './voicePeer.js';
 
 const ENGINES: { kind: MediaEngineKind }[] = [{ kind: 'native' }, { kind: 'js' }];
 
-/** The priority a native transport reports in a process running as uid 65534 (nobody). */
+/**
+ * The priority a native transport reports in a process running as uid 65534 (nobody). The probe runs from a
+ * copy of the loaded addon in a fresh folder under the system's temp directory, readable by anyone: the
+ * checkout itself may sit where nobody cannot read (a clone under /root, or in a `mktemp -d` folder).
+ */
 function priorityAsNobody(): string {
-  const script =
-    "const { createMediaEngine } = await import('./src/media/index.ts');" +
-    "const t = createMediaEngine({ prefer: 'native' }).createVoiceTransport(" +
-    "{ serverHost: '127.0.0.1', serverPort: 9, ssrc: 1, discover: false });" +
-    'await t.start(); await new Promise((r) => setTimeout(r, 100));' +
-    'console.log(JSON.stringify(t.stats().priority)); await t.stop();';
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    uid: 65534,
-    gid: 65534,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return `${run.stdout.trim()}${run.stderr}`;
+  const loaded = loadNativeAddon();
+  if (!loaded.ok) return loaded.reason;
+  const dir = mkdtempSync(join(tmpdir(), 'sdkpp-priority-'));
+  try {
+    chmodSync(dir, 0o755);
+    copyFileSync(loaded.path, join(dir, 'addon.node'));
+    chmodSync(join(dir, 'addon.node'), 0o644);
+    const script =
+      "const addon = require('./addon.node');" +
+      'const t = new addon.VoiceTransport(' +
+      "{ serverHost: '127.0.0.1', serverPort: 9, ssrc: 1, discover: false });" +
+      't.start(); setTimeout(() => { console.log(JSON.stringify(t.stats().priority)); t.stop(); }, 100);';
+    writeFileSync(join(dir, 'probe.cjs'), script, { mode: 0o644 });
+    const run = spawnSync(process.execPath, [join(dir, 'probe.cjs')], {
+      cwd: dir,
+      uid: 65534,
+      gid: 65534,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    return `${run.stdout.trim()}${run.stderr}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Whether this kernel takes a SCHED_OTHER time slice from anyone (Linux 6.12, EEVDF custom slices). */
