@@ -16,6 +16,7 @@ const MANAGE_ROLES = 1n << 28n;
 const KICK = 1n << 1n;
 const MANAGE_GUILD = 1n << 5n;
 const PIN = 1n << 51n;
+const MANAGE_CHANNELS = 1n << 4n;
 
 const { running } = closeAfterEach();
 
@@ -144,6 +145,30 @@ describe('guild roles and members over HTTP (bot)', () => {
       pruned: 1,
     });
     expect(Object.keys(emu.guilds()[0]?.members ?? {})).not.toContain(emu.users[2]?.id);
+  });
+
+  it('answers a blank role or channel name with 400 50035 naming the field, on create and on edit', async () => {
+    const { emu, bot, guildId, ch } = await setUp(VIEW | MANAGE_ROLES | MANAGE_CHANNELS);
+    const made = await call(emu, bot, 'POST', `/guilds/${guildId}/roles`, { name: 'Crew' });
+    const blank = {
+      code: 50035,
+      errors: { name: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH' }] } },
+    };
+    const answers = [
+      await call(emu, bot, 'POST', `/guilds/${guildId}/roles`, { name: '   ' }),
+      await call(emu, bot, 'PATCH', `/guilds/${guildId}/roles/${String(made.json.id)}`, { name: '  \t ' }),
+      await call(emu, bot, 'POST', `/guilds/${guildId}/channels`, { name: '   ' }),
+      await call(emu, bot, 'PATCH', `/channels/${ch.lfg}`, { name: ' \n ' }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.json).toMatchObject(blank);
+    }
+    const guild = emu.guilds()[0];
+    expect(guild?.roles.find((r) => r.id === made.json.id)?.name).toBe('Crew');
+    expect(guild?.roles.filter((r) => r.name.trim() === '')).toEqual([]);
+    expect(guild?.channels.find((c) => c.id === ch.lfg)?.name).toBe('lfg');
+    expect(guild?.channels.filter((c) => c.name.trim() === '')).toEqual([]);
   });
 });
 

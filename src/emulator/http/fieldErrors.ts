@@ -86,6 +86,25 @@ export function optionalString(
   return value;
 }
 
+/**
+ * Checks an optional name of `min`–`max` characters at `path`, where whitespace alone counts as empty: a name
+ * that shows nothing is answered as a missing one (BASE_TYPE_BAD_LENGTH), never stored.
+ */
+export function optionalName(
+  errors: FieldErrors,
+  path: FieldPath,
+  value: unknown,
+  max: number,
+  min = 1,
+): string | undefined {
+  const name = optionalString(errors, path, value, max, min);
+  if (name !== undefined && name.trim().length < Math.max(min, 1)) {
+    errors.add(path, 'BASE_TYPE_BAD_LENGTH', `Must be between ${min} and ${max} in length.`);
+    return undefined;
+  }
+  return name;
+}
+
 /** Checks an optional integer in [min, max] at `path`. */
 export function optionalInteger(
   errors: FieldErrors,

@@ -12,6 +12,7 @@ import {
   optionalBoolean,
   optionalInteger,
   optionalBitfield,
+  optionalName,
   optionalString,
   requireObjectBody,
 } from './fieldErrors.js';
@@ -86,7 +87,7 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
   ): Promise<ChannelChange & { type?: number }> => {
     const b = requireObjectBody(await req.json());
     const errors = new FieldErrors();
-    const name = optionalString(errors, ['name'], b.name, 100, 1);
+    const name = optionalName(errors, ['name'], b.name, 100);
     if (!existing && name === undefined && b.name === undefined)
       errors.add(['name'], 'BASE_TYPE_REQUIRED', 'This field is required');
     const type = existing

@@ -9,7 +9,7 @@ import {
   optionalBoolean,
   optionalInteger,
   optionalBitfield,
-  optionalString,
+  optionalName,
   requireObjectBody,
 } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
@@ -52,7 +52,7 @@ export function guildRoleRoutes(ctx: EmulatorContext): Route[] {
   ): Promise<Partial<Omit<RoleRecord, 'id' | 'botId'>>> => {
     const b = requireObjectBody(await req.json());
     const errors = new FieldErrors();
-    const name = optionalString(errors, ['name'], b.name, 100, 1);
+    const name = optionalName(errors, ['name'], b.name, 100);
     const permissions =
       b.permissions === undefined || b.permissions === null
         ? undefined

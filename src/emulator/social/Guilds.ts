@@ -367,8 +367,9 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     return role;
   }
 
-  /** Changes a role in place; `roleUpdated` follows. */
+  /** Changes a role in place; `roleUpdated` follows. Throws a `RangeError` for a blank or too long name. */
   updateRole(guildId: string, role: RoleRecord, change: Partial<Omit<RoleRecord, 'id' | 'botId'>>): void {
+    if (change.name !== undefined) checkName('a role name', change.name, 100);
     Object.assign(role, change);
     this.emit('roleUpdated', guildId, role);
   }
@@ -506,8 +507,9 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     return channel;
   }
 
-  /** Changes a channel in place; `channelUpdated` follows. */
+  /** Changes a channel in place; `channelUpdated` follows. Throws a `RangeError` for a blank or too long name. */
   updateChannel(channel: GuildChannelRecord, change: ChannelChange): void {
+    if (change.name !== undefined) checkName('a channel name', change.name, 100);
     for (const [key, value] of Object.entries(change)) {
       if (value !== undefined) (channel as unknown as Record<string, unknown>)[key] = value;
     }
