@@ -17,6 +17,7 @@ const KICK = 1n << 1n;
 const MANAGE_GUILD = 1n << 5n;
 const PIN = 1n << 51n;
 const MANAGE_CHANNELS = 1n << 4n;
+const MANAGE_NICKNAMES = 1n << 27n;
 
 const { running } = closeAfterEach();
 
@@ -145,6 +146,62 @@ describe('guild roles and members over HTTP (bot)', () => {
       pruned: 1,
     });
     expect(Object.keys(emu.guilds()[0]?.members ?? {})).not.toContain(emu.users[2]?.id);
+  });
+
+  it('acts only on members ranked below its highest role: kick, nick, role add and remove, prune', async () => {
+    const { emu, bot, guildId } = await setUp(VIEW | KICK | MANAGE_ROLES | MANAGE_NICKNAMES | MANAGE_GUILD);
+    const [alice, bob, carol] = emu.users.map((u) => u.id);
+    const low = await call(emu, bot, 'POST', `/guilds/${guildId}/roles`, { name: 'Helper' });
+    const lowId = String(low.json.id);
+    // An admin hook's role lands above the bot's; bob holds it (and the bot's own Helper), carol stays below.
+    const high = emu.createRole(guildId, { name: 'Mods' });
+    emu.setMemberRoles(guildId, 'bob', [high.id, lowId]);
+    const member = (id = '') =>
+      emu
+        .guilds()[0]
+        ?.roles.filter((r) => r.id !== guildId && r.members.includes(id))
+        .map((r) => r.id);
+    const bobBefore = member(bob);
+    const refusals = [
+      await call(emu, bot, 'DELETE', `/guilds/${guildId}/members/${bob}`),
+      await call(emu, bot, 'PATCH', `/guilds/${guildId}/members/${bob}`, { nick: 'demoted' }),
+      await call(emu, bot, 'PATCH', `/guilds/${guildId}/members/${bob}`, { roles: [high.id] }),
+      await call(emu, bot, 'DELETE', `/guilds/${guildId}/members/${bob}/roles/${lowId}`),
+      // The owner is above every role, whatever it holds.
+      await call(emu, bot, 'DELETE', `/guilds/${guildId}/members/${alice}`),
+      await call(emu, bot, 'PATCH', `/guilds/${guildId}/members/${alice}`, { nick: 'demoted' }),
+      await call(emu, bot, 'PUT', `/guilds/${guildId}/members/${alice}/roles/${lowId}`),
+    ];
+    expect(refusals.map((r) => [r.status, r.json.code])).toEqual(Array(7).fill([403, 50013]));
+    emu.setMemberRoles(guildId, 'bob', [high.id]);
+    const put = await call(emu, bot, 'PUT', `/guilds/${guildId}/members/${bob}/roles/${lowId}`);
+    expect([put.status, put.json.code]).toEqual([403, 50013]);
+    expect(member(bob)).toEqual([high.id]);
+    emu.setMemberRoles(guildId, 'bob', [high.id, lowId]);
+    expect(member(bob)).toEqual(bobBefore);
+    const guild = emu.guilds()[0];
+    expect(Object.keys(guild?.members ?? {})).toEqual(expect.arrayContaining([alice, bob]));
+    const bobView = await call(emu, bot, 'GET', `/guilds/${guildId}/members/${bob}`);
+    expect(bobView.json.nick).toBeNull();
+    expect(member(alice)).toEqual([]);
+    // Prune is a bulk kick: naming the role above the bot reaches none of its holders.
+    emu.advanceTime(2 * 86_400_000);
+    const pruned = await call(emu, bot, 'POST', `/guilds/${guildId}/prune`, {
+      days: 1,
+      include_roles: [high.id, lowId],
+    });
+    expect(pruned.json).toEqual({ pruned: 0 });
+    expect(Object.keys(emu.guilds()[0]?.members ?? {})).toContain(bob);
+    // carol ranks below the bot: everything goes through.
+    const ok = [
+      await call(emu, bot, 'PUT', `/guilds/${guildId}/members/${carol}/roles/${lowId}`),
+      await call(emu, bot, 'DELETE', `/guilds/${guildId}/members/${carol}/roles/${lowId}`),
+      await call(emu, bot, 'PATCH', `/guilds/${guildId}/members/${carol}`, { nick: 'cj', roles: [lowId] }),
+    ];
+    expect(ok.map((r) => r.status)).toEqual([204, 204, 200]);
+    expect(ok[2]?.json).toMatchObject({ nick: 'cj', roles: [lowId] });
+    expect((await call(emu, bot, 'DELETE', `/guilds/${guildId}/members/${carol}`)).status).toBe(204);
+    expect(Object.keys(emu.guilds()[0]?.members ?? {})).not.toContain(carol);
   });
 
   it('answers a blank role or channel name with 400 50035 naming the field, on create and on edit', async () => {

@@ -2,7 +2,7 @@ import { wireMember } from '../bot/guildWire.js';
 import { Intent } from '../bot/intents.js';
 import type { EmulatorContext } from '../context.js';
 import { compareIds } from '../social/ids.js';
-import { Permission, hasAll } from '../social/permissions.js';
+import { Permission, hasAll, outranks } from '../social/permissions.js';
 import type { GuildMemberRecord, GuildRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
 import { missingAccess, missingPermissions, unknown } from './errors.js';
@@ -30,6 +30,7 @@ const DAY_MS = 86_400_000;
  * The member routes: get one, list (needs the privileged GUILD_MEMBERS intent enabled for the app), Modify
  * Current Member (nick, and since 2025-09-10 banner, avatar and bio), Modify Guild Member (nick, roles),
  * role add and remove, kick, and Get Guild Prune Count / Begin Guild Prune (KICK_MEMBERS and MANAGE_GUILD).
+ * Whatever acts on another member reaches only members ranked below the bot's highest role.
  */
 export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
   const { guilds, store } = ctx;
@@ -55,6 +56,20 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
     }
   };
 
+  /**
+   * A member the bot may kick, rename or give and take roles from: one ranked below its highest role (the
+   * platform's hierarchy, which no permission lifts). Its own member is exempt: acting on itself reaches no one
+   * above it.
+   */
+  const beneath = (guild: GuildRecord, userId: string): void => {
+    if (userId === botId || outranks(guild, botId, userId)) return;
+    throw missingPermissions([
+      userId === guild.ownerId
+        ? 'the owner is above every member'
+        : `a member below the bot's highest role (${userId} is not)`,
+    ]);
+  };
+
   const pruneable = (guild: GuildRecord, req: RouteRequest, fromBody?: Record<string, unknown>): string[] => {
     const raw = fromBody ?? Object.fromEntries(req.query());
     const errors = new FieldErrors();
@@ -70,9 +85,10 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
     errors.finish();
     const since = store.now() - days * DAY_MS;
     // A member is pruned when it has no roles but the included ones and has been there longer than `days`
-    // (the emulator has no activity to look at, so joining counts as the last activity).
+    // (the emulator has no activity to look at, so joining counts as the last activity). Prune is a bulk
+    // kick, so the hierarchy holds: `include_roles` naming a role above the bot reaches none of its holders.
     return Object.entries(guild.members)
-      .filter(([id]) => id !== guild.ownerId && store.user(id)?.bot !== true)
+      .filter(([id]) => outranks(guild, botId, id) && store.user(id)?.bot !== true)
       .filter(([, m]) => m.joinedAt <= since && m.roles.every((r) => include.includes(r)))
       .map(([id]) => id);
   };
@@ -146,8 +162,9 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
       if (nick !== undefined) {
         if (!hasAll(held, Permission.MANAGE_NICKNAMES)) throw missingPermissions(['MANAGE_NICKNAMES']);
       }
+      if (roles && !hasAll(held, Permission.MANAGE_ROLES)) throw missingPermissions(['MANAGE_ROLES']);
+      if (nick !== undefined || roles) beneath(guild, userId);
       if (roles) {
-        if (!hasAll(held, Permission.MANAGE_ROLES)) throw missingPermissions(['MANAGE_ROLES']);
         const next = roles.map(String);
         const changed = [
           ...next.filter((r) => !member.roles.includes(r)),
@@ -165,6 +182,7 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
       const member = memberOf(guild, userId);
       const roleId = req.params.role_id ?? '';
       assignable(guild, roleId);
+      beneath(guild, userId);
       if (!member.roles.includes(roleId)) guilds.setMemberRoles(guild.id, userId, [...member.roles, roleId]);
       return noContentReply();
     }),
@@ -174,6 +192,7 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
       const member = memberOf(guild, userId);
       const roleId = req.params.role_id ?? '';
       assignable(guild, roleId);
+      beneath(guild, userId);
       if (member.roles.includes(roleId))
         guilds.setMemberRoles(
           guild.id,
@@ -186,7 +205,7 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
       const guild = guildOf(req, Permission.KICK_MEMBERS);
       const userId = req.params.user_id ?? '';
       memberOf(guild, userId);
-      if (userId === guild.ownerId) throw missingPermissions(['the owner cannot be kicked']);
+      beneath(guild, userId);
       guilds.removeMember(guild.id, userId);
       return noContentReply();
     }),

@@ -1,6 +1,6 @@
 import { wireRole } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
-import { Permission, hasAll, parsePermissions, permissionNames } from '../social/permissions.js';
+import { Permission, hasAll, parsePermissions, permissionNames, rank } from '../social/permissions.js';
 import type { GuildRecord, RoleRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from './errors.js';
@@ -21,8 +21,7 @@ export const MAX_ROLES = 250;
 
 /** The highest position among the bot's roles: it may manage only roles below it. */
 export function botTopPosition(guild: GuildRecord, botId: string): number {
-  const roles = guild.members[botId]?.roles ?? [];
-  return Math.max(0, ...roles.map((id) => guild.roles[id]?.position ?? 0));
+  return rank(guild, botId);
 }
 
 /**

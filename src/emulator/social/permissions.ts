@@ -138,3 +138,26 @@ export function channelPermissions(guild: GuildRecord, channel: GuildChannelReco
   if (own) held = (held & ~parsePermissions(own.deny)) | parsePermissions(own.allow);
   return hasAll(held, Permission.VIEW_CHANNEL) ? held : 0n;
 }
+
+/**
+ * A member's place in the role hierarchy: the highest position among its roles, 0 with @everyone alone. The
+ * owner ranks above every role, so no role arrangement lets anyone act on it.
+ */
+export function rank(guild: GuildRecord, userId: string): number {
+  if (guild.ownerId === userId) return Number.POSITIVE_INFINITY;
+  const roles = Object.hasOwn(guild.members, userId) ? (guild.members[userId]?.roles ?? []) : [];
+  return Math.max(
+    0,
+    ...roles.map((id) => (Object.hasOwn(guild.roles, id) ? (guild.roles[id]?.position ?? 0) : 0)),
+  );
+}
+
+/**
+ * Whether `actorId` may kick, ban, rename or change the roles of `targetId`: only a member ranked strictly
+ * below it. Permissions do not lift this (ADMINISTRATOR included); the owner is above everyone and nobody, not
+ * even a member sharing its top role, acts on the owner.
+ */
+export function outranks(guild: GuildRecord, actorId: string, targetId: string): boolean {
+  if (targetId === guild.ownerId) return false;
+  return rank(guild, actorId) > rank(guild, targetId);
+}
