@@ -152,6 +152,55 @@ describe('hostile bodies at the edge (emulator)', () => {
     expect(JSON.stringify(emu.exportState())).not.toContain('junk');
   });
 
+  it("keeps only a command option's own fields, sub-commands' options included", async () => {
+    const { emu, bot } = await setUp();
+    const made = await call(emu, bot, 'POST', `/applications/${emu.applicationId}/commands`, {
+      name: 'quest',
+      description: 'Start a quest',
+      junk: 'x',
+      options: [
+        {
+          type: 1,
+          name: 'start',
+          description: 'Start',
+          junk: { deep: [1] },
+          name_localizations: { fr: 'commencer', 'not a locale': 'y' },
+          options: [
+            {
+              type: 3,
+              name: 'zone',
+              description: 'Where',
+              choices: [{ name: 'Forest', value: 'forest', junk: 1 }],
+              junk: 2,
+            },
+          ],
+        },
+      ],
+    });
+    expect(made.status).toBe(201);
+    const expected = [
+      {
+        type: 1,
+        name: 'start',
+        description: 'Start',
+        name_localizations: { fr: 'commencer' },
+        options: [
+          { type: 3, name: 'zone', description: 'Where', choices: [{ name: 'Forest', value: 'forest' }] },
+        ],
+      },
+    ];
+    expect(made.json.options).toMatchObject(expected);
+    const read = await call(
+      emu,
+      bot,
+      'GET',
+      `/applications/${emu.applicationId}/commands/${String(made.json.id)}`,
+    );
+    for (const json of [made.json, read.json]) {
+      expect(JSON.stringify(json)).not.toMatch(/junk|not a locale/);
+    }
+  });
+
   it('says what is wrong with a multipart body, and never dies on a part cut short', async () => {
     const { emu, channel } = await setUp();
     const wrong = (problem: string) => ({

@@ -3,9 +3,11 @@ import { isRecord } from './fieldErrors.js';
 /**
  * What a stored object keeps of what a client sent: `value` a string, number, boolean or null; `values` an
  * array of those; a nested shape; `{ list: shape }` an array of such objects; `component(s)` one component or
- * a list of them, each kept by its own type's shape.
+ * a list of them, each kept by its own type's shape; `options` a list of command options, each kept by the
+ * option's shape; `locales` a localizations map (locale → text).
  */
-type Field = 'value' | 'values' | 'component' | 'components' | Shape | { list: Shape };
+type Field =
+  'value' | 'values' | 'locales' | 'component' | 'components' | 'options' | Shape | { list: Shape };
 interface Shape {
   readonly [key: string]: Field;
 }
@@ -95,6 +97,38 @@ const COMPONENTS: Readonly<Record<number, Shape>> = {
   23: { custom_id: 'value', default: 'value' },
 };
 
+/** An application command option (and a sub-command's, recursively), as the document lists its fields. */
+const COMMAND_OPTION: Shape = {
+  type: 'value',
+  name: 'value',
+  name_localizations: 'locales',
+  description: 'value',
+  description_localizations: 'locales',
+  required: 'value',
+  choices: { list: { name: 'value', name_localizations: 'locales', value: 'value' } },
+  options: 'options',
+  channel_types: 'values',
+  min_value: 'value',
+  max_value: 'value',
+  min_length: 'value',
+  max_length: 'value',
+  autocomplete: 'value',
+};
+
+/** A locale as the platform spells them: `fr`, `en-US`, `es-419`. */
+const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,3})?$/;
+
+function keepLocales(value: unknown): Record<string, string> | null | undefined {
+  if (value === null) return null;
+  if (!isRecord(value)) return undefined;
+  const kept: Record<string, string> = {};
+  for (const [locale, text] of Object.entries(value)) {
+    // The key test also keeps out `__proto__`, which an assignment would take as the object's prototype.
+    if (LOCALE.test(locale) && typeof text === 'string') kept[locale] = text;
+  }
+  return kept;
+}
+
 function isScalar(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
@@ -102,6 +136,8 @@ function isScalar(value: unknown): boolean {
 function keepField(field: Field, value: unknown): unknown {
   if (field === 'value') return isScalar(value) ? value : undefined;
   if (field === 'values') return Array.isArray(value) ? value.filter(isScalar) : undefined;
+  if (field === 'locales') return keepLocales(value);
+  if (field === 'options') return Array.isArray(value) ? keepCommandOptionFields(value) : undefined;
   if (field === 'component') return keepComponent(value);
   if (field === 'components') return Array.isArray(value) ? value.map(keepComponent) : undefined;
   if ('list' in field && typeof field.list === 'object') {
@@ -139,4 +175,9 @@ export function keepEmbedFields(embeds: readonly unknown[]): Record<string, unkn
 /** Checked components with only each type's own fields, nested components included (see keepEmbedFields). */
 export function keepComponentFields(components: readonly unknown[]): unknown[] {
   return components.map(keepComponent);
+}
+
+/** Checked command options with only an option's own fields, sub-commands' options included. */
+export function keepCommandOptionFields(options: readonly unknown[]): Record<string, unknown>[] {
+  return options.map((option) => keepShape(COMMAND_OPTION, option) ?? {});
 }

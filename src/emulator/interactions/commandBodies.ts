@@ -8,6 +8,7 @@ import {
   type FieldPath,
   requireObjectBody,
 } from '../http/fieldErrors.js';
+import { keepCommandOptionFields } from '../http/knownFields.js';
 import type { CommandRecord } from '../store/types.js';
 
 /** Command types. */
@@ -95,7 +96,8 @@ function checkOptions(
     }
     optionalArray(errors, [...at, 'choices'], option.choices, 25);
   });
-  return list;
+  // Stored and echoed as the platform would: an option's own fields only, whatever else the client sent.
+  return keepCommandOptionFields(list);
 }
 
 /**
