@@ -1,5 +1,3 @@
-import { request } from 'node:http';
-
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -12,6 +10,7 @@ import {
 import type { Emulator } from '../../src/emulator/index.js';
 import { bothInCall, twoInALobby } from '../integration/callHelpers.js';
 import { allSecrets, emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
+import { rawRequest } from './helpers.js';
 
 /** The page's token, read the way the page's script reads it. */
 async function pageToken(emulator: Emulator): Promise<string> {
@@ -120,35 +119,6 @@ async function openEvents(emulator: Emulator): Promise<{
       abort.abort();
     },
   };
-}
-
-/** A raw HTTP request with headers fetch will not let us set (Host). */
-function rawRequest(
-  emulator: Emulator,
-  options: { method: string; path: string; headers: Record<string, string>; body?: string },
-): Promise<{ status: number; body: string }> {
-  const url = new URL(emulator.http);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        method: options.method,
-        path: options.path,
-        headers: options.headers,
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
 }
 
 describe('the emulator dashboard over HTTP', () => {

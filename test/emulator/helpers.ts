@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type WebSocket from 'ws';
@@ -225,4 +225,33 @@ export async function loopbackListener(): Promise<{
         server.closeAllConnections();
       }),
   };
+}
+
+/** A raw HTTP request to the emulator, with headers fetch will not let us set (Host). */
+export function rawRequest(
+  emulator: Emulator,
+  options: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  const url = new URL(emulator.http);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method,
+        path: options.path,
+        headers: options.headers,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }

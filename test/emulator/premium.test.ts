@@ -234,24 +234,33 @@ describe('the store page', () => {
     const pass = emu.createSku({ name: 'Gold Pass', type: 'subscription' });
     const html = await (await fetch(`${emu.http}/store`)).text();
     expect(html).toContain('Gold Pass');
-    const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    // Each showing of the page issues a token for one submission.
+    const freshToken = async (): Promise<string> =>
+      /name="csrf_token" value="([^"]+)"/.exec(await (await fetch(`${emu.http}/store`)).text())?.[1] ?? '';
     const bob = emu.users[1]?.id ?? '';
     const post = (path: string, fields: Record<string, string>) =>
       fetch(`${emu.http}${path}`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
-    expect((await post('/store/buy', { csrf_token: token, sku_id: pass.id, user_id: bob })).status).toBe(302);
+    expect(
+      (await post('/store/buy', { csrf_token: await freshToken(), sku_id: pass.id, user_id: bob })).status,
+    ).toBe(302);
     expect((await gw.dispatch('ENTITLEMENT_CREATE')).d).toMatchObject({ user_id: bob, sku_id: pass.id });
     const subscription = emu.subscriptions()[0];
     expect(subscription).toMatchObject({ userId: bob, status: 0 });
     expect((await post('/store/buy', { csrf_token: 'forged', sku_id: pass.id, user_id: bob })).status).toBe(
       400,
     );
-    const twice = await post('/store/buy', { csrf_token: token, sku_id: pass.id, user_id: bob });
+    const twice = await post('/store/buy', { csrf_token: await freshToken(), sku_id: pass.id, user_id: bob });
     expect([twice.status, await twice.text()]).toEqual([
       400,
       expect.stringContaining('already has a live subscription'),
     ]);
     expect(
-      (await post('/store/cancel', { csrf_token: token, subscription_id: subscription?.id ?? '' })).status,
+      (
+        await post('/store/cancel', {
+          csrf_token: await freshToken(),
+          subscription_id: subscription?.id ?? '',
+        })
+      ).status,
     ).toBe(302);
     expect((await gw.dispatch('SUBSCRIPTION_UPDATE')).d).toMatchObject({ status: 2 });
     expect(await (await fetch(`${emu.http}/store`)).text()).toMatch(/<span class="status">ending<\/span>/);

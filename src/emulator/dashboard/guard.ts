@@ -1,20 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 
+import { OriginPolicy, type Refusal } from '../http/originPolicy.js';
 import { safeEqual } from '../random.js';
+
+export type { Refusal } from '../http/originPolicy.js';
 
 /** The header the dashboard's page sends its per-emulator token in. */
 export const TOKEN_HEADER = 'x-dashboard-token';
-
-/** Why a request to the dashboard is refused: the status and a sentence for the JSON error. */
-export interface Refusal {
-  /** 401, 403, 415 or 421. */
-  status: number;
-  /** A short machine-readable reason. */
-  error: string;
-  /** What was wrong, for the tester. */
-  message: string;
-}
 
 function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
@@ -28,16 +21,13 @@ function isLoopback(address: string | undefined): boolean {
  * names another host), and for changes only same-origin requests carrying the page's token.
  */
 export class DashboardGuard {
-  readonly #origin: string;
-  readonly #hosts: Set<string>;
+  readonly #policy: OriginPolicy;
   readonly #token: string;
 
   /** `origin` is the emulator's HTTP origin; `token` the secret the page carries. */
   constructor(origin: string, token: string) {
-    this.#origin = origin;
+    this.#policy = new OriginPolicy(origin);
     this.#token = token;
-    const url = new URL(origin);
-    this.#hosts = new Set([url.host, `localhost:${url.port}`, `127.0.0.1:${url.port}`, `[::1]:${url.port}`]);
   }
 
   /** Checks every dashboard request: a loopback peer that addressed the emulator by one of its names. */
@@ -45,11 +35,7 @@ export class DashboardGuard {
     if (!isLoopback(req.socket.remoteAddress)) {
       return { status: 403, error: 'not_loopback', message: 'The dashboard answers loopback clients only' };
     }
-    const host = req.headers.host?.toLowerCase();
-    if (host === undefined || !this.#hosts.has(host)) {
-      return { status: 421, error: 'wrong_host', message: `Use ${this.#origin}/dashboard` };
-    }
-    return null;
+    return this.#policy.checkHost(req, '/dashboard');
   }
 
   /**
@@ -57,14 +43,8 @@ export class DashboardGuard {
    * page's token, and a JSON body (which a plain cross-site form cannot send).
    */
   checkAction(req: IncomingMessage): Refusal | null {
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== this.#origin) {
-      return { status: 403, error: 'cross_origin', message: 'Cross-origin requests are refused' };
-    }
-    const site = req.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-      return { status: 403, error: 'cross_origin', message: 'Cross-origin requests are refused' };
-    }
+    const crossOrigin = this.#policy.checkSameOrigin(req);
+    if (crossOrigin) return crossOrigin;
     const token = req.headers[TOKEN_HEADER];
     if (typeof token !== 'string' || token.length === 0) {
       return { status: 401, error: 'missing_token', message: `The ${TOKEN_HEADER} header is required` };

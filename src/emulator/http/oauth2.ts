@@ -9,6 +9,7 @@ import type { Fields } from './body.js';
 import { getBotAuthorize, isBotAuthorization, postBotAuthorize } from './botAuthorize.js';
 import { ACTION_FIELD, CSRF_FIELD, USER_FIELD, renderConsentPage } from './consentPage.js';
 import { HtmlError } from './errors.js';
+import { OriginPolicy } from './originPolicy.js';
 import { htmlReply, jsonReply, redirectReply, type Reply } from './replies.js';
 import { requireBearer } from './requestAuth.js';
 import { apiRoute, type Route } from './router.js';
@@ -120,20 +121,29 @@ function postAuthorize(ctx: EmulatorContext, fields: Fields): Reply {
 
 /** Routes of the authorize page, the token introspection endpoint and the OpenID Connect documents. */
 export function oauth2Routes(ctx: EmulatorContext): Route[] {
+  // The consent page's form signs a user in (and adds the bot to a guild): the same rules as the dashboard.
+  const policy = new OriginPolicy(ctx.urls.http);
+  const guard = { title: PAGE_TITLE, page: '/oauth2/authorize' };
   return [
     {
       method: 'GET',
       scope: 'root',
       pattern: '/oauth2/authorize',
       style: 'html',
-      handle: (req) => getAuthorize(ctx, req.query()),
+      handle: (req) => {
+        policy.guardPage(req.raw, { ...guard, changes: false });
+        return getAuthorize(ctx, req.query());
+      },
     },
     {
       method: 'POST',
       scope: 'root',
       pattern: '/oauth2/authorize',
       style: 'html',
-      handle: async (req) => postAuthorize(ctx, await req.form()),
+      handle: async (req) => {
+        policy.guardPage(req.raw, { ...guard, changes: true });
+        return postAuthorize(ctx, await req.form());
+      },
     },
     apiRoute('GET', '/oauth2/@me', (req) => {
       const { user, token } = requireBearer(ctx, req);

@@ -1,12 +1,13 @@
 import type { EmulatorContext } from '../context.js';
-import { checkConsentToken, makeConsentToken } from '../oauth/csrf.js';
+import { SingleUseTokens } from '../oauth/csrf.js';
 import { SkuType, SubscriptionStatus } from '../premium/Premium.js';
 import { priceText } from '../premium/premiumWire.js';
 import type { Fields } from './body.js';
 import { HtmlError } from './errors.js';
 import { escapeHtml, htmlPage } from './html.js';
+import { OriginPolicy } from './originPolicy.js';
 import { htmlReply, redirectReply, type Reply } from './replies.js';
-import type { Route } from './router.js';
+import type { Route, RouteRequest } from './router.js';
 
 const TITLE = 'Store';
 /** What the store forms' tokens are bound to. */
@@ -25,13 +26,18 @@ const STATUS_NAMES: Record<number, string> = {
 /**
  * The emulator's store page (`/store`): the application's SKUs, where a test user "buys" one (no payment;
  * the purchase makes the entitlement, and for a subscription the subscription, with their events), and each
- * user's subscriptions with a Cancel button. The forms carry a token bound to the page, as the consent page's.
+ * user's subscriptions with a Cancel button. The forms carry a token bound to the page, as the consent page's,
+ * good for one submission: each showing of the page issues a new one. Only the emulator's own names and its
+ * own pages may use it (see OriginPolicy).
  */
 export function storeRoutes(ctx: EmulatorContext): Route[] {
   const { premium, store } = ctx;
+  const policy = new OriginPolicy(ctx.urls.http);
+  const tokens = new SingleUseTokens(ctx.csrfKey);
 
-  const page = (): Reply => {
-    const token = escapeHtml(makeConsentToken(ctx.csrfKey, STORE_PARAMS, store.now()));
+  const page = (req: RouteRequest): Reply => {
+    policy.guardPage(req.raw, { title: TITLE, page: '/store', changes: false });
+    const token = escapeHtml(tokens.issue(STORE_PARAMS, store.now()));
     const users = store.fullUsers().filter((u) => !u.banned);
     const userOptions = users
       .map((u) => `<option value="${escapeHtml(u.id)}">${escapeHtml(u.username)}</option>`)
@@ -72,11 +78,15 @@ export function storeRoutes(ctx: EmulatorContext): Route[] {
     );
   };
 
-  const checked = (fields: Fields): void => {
+  /** The form the store's own page posted, with a token not used before; others are refused unread. */
+  const checkedForm = async (req: RouteRequest): Promise<Fields> => {
+    policy.guardPage(req.raw, { title: TITLE, page: '/store', changes: true });
+    const fields = await req.form();
     const token = fields.get('csrf_token');
-    if (token === undefined || !checkConsentToken(ctx.csrfKey, token, STORE_PARAMS, store.now())) {
-      throw new HtmlError(400, TITLE, 'The form expired. Open the store again.');
+    if (token === undefined || !tokens.redeem(token, STORE_PARAMS, store.now())) {
+      throw new HtmlError(400, TITLE, 'The form expired or was already sent. Open the store again.');
     }
+    return fields;
   };
 
   return [
@@ -87,8 +97,7 @@ export function storeRoutes(ctx: EmulatorContext): Route[] {
       pattern: '/store/buy',
       style: 'html',
       handle: async (req) => {
-        const fields = await req.form();
-        checked(fields);
+        const fields = await checkedForm(req);
         const user = store.user(fields.get('user_id') ?? '');
         if (!user || user.bot || user.banned) throw new HtmlError(400, TITLE, 'Choose a buyer.');
         try {
@@ -106,8 +115,7 @@ export function storeRoutes(ctx: EmulatorContext): Route[] {
       pattern: '/store/cancel',
       style: 'html',
       handle: async (req) => {
-        const fields = await req.form();
-        checked(fields);
+        const fields = await checkedForm(req);
         const subscription = premium.subscription(fields.get('subscription_id') ?? '');
         if (!subscription) throw new HtmlError(404, TITLE, 'No such subscription.');
         try {
