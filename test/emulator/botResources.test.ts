@@ -204,6 +204,42 @@ describe('guild roles and members over HTTP (bot)', () => {
     expect(Object.keys(emu.guilds()[0]?.members ?? {})).not.toContain(carol);
   });
 
+  it('edits overwrites only with MANAGE_ROLES in that channel, moving only bits it holds there', async () => {
+    const { emu, bot, ch } = await setUp(VIEW | SEND | READ_HISTORY | MANAGE_ROLES | MANAGE_CHANNELS);
+    const lfg = ch.lfg ?? '';
+    const secret = emu.postChannelMessage(lfg, 'alice', 'the raid is at nine');
+    // The channel takes from the bot both the history and the right to edit its permissions.
+    emu.setChannelOverwrite(lfg, '@bot', { deny: READ_HISTORY | MANAGE_ROLES });
+    const attempts = [
+      await call(emu, bot, 'DELETE', `/channels/${lfg}/permissions/${emu.applicationId}`),
+      await call(emu, bot, 'PUT', `/channels/${lfg}/permissions/${emu.applicationId}`, {
+        type: 1,
+        allow: '0',
+        deny: '0',
+      }),
+      await call(emu, bot, 'PATCH', `/channels/${lfg}`, { permission_overwrites: [] }),
+    ];
+    expect(attempts.map((r) => [r.status, r.json.code, r.json.message])).toEqual(
+      Array(3).fill([403, 50013, 'Missing Permissions: MANAGE_ROLES']),
+    );
+    expect((await call(emu, bot, 'GET', `/channels/${lfg}/messages`)).json).toEqual([]);
+    const one = await call(emu, bot, 'GET', `/channels/${lfg}/messages/${secret.id}`);
+    expect([one.status, one.json.code]).toEqual([403, 50013]);
+    // With MANAGE_ROLES left in the channel, lifting a deny of a bit the bot lacks there is still granting it.
+    emu.setChannelOverwrite(lfg, '@bot', { deny: READ_HISTORY });
+    const lifted = await call(emu, bot, 'DELETE', `/channels/${lfg}/permissions/${emu.applicationId}`);
+    expect([lifted.status, lifted.json.message]).toEqual([403, 'Missing Permissions: READ_MESSAGE_HISTORY']);
+    expect((await call(emu, bot, 'GET', `/channels/${lfg}/messages`)).json).toEqual([]);
+    // Bits it holds there it moves freely: bob's SEND, denied and given back.
+    const bob = emu.users[1]?.id ?? '';
+    const deny = await call(emu, bot, 'PUT', `/channels/${lfg}/permissions/${bob}`, {
+      type: 1,
+      deny: SEND.toString(),
+    });
+    expect(deny.status).toBe(204);
+    expect((await call(emu, bot, 'DELETE', `/channels/${lfg}/permissions/${bob}`)).status).toBe(204);
+  });
+
   it('answers a blank role or channel name with 400 50035 naming the field, on create and on edit', async () => {
     const { emu, bot, guildId, ch } = await setUp(VIEW | MANAGE_ROLES | MANAGE_CHANNELS);
     const made = await call(emu, bot, 'POST', `/guilds/${guildId}/roles`, { name: 'Crew' });

@@ -1,7 +1,7 @@
 import { wireChannel, wireGuild } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
 import { ChannelKind, type ChannelChange } from '../social/Guilds.js';
-import { Permission, hasAll, permissionNames } from '../social/permissions.js';
+import { Permission, hasAll, parsePermissions, permissionNames } from '../social/permissions.js';
 import type { ChannelOverwriteRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
 import { channelForBot, guildForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from './errors.js';
@@ -35,21 +35,32 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
   const full = (channel: GuildChannelRecord): Record<string, unknown> =>
     wireChannel(channel, guilds.messages.lastId(channel.id));
 
-  /** Overwrites may move only bits the bot itself holds (ADMINISTRATOR holds them all). */
-  const checkOverwriteBits = (
+  /**
+   * Changing overwrites takes MANAGE_ROLES as the bot holds it where they apply: in the channel with its
+   * overwrites (a channel's deny holds even when a role grants it guild-wide, or the bot could lift its own
+   * denies), or guild-wide for a channel not made yet. And the bot moves only bits it holds there itself:
+   * every bit a new overwrite names, and every bit an old one loses, since lifting a deny grants as surely as
+   * an allow does. ADMINISTRATOR and the owner hold every bit.
+   */
+  const checkOverwriteChanges = (
     channel: GuildChannelRecord | undefined,
     guild: GuildRecord,
-    bits: bigint,
+    changes: readonly { before?: ChannelOverwriteRecord | undefined; after?: ChannelOverwriteRecord }[],
   ): void => {
     const held = channel ? guilds.permissions(botId, channel.id) : guilds.guildPermissions(guild.id, botId);
-    if (
-      !hasAll(held, Permission.MANAGE_ROLES) &&
-      !hasAll(guilds.guildPermissions(guild.id, botId), Permission.MANAGE_ROLES)
-    ) {
-      throw missingPermissions(['MANAGE_ROLES']);
+    if (!hasAll(held, Permission.MANAGE_ROLES)) throw missingPermissions(['MANAGE_ROLES']);
+    let moved = 0n;
+    for (const { before, after } of changes) {
+      const allow = parsePermissions(after?.allow);
+      const deny = parsePermissions(after?.deny);
+      moved |= allow | deny;
+      moved |= parsePermissions(before?.allow) & ~allow;
+      moved |= parsePermissions(before?.deny) & ~deny;
     }
-    if (!hasAll(held, bits)) throw missingPermissions(permissionNames(bits & ~held));
+    if (!hasAll(held, moved)) throw missingPermissions(permissionNames(moved & ~held));
   };
+  const sameTarget = (a: ChannelOverwriteRecord, b: ChannelOverwriteRecord): boolean =>
+    a.id === b.id && a.type === b.type;
 
   const readOverwrites = (
     errors: FieldErrors,
@@ -129,7 +140,11 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
         : readOverwrites(errors, b.permission_overwrites, guild);
     errors.finish();
     if (overwrites) {
-      for (const o of overwrites) checkOverwriteBits(existing, guild, BigInt(o.allow) | BigInt(o.deny));
+      const before = existing?.overwrites ?? [];
+      checkOverwriteChanges(existing, guild, [
+        ...overwrites.map((after) => ({ before: before.find((o) => sameTarget(o, after)), after })),
+        ...before.filter((o) => !overwrites.some((n) => sameTarget(o, n))).map((o) => ({ before: o })),
+      ]);
     }
     return {
       ...(name === undefined ? {} : { name }),
@@ -203,7 +218,8 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
       const [overwrite] = readOverwrites(errors, [{ ...b, id: req.params.overwrite_id }], guild) ?? [];
       errors.finish();
       if (!overwrite) throw unknown('Overwrite');
-      checkOverwriteBits(channel, guild, BigInt(overwrite.allow) | BigInt(overwrite.deny));
+      const before = channel.overwrites.find((o) => sameTarget(o, overwrite));
+      checkOverwriteChanges(channel, guild, [{ before, after: overwrite }]);
       const rest = channel.overwrites.filter((o) => !(o.id === overwrite.id && o.type === overwrite.type));
       guilds.updateChannel(channel, { overwrites: [...rest, overwrite] });
       return noContentReply();
@@ -213,8 +229,12 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
       const channel = channelForBot(ctx, req.params.channel_id ?? '');
       const guild = guilds.guild(channel.guildId);
       if (!guild) throw unknown('Guild');
-      checkOverwriteBits(channel, guild, 0n);
       const id = req.params.overwrite_id ?? '';
+      checkOverwriteChanges(
+        channel,
+        guild,
+        channel.overwrites.filter((o) => o.id === id).map((before) => ({ before })),
+      );
       if (channel.overwrites.some((o) => o.id === id)) {
         guilds.updateChannel(channel, { overwrites: channel.overwrites.filter((o) => o.id !== id) });
       }
