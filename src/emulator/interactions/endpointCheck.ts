@@ -20,8 +20,14 @@ export async function verifyInteractionsEndpoint(url: string, ctx: EmulatorConte
   });
   const send = async (headers: Record<string, string>): Promise<{ status: number; text: string }> => {
     const answer = await postSigned(url, body, headers, CHECK_TIMEOUT_MS, 'interactions');
-    if ('error' in answer)
-      throw new RangeError(`the interactions endpoint could not be reached: ${answer.error}`);
+    if ('error' in answer) {
+      const problem =
+        answer.status === undefined
+          ? `the interactions endpoint could not be reached: ${answer.error}`
+          : `the interactions endpoint check failed: ${answer.error}`;
+      ctx.log.line('interactions', problem);
+      throw new RangeError(problem);
+    }
     return answer;
   };
   const signed = ctx.webhooks.signedHeaders(body);

@@ -135,7 +135,7 @@ export class WebhookEvents {
       'webhook events',
     );
     if ('error' in answer) {
-      delivery.status = null;
+      delivery.status = answer.status ?? null;
       delivery.error = answer.error;
     } else {
       delivery.status = answer.status;

@@ -1,14 +1,19 @@
 /** The most of an endpoint's answer the emulator reads (an interaction response is a small JSON body). */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-/** An endpoint's answer: its status and body text, or why there was none. */
-export type SignedPostResult = { status: number; text: string } | { error: string };
+/**
+ * An endpoint's answer: its status and body text, or why there was none to use (with the status when the
+ * endpoint did answer, with a redirect).
+ */
+export type SignedPostResult = { status: number; text: string } | { error: string; status?: number };
 
 /**
  * POSTs a JSON body with the given (signature) headers to an application's endpoint (its interactions
  * endpoint or webhook events URL) and reads the answer, within `timeoutMs` and at most
  * {@link MAX_ANSWER_BYTES}: a slow or endless answer is cut off and reported, never held in memory whole.
- * `purpose` names the sender in the User-Agent.
+ * A redirect is an error, not followed: the platform does not follow one, and following it would send the
+ * signed body (an interaction's token with it) to wherever the endpoint points. `purpose` names the sender
+ * in the User-Agent.
  */
 export async function postSigned(
   url: string,
@@ -28,7 +33,16 @@ export async function postSigned(
       },
       body,
       signal,
+      redirect: 'manual',
     });
+    if (response.status >= 300 && response.status <= 399) {
+      await response.body?.cancel();
+      // The Location is the endpoint's to choose, so it may carry the token: it is not reported.
+      return {
+        error: `the endpoint answered ${response.status}, a redirect: redirects are not followed`,
+        status: response.status,
+      };
+    }
     const chunks: Uint8Array[] = [];
     let size = 0;
     if (response.body) {
