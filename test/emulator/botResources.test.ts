@@ -416,6 +416,61 @@ describe('channel messages over HTTP (bot)', () => {
     expect(listed.json.find((m) => m.id === theirs.id)?.content).toBe('');
   });
 
+  it('answers a reference into a channel it cannot read as one to a missing message, and keeps guilds apart', async () => {
+    const { emu, bot, guildId, ch } = await setUp(VIEW | SEND | READ_HISTORY);
+    const hidden = emu.postChannelMessage(ch.staff ?? '', 'alice', 'the password is hunter2');
+    const post = (reference: Record<string, unknown>) =>
+      call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+        content: 'see above',
+        message_reference: reference,
+      });
+    // A reply: the id that exists in #staff and one that exists nowhere get the same answer.
+    const existing = await post({ message_id: hidden.id, channel_id: ch.staff });
+    const missing = await post({ message_id: '1234567890123', channel_id: ch.staff });
+    expect([existing.status, existing.json]).toEqual([missing.status, missing.json]);
+    expect(existing.json).toMatchObject({
+      code: 50035,
+      errors: { message_reference: { _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE' }] } },
+    });
+    const lenient = await post({ message_id: hidden.id, channel_id: ch.staff, fail_if_not_exists: false });
+    expect(lenient.status).toBe(200);
+    expect(lenient.json).not.toHaveProperty('message_reference');
+    // A forward: the same, whatever #staff holds.
+    const forward = (id: string) =>
+      call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+        message_reference: { type: 1, message_id: id, channel_id: ch.staff },
+      });
+    const forwarded = await forward(hidden.id);
+    const nothing = await forward('1234567890123');
+    expect([forwarded.status, forwarded.json]).toEqual([nothing.status, nothing.json]);
+    expect([forwarded.status, forwarded.json.code]).toEqual([404, 10008]);
+    expect(emu.channelMessages(ch.general ?? '').map((m) => m.content)).toEqual(['see above']);
+    // Another guild the bot is in: a reply cannot point there; a forward from there carries that guild.
+    const other = emu.createGuild({ name: 'Elsewhere', owner: 'bob', channels: [{ name: 'yard' }] });
+    emu.addBotToGuild(other.id, { permissions: VIEW | SEND | READ_HISTORY });
+    const yard = other.channels[0]?.id ?? '';
+    const there = await call(emu, bot, 'POST', `/channels/${yard}/messages`, { content: 'from the yard' });
+    const reply = await post({ message_id: String(there.json.id), channel_id: yard });
+    expect([reply.status, reply.json]).toEqual([missing.status, missing.json]);
+    const brought = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, {
+      message_reference: { type: 1, message_id: there.json.id, channel_id: yard },
+    });
+    expect(brought.status).toBe(200);
+    expect(brought.json).toMatchObject({
+      guild_id: guildId,
+      message_reference: { type: 1, message_id: there.json.id, channel_id: yard, guild_id: other.id },
+    });
+    // A reply in its own channel still works.
+    const first = await call(emu, bot, 'POST', `/channels/${ch.general}/messages`, { content: 'first' });
+    const answer = await post({ message_id: String(first.json.id) });
+    expect(answer.json.message_reference).toEqual({
+      type: 0,
+      message_id: first.json.id,
+      channel_id: ch.general,
+      guild_id: guildId,
+    });
+  });
+
   it('pins with PIN_MESSAGES only (MANAGE_MESSAGES no longer does), with paginated Get Channel Pins', async () => {
     const old = await setUp(VIEW | SEND | MANAGE_MESSAGES | READ_HISTORY);
     const msg = await call(old.emu, old.bot, 'POST', `/channels/${old.ch.general}/messages`, {

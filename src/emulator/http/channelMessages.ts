@@ -7,6 +7,7 @@ import type {
   AttachmentRecord,
   ChannelMessageRecord,
   GuildChannelRecord,
+  MessageReferenceRecord,
   MessageSnapshotRecord,
 } from '../store/types.js';
 import { botMessageView, botReadsContent, channelForBot } from './botAccess.js';
@@ -93,7 +94,9 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
     return result;
   };
 
-  const forwardSnapshot = (body: MessageBody): MessageSnapshotRecord | null => {
+  const forwardOf = (
+    body: MessageBody,
+  ): { snapshot: MessageSnapshotRecord; reference: MessageReferenceRecord } | null => {
     const ref = body.reference;
     if (!ref || ref.type !== 1) return null;
     if (body.content || body.embeds?.length || body.components?.length || body.attachments?.length) {
@@ -108,24 +111,29 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
       });
     }
     const source = guilds.channel(ref.channelId ?? '');
-    const original = source ? messages.get(source.id, ref.messageId) : undefined;
+    // A channel whose history the bot cannot read answers as if the message were not there: 160014 for an id
+    // that exists would tell the bot which ids exist in a channel hidden from it.
+    const history =
+      source !== undefined &&
+      hasAll(guilds.permissions(botId, source.id), Permission.VIEW_CHANNEL | Permission.READ_MESSAGE_HISTORY);
+    const original = source && history ? messages.get(source.id, ref.messageId) : undefined;
     if (!source || !original) throw unknown('Message');
     // The document's 160014: the app must be able to read the forwarded message's content.
-    const readable =
-      guilds.mayView(botId, source.id) &&
-      hasAll(guilds.permissions(botId, source.id), Permission.READ_MESSAGE_HISTORY) &&
-      botReadsContent(ctx, original);
-    if (!readable) {
+    if (!botReadsContent(ctx, original)) {
       ctx.log.line('guilds', `the bot may not forward message ${original.id}: it cannot read its content`);
       throw new ApiError(403, 160014, 'You cannot forward a message whose content you cannot read.');
     }
     return {
-      content: original.content,
-      embeds: structuredClone(original.embeds ?? []),
-      attachments: structuredClone(original.attachments ?? []),
-      flags: original.flags ?? 0,
-      createdAt: original.createdAt,
-      editedAt: original.editedAt ?? null,
+      snapshot: {
+        content: original.content,
+        embeds: structuredClone(original.embeds ?? []),
+        attachments: structuredClone(original.attachments ?? []),
+        flags: original.flags ?? 0,
+        createdAt: original.createdAt,
+        editedAt: original.editedAt ?? null,
+      },
+      // The snapshot has no guild: the reference carries the source's, which may be another guild than this.
+      reference: { type: 1, messageId: original.id, channelId: source.id, guildId: source.guildId },
     };
   };
 
@@ -146,18 +154,16 @@ export function channelMessageRoutes(ctx: EmulatorContext): Route[] {
         return jsonReply(200, view(earlier, channel));
       }
     }
-    const snapshot = forwardSnapshot(body);
-    let reference: ChannelMessageRecord['reference'] = null;
-    if (body.reference) {
-      const refChannelId = body.reference.channelId ?? channel.id;
-      const target = messages.get(refChannelId, body.reference.messageId);
-      if (target || body.reference.type === 1) {
-        reference = {
-          type: body.reference.type,
-          messageId: body.reference.messageId,
-          channelId: refChannelId,
-          guildId: channel.guildId,
-        };
+    const forward = forwardOf(body);
+    const snapshot = forward?.snapshot ?? null;
+    let reference: ChannelMessageRecord['reference'] = forward?.reference ?? null;
+    if (body.reference?.type === 0) {
+      // A reply points into its own channel. Any other channel, readable or hidden, here or in another guild,
+      // gets the answer of a missing message, so the answer cannot tell whether an id exists there.
+      const inThisChannel = (body.reference.channelId ?? channel.id) === channel.id;
+      const target = inThisChannel ? messages.get(channel.id, body.reference.messageId) : undefined;
+      if (target) {
+        reference = { type: 0, messageId: target.id, channelId: channel.id, guildId: channel.guildId };
       } else if (body.reference.failIfNotExists) {
         throw new ApiError(400, 50035, 'Invalid Form Body', {
           errors: {
