@@ -1,4 +1,9 @@
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
@@ -15,18 +20,53 @@ export interface UrlMapping {
 /** How long the proxy waits for the game's server to answer. */
 export const PROXY_TIMEOUT_MS = 30_000;
 
-/** Headers that belong to one connection, not to the request or response (RFC 9110 §7.6.1). */
+/**
+ * Headers that belong to one connection, not to the request or response (RFC 9110 §7.6.1), with the
+ * non-standard `proxy-connection` some clients still send; `host` is the proxy's and is set anew for the target.
+ */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'proxy-authenticate',
   'proxy-authorization',
+  'proxy-connection',
   'te',
   'trailer',
   'transfer-encoding',
   'upgrade',
   'host',
 ]);
+
+/**
+ * The end-to-end headers of a request or response: without {@link HOP_BY_HOP} and without those its
+ * `Connection` header names, which the sender meant for the next hop only.
+ */
+function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const named = connectionTokens(headers);
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
+  }
+  return out;
+}
+
+/** The header names a `Connection` header lists, lower-cased (repeated headers arrive joined by commas). */
+function connectionTokens(headers: IncomingHttpHeaders): Set<string> {
+  const value = headers.connection;
+  const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+  return new Set(
+    text
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter((t) => t !== ''),
+  );
+}
+
+/** A path cut for a log line: a hostile request may send kilobytes of it. */
+function shown(path: string): string {
+  const bare = path.split('?')[0] ?? '';
+  return bare.length > 200 ? `${bare.slice(0, 200)}…` : bare;
+}
 
 /** The proxy host of an application: `<application_id>.localhost` (browsers send loopback there by themselves). */
 export function activityHost(applicationId: string): string {
@@ -50,6 +90,8 @@ export function checkMappings(mappings: readonly UrlMapping[]): UrlMapping[] {
       !prefix.startsWith('/') ||
       prefix.includes('?') ||
       prefix.includes('#') ||
+      prefix.includes('\\') ||
+      prefix.split('/').some((segment) => dotSegment(segment) !== undefined) ||
       prefix.startsWith('/.proxy') ||
       prefix.startsWith('/.emulator')
     ) {
@@ -69,28 +111,93 @@ export function checkMappings(mappings: readonly UrlMapping[]): UrlMapping[] {
   });
 }
 
+/** Where a request goes: the target URL, or why it goes nowhere (400 for a malformed path, 404 unmapped). */
+export type Route = { target: string } | { status: 400 | 404; why: string };
+
+/**
+ * `.` or `..` for a dot segment, percent-encoded dots included (`%2e`, `.%2E`…), since the URL parser the
+ * request goes out through reads them the same way; undefined for any other segment.
+ */
+function dotSegment(segment: string): '.' | '..' | undefined {
+  if (segment.length > 6) return undefined;
+  const dots = segment.replace(/%2e/gi, '.');
+  return dots === '.' || dots === '..' ? dots : undefined;
+}
+
+/** A segment that becomes a dot segment once an encoded slash in it is decoded, as some servers do first. */
+function hidesDotSegment(segment: string): boolean {
+  return /%2f|%5c/i.test(segment) && segment.split(/%2f|%5c/i).some((part) => dotSegment(part) !== undefined);
+}
+
+/** The mapping whose prefix is the longest one `path` starts with, on a segment boundary. */
+function bestMapping(mappings: readonly UrlMapping[], path: string): UrlMapping | undefined {
+  let best: UrlMapping | undefined;
+  for (const m of mappings) {
+    const fits = m.prefix === '/' || path === m.prefix || path.startsWith(`${m.prefix}/`);
+    if (fits && (best === undefined || m.prefix.length > best.prefix.length)) best = m;
+  }
+  return best;
+}
+
 /**
  * Where a request path goes, by the platform's mapping rules (the document's 2024-08-28 entry, as relaxed): a
  * leading `/.proxy` is dropped, so the prefixed and the unprefixed path reach the same place (a `/api` mapping
- * works either way); then the longest matching prefix, on a segment boundary, wins. Undefined when no mapping
- * matches.
+ * works either way); then the longest matching prefix, on a segment boundary, wins.
+ *
+ * The path is read as a browser and the outgoing URL parser read it: backslashes are slashes, and dot
+ * segments (percent-encoded ones too) are resolved before matching. Browsers resolve them before sending, so
+ * a path that still has them comes from another client, and one whose dot segments climb above the root
+ * (or `/.proxy`), or out of the mapping its path starts in, is refused: otherwise `/api/../../secret` would
+ * reach `/secret` on the `/api` mapping's server, outside the part of it the mapping gives out.
  */
-export function mapPath(mappings: readonly UrlMapping[], path: string): string | undefined {
+export function routePath(mappings: readonly UrlMapping[], path: string): Route {
   const [pathname, search] = splitOnce(path, '?');
-  const bare =
-    pathname === '/.proxy'
-      ? '/'
-      : pathname.startsWith('/.proxy/')
-        ? pathname.slice('/.proxy'.length)
-        : pathname;
-  let best: UrlMapping | undefined;
-  for (const m of mappings) {
-    const fits = m.prefix === '/' || bare === m.prefix || bare.startsWith(`${m.prefix}/`);
-    if (fits && (best === undefined || m.prefix.length > best.prefix.length)) best = m;
+  const segments = pathname.replace(/\\/g, '/').split('/').slice(1);
+  if (segments[0] === '.proxy') segments.shift();
+  const resolved: string[] = [];
+  for (const [i, segment] of segments.entries()) {
+    if (hidesDotSegment(segment))
+      return { status: 400, why: 'the path hides a dot segment behind an encoded slash' };
+    const dot = dotSegment(segment);
+    if (dot === undefined) {
+      resolved.push(segment);
+      continue;
+    }
+    if (dot === '..') {
+      if (resolved.length === 0) return { status: 400, why: 'the path climbs above the root' };
+      resolved.pop();
+    }
+    // A dot segment at the end names a directory: `/a/b/..` is `/a/`.
+    if (i === segments.length - 1) resolved.push('');
   }
-  if (!best) return undefined;
+  const bare = `/${resolved.join('/')}`;
+  const best = bestMapping(mappings, bare);
+  if (best !== bestMapping(mappings, `/${segments.join('/')}`)) {
+    return { status: 400, why: 'the path climbs out of its URL mapping' };
+  }
+  if (!best) return { status: 404, why: 'no URL mapping for this path' };
   const rest = best.prefix === '/' ? bare : bare.slice(best.prefix.length) || '/';
-  return `${best.target}${rest}${search === '' ? '' : `?${search}`}`;
+  const target = `${best.target}${rest}${search === '' ? '' : `?${search}`}`;
+  // The outgoing request parses the URL again; whatever that parser still reads differently (a tab it drops
+  // inside `..`, say) must not take the request out of the target either.
+  const base = new URL(best.target);
+  let sent: URL;
+  try {
+    sent = new URL(target);
+  } catch {
+    return { status: 400, why: 'the path is not a URL path' };
+  }
+  const root = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+  if (sent.origin !== base.origin || (sent.pathname !== base.pathname && !sent.pathname.startsWith(root))) {
+    return { status: 400, why: 'the path climbs out of its URL mapping' };
+  }
+  return { target };
+}
+
+/** The target URL of a request path (see {@link routePath}), or undefined when it goes nowhere. */
+export function mapPath(mappings: readonly UrlMapping[], path: string): string | undefined {
+  const route = routePath(mappings, path);
+  return 'target' in route ? route.target : undefined;
 }
 
 function splitOnce(text: string, separator: string): [string, string] {
@@ -124,6 +231,19 @@ export class ActivityProxy {
     return this.#mappings.map((m) => ({ ...m }));
   }
 
+  /** The route of a request path; a refusal is logged. */
+  #route(path: string, what: string): Route {
+    const route: Route = path.startsWith('/')
+      ? routePath(this.#mappings, path)
+      : { status: 404, why: 'no URL mapping for this path' };
+    if ('target' in route) return route;
+    this.#log.line(
+      'activity',
+      route.status === 404 ? `proxy: no URL mapping for ${what}` : `proxy: refused ${what}: ${route.why}`,
+    );
+    return route;
+  }
+
   /** Whether a request is for the proxy host. */
   owns(req: IncomingMessage): boolean {
     const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
@@ -133,28 +253,18 @@ export class ActivityProxy {
   /** Forwards one request. */
   handle(req: IncomingMessage, res: ServerResponse): void {
     const path = req.url ?? '/';
-    const target = path.startsWith('/') ? mapPath(this.#mappings, path) : undefined;
-    if (target === undefined) {
-      this.#log.line(
-        'activity',
-        `proxy: no URL mapping for ${req.method ?? 'GET'} ${path.split('?')[0] ?? ''}`,
-      );
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('No URL mapping for this path\n');
+    const route = this.#route(path, `${req.method ?? 'GET'} ${shown(path)}`);
+    if (!('target' in route)) {
+      const text = route.status === 404 ? 'No URL mapping for this path' : route.why;
+      res.writeHead(route.status, { 'content-type': 'text/plain' }).end(`${text}\n`);
       return;
     }
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-    }
+    const { target } = route;
     const upstream = httpRequest(
       target,
-      { method: req.method ?? 'GET', headers, timeout: PROXY_TIMEOUT_MS },
+      { method: req.method ?? 'GET', headers: endToEnd(req.headers), timeout: PROXY_TIMEOUT_MS },
       (answer) => {
-        const out: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-        }
-        res.writeHead(answer.statusCode ?? 502, out);
+        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
         answer.pipe(res);
         answer.on('error', () => res.destroy());
       },
@@ -163,7 +273,7 @@ export class ActivityProxy {
     const fail = (status: number, why: string): void => {
       if (failed) return;
       failed = true;
-      this.#log.line('activity', `proxy: ${req.method ?? 'GET'} ${path.split('?')[0] ?? ''} failed: ${why}`);
+      this.#log.line('activity', `proxy: ${req.method ?? 'GET'} ${shown(path)} failed: ${why}`);
       if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain' }).end(`${why}\n`);
       else res.destroy();
     };
@@ -191,16 +301,19 @@ export class ActivityProxy {
       // A client that resets mid-handshake must not take the process down.
     });
     const path = req.url ?? '/';
-    const what = `upgrade ${path.split('?')[0] ?? ''}`;
-    const target = path.startsWith('/') ? mapPath(this.#mappings, path) : undefined;
-    if (target === undefined) {
-      this.#log.line('activity', `proxy: no URL mapping for ${what}`);
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const what = `upgrade ${shown(path)}`;
+    const route = this.#route(path, what);
+    if (!('target' in route)) {
+      const status = route.status === 404 ? '404 Not Found' : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && name !== 'host') headers[name] = value;
+    const { target } = route;
+    // The upgrade itself is the one hop-by-hop request the game's server must see; nothing else of this hop.
+    const headers = endToEnd(req.headers);
+    if (req.headers.upgrade !== undefined) {
+      headers.connection = 'Upgrade';
+      headers.upgrade = req.headers.upgrade;
     }
     const upstream = httpRequest(target, { method: req.method ?? 'GET', headers, timeout: PROXY_TIMEOUT_MS });
     const refuse = (status: string, why: string): void => {
@@ -228,9 +341,15 @@ export class ActivityProxy {
       if ('setNoDelay' in socket && typeof socket.setNoDelay === 'function')
         (socket as Socket).setNoDelay(true);
       const lines = [`HTTP/1.1 101 ${answer.statusMessage ?? 'Switching Protocols'}`];
+      const named = connectionTokens(answer.headers);
       for (let i = 0; i < answer.rawHeaders.length; i += 2) {
-        lines.push(`${answer.rawHeaders[i] ?? ''}: ${answer.rawHeaders[i + 1] ?? ''}`);
+        const name = answer.rawHeaders[i] ?? '';
+        const lower = name.toLowerCase();
+        if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
+        lines.push(`${name}: ${answer.rawHeaders[i + 1] ?? ''}`);
       }
+      lines.push('Connection: Upgrade');
+      if (answer.headers.upgrade !== undefined) lines.push(`Upgrade: ${answer.headers.upgrade}`);
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (upstreamHead.length > 0) socket.write(upstreamHead);
       if (head.length > 0) upstreamSocket.write(head);
