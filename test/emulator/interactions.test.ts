@@ -102,6 +102,25 @@ describe('interactions delivered over HTTP, signed', () => {
     await emu.setInteractionsEndpointUrl(url);
   });
 
+  it('refuses an endpoint answer nested past 32 levels: nothing is posted, and the channel and the save stay whole', async () => {
+    const deep = `{"type":4,"data":{"content":"x","embeds":[{"title":"t","x":${'['.repeat(20_000)}${']'.repeat(20_000)}}]}}`;
+    const url = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(deep);
+      }),
+    );
+    const { emu, logs } = await loggedEmulator(running, { users: 2, interactionsEndpointUrl: url });
+    emu.addBotToGuild(emu.guilds()[0]?.id ?? '');
+    await withCommand(emu);
+    const interaction = await emu.invokeCommand({ user: 'alice', command: 'score', channel: general(emu) });
+    expect(interaction.delivery).toBe('http 200: JSON nested deeper than 32 levels');
+    expect(logs.some((l) => l.includes("the endpoint's answer is nested too deep"))).toBe(true);
+    const list = await call(emu, `Bot ${emu.botToken}`, 'GET', `/channels/${general(emu)}/messages`);
+    expect([list.status, list.json]).toEqual([200, []]);
+    expect(() => JSON.stringify(emu.exportState())).not.toThrow();
+  });
+
   it("signs so that discord-interactions' verifyKey accepts it, and not a tampered body", async () => {
     const { emu } = await loggedEmulator(running, { users: 2 });
     await withCommand(emu);

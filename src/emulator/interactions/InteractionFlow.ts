@@ -1,3 +1,4 @@
+import { JsonBoundsError, MAX_JSON_DEPTH, parseBoundedJson } from '../../util/boundedJson.js';
 import { wireUser } from '../accounts/userObject.js';
 import type { BotGateway } from '../bot/botGateway.js';
 import { wireChannel, wireMember, wireRole } from '../bot/guildWire.js';
@@ -316,10 +317,15 @@ export class InteractionFlow {
       }
       let callback: unknown;
       try {
-        callback = JSON.parse(answer.text);
-      } catch {
-        interaction.delivery = `http ${answer.status}: not JSON`;
-        log.line('interactions', `interaction ${interaction.id}: the endpoint's answer is not JSON`);
+        // Bounded like every body a client sends: the answer becomes a stored message or modal.
+        callback = parseBoundedJson(answer.text);
+      } catch (error) {
+        const deep = error instanceof JsonBoundsError && error.problem === 'too_deep';
+        interaction.delivery = `http ${answer.status}: ${deep ? `JSON nested deeper than ${MAX_JSON_DEPTH} levels` : 'not JSON'}`;
+        log.line(
+          'interactions',
+          `interaction ${interaction.id}: the endpoint's answer is ${deep ? 'nested too deep' : 'not JSON'}`,
+        );
         return;
       }
       try {
