@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
-import { rawRequest, TestGateway } from './helpers.js';
-import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import { rawRequest, signIn, TestGateway } from './helpers.js';
+import { call as apiCall, closeAfterEach, loggedEmulator, until } from './lobbyHelpers.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
 const call = apiCall<Json>;
@@ -317,6 +317,42 @@ describe('hostile bodies at the edge (emulator)', () => {
       expect(text).not.toContain(token.slice(0, length));
       expect(text).not.toContain(token.slice(20, 20 + length));
     }
+  });
+
+  it("stores a presence update's activities with only an activity's own fields", async () => {
+    const { emu } = await setUp();
+    const token = (await signIn(emu, 'alice')).access_token;
+    const gw = await TestGateway.connect(emu);
+    await gw.identify(`Bearer ${token}`);
+    gw.send(3, {
+      status: 'online',
+      since: null,
+      afk: false,
+      activities: [
+        {
+          type: 0,
+          name: 'Quest',
+          state: 'In a dungeon',
+          junk: 'x'.repeat(2000),
+          assets: { large_image: 'map', junk: { deep: true } },
+          party: { id: 'p1', size: [1, 4], junk: 1 },
+          buttons: [{ label: 'Join', url: 'https://example.com', junk: 1 }],
+        },
+      ],
+    });
+    const alice = emu.users[0]?.id ?? '';
+    await until(() => emu.presenceOf(alice).activities.length === 1, 'the activity');
+    const [activity] = emu.presenceOf(alice).activities;
+    expect(activity).toMatchObject({
+      type: 0,
+      name: 'Quest',
+      state: 'In a dungeon',
+      assets: { large_image: 'map' },
+      party: { id: 'p1', size: [1, 4] },
+      buttons: [{ label: 'Join', url: 'https://example.com' }],
+    });
+    expect(JSON.stringify(activity)).not.toContain('junk');
+    gw.ws.close();
   });
 
   it('closes a gateway session whose payload nests past the bound, with a reason that says so', async () => {

@@ -115,6 +115,35 @@ const COMMAND_OPTION: Shape = {
   autocomplete: 'value',
 };
 
+/** An activity of a gateway presence update (op 3), as the document lists its fields. */
+const ACTIVITY: Shape = {
+  name: 'value',
+  type: 'value',
+  url: 'value',
+  state: 'value',
+  state_url: 'value',
+  details: 'value',
+  details_url: 'value',
+  status_display_type: 'value',
+  timestamps: { start: 'value', end: 'value' },
+  emoji: EMOJI,
+  party: { id: 'value', size: 'values', privacy: 'value' },
+  assets: {
+    large_image: 'value',
+    large_text: 'value',
+    large_url: 'value',
+    small_image: 'value',
+    small_text: 'value',
+    small_url: 'value',
+    invite_cover_image: 'value',
+  },
+  secrets: { join: 'value', spectate: 'value', match: 'value' },
+  instance: 'value',
+  flags: 'value',
+  platform: 'value',
+  buttons: { list: { label: 'value', url: 'value' } },
+};
+
 /** A locale as the platform spells them: `fr`, `en-US`, `es-419`. */
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,3})?$/;
 
@@ -180,4 +209,12 @@ export function keepComponentFields(components: readonly unknown[]): unknown[] {
 /** Checked command options with only an option's own fields, sub-commands' options included. */
 export function keepCommandOptionFields(options: readonly unknown[]): Record<string, unknown>[] {
   return options.map((option) => keepShape(COMMAND_OPTION, option) ?? {});
+}
+
+/**
+ * A presence update's activity with only an activity's own fields: what a session adds besides would be
+ * stored, fanned out to every friend and saved, while meaning nothing to anyone.
+ */
+export function keepActivityFields(activity: unknown): Record<string, unknown> {
+  return keepShape(ACTIVITY, activity) ?? {};
 }

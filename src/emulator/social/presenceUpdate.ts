@@ -1,3 +1,4 @@
+import { keepActivityFields } from '../http/knownFields.js';
 import type { PresenceStatus, StoredActivity } from './PresenceService.js';
 
 /** A validated Update Presence (op 3) payload. */
@@ -42,7 +43,12 @@ export function parsePresenceUpdate(
     if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 6) {
       return 'an activity type must be an integer 0–6';
     }
-    parsed.push({ ...activity, name, application_id: context.applicationId, created_at: context.now });
+    parsed.push({
+      ...keepActivityFields(activity),
+      name,
+      application_id: context.applicationId,
+      created_at: context.now,
+    });
   }
   return { status: status as PresenceStatus, activities: parsed };
 }
