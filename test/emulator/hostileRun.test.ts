@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -15,15 +17,38 @@ afterAll(() => {
 interface Info {
   http: string;
   api: string;
+  applicationId: string;
   botToken: string;
 }
 
 /** `sdkpp emulator --state file` as a process of its own; resolves with its JSON line and its pid. */
-async function start(file: string) {
-  const child = runCli(['emulator', '--port', '0', '--json', '--no-rpc', '--auto-consent', '--state', file]);
+async function start(file: string, extra: string[] = []) {
+  const child = runCli([
+    'emulator',
+    '--port',
+    '0',
+    '--json',
+    '--no-rpc',
+    '--auto-consent',
+    '--state',
+    file,
+    ...extra,
+  ]);
   const streams = output(child);
   const info = JSON.parse(await firstLine(child)) as Info;
   return { child, info, streams };
+}
+
+/** One raw HTTP/1.1 exchange, the target and Host exactly as written (no client normalises them). */
+function raw(port: number, lines: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.write([...lines, 'Connection: close', '', ''].join('\r\n'));
+  });
 }
 
 /** The resident memory of a process, in MiB (Linux). */
@@ -48,8 +73,16 @@ async function api(info: Info, method: string, route: string, body?: string | Fo
 
 describe('a run that sees hostile input (emulator process)', () => {
   it('keeps answering within 2 s with bounded memory, and its state saves and loads again', async () => {
+    // The game's server behind the Activity proxy: what reaches `/secret` is a request that left its mapping.
+    const reached: string[] = [];
+    const game = createServer((req, res) => {
+      reached.push(req.url ?? '');
+      res.end('game');
+    });
+    await new Promise<void>((resolve) => game.listen(0, '127.0.0.1', resolve));
+    const gamePort = (game.address() as AddressInfo).port;
     const file = path.join(dir, 'hostile.json');
-    const first = await start(file);
+    const first = await start(file, ['--activity-url-mapping', `/api=http://127.0.0.1:${gamePort}/apiroot`]);
     const { info, child } = first;
     // The seeded guild and its #general, as the dashboard's state (loopback only) lists them.
     const state = (await (await fetch(`${info.http}/dashboard/api/state`)).json()) as {
@@ -105,6 +138,18 @@ describe('a run that sees hostile input (emulator process)', () => {
     expect(garbage.status).toBe(400);
     await probe();
 
+    // 4. The Activity proxy asked to climb out of its mapping, and the store page under a rebinding Host.
+    const port = Number(new URL(info.http).port);
+    const proxyHost = `${info.applicationId}.localhost:${port}`;
+    for (const target of ['/api/../../secret', '/api/%2e%2e/%2e%2e/secret', '/api/..\\..\\secret']) {
+      const answer = await raw(port, [`GET ${target} HTTP/1.1`, `Host: ${proxyHost}`]);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    expect(reached.filter((url) => !url.startsWith('/apiroot'))).toEqual([]);
+    const rebound = await raw(port, ['GET /store HTTP/1.1', `Host: rebind.evil.example:${port}`]);
+    expect(rebound).toMatch(/^HTTP\/1\.1 421 /);
+    await probe();
+
     const growth = rssMiB(child.pid ?? 0) - before;
     expect(growth).toBeLessThan(48);
 
@@ -123,6 +168,7 @@ describe('a run that sees hostile input (emulator process)', () => {
     } finally {
       second.child.kill('SIGINT');
       expect(await exitOf(second.child)).toBe(0);
+      game.close();
     }
   }, 60_000);
 });
