@@ -64,4 +64,22 @@ describe('RPC frame codec', () => {
       expect.objectContaining({ reason: 'bad_json' }) as Error,
     );
   });
+
+  it('rejects a body nested past 32 levels before anything is built from it', () => {
+    const frame = (json: string): Buffer => {
+      const header = Buffer.alloc(8);
+      header.writeUInt32LE(RpcOpcode.Frame, 0);
+      header.writeUInt32LE(Buffer.byteLength(json), 4);
+      return Buffer.concat([header, Buffer.from(json)]);
+    };
+    const deep = `{"cmd":"SET_ACTIVITY","args":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    expect(() => new RpcFrameDecoder().push(frame(deep))).toThrow(
+      expect.objectContaining({
+        reason: 'bad_json',
+        message: 'an RPC frame body nests deeper than 32 levels',
+      }) as Error,
+    );
+    const fine = `{"a":${'['.repeat(30)}${']'.repeat(30)}}`;
+    expect(new RpcFrameDecoder().push(frame(fine))).toHaveLength(1);
+  });
 });
