@@ -49,7 +49,12 @@ import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
 import { EmulatorStore, type UserPatch } from './store/Store.js';
 import { wirePresence } from './social/wire.js';
-import { exportStoreState, importStoreState, type EmulatorSavedState } from './store/persist.js';
+import {
+  exportStoreState,
+  importStoreState,
+  StateExportError,
+  type EmulatorSavedState,
+} from './store/persist.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
 import { wireVoiceStates } from './social/voiceStates.js';
@@ -278,7 +283,16 @@ class RunningEmulator implements Emulator {
   }
 
   exportState(): EmulatorSavedState {
-    return exportStoreState(this.#ctx.store.state, this.#ctx.store.now());
+    try {
+      return exportStoreState(this.#ctx.store.state, this.#ctx.store.now());
+    } catch (error) {
+      if (error instanceof StateExportError) {
+        for (const o of error.omitted) {
+          this.#ctx.log.line('emulator', `state export: ${o.collection} ${o.id} left out (${o.reason})`);
+        }
+      }
+      throw error;
+    }
   }
 
   close(): Promise<void> {

@@ -11,7 +11,7 @@
  * ```
  */
 export { startEmulator } from './Emulator.js';
-export type { EmulatorSavedState } from './store/persist.js';
+export { StateExportError, type EmulatorSavedState, type OmittedRecord } from './store/persist.js';
 export type { WebhookDelivery } from './webhooks/WebhookEvents.js';
 export {
   synthesizeSpeech,

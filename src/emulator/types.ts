@@ -9,7 +9,8 @@ export interface EmulatorOptions {
    * A world saved by {@link Emulator.exportState} to start from: its application, users, relationships,
    * identities, messages, lobbies, guilds and tokens. Nothing is seeded then (`users` and `seedGuild` apply
    * to a new world only); `applicationId` and `botToken`, when given, must match the saved ones.
-   * @throws RangeError from {@link startEmulator} when it is not a saved state this version reads.
+   * @throws RangeError from {@link startEmulator} when it is not a saved state this version reads, or a field
+   *   of it is damaged (the message gives its path, e.g. `data.skus["…"].periodMs`); nothing is half loaded.
    */
   state?: EmulatorSavedState;
   /** Interface to listen on. @defaultValue `'127.0.0.1'` */
@@ -884,6 +885,8 @@ export interface Emulator extends EmulatorInfo {
    * The lasting part of the world, for {@link EmulatorOptions.state} in a later run: everything in the store
    * except authorization codes and expired access tokens. Live sessions, presence and calls are not in it.
    * It holds the bot token and users' tokens (so a game's saved token keeps working after a restart).
+   * @throws StateExportError when some records cannot be saved (not serialisable, or they would not load):
+   *   it names each and carries the rest as `partial`, so a save never loses more than those records.
    */
   exportState(): EmulatorSavedState;
   /** Adds a full user; the username defaults to the next unused seed name. */

@@ -1,6 +1,7 @@
 import { TypedEmitter } from '../../util/TypedEmitter.js';
 import type { EmulatorLog } from '../log.js';
 import { compareIds } from '../social/ids.js';
+import { MAX_PERIOD_MS, MIN_PERIOD_MS } from '../store/schema.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { EntitlementRecord, SkuPrice, SkuRecord, SubscriptionRecord } from '../store/types.js';
 
@@ -82,8 +83,13 @@ export class Premium extends TypedEmitter<PremiumEvents> {
     ) {
       throw new RangeError('a price is a whole amount of the smallest unit and a 3-letter currency code');
     }
-    if (input.periodMs !== undefined && (!Number.isSafeInteger(input.periodMs) || input.periodMs < 60_000)) {
-      throw new RangeError('a subscription period is at least one minute');
+    if (
+      input.periodMs !== undefined &&
+      (!Number.isSafeInteger(input.periodMs) ||
+        input.periodMs < MIN_PERIOD_MS ||
+        input.periodMs > MAX_PERIOD_MS)
+    ) {
+      throw new RangeError('a subscription period is at least one minute and at most a century');
     }
     const subscription = input.type === SkuType.SUBSCRIPTION;
     const sku: SkuRecord = {
@@ -242,20 +248,17 @@ export class Premium extends TypedEmitter<PremiumEvents> {
     this.emit('subscriptionUpdated', subscription);
   }
 
-  /** Applies what the passing of time does: renewals of active subscriptions, endings of ENDING ones. */
+  /**
+   * Applies what the passing of time does: renewals of active subscriptions, endings of ENDING ones. An
+   * active subscription whose period ended renews once per tick, straight into the period that holds `now`
+   * however many periods were missed (a long `advanceTime`, a state saved long ago): one update, and work
+   * that does not grow with the gap.
+   */
   tick(): void {
     const now = this.#store.now();
     for (const subscription of this.subscriptions()) {
-      while (subscription.status === SubscriptionStatus.ACTIVE && subscription.currentPeriodEnd <= now) {
-        const sku = this.sku(subscription.renewalSkuIds[0] ?? '');
-        const period = sku?.periodMs ?? DEFAULT_PERIOD_MS;
-        subscription.currentPeriodStart = subscription.currentPeriodEnd;
-        subscription.currentPeriodEnd += period;
-        this.#log.line(
-          'premium',
-          `subscription ${subscription.id} renewed until ${new Date(subscription.currentPeriodEnd).toISOString()}`,
-        );
-        this.emit('subscriptionUpdated', subscription);
+      if (subscription.status === SubscriptionStatus.ACTIVE && subscription.currentPeriodEnd <= now) {
+        this.#renew(subscription, now);
       }
       if (subscription.status === SubscriptionStatus.ENDING && subscription.currentPeriodEnd <= now) {
         subscription.status = SubscriptionStatus.INACTIVE;
@@ -270,6 +273,33 @@ export class Premium extends TypedEmitter<PremiumEvents> {
         this.#log.line('premium', `subscription ${subscription.id} ended`);
       }
     }
+  }
+
+  #renew(subscription: SubscriptionRecord, now: number): void {
+    const period = this.#periodOf(subscription);
+    // Arithmetic, not a step per period: the gap may be years of one-minute periods.
+    const missed = Math.floor((now - subscription.currentPeriodEnd) / period) + 1;
+    let end = subscription.currentPeriodEnd + missed * period;
+    // Rounding at the edge of a period must not leave it ended.
+    if (end <= now) end += period;
+    subscription.currentPeriodStart = end - period;
+    subscription.currentPeriodEnd = end;
+    this.#log.line(
+      'premium',
+      `subscription ${subscription.id} renewed${missed > 1 ? ` (${missed} periods)` : ''} until ${new Date(end).toISOString()}`,
+    );
+    this.emit('subscriptionUpdated', subscription);
+  }
+
+  /**
+   * The length of the subscription's next period: its renewal SKU's, or the default. A period that is not a
+   * positive number of ms (a state changed under the store's feet) would never get past `now`.
+   */
+  #periodOf(subscription: SubscriptionRecord): number {
+    const period = this.sku(subscription.renewalSkuIds[0] ?? '')?.periodMs;
+    return typeof period === 'number' && Number.isSafeInteger(period) && period > 0 && period <= MAX_PERIOD_MS
+      ? period
+      : DEFAULT_PERIOD_MS;
   }
 
   /** The user's entitlements to a SKU that are live now (not deleted, consumed or ended). */

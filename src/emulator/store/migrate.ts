@@ -1,5 +1,5 @@
 import { permissionRoleName } from '../social/permissions.js';
-import { SnowflakeGenerator } from '../snowflake.js';
+import { isSnowflake, SnowflakeGenerator } from '../snowflake.js';
 import type { GuildMemberRecord, RoleRecord } from './types.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -34,7 +34,8 @@ export function migrateGuildsFromV1(guilds: Record<string, unknown>, now: number
     const members: Record<string, GuildMemberRecord> = {};
     const joinedAt = typeof guild.createdAt === 'number' ? guild.createdAt : now;
     for (const [userId, bits] of Object.entries(guild.members)) {
-      if (typeof bits !== 'string' || !/^[0-9]{1,20}$/.test(bits)) {
+      // A member id that is no snowflake ("__proto__" above all) must not become a key of the new record.
+      if (!isSnowflake(userId) || typeof bits !== 'string' || !/^[0-9]{1,20}$/.test(bits)) {
         throw new RangeError(`the saved state's guild ${guildId} has a malformed member ${userId}`);
       }
       const memberRoles: string[] = [];
