@@ -4,7 +4,7 @@ import { startEmulator } from './Emulator.js';
 import { runExec, EXEC_USAGE } from './cli/exec.js';
 import { emulatorCommandLine, EMULATOR_FLAGS, type EmulatorCommandLine } from './cli/emulatorFlags.js';
 import { summary } from './cli/summary.js';
-import { loadStateFile, saveStateFile, StateFileError } from './cli/stateFile.js';
+import { describePartialSave, loadStateFile, saveEmulatorState, StateFileError } from './cli/stateFile.js';
 import type { Emulator } from './types.js';
 
 export type { CommandIo } from '../util/cli/io.js';
@@ -96,7 +96,7 @@ function startFailure(error: unknown, port: number | undefined): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Stops the emulator within the shutdown limit and saves `--state`; false when saving failed. */
+/** Stops the emulator within the shutdown limit and saves `--state`; false when saving failed or was partial. */
 async function stop(
   emulator: Emulator,
   line: EmulatorCommandLine,
@@ -109,7 +109,11 @@ async function stop(
   ]);
   if (line.statePath === undefined) return true;
   try {
-    await saveStateFile(line.statePath, emulator.exportState());
+    const result = await saveEmulatorState(line.statePath, () => emulator.exportState());
+    if (result.kind === 'partial') {
+      io.stderr(`${name}: ${describePartialSave(result)}\n`);
+      return false;
+    }
     if (!line.json) io.stderr(`state saved to ${line.statePath}\n`);
     return true;
   } catch (error) {
