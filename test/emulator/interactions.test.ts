@@ -102,6 +102,32 @@ describe('interactions delivered over HTTP, signed', () => {
     await emu.setInteractionsEndpointUrl(url);
   });
 
+  it('reads only the options given: one named like an Object.prototype member is absent when not sent', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2 });
+    emu.addBotToGuild(emu.guilds()[0]?.id ?? '');
+    await withCommand(emu, {
+      options: [
+        { type: 3, name: 'constructor', description: 'Who builds' },
+        { type: 3, name: 'tostring', description: 'How to print' },
+      ],
+    });
+    const { gw } = await botSession(emu, 1);
+    cleanups.push(() => gw.ws.close());
+    const without = await emu.invokeCommand({ user: 'alice', command: 'score', channel: general(emu) });
+    expect(without.delivery).toBe('gateway');
+    const given = await emu.invokeCommand({
+      user: 'alice',
+      command: 'score',
+      channel: general(emu),
+      options: { constructor: 'bob' },
+    });
+    expect(given.delivery).toBe('gateway');
+    const first = (await gw.dispatch('INTERACTION_CREATE')).d as { data: { options?: unknown[] } };
+    expect(first.data.options ?? []).toEqual([]);
+    const second = (await gw.dispatch('INTERACTION_CREATE')).d as { data: { options?: unknown[] } };
+    expect(second.data.options).toEqual([{ name: 'constructor', type: 3, value: 'bob' }]);
+  });
+
   it('refuses an endpoint answer nested past 32 levels: nothing is posted, and the channel and the save stay whole', async () => {
     const deep = `{"type":4,"data":{"content":"x","embeds":[{"title":"t","x":${'['.repeat(20_000)}${']'.repeat(20_000)}}]}}`;
     const url = await listen(

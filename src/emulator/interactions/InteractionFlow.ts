@@ -245,7 +245,8 @@ export class InteractionFlow {
       const options: Record<string, unknown>[] = [];
       for (const def of defs) {
         const name = String(def.name);
-        const value = given[name];
+        // Own keys only: an option named `constructor` must not find Object.prototype's.
+        const value = Object.hasOwn(given, name) ? given[name] : undefined;
         if (value === undefined) {
           if (def.required === true) throw new RangeError(`option "${name}" of /${command.name} is required`);
           continue;
