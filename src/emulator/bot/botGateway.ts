@@ -35,7 +35,7 @@ export interface BotGateway {
 /**
  * Connects guilds to the bot's gateway sessions. READY lists the bot's guilds as unavailable, then each
  * arrives as GUILD_CREATE (GUILDS intent); role, channel and member changes follow as GUILD_ROLE_*, CHANNEL_*
- * (GUILDS) and GUILD_MEMBER_* (the privileged GUILD_MEMBERS). With channel obfuscation on, a channel the
+ * (GUILDS), GUILD_MEMBER_* (the privileged GUILD_MEMBERS) and GUILD_BAN_* (GUILD_MODERATION). With channel obfuscation on, a channel the
  * bot cannot view is sent obfuscated, and when the bot gains or loses VIEW_CHANNEL on one (a role, member or
  * overwrite change) the session gets a CHANNEL_UPDATE with the data it may now see.
  */
@@ -179,6 +179,17 @@ export function wireBotGateway(deps: {
       user: wireUser(user),
     }));
   });
+
+  // The platform sends the ban events under GUILD_MODERATION, apart from the member events a ban also causes.
+  const banEvent =
+    (event: 'GUILD_BAN_ADD' | 'GUILD_BAN_REMOVE') =>
+    (guildId: string, userId: string): void => {
+      const user = store.user(userId);
+      if (!user || !guilds.isMember(guildId, botId)) return;
+      dispatch(event, Intent.GUILD_MODERATION, guildId, () => ({ guild_id: guildId, user: wireUser(user) }));
+    };
+  guilds.on('banAdded', banEvent('GUILD_BAN_ADD'));
+  guilds.on('banRemoved', banEvent('GUILD_BAN_REMOVE'));
 
   const roleEvent =
     (event: 'GUILD_ROLE_CREATE' | 'GUILD_ROLE_UPDATE') =>

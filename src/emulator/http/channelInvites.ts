@@ -107,6 +107,11 @@ export function channelInviteRoutes(ctx: EmulatorContext): Route[] {
       }
       const answer = describe(found);
       if (!answer) throw unknown('Invite');
+      if (guilds.isBanned(found.guildId, caller.user.id)) {
+        // Refused before the use is counted: a banned user does not spend a single-use invite.
+        ctx.log.line('invites', `${caller.user.username} is banned from guild ${found.guildId}`);
+        throw new ApiError(403, 40007, 'The user is banned from this guild.');
+      }
       guilds.invites.use(found);
       // An existing member keeps what they hold; only a newcomer gets view and send.
       if (!guilds.isMember(found.guildId, caller.user.id)) guilds.addMember(found.guildId, caller.user.id);

@@ -42,6 +42,7 @@ const UNKNOWN_CODES = {
   Role: 10011,
   User: 10013,
   Emoji: 10014,
+  Ban: 10026,
   Lobby: 10031,
 } as const;
 

@@ -9,6 +9,7 @@ import { channelInviteRoutes } from './channelInvites.js';
 import { channelMessageRoutes } from './channelMessages.js';
 import { commandRoutes } from './commands.js';
 import { directMessageRoutes } from './directMessages.js';
+import { guildBanRoutes } from './guildBans.js';
 import { guildChannelRoutes } from './guildChannels.js';
 import { guildInviteRoutes } from './guildInvites.js';
 import { guildMemberRoutes } from './guildMembers.js';
@@ -43,6 +44,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...guildRoutes(ctx),
     ...guildRoleRoutes(ctx),
     ...guildMemberRoutes(ctx),
+    ...guildBanRoutes(ctx),
     ...guildChannelRoutes(ctx),
     ...guildVoiceRoutes(ctx),
     ...guildSearchRoutes(ctx),

@@ -4,6 +4,7 @@ import type { EmulatorStore } from '../store/Store.js';
 import type {
   ChannelMessageRecord,
   ChannelOverwriteRecord,
+  GuildBanRecord,
   GuildChannelRecord,
   GuildMemberRecord,
   GuildRecord,
@@ -59,6 +60,10 @@ export type GuildEvents = {
   memberUpdated: [guildId: string, userId: string];
   /** A member left or was removed; `member` is what it was. */
   memberRemoved: [guildId: string, userId: string, member: GuildMemberRecord];
+  /** A user was banned (after its `memberRemoved`, when it was a member). */
+  banAdded: [guildId: string, userId: string, ban: GuildBanRecord];
+  /** A ban was lifted; `ban` is what it was. */
+  banRemoved: [guildId: string, userId: string, ban: GuildBanRecord];
   /** A role was created, changed or deleted (`role` is the old one when deleted). */
   roleCreated: [guildId: string, role: RoleRecord];
   roleUpdated: [guildId: string, role: RoleRecord];
@@ -291,8 +296,12 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   addMember(guildId: string, userId: string, permissions: bigint = MEMBER_PERMISSIONS): void {
     const guild = this.#need(guildId);
     if (guild.ownerId === userId) return;
-    const role = this.#permissionRole(guild, permissions);
     const existing = this.member(guildId, userId);
+    // Every way into a guild ends here, so a ban holds whichever one is tried.
+    if (!existing && this.isBanned(guildId, userId)) {
+      throw new RangeError(`user ${userId} is banned from ${guild.name}`);
+    }
+    const role = this.#permissionRole(guild, permissions);
     if (existing) {
       existing.roles = [...existing.roles.filter((r) => guild.roles[r]?.botId), role.id];
       this.emit('memberUpdated', guildId, userId);
@@ -340,6 +349,88 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     this.emit('memberRemoved', guildId, userId, member);
     this.#log.line('guilds', `user ${userId} left ${guild.name}`);
     return true;
+  }
+
+  /** Whether the user is banned from the guild. */
+  isBanned(guildId: string, userId: string): boolean {
+    return this.banOf(guildId, userId) !== undefined;
+  }
+
+  /** A user's ban from a guild. */
+  banOf(guildId: string, userId: string): GuildBanRecord | undefined {
+    const bans = this.guild(guildId)?.bans;
+    return bans && Object.hasOwn(bans, userId) && this.#store.user(userId) ? bans[userId] : undefined;
+  }
+
+  /**
+   * A guild's bans by user id, oldest user first. A ban whose user was deleted since (a provisional account
+   * merged away) is dropped here and on every ban and unban, so the map holds only users that exist.
+   */
+  bansOf(guildId: string): { userId: string; ban: GuildBanRecord }[] {
+    const guild = this.guild(guildId);
+    return Object.entries((guild && this.#liveBans(guild)) ?? {})
+      .sort(([a], [b]) => compareIds(a, b))
+      .map(([userId, ban]) => ({ userId, ban }));
+  }
+
+  /**
+   * The guild's bans after dropping those of deleted users; a guild left without bans loses the field, so it
+   * keeps the shape it had before bans existed, as older saved states have it.
+   */
+  #liveBans(guild: GuildRecord): Record<string, GuildBanRecord> | undefined {
+    const bans = guild.bans;
+    if (!bans) return undefined;
+    for (const userId of Object.keys(bans)) {
+      if (!this.#store.user(userId)) Reflect.deleteProperty(bans, userId);
+    }
+    if (Object.keys(bans).length > 0) return bans;
+    Reflect.deleteProperty(guild, 'bans');
+    return undefined;
+  }
+
+  /**
+   * Bans a user, a member or not (not the owner, not an unknown user: `RangeError`): a member is removed
+   * first (`memberRemoved`), then `banAdded` follows. Returns false, changing nothing, for a user already
+   * banned. The caller checks the hierarchy.
+   */
+  ban(guildId: string, userId: string, reason: string | null): boolean {
+    const guild = this.#need(guildId);
+    if (!this.#store.user(userId)) throw new RangeError(`no user "${userId}"`);
+    if (guild.ownerId === userId) throw new RangeError(`the owner of ${guild.name} cannot be banned`);
+    if (this.isBanned(guildId, userId)) return false;
+    const ban: GuildBanRecord = { reason };
+    const bans = this.#liveBans(guild) ?? {};
+    bans[userId] = ban;
+    guild.bans = bans;
+    this.removeMember(guildId, userId);
+    this.#log.line('guilds', `user ${userId} banned from ${guild.name}`);
+    this.emit('banAdded', guildId, userId, ban);
+    return true;
+  }
+
+  /** Lifts a ban; `banRemoved` follows. Returns whether there was one. */
+  unban(guildId: string, userId: string): boolean {
+    const guild = this.#need(guildId);
+    const ban = this.banOf(guildId, userId);
+    if (!ban || !guild.bans) return false;
+    Reflect.deleteProperty(guild.bans, userId);
+    this.#liveBans(guild);
+    this.#log.line('guilds', `user ${userId} unbanned from ${guild.name}`);
+    this.emit('banRemoved', guildId, userId, ban);
+    return true;
+  }
+
+  /**
+   * Deletes what a user wrote in a guild's channels at or after `since` (Unix ms), each with its own
+   * `messageDeleted`, as a ban's `delete_message_seconds` does; returns how many.
+   */
+  deleteMessagesOf(guildId: string, authorId: string, since: number): number {
+    const channels = new Set(this.channelsOf(guildId).map((c) => c.id));
+    const doomed = Object.values(this.#store.state.channelMessages)
+      .filter((m) => m.authorId === authorId && m.createdAt >= since && channels.has(m.channelId))
+      .sort((a, b) => compareIds(a.id, b.id));
+    for (const record of doomed) this.messages.delete(record);
+    return doomed.length;
   }
 
   /** A role by id (the guild id is @everyone). */

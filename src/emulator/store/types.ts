@@ -281,6 +281,17 @@ export interface GuildRecord {
   roles: Record<string, RoleRecord>;
   /** Unix ms. */
   createdAt: number;
+  /**
+   * The banned users by user id (absent in states saved before bans: none). Only ids of existing users: a ban
+   * is refused for an unknown user, and one whose user was deleted since is dropped when the list is read.
+   */
+  bans?: Record<string, GuildBanRecord>;
+}
+
+/** A guild ban: the user may not join the guild again until it is lifted. */
+export interface GuildBanRecord {
+  /** The `X-Audit-Log-Reason` given with the ban (at most 512 characters), or null. */
+  reason: string | null;
 }
 
 /** A channel of a guild: 0 text, 2 voice, 4 category. */
