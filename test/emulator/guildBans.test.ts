@@ -127,6 +127,10 @@ describe('guild bans over HTTP (bot)', () => {
       Array(3).fill([404, 10026, 'Unknown Ban']),
     );
     expect((await call(emu, bot, 'GET', `/guilds/${guildId}/bans`)).json).toHaveLength(1);
+    // The ban is saved with the state and holds after a restart: the stranger still cannot join.
+    const { emu: again } = await loggedEmulator(running, { state: emu.exportState() });
+    const kept = await call(again, `Bot ${again.botToken}`, 'GET', `/guilds/${guildId}/bans/${stranger}`);
+    expect([kept.status, (kept.json.user as Json).id]).toEqual([200, stranger]);
   });
 
   it('pages the ban list by user id (limit, before, after) and answers a bad parameter with 50035', async () => {

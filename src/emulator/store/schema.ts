@@ -385,6 +385,9 @@ const guild = z.strictObject({
   members: record(snowflake, guildMember),
   roles: table(snowflake, role, 'id'),
   createdAt: time,
+  // Absent until the first ban. A ban may name a user who never joined, or one since merged away (the guild
+  // drops those when it next reads its bans), so no link to users is required.
+  bans: record(snowflake, z.strictObject({ reason: text(0, 512).nullable() })).exactOptional(),
 });
 
 const overwrite = z.strictObject({
