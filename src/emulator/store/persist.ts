@@ -80,8 +80,6 @@ export function describeOmitted(omitted: readonly OmittedRecord[]): string {
  * and `partial` holds everything else, a state that loads.
  */
 export class StateExportError extends Error {
-  override name = 'StateExportError';
-
   constructor(
     /** The state without the omitted records. */
     readonly partial: EmulatorSavedState,
@@ -91,6 +89,7 @@ export class StateExportError extends Error {
     super(
       `${omitted.length} record${omitted.length === 1 ? '' : 's'} of the state could not be saved: ${describeOmitted(omitted)}`,
     );
+    this.name = 'StateExportError';
   }
 }
 
