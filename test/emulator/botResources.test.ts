@@ -3,21 +3,22 @@ import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { signIn as signInAs } from './helpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import {
+  ATTACH,
+  KICK,
+  MANAGE_CHANNELS,
+  MANAGE_GUILD,
+  MANAGE_MESSAGES,
+  MANAGE_NICKNAMES,
+  MANAGE_ROLES,
+  PIN,
+  READ_HISTORY,
+  SEND,
+  VIEW,
+} from './permissionBits.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
 const call = apiCall<Json>;
-
-const VIEW = 1n << 10n;
-const SEND = 1n << 11n;
-const MANAGE_MESSAGES = 1n << 13n;
-const READ_HISTORY = 1n << 16n;
-const ATTACH = 1n << 15n;
-const MANAGE_ROLES = 1n << 28n;
-const KICK = 1n << 1n;
-const MANAGE_GUILD = 1n << 5n;
-const PIN = 1n << 51n;
-const MANAGE_CHANNELS = 1n << 4n;
-const MANAGE_NICKNAMES = 1n << 27n;
 
 const { running } = closeAfterEach();
 

@@ -66,3 +66,36 @@ export async function runToEnd(
 export function hasStackTrace(text: string): boolean {
   return /^\s+at /m.test(text);
 }
+
+/** The JSON line `sdkpp emulator --json` prints first. */
+export interface EmulatorLine {
+  http: string;
+  api: string;
+  applicationId: string;
+  botToken: string;
+  users: Array<{ id: string; username: string }>;
+}
+
+/**
+ * Starts `sdkpp emulator --json --no-rpc --auto-consent --state file` with `extra` flags; resolves with the
+ * process, its parsed first line and its collected output.
+ */
+export async function startWithState(
+  file: string,
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; info: EmulatorLine; streams: ReturnType<typeof output> }> {
+  const child = runCli([
+    'emulator',
+    '--port',
+    '0',
+    '--json',
+    '--no-rpc',
+    '--auto-consent',
+    '--state',
+    file,
+    ...extra,
+  ]);
+  const streams = output(child);
+  const info = JSON.parse(await firstLine(child)) as EmulatorLine;
+  return { child, info, streams };
+}

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
-import { exitOf, firstLine, hasStackTrace, killChildren, runCli, runToEnd } from './cliProcess.js';
+import {
+  exitOf,
+  hasStackTrace,
+  killChildren,
+  runToEnd,
+  startWithState,
+  type EmulatorLine,
+} from './cliProcess.js';
 import { postForm, postJson, signIn } from './helpers.js';
 
 afterEach(killChildren);
@@ -14,31 +21,12 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Info {
-  http: string;
-  api: string;
-  applicationId: string;
-  botToken: string;
-  users: Array<{ id: string; username: string }>;
-}
-
-/** Starts `sdkpp emulator --state file`; resolves with its JSON line. */
+/** Starts `sdkpp emulator --state file`; resolves with its JSON line and a way to stop it. */
 async function start(
   file: string,
   extra: string[] = [],
-): Promise<{ info: Info; stop: () => Promise<number | null> }> {
-  const child = runCli([
-    'emulator',
-    '--port',
-    '0',
-    '--json',
-    '--no-rpc',
-    '--auto-consent',
-    '--state',
-    file,
-    ...extra,
-  ]);
-  const info = JSON.parse(await firstLine(child)) as Info;
+): Promise<{ info: EmulatorLine; stop: () => Promise<number | null> }> {
+  const { child, info } = await startWithState(file, extra);
   return {
     info,
     stop: async () => {

@@ -5,21 +5,21 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { botSession as openBotSession } from './botHelpers.js';
 import { getCode, postCodeExchange, postJson, type TestGateway } from './helpers.js';
 import { call as apiCall, closeAfterEach, data, loggedEmulator, player } from './lobbyHelpers.js';
+import {
+  BAN,
+  GUILDS,
+  GUILD_MEMBERS,
+  GUILD_MESSAGES,
+  GUILD_MODERATION,
+  INVITE,
+  MANAGE_GUILD,
+  READ_HISTORY,
+  SEND,
+  VIEW,
+} from './permissionBits.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
 const call = apiCall<Json>;
-
-const BAN = 1n << 2n;
-const MANAGE_GUILD = 1n << 5n;
-const INVITE = 1n << 0n;
-const VIEW = 1n << 10n;
-const SEND = 1n << 11n;
-const READ_HISTORY = 1n << 16n;
-
-const GUILDS = 1 << 0;
-const GUILD_MEMBERS = 1 << 1;
-const GUILD_MODERATION = 1 << 2;
-const GUILD_MESSAGES = 1 << 9;
 
 const HOUR = 3_600_000;
 

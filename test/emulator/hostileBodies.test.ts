@@ -3,17 +3,18 @@ import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/index.js';
 import { rawRequest, signIn, TestGateway } from './helpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator, until } from './lobbyHelpers.js';
+import {
+  ATTACH,
+  EMBED_LINKS,
+  MANAGE_CHANNELS,
+  MANAGE_ROLES,
+  READ_HISTORY,
+  SEND,
+  VIEW,
+} from './permissionBits.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
 const call = apiCall<Json>;
-
-const VIEW = 1n << 10n;
-const SEND = 1n << 11n;
-const READ_HISTORY = 1n << 16n;
-const ATTACH = 1n << 15n;
-const MANAGE_CHANNELS = 1n << 4n;
-const EMBED_LINKS = 1n << 14n;
-const MANAGE_ROLES = 1n << 28n;
 
 const { running } = closeAfterEach();
 

@@ -6,38 +6,13 @@ import path from 'node:path';
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import { exitOf, firstLine, killChildren, output, runCli } from './cliProcess.js';
+import { exitOf, killChildren, startWithState as start, type EmulatorLine } from './cliProcess.js';
 
 afterEach(killChildren);
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-hostile-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-interface Info {
-  http: string;
-  api: string;
-  applicationId: string;
-  botToken: string;
-}
-
-/** `sdkpp emulator --state file` as a process of its own; resolves with its JSON line and its pid. */
-async function start(file: string, extra: string[] = []) {
-  const child = runCli([
-    'emulator',
-    '--port',
-    '0',
-    '--json',
-    '--no-rpc',
-    '--auto-consent',
-    '--state',
-    file,
-    ...extra,
-  ]);
-  const streams = output(child);
-  const info = JSON.parse(await firstLine(child)) as Info;
-  return { child, info, streams };
-}
 
 /** One raw HTTP/1.1 exchange, the target and Host exactly as written (no client normalises them). */
 function raw(port: number, lines: string[]): Promise<string> {
@@ -57,7 +32,7 @@ function rssMiB(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024;
 }
 
-async function api(info: Info, method: string, route: string, body?: string | FormData) {
+async function api(info: EmulatorLine, method: string, route: string, body?: string | FormData) {
   const headers: Record<string, string> = { Authorization: `Bot ${info.botToken}` };
   if (typeof body === 'string') headers['Content-Type'] = 'application/json';
   const started = performance.now();
