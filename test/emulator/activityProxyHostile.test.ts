@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
 import type { Emulator } from '../../src/emulator/index.js';
+import { rawExchange } from './helpers.js';
 import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 
 const { running, cleanups } = closeAfterEach();
@@ -50,18 +51,12 @@ async function gameServer(): Promise<{ origin: string; seen: Seen[] }> {
 /** A raw exchange with the emulator's port as the proxy host: the path goes out exactly as written. */
 function raw(emu: Emulator, method: string, path: string, headers: string[] = []): Promise<string> {
   const origin = new URL(emu.activityUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(origin.port), '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.write(
-      [`${method} ${path} HTTP/1.1`, `Host: ${origin.host}`, 'Connection: close', ...headers, '', ''].join(
-        '\r\n',
-      ),
-    );
-  });
+  return rawExchange(Number(origin.port), [
+    `${method} ${path} HTTP/1.1`,
+    `Host: ${origin.host}`,
+    'Connection: close',
+    ...headers,
+  ]);
 }
 
 /** A raw WebSocket handshake through the proxy; `connection` replaces the usual `Upgrade`. */
@@ -72,26 +67,15 @@ function rawUpgrade(
   headers: string[] = [],
 ): Promise<string> {
   const origin = new URL(emu.activityUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(origin.port), '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.write(
-      [
-        `GET ${path} HTTP/1.1`,
-        `Host: ${origin.host}`,
-        `Connection: ${connection}`,
-        'Upgrade: websocket',
-        'Sec-WebSocket-Version: 13',
-        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-        ...headers,
-        '',
-        '',
-      ].join('\r\n'),
-    );
-  });
+  return rawExchange(Number(origin.port), [
+    `GET ${path} HTTP/1.1`,
+    `Host: ${origin.host}`,
+    `Connection: ${connection}`,
+    'Upgrade: websocket',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    ...headers,
+  ]);
 }
 
 function status(response: string): number {

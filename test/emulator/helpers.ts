@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 
 import type WebSocket from 'ws';
 
@@ -253,5 +253,20 @@ export function rawRequest(
     );
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/**
+ * One raw HTTP/1.1 exchange with a loopback port: the request line and headers go out exactly as written (no
+ * client normalises the target or the Host), and the answer is everything read until the server closes.
+ */
+export function rawExchange(port: number, head: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.write([...head, '', ''].join('\r\n'));
   });
 }

@@ -1,12 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 import { exitOf, killChildren, startWithState as start, type EmulatorLine } from './cliProcess.js';
+import { rawExchange } from './helpers.js';
 
 afterEach(killChildren);
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-hostile-'));
@@ -14,16 +15,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** One raw HTTP/1.1 exchange, the target and Host exactly as written (no client normalises them). */
+/** One raw HTTP/1.1 exchange that closes after the answer. */
 function raw(port: number, lines: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.write([...lines, 'Connection: close', '', ''].join('\r\n'));
-  });
+  return rawExchange(port, [...lines, 'Connection: close']);
 }
 
 /** The resident memory of a process, in MiB (Linux). */
