@@ -48,6 +48,11 @@ export default defineConfig({
           name: 'realtime-audio',
           include: REALTIME_AUDIO,
           maxWorkers: 1,
+          // One more try for a test judged by ear: on a shared two-core machine another tenant's burst can
+          // make a real-time pipe drop or repeat a 20 ms frame mid-sentence (a 20–60 ms drift of the best
+          // alignment), which costs a few hundredths of correlation. A broken path fails both tries; a passing
+          // second try is reported as retried, not hidden.
+          retry: 1,
           sequence: { groupOrder: 1 },
         },
       },
