@@ -1,7 +1,7 @@
 import { Intent } from '../bot/intents.js';
 import { wireMessage } from '../bot/messageWire.js';
 import type { EmulatorContext } from '../context.js';
-import { hasAll, permissionNames } from '../social/permissions.js';
+import { hasAll, outranks, permissionNames } from '../social/permissions.js';
 import type { ChannelMessageRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
 import { missingAccess, missingPermissions, unknown } from './errors.js';
 import { requireBot } from './requestAuth.js';
@@ -68,4 +68,16 @@ export function botMessageView(
     guildId: channel.guildId,
     content: botReadsContent(ctx, record),
   });
+}
+
+/**
+ * Why the bot may not act on `userId` (kick, ban, rename, give or take roles), or undefined when it may: the
+ * platform's hierarchy, which no permission lifts. Only a member ranked below the bot's highest role is in
+ * reach, and never the owner.
+ */
+export function hierarchyRefusal(guild: GuildRecord, botId: string, userId: string): string | undefined {
+  if (outranks(guild, botId, userId)) return undefined;
+  return userId === guild.ownerId
+    ? 'the owner is above every member'
+    : `a member below the bot's highest role (${userId} is not)`;
 }

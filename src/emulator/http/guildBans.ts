@@ -1,10 +1,10 @@
 import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
 import { compareIds } from '../social/ids.js';
-import { Permission, outranks } from '../social/permissions.js';
+import { Permission } from '../social/permissions.js';
 import { isSnowflake } from '../snowflake.js';
 import type { GuildBanRecord, GuildRecord } from '../store/types.js';
-import { guildForBot } from './botAccess.js';
+import { guildForBot, hierarchyRefusal } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from './errors.js';
 import {
   FieldErrors,
@@ -85,13 +85,10 @@ export function guildBanRoutes(ctx: EmulatorContext): Route[] {
    * A user who is not a member ranks nowhere and may be banned ahead of joining. The bot cannot ban itself,
    * as it does not outrank itself.
    */
-  const outOfReach = (guild: GuildRecord, userId: string): string | undefined => {
-    if (userId === guild.ownerId) return 'the owner is above every member';
-    if (guilds.isMember(guild.id, userId) && !outranks(guild, botId, userId)) {
-      return `a member below the bot's highest role (${userId} is not)`;
-    }
-    return undefined;
-  };
+  const outOfReach = (guild: GuildRecord, userId: string): string | undefined =>
+    userId === guild.ownerId || guilds.isMember(guild.id, userId)
+      ? hierarchyRefusal(guild, botId, userId)
+      : undefined;
 
   /** `delete_message_seconds` (or the deprecated `delete_message_days`) as seconds; 0 when absent. */
   const deleteWindow = (errors: FieldErrors, body: Record<string, unknown>): number => {

@@ -4,7 +4,7 @@ import type { EmulatorContext } from '../context.js';
 import { compareIds } from '../social/ids.js';
 import { Permission, hasAll, outranks } from '../social/permissions.js';
 import type { GuildMemberRecord, GuildRecord } from '../store/types.js';
-import { guildForBot } from './botAccess.js';
+import { guildForBot, hierarchyRefusal } from './botAccess.js';
 import { missingAccess, missingPermissions, unknown } from './errors.js';
 import {
   FieldErrors,
@@ -62,12 +62,9 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
    * above it.
    */
   const beneath = (guild: GuildRecord, userId: string): void => {
-    if (userId === botId || outranks(guild, botId, userId)) return;
-    throw missingPermissions([
-      userId === guild.ownerId
-        ? 'the owner is above every member'
-        : `a member below the bot's highest role (${userId} is not)`,
-    ]);
+    if (userId === botId) return;
+    const refusal = hierarchyRefusal(guild, botId, userId);
+    if (refusal !== undefined) throw missingPermissions([refusal]);
   };
 
   const pruneable = (guild: GuildRecord, req: RouteRequest, fromBody?: Record<string, unknown>): string[] => {
