@@ -11,8 +11,7 @@ namespace sdkpp::transport {
 // The operating system's UDP, as far as the voice transport needs it: one non-blocking IPv4 socket that
 // talks to one peer (the voice server), and a wait for a datagram with a deadline. One implementation per
 // OS, picked by the build from the file name (binding.gyp, CMakeLists.txt, scripts/native-sanitize.mjs):
-// udp_socket_posix.cc (Linux, macOS) and udp_socket_win.cc (Windows, where the transport is not built
-// yet: UdpSocketsAvailable() is false there, so VoiceTransport::Create stops before anything else is used).
+// udp_socket_posix.cc (Linux, macOS: BSD sockets) and udp_socket_win.cc (Windows: Winsock 2).
 
 // An IPv4 address and port, both in network byte order: the transport only stores, compares and passes them.
 struct UdpAddress {
@@ -20,7 +19,8 @@ struct UdpAddress {
     uint16_t port = 0;
 };
 
-// False where this layer has no implementation yet (Windows).
+// False when the OS's socket layer cannot be used at all (on Windows: Winsock would not start), so that
+// VoiceTransport::Create can say so before any other call of this layer.
 bool UdpSocketsAvailable() noexcept;
 
 // Dotted IPv4 only ("127.0.0.1"), as inet_pton reads it; false for anything else.
@@ -53,6 +53,11 @@ public:
 private:
     intptr_t handle_ = -1; // a file descriptor (POSIX) or a SOCKET (Windows); -1 when closed
     UdpAddress peer_{};
+#if defined(_WIN32)
+    // The socket's own qWAVE handle (DSCP marking): closing it removes the flow, so it lives as long as the
+    // socket. Null when qWAVE is absent or refused.
+    void* qos_ = nullptr;
+#endif
 };
 
 } // namespace sdkpp::transport

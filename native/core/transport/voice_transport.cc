@@ -22,8 +22,8 @@ std::unique_ptr<VoiceTransport> VoiceTransport::Create(const VoiceTransportConfi
     TransportResult ignored = TransportResult::kOk;
     TransportResult& out = result != nullptr ? *result : ignored;
     if (!UdpSocketsAvailable()) {
-        // Not built on this OS yet (Windows): said so instead of failing in some other way; the JS engine's
-        // transport is what runs there.
+        // No sockets at all (Winsock would not start): said so instead of failing in some other way; the
+        // JS engine's transport can run instead.
         out = TransportResult::kUnsupportedPlatform;
         return nullptr;
     }

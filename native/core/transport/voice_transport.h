@@ -16,7 +16,7 @@ namespace sdkpp::transport {
 enum class TransportResult : uint8_t {
     kOk = 0,
     kBadArgument,         // an address that is not dotted IPv4, a port of 0, a key of the wrong size
-    kUnsupportedPlatform, // not built on this OS yet (Windows)
+    kUnsupportedPlatform, // the OS's sockets cannot be used at all (on Windows: Winsock would not start)
     kCodecUnavailable,    // the addon was built without libopus
     kSocketError,         // socket(), bind() or the thread could not be created
     kAlreadyRunning,
