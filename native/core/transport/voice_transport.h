@@ -48,8 +48,9 @@ struct VoiceTransportConfig {
     uint32_t discoveryAttempts = 3;
     int32_t bitrate = 64000;
     // Ask for a real-time scheduling class for the thread (best effort, as audio threads do): SCHED_FIFO
-    // when permitted, else a higher nice priority, else nothing. The thread sleeps between ticks and its
-    // receive loop is bounded per wake-up, so it cannot monopolise a core.
+    // when permitted, else a higher nice priority, else nothing; on Windows MMCSS, else time-critical, and
+    // the 1 ms timer resolution the waits need there. The thread sleeps between ticks and its receive loop
+    // is bounded per wake-up, so it cannot monopolise a core.
     bool raisePriority = true;
 };
 
@@ -59,6 +60,8 @@ enum class ThreadPriority : uint8_t {
     kRaisedNice = 1,
     kRealtime = 2, // SCHED_FIFO
     kShortSlice = 3, // Linux >= 6.12: an ordinary thread with a short time slice (what anyone may ask)
+    kMmcss = 4,        // Windows: MMCSS's "Pro Audio" task (the real-time band, as audio engines run)
+    kTimeCritical = 5, // Windows without MMCSS: THREAD_PRIORITY_TIME_CRITICAL, the top of the normal class
 };
 
 // Every counter the thread keeps; each is written by the transport thread only and read by anyone.

@@ -27,7 +27,9 @@ export interface VoiceTransportOptions {
   /** The Opus bitrate in bits per second (default 64000). */
   readonly bitrate?: number;
   /**
-   * Native only: ask for a real-time (SCHED_FIFO) or higher-nice thread, best effort (default true);
+   * Native only: ask for a real-time (SCHED_FIFO) or higher-nice thread, best effort (default true); on
+   * Windows MMCSS's "Pro Audio" task, else the time-critical priority, and the 1 ms timer resolution while
+   * the thread runs (without it, Windows' 15.6 ms timer can make a tick leave up to 15 ms late).
    * `stats().priority` says what was granted.
    */
   readonly raisePriority?: boolean;
@@ -94,7 +96,9 @@ export interface VoiceTransportStats {
   /**
    * Native only: what the transport thread got when it asked to run ahead of ordinary threads: 0 nothing,
    * 1 raised nice (-10), 2 real-time (SCHED_FIFO), 3 a short time slice (Linux 6.12 and later, which any
-   * process may ask for; see docs/voice.md). Always 0 in the JS engine.
+   * process may ask for; see docs/voice.md); on Windows 4 MMCSS's "Pro Audio" task (the real-time band
+   * audio engines run in) or 5 the time-critical priority (the top of the normal class, where MMCSS is
+   * missing). Always 0 in the JS engine.
    */
   readonly priority: number;
   /**
