@@ -234,8 +234,8 @@ bool UdpSocket::Receive(MutableByteView buffer, size_t* size, bool* fromPeer) no
         got = capacity;
     }
     *size = static_cast<size_t>(got);
-    *fromPeer = fromSize == sizeof(from) && from.sin_family == AF_INET && from.sin_addr.s_addr == peer_.host &&
-                from.sin_port == peer_.port;
+    *fromPeer = fromSize == static_cast<int>(sizeof(from)) && from.sin_family == AF_INET &&
+                from.sin_addr.s_addr == peer_.host && from.sin_port == peer_.port;
     return true;
 }
 
