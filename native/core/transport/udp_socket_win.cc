@@ -96,7 +96,7 @@ const Qwave& LoadQwave() noexcept
 // tuning: without qWAVE, or when Windows refuses, packets go unmarked (as on POSIX, where nothing is
 // asked), and whether a mark survives the network is the network's business. Returns the handle that
 // keeps the flow alive (closing it removes the flow), or null.
-HANDLE MarkAsVoice(SOCKET socket, const UdpAddress& peer) noexcept
+HANDLE MarkAsVoice(SOCKET udp, const UdpAddress& peer) noexcept
 {
     const Qwave& qwave = LoadQwave();
     if (qwave.createHandle == nullptr) {
@@ -109,7 +109,7 @@ HANDLE MarkAsVoice(SOCKET socket, const UdpAddress& peer) noexcept
     }
     sockaddr_in to = ToSockaddr(peer); // required: the socket is not connected
     UINT32 flow = 0;
-    if (!qwave.addSocketToFlow(handle, socket, reinterpret_cast<sockaddr*>(&to), kQosTrafficTypeVoice,
+    if (!qwave.addSocketToFlow(handle, udp, reinterpret_cast<sockaddr*>(&to), kQosTrafficTypeVoice,
                                kQosNonAdaptiveFlow, &flow)) {
         qwave.closeHandle(handle);
         return nullptr;
@@ -120,32 +120,32 @@ HANDLE MarkAsVoice(SOCKET socket, const UdpAddress& peer) noexcept
 // Windows turns an ICMP port-unreachable answer to an earlier sendto into WSAECONNRESET on a later
 // recvfrom, as if UDP had connections. A voice server that restarts, or a stray probe, is not an error for
 // this socket; Receive also takes the error as "no datagram" should the switch be refused.
-void IgnoreIcmpResets(SOCKET socket) noexcept
+void IgnoreIcmpResets(SOCKET udp) noexcept
 {
     BOOL report = FALSE;
     DWORD returned = 0;
-    ::WSAIoctl(socket, SIO_UDP_CONNRESET, &report, sizeof(report), nullptr, 0, &returned, nullptr, nullptr);
+    ::WSAIoctl(udp, SIO_UDP_CONNRESET, &report, sizeof(report), nullptr, 0, &returned, nullptr, nullptr);
 }
 
 // Otherwise a program of the same user could bind the port too (SO_REUSEADDR) and take the call's
 // datagrams. Best effort: a port bound without it still works.
-void KeepPortToItself(SOCKET socket) noexcept
+void KeepPortToItself(SOCKET udp) noexcept
 {
     const BOOL exclusive = TRUE;
-    ::setsockopt(socket, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&exclusive),
+    ::setsockopt(udp, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&exclusive),
                  sizeof(exclusive));
 }
 
-bool BindNonBlocking(SOCKET socket, const UdpAddress& local, uint16_t* localPort) noexcept
+bool BindNonBlocking(SOCKET udp, const UdpAddress& local, uint16_t* localPort) noexcept
 {
     u_long nonBlocking = 1;
     const sockaddr_in bindTo = ToSockaddr(local);
     sockaddr_in bound{};
     int boundSize = sizeof(bound);
     // FIONBIO is an unsigned code with the top bit set; ioctlsocket takes it as a long.
-    if (::ioctlsocket(socket, static_cast<long>(FIONBIO), &nonBlocking) != 0 ||
-        ::bind(socket, reinterpret_cast<const sockaddr*>(&bindTo), sizeof(bindTo)) != 0 ||
-        ::getsockname(socket, reinterpret_cast<sockaddr*>(&bound), &boundSize) != 0) {
+    if (::ioctlsocket(udp, static_cast<long>(FIONBIO), &nonBlocking) != 0 ||
+        ::bind(udp, reinterpret_cast<const sockaddr*>(&bindTo), sizeof(bindTo)) != 0 ||
+        ::getsockname(udp, reinterpret_cast<sockaddr*>(&bound), &boundSize) != 0) {
         return false;
     }
     *localPort = ntohs(bound.sin_port);
@@ -178,19 +178,19 @@ bool UdpSocket::Open(const UdpAddress& local, const UdpAddress& peer, uint16_t* 
         return false;
     }
     // Not inheritable: a child process started while the call runs would otherwise hold the port after Close.
-    const SOCKET socket = ::WSASocketW(AF_INET, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_NO_HANDLE_INHERIT);
-    if (socket == INVALID_SOCKET) {
+    const SOCKET udp = ::WSASocketW(AF_INET, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_NO_HANDLE_INHERIT);
+    if (udp == INVALID_SOCKET) {
         return false;
     }
-    KeepPortToItself(socket);
-    IgnoreIcmpResets(socket);
-    if (!BindNonBlocking(socket, local, localPort)) {
-        ::closesocket(socket);
+    KeepPortToItself(udp);
+    IgnoreIcmpResets(udp);
+    if (!BindNonBlocking(udp, local, localPort)) {
+        ::closesocket(udp);
         return false;
     }
-    handle_ = static_cast<intptr_t>(socket);
+    handle_ = static_cast<intptr_t>(udp);
     peer_ = peer;
-    qos_ = MarkAsVoice(socket, peer);
+    qos_ = MarkAsVoice(udp, peer);
     return true;
 }
 
