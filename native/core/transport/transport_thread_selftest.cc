@@ -7,18 +7,10 @@
 #include <thread>
 
 #include "core/audio/audio_format.h"
+#include "core/rtp/ip_discovery.h"
+#include "core/transport/selftest_reflector.h"
 #include "core/transport/spsc_ring.h"
 #include "core/transport/voice_transport.h"
-
-#if !defined(_WIN32)
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include "core/rtp/ip_discovery.h"
-#endif
 
 namespace sdkpp::transport {
 
@@ -82,24 +74,15 @@ bool RingBounds() noexcept
     return ok && !ring.TryPop(&value);
 }
 
-#if !defined(_WIN32)
-
 // A voice server in miniature on 127.0.0.1: answers IP discovery and sends every other datagram back to
 // its sender (the transport then hears itself, as one speaker), plus one burst of junk on request.
 class Reflector {
 public:
     bool Open() noexcept
     {
-        fd_ = ::socket(AF_INET, SOCK_DGRAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t size = sizeof(address);
-        if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
-            ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+        if (!udp_.Open(&port_)) {
             return false;
         }
-        port_ = ntohs(address.sin_port);
         try {
             thread_ = std::thread([this] { Run(); });
         } catch (...) {
@@ -113,9 +96,7 @@ public:
         if (thread_.joinable()) {
             thread_.join();
         }
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
+        udp_.Close();
     }
     uint16_t Port() const noexcept { return port_; }
     void SendJunkOnce() noexcept { junk_.store(true); }
@@ -124,20 +105,16 @@ private:
     void Run() noexcept
     {
         uint8_t buffer[2048];
-        sockaddr_in last{};
+        UdpAddress last{};
         bool haveLast = false;
         while (!stop_.load()) {
-            pollfd entry{fd_, POLLIN, 0};
-            if (::poll(&entry, 1, 5) > 0) {
-                sockaddr_in from{};
-                socklen_t size = sizeof(from);
-                const ssize_t got =
-                  ::recvfrom(fd_, buffer, sizeof(buffer), 0, reinterpret_cast<sockaddr*>(&from), &size);
-                if (got > 0) {
-                    last = from;
-                    haveLast = true;
-                    Answer(buffer, static_cast<size_t>(got), from);
-                }
+            UdpAddress from{};
+            size_t got = 0;
+            if (udp_.WaitReadable(5) && udp_.ReceiveFrom(MutableByteView(buffer, sizeof(buffer)), &got, &from) &&
+                got > 0) {
+                last = from;
+                haveLast = true;
+                Answer(buffer, got, from);
             }
             if (haveLast && junk_.exchange(false)) {
                 const uint8_t shortPacket[3] = {1, 2, 3};
@@ -147,7 +124,7 @@ private:
             }
         }
     }
-    void Answer(const uint8_t* data, size_t size, const sockaddr_in& from) noexcept
+    void Answer(const uint8_t* data, size_t size, const UdpAddress& from) noexcept
     {
         rtp::IpDiscoveryPacket packet;
         if (rtp::ParseIpDiscovery(ByteView(data, size), &packet) == rtp::Result::kOk &&
@@ -157,7 +134,7 @@ private:
             answer.ssrc = packet.ssrc;
             std::memcpy(answer.address, "127.0.0.1", 9);
             answer.addressSize = 9;
-            answer.port = ntohs(from.sin_port);
+            answer.port = ReflectorSocket::PortOf(from);
             uint8_t out[rtp::kIpDiscoverySize];
             size_t written = 0;
             if (rtp::WriteIpDiscovery(answer, MutableByteView(out, sizeof(out)), &written) == rtp::Result::kOk) {
@@ -167,12 +144,12 @@ private:
         }
         Send(data, size, from);
     }
-    void Send(const uint8_t* data, size_t size, const sockaddr_in& to) noexcept
+    void Send(const uint8_t* data, size_t size, const UdpAddress& to) noexcept
     {
-        ::sendto(fd_, data, size, 0, reinterpret_cast<const sockaddr*>(&to), sizeof(to));
+        udp_.SendTo(ByteView(data, size), to);
     }
 
-    int fd_ = -1;
+    ReflectorSocket udp_;
     uint16_t port_ = 0;
     std::atomic<bool> stop_{false};
     std::atomic<bool> junk_{false};
@@ -344,8 +321,6 @@ LoopbackOutcome Loopback() noexcept
     return outcome;
 }
 
-#endif
-
 } // namespace
 
 TransportThreadSelfTestReport RunTransportThreadSelfTest() noexcept
@@ -358,7 +333,6 @@ TransportThreadSelfTestReport RunTransportThreadSelfTest() noexcept
     };
     add("spsc-ring-bounds", RingBounds());
     add("spsc-ring-across-threads", RingAcrossThreads());
-#if !defined(_WIN32)
     const LoopbackOutcome loop = Loopback();
     // Without libopus the transport cannot be created; that build's TS tests use the JS engine's.
     const bool skip = !loop.codecAvailable;
@@ -367,7 +341,6 @@ TransportThreadSelfTestReport RunTransportThreadSelfTest() noexcept
     add("loopback-junk-counted", skip || loop.junkCounted);
     add("loopback-speaker-output", skip || loop.speakerOutput);
     add("loopback-stop-start-destroy", skip || (loop.restarted && loop.destroyedRunning));
-#endif
     return report;
 }
 
