@@ -8,6 +8,6 @@ inline constexpr const char kAddonVersion[] = "0.1.0";
 // The revision of the addon's JS-facing shape (src/media/addon/types.ts, NATIVE_ADDON_ABI). Bump it whenever an
 // export is added, removed or changes meaning, so that the loader rejects a stale build instead of calling
 // into it.
-inline constexpr int kAddonAbi = 6;
+inline constexpr int kAddonAbi = 7;
 
 } // namespace sdkpp

@@ -1,7 +1,9 @@
 #include "core/audio/opus_codec.h"
 #include "core/crypto/aead.h"
 #include "core/crypto/backend_info.h"
+#include "core/devices/system_audio.h"
 #include "core/selftest.h"
+#include "core/transport/udp_socket.h"
 #include "core/version.h"
 #include "napi/bindings.h"
 
@@ -58,6 +60,22 @@ Napi::Value EngineInfo(const Napi::CallbackInfo& info)
         result.Set("opus", opus);
     }
     result.Set("features", features);
+
+    // Whether this build has the system's microphones and speakers, and if not why, in the words the
+    // device calls would fail with (a macOS prebuild, cross-built without Apple's SDK, has none).
+    auto systemAudio = Napi::Object::New(env);
+    const bool devicesBuilt = devices::SystemAudioBuilt();
+    systemAudio.Set("available", devicesBuilt);
+    if (devicesBuilt) {
+        systemAudio.Set("reason", env.Null());
+    } else {
+        std::string why;
+        devices::CreateSystemAudio(&why);
+        systemAudio.Set("reason", why);
+    }
+    result.Set("systemAudio", systemAudio);
+    // The transport's own thread needs this OS's UDP layer and libopus in the addon.
+    result.Set("voiceTransport", transport::UdpSocketsAvailable() && opusVersion != nullptr);
     return result;
 }
 

@@ -54,6 +54,17 @@ export interface MediaEngineInfo {
   };
   /** The algorithms and capabilities available, e.g. `['aes-256-gcm', 'chacha20-poly1305']`. */
   readonly features: readonly string[];
+  /**
+   * Whether the engine reaches the system's microphones and speakers itself (`createSystemAudio()`), and
+   * if not, why: the JS engine has none, and the macOS prebuilds are cross-built without Apple's SDK. Without
+   * them the game passes PCM in and out (its own engine's devices).
+   */
+  readonly systemAudio: {
+    /** True when `createSystemAudio()` can open devices in this build. */
+    readonly available: boolean;
+    /** Why not, when `available` is false; `null` otherwise. */
+    readonly reason: string | null;
+  };
   /** Why the JS engine runs although the native one was wanted (`prefer: 'auto'`); absent otherwise. */
   readonly fallbackReason?: string;
   /** For the native engine: the `.node` file that was loaded and whether it was a prebuild or a local build. */

@@ -523,7 +523,13 @@ namespace sdkpp::devices {
 
 std::unique_ptr<SystemAudio> CreateSystemAudio(std::string* error)
 {
+#if defined(__APPLE__)
+    // The macOS prebuilds are cross-built on Linux, where Apple's SDK (CoreAudio's headers) is not.
+    *error = "this macOS build of the addon has no system audio: it was cross-built without Apple's SDK, so "
+             "the game passes PCM in and out, or builds the addon on a Mac (npm run build:native)";
+#else
     *error = "this build of the addon has no system audio (miniaudio was not available when it was built)";
+#endif
     return nullptr;
 }
 

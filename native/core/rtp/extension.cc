@@ -103,7 +103,8 @@ Result WriteExtensionElements(uint16_t profile,
     for (const ExtensionElement& element : elements) {
         const size_t length = element.data.size();
         if (oneByte) {
-            out[offset++] = static_cast<uint8_t>((element.id << 4) | (length - 1));
+            // One-byte form: the id in the high nibble, length - 1 (1..16, checked above) in the low one.
+            out[offset++] = static_cast<uint8_t>((static_cast<size_t>(element.id) << 4) | (length - 1));
         } else {
             out[offset++] = element.id;
             out[offset++] = static_cast<uint8_t>(length);

@@ -20,7 +20,7 @@ import type { NativeVoiceTransport, NativeVoiceTransportOptions } from './transp
  * The revision of the addon's JS shape that this code expects; `kAddonAbi` in native/core/version.h.
  * The loader refuses an addon that reports another value, so a stale build is never called into.
  */
-export const NATIVE_ADDON_ABI = 6;
+export const NATIVE_ADDON_ABI = 7;
 
 /** What `engineInfo()` reports about the build and the libraries it runs on. */
 export interface NativeEngineInfo {
@@ -40,6 +40,10 @@ export interface NativeEngineInfo {
   readonly opus: { readonly version: string } | null;
   /** The algorithms and capabilities this build supports, e.g. `['aes-256-gcm', 'chacha20-poly1305']`. */
   readonly features: readonly string[];
+  /** Whether this build has the system's microphones and speakers ({@link MediaEngineInfo.systemAudio}). */
+  readonly systemAudio: MediaEngineInfo['systemAudio'];
+  /** Whether the voice transport's own thread runs in this build (its OS's UDP layer and libopus). */
+  readonly voiceTransport: boolean;
 }
 
 /**

@@ -53,6 +53,10 @@ export class JsMediaEngine extends EngineBase implements MediaEngine {
         crypto: { backend: 'node:crypto', version: `OpenSSL ${process.versions.openssl}`, linkage: 'host' },
         codec: wasmCodecInfo(),
         features: nodeCryptoAeadAlgorithms(),
+        systemAudio: {
+          available: false,
+          reason: 'the JS media engine has no system audio devices (they live in the native addon)',
+        },
         ...(options.fallbackReason === undefined ? {} : { fallbackReason: options.fallbackReason }),
       },
       jsAudioCores,

@@ -51,6 +51,7 @@ export class NativeMediaEngine extends EngineBase implements MediaEngine {
         // Built without libopus, the addon borrows the JS engine's wasm codec, and says so here.
         codec: native.opus === null ? wasmCodecInfo() : { name: 'libopus', version: native.opus.version },
         features: native.features,
+        systemAudio: native.systemAudio,
         ...(source === undefined ? {} : { addon: source }),
       },
       nativeAudioCores(addon, native.opus !== null),
@@ -193,11 +194,11 @@ export class NativeMediaEngine extends EngineBase implements MediaEngine {
   /**
    * {@inheritDoc MediaEngine.createVoiceTransport}
    *
-   * Built without libopus the addon's thread has no codec, and on Windows it is not built yet (POSIX
-   * sockets): there the timer-driven transport runs instead, over this engine's objects.
+   * Built without libopus (or without its OS's UDP layer) the addon's thread cannot run; the timer-driven
+   * transport runs instead, over this engine's objects.
    */
   createVoiceTransport(options: VoiceTransportOptions): VoiceTransport {
-    if (this.#addon.engineInfo().opus === null || process.platform === 'win32') {
+    if (!this.#addon.engineInfo().voiceTransport) {
       return new JsVoiceTransport(this, options);
     }
     return new NativeVoiceTransportFacade(this.#addon, options);
