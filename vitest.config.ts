@@ -18,6 +18,8 @@ const REALTIME_AUDIO = [
   'test/integration/demo.test.ts',
   'test/examples/voiceCallSample.test.ts',
   'test/integration/bunHost.test.ts',
+  'test/integration/wineHost.test.ts',
+  'test/integration/qemuHost.test.ts',
 ];
 
 export default defineConfig({
@@ -28,8 +30,14 @@ export default defineConfig({
     // The native addon on a static libcrypto (test/setup/staticCrypto.ts installs Debian's libssl-dev as root
     // and rebuilds once when it is missing), the browser tests' headless Chromium, unpacked from its npm
     // package (test/setup/chromium.ts), and the PulseAudio server of the system audio tests
-    // (test/setup/soundServer.ts installs it as root).
-    globalSetup: ['test/setup/staticCrypto.ts', 'test/setup/chromium.ts', 'test/setup/soundServer.ts'],
+    // (test/setup/soundServer.ts installs it as root), and the prebuilds of the other four targets that the
+    // wine and qemu tests run (test/setup/crossPrebuilds.ts: cross-built before any test, cached after).
+    globalSetup: [
+      'test/setup/staticCrypto.ts',
+      'test/setup/chromium.ts',
+      'test/setup/soundServer.ts',
+      'test/setup/crossPrebuilds.ts',
+    ],
     projects: [
       {
         extends: true,

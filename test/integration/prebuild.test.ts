@@ -17,14 +17,15 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { HOST_CRYPTO_SYMBOL, undefinedSymbols } from '../native/symbols.js';
+import { CROSS_TARGETS } from '../setup/crossPrebuilds.js';
 
 const run = promisify(execFile);
 const repo = process.cwd();
 const PREBUILD = path.join('prebuilds', `${process.platform}-${process.arch}`, 'sdkpp.glibc.node');
 
 /**
- * A copy of the package to build in: prebuildify runs `node-gyp rebuild` in its working directory, and
- * doing that in the repository would pull build/Release out from under the other test files.
+ * A copy of the package to build in: the prebuild is written into the package's prebuilds/, which the other
+ * test files' loader would otherwise start preferring to the local build midway through the run.
  */
 function copyPackage(into: string): void {
   for (const entry of ['package.json', 'binding.gyp', 'native', 'scripts', 'dist']) {
@@ -67,13 +68,14 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     pkg = path.join(work, 'sdkpp');
     mkdirSync(pkg);
     copyPackage(pkg);
-    // What `npm pack` runs first: the prepack script builds the prebuild that ships.
-    await run('npm', ['run', 'prepack', '--silent'], {
+    // What `npm pack`'s prepack runs for each of its five targets, for this machine's: the cross build on
+    // zig (glibc 2.31 as the floor), OpenSSL and libopus from the cross cache, then the load check.
+    await run(process.execPath, [path.join(pkg, 'scripts', 'prebuild.mjs'), '--cwd', pkg], {
       cwd: pkg,
-      timeout: 240_000,
+      timeout: 900_000,
       maxBuffer: 64 * 1024 * 1024,
     });
-  }, 300_000);
+  }, 960_000);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
@@ -90,13 +92,34 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     const needed = undefinedSymbols(path.join(pkg, PREBUILD));
     expect(needed).toContain('napi_create_object');
     expect(needed.filter((name) => HOST_CRYPTO_SYMBOL.test(name))).toEqual([]);
+    // It loads on glibc 2.31 (Debian 11, Ubuntu 20.04) and brings its own C++ runtime.
+    const { stdout: versions } = await run('readelf', ['-V', '-d', '-W', path.join(pkg, PREBUILD)]);
+    const glibc = [...versions.matchAll(/Name: GLIBC_2\.(\d+)/g)].map((m) => Number(m[1]));
+    expect(glibc.length).toBeGreaterThan(0);
+    expect(Math.max(...glibc)).toBeLessThanOrEqual(31);
+    expect(versions).not.toMatch(/GLIBCXX_|libstdc\+\+/);
   });
 
-  it('npm pack ships the prebuild and the install script that checks it', async () => {
+  it('npm pack ships the five prebuilds and the install script that checks them', async () => {
+    // prepack builds all five; the other four come from the test setup's run of the same script.
+    const manifest = JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts['prepack']).toBe('node scripts/prebuild.mjs --all');
+    for (const id of CROSS_TARGETS) {
+      cpSync(path.join(repo, 'prebuilds', id), path.join(pkg, 'prebuilds', id), { recursive: true });
+    }
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkg });
-    const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
+    const [packed] = JSON.parse(stdout) as [{ files: { path: string }[]; size: number }];
     const files = packed.files.map((file) => file.path);
     expect(files).toContain(PREBUILD);
+    expect(files.filter((file) => file.startsWith('prebuilds/')).sort()).toEqual([
+      'prebuilds/darwin-arm64/sdkpp.node',
+      'prebuilds/darwin-x64/sdkpp.node',
+      'prebuilds/linux-arm64/sdkpp.glibc.node',
+      PREBUILD,
+      'prebuilds/win32-x64/sdkpp.node',
+    ]);
     expect(files).toContain('scripts/prebuild-check.mjs');
     expect(files).toContain('scripts/build-native.mjs');
   });
