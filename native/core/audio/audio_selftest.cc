@@ -136,8 +136,13 @@ AudioSelfTestReport RunAudioSelfTest() noexcept
             report.checks[report.count++] = AudioCheck{name, ok};
         }
     };
+    // A build whose linker cannot route allocations through the counter (the zig-linked prebuilds: no
+    // --wrap) says so in countingAvailable and leaves both allocation checks out, rather than failing a
+    // self-test of audio that works: the zero-allocation property is proven on the builds that count.
     report.countingAvailable = AllocationCountingAvailable();
-    add("allocation-counter-counts", report.countingAvailable && CounterSeesAllocations());
+    if (report.countingAvailable) {
+        add("allocation-counter-counts", CounterSeesAllocations());
+    }
 
     // Set-up may allocate (codec state, the pipeline's buffers); the ticks after it may not.
     std::unique_ptr<Pipeline> pipeline(new (std::nothrow) Pipeline());
@@ -169,7 +174,9 @@ AudioSelfTestReport RunAudioSelfTest() noexcept
     report.allocationsInTicks = AllocationCount() - before;
     report.ticks = kTicks;
     add("ticks-ran", ticksOk && p.jitter.Stats().fec + p.jitter.Stats().concealed > 0);
-    add("no-allocation-per-tick", report.countingAvailable && report.allocationsInTicks == 0);
+    if (report.countingAvailable) {
+        add("no-allocation-per-tick", report.allocationsInTicks == 0);
+    }
     return report;
 }
 

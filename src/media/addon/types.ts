@@ -133,7 +133,11 @@ export type NativeTransportSelfTestResult = NativeSelfTestResult;
 
 /** The outcome of `audioSelfTest()`: the C++ checks of native/core/audio, above all the allocation count. */
 export interface NativeAudioSelfTestResult extends NativeSelfTestResult {
-  /** Whether this build counts allocations (Linux: the addon is linked with `--wrap` for the allocator). */
+  /**
+   * Whether this build counts allocations (linked with GNU ld's `--wrap` for the allocator: a local build on
+   * Linux, the Windows prebuild). Without it (the zig-linked Linux and macOS prebuilds) the two allocation
+   * checks are left out of `checks`, and the property is the one proven on the builds that count.
+   */
   readonly countingAvailable: boolean;
   /** Whether the build has libopus (the measured ticks then include encode and decode). */
   readonly codecAvailable: boolean;
@@ -145,7 +149,7 @@ export interface NativeAudioSelfTestResult extends NativeSelfTestResult {
 
 /** The outcome of `daveSelfTest()`: the C++ checks of native/core/dave. */
 export interface NativeDaveSelfTestResult extends NativeSelfTestResult {
-  /** Whether this build counts allocations (Linux: the addon's allocator is wrapped). */
+  /** Whether this build counts allocations; without it `no-allocation-per-frame` is left out of `checks`. */
   readonly countingAvailable: boolean;
   /** Heap allocations counted across the measured frames; 0 is the pass mark. */
   readonly allocationsInFrames: number;
