@@ -18,13 +18,7 @@
 #include <type_traits>
 
 #if defined(SDKPP_COUNT_ALLOCATIONS) && defined(_WIN32)
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
+#include "core/windows_headers.h"
 
 #include <atomic>
 #endif

@@ -2,14 +2,7 @@
 // selftest_reflector_posix.cc keeps (selftest_reflector.h). The build compiles this file on Windows only.
 #include "core/transport/selftest_reflector.h"
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <winsock2.h>
-#include <ws2tcpip.h>
+#include "core/windows_headers.h"
 
 #include <algorithm>
 #include <climits>

@@ -2,13 +2,7 @@
 // (thread_priority.h). avrt and winmm are loaded at run time, so the addon links neither.
 #include "core/transport/thread_priority.h"
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
+#include "core/windows_headers.h"
 
 #include <avrt.h>
 #include <mmsystem.h>

@@ -3,16 +3,8 @@
 // is loaded at run time.
 #include "core/transport/udp_socket.h"
 
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <winsock2.h>
-#include <ws2tcpip.h>
+#include "core/windows_headers.h"
 #include <mswsock.h>
-#include <windows.h>
 
 #include <algorithm>
 #include <climits>
