@@ -88,7 +88,7 @@ async function buildTarget(id) {
   const target = TARGETS[id];
   const started = performance.now();
   const tools = toolchainFor(id, target);
-  const opus = libopusFor(id, target, tools);
+  const opus = await libopusFor(id, target, tools);
   const crypto = await libcryptoFor(id, target, tools);
   if (values['libraries-only']) {
     say(`${id}: OpenSSL ${crypto.version} and libopus are in the cross cache`);

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 
 import { fetchPinnedTarball } from '../npm-source.mjs';
@@ -122,4 +123,37 @@ function unpackPackage(source) {
     rmSync(work, { recursive: true, force: true });
   }
   return path.join(folder, 'package');
+}
+
+/**
+ * A library built for one target into `<cache>/<kind>/<id>/`: when that folder's stamp says it was built from
+ * `wanted` (sources, options, compiler), `libraryPath` (relative to it) is returned at once, with seconds 0.
+ * Otherwise `build(work, prefix)` (which may be async) runs in a fresh work folder and must leave the library
+ * there; the stamp is written last, so an interrupted build is never taken for a whole one. Resolves to
+ * `{ prefix, library, seconds }`.
+ */
+export async function cachedLibrary(kind, id, wanted, libraryPath, build) {
+  const prefix = path.join(crossCacheDir(), kind, id);
+  const library = path.join(prefix, libraryPath);
+  const stampFile = path.join(prefix, 'stamp.json');
+  const stamp = JSON.stringify(wanted);
+  if (existsSync(library) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+    return { prefix, library, seconds: 0 };
+  }
+  const started = performance.now();
+  const work = path.join(crossCacheDir(), 'work', `${kind}-${id}`);
+  rmSync(work, { recursive: true, force: true });
+  rmSync(prefix, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  try {
+    await build(work, prefix);
+    if (!existsSync(library)) throw new Error(`the ${kind} build for ${id} left no ${libraryPath}`);
+    writeFileSync(stampFile, stamp);
+  } catch (error) {
+    rmSync(prefix, { recursive: true, force: true });
+    throw error;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return { prefix, library, seconds: (performance.now() - started) / 1000 };
 }

@@ -7,13 +7,12 @@
 /* global fetch, AbortSignal */
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 
 import { run } from '../npm-source.mjs';
-import { crossCacheDir } from './cache.mjs';
+import { cachedLibrary, crossCacheDir } from './cache.mjs';
 
 export const OPENSSL_SOURCE = Object.freeze({
   version: '3.0.22',
@@ -67,49 +66,35 @@ async function sourceTarball() {
  * `{ library, include, version, seconds }`; seconds is 0 when it came from the cache.
  */
 export async function libcryptoFor(id, target, tools) {
-  const prefix = path.join(crossCacheDir(), 'openssl', id);
-  const library = path.join(prefix, 'lib', 'libcrypto.a');
-  const include = path.join(prefix, 'include');
-  const stampFile = path.join(prefix, 'stamp.json');
-  const wanted = JSON.stringify({ source: OPENSSL_SOURCE, options: OPENSSL_OPTIONS, target, cc: tools.cc });
-  const found = { library, include, version: OPENSSL_SOURCE.version };
-  if (existsSync(library) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) {
-    return { ...found, seconds: 0 };
-  }
-  const started = performance.now();
-  const tarball = await sourceTarball();
-  const work = path.join(crossCacheDir(), 'work', `openssl-${id}`);
-  rmSync(work, { recursive: true, force: true });
-  rmSync(prefix, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  try {
-    run('tar', ['xzf', tarball, '-C', work, '--strip-components=1']);
-    const env = { ...process.env, CC: tools.cc, AR: tools.ar, RANLIB: tools.ranlib };
-    // --libdir=lib: OpenSSL would otherwise pick lib64 on some targets.
-    // On macOS OpenSSL takes its entropy from CommonCrypto, whose headers come with Apple's SDK; without it,
-    // getentropy() (macOS 10.12 and later) serves as on the other Unixes.
-    const extra = target.platform === 'darwin' ? ['-DOPENSSL_NO_APPLE_CRYPTO_RANDOM'] : [];
-    run(
-      'perl',
-      ['Configure', target.openssl, ...OPENSSL_OPTIONS, ...extra, `--prefix=${prefix}`, '--libdir=lib'],
-      {
-        cwd: work,
-        env,
-      },
-    );
-    const jobs = process.env.JOBS || '2';
-    run('make', [`-j${jobs}`, 'build_generated'], { cwd: work, env });
-    run('make', [`-j${jobs}`, 'libcrypto.a'], { cwd: work, env });
-    mkdirSync(path.dirname(library), { recursive: true });
-    renameSync(path.join(work, 'libcrypto.a'), library);
-    // The public headers: the source's include/openssl plus the ones Configure generated into the same place.
-    run('cp', ['-R', path.join(work, 'include'), include]);
-    writeFileSync(stampFile, wanted);
-  } catch (error) {
-    rmSync(prefix, { recursive: true, force: true });
-    throw error;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-  return { ...found, seconds: (performance.now() - started) / 1000 };
+  const wanted = { source: OPENSSL_SOURCE, options: OPENSSL_OPTIONS, target, cc: tools.cc };
+  const built = await cachedLibrary(
+    'openssl',
+    id,
+    wanted,
+    path.join('lib', 'libcrypto.a'),
+    async (work, prefix) => {
+      const tarball = await sourceTarball();
+      run('tar', ['xzf', tarball, '-C', work, '--strip-components=1']);
+      const env = { ...process.env, CC: tools.cc, AR: tools.ar, RANLIB: tools.ranlib };
+      // On macOS OpenSSL takes its entropy from CommonCrypto, whose headers come with Apple's SDK; without it,
+      // getentropy() (macOS 10.12 and later) serves as on the other Unixes. --libdir=lib: OpenSSL would
+      // otherwise pick lib64 on some targets.
+      const extra = target.platform === 'darwin' ? ['-DOPENSSL_NO_APPLE_CRYPTO_RANDOM'] : [];
+      const configure = [target.openssl, ...OPENSSL_OPTIONS, ...extra, `--prefix=${prefix}`, '--libdir=lib'];
+      run('perl', ['Configure', ...configure], { cwd: work, env });
+      const jobs = process.env.JOBS || '2';
+      run('make', [`-j${jobs}`, 'build_generated'], { cwd: work, env });
+      run('make', [`-j${jobs}`, 'libcrypto.a'], { cwd: work, env });
+      mkdirSync(path.join(prefix, 'lib'), { recursive: true });
+      renameSync(path.join(work, 'libcrypto.a'), path.join(prefix, 'lib', 'libcrypto.a'));
+      // The public headers: the source's include/openssl plus the ones Configure generated into the same place.
+      run('cp', ['-R', path.join(work, 'include'), path.join(prefix, 'include')]);
+    },
+  );
+  return {
+    library: built.library,
+    include: path.join(built.prefix, 'include'),
+    version: OPENSSL_SOURCE.version,
+    seconds: built.seconds,
+  };
 }

@@ -2,13 +2,12 @@
 // `libopus` registry package), compiled by its own CMake build through a toolchain file that names the
 // target's compilers. Static and position-independent, with the codec's runtime CPU detection on x86 and
 // its NEON kernels on arm64. The result lands in the cross cache: <cache>/opus/<target>/{include,lib}.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 
 import { OPUS_SOURCE } from '../opus-build.mjs';
-import { cachedPackage, crossCacheDir } from './cache.mjs';
+import { cachedLibrary, cachedPackage } from './cache.mjs';
 import { run } from '../npm-source.mjs';
 
 /** A CMake toolchain file for `target` with `tools`' compilers. */
@@ -31,22 +30,10 @@ function toolchainFile(dir, target, tools) {
 }
 
 /** libopus.a for `id` as `{ library, include, seconds }` (seconds 0 when it came from the cache). */
-export function libopusFor(id, target, tools) {
-  const prefix = path.join(crossCacheDir(), 'opus', id);
-  const library = path.join(prefix, 'lib', 'libopus.a');
-  const include = path.join(prefix, 'include', 'opus');
-  const stampFile = path.join(prefix, 'stamp.json');
-  const wanted = JSON.stringify({ source: OPUS_SOURCE, target, cc: tools.cc });
-  if (existsSync(library) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) {
-    return { library, include, seconds: 0 };
-  }
-  const started = performance.now();
-  const source = path.join(cachedPackage(OPUS_SOURCE), 'opus');
-  const work = path.join(crossCacheDir(), 'work', `opus-${id}`);
-  rmSync(work, { recursive: true, force: true });
-  rmSync(prefix, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  try {
+export async function libopusFor(id, target, tools) {
+  const wanted = { source: OPUS_SOURCE, target, cc: tools.cc };
+  const built = await cachedLibrary('opus', id, wanted, path.join('lib', 'libopus.a'), (work, prefix) => {
+    const source = path.join(cachedPackage(OPUS_SOURCE), 'opus');
     run('cmake', [
       '-S',
       source,
@@ -68,13 +55,10 @@ export function libopusFor(id, target, tools) {
     ]);
     run('cmake', ['--build', work, '--parallel', process.env.JOBS || '2']);
     run('cmake', ['--install', work]);
-    if (!existsSync(library)) throw new Error(`the libopus build for ${id} installed no lib/libopus.a`);
-    writeFileSync(stampFile, wanted);
-  } catch (error) {
-    rmSync(prefix, { recursive: true, force: true });
-    throw error;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-  return { library, include, seconds: (performance.now() - started) / 1000 };
+  });
+  return {
+    library: built.library,
+    include: path.join(built.prefix, 'include', 'opus'),
+    seconds: built.seconds,
+  };
 }
