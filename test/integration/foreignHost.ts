@@ -144,6 +144,132 @@ export async function engineSeenIn(
   return { ...(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ForeignEngineSeen), ms };
 }
 
+/** One device as the SDK lists it (`Client.getInputDevices()` / `getOutputDevices()`). */
+export interface ForeignDevice {
+  id: string;
+  name: string;
+  isDefault: boolean;
+}
+
+/** The state of one direction of the engine's SystemAudio, as `status()` reports it. */
+export interface ForeignStreamStatus {
+  open: boolean;
+  followsDefault: boolean;
+  id: string;
+  name: string;
+  callbacks: number;
+  droppedSamples: number;
+  missingSamples: number;
+  reopened: number;
+}
+
+/** What the package's dist/ saw of the system's audio devices inside a foreign Node. */
+export interface ForeignDevicesSeen {
+  /** The engine's SystemAudio backend (`WASAPI` on Windows). */
+  backend: string;
+  /** The SDK's lists: `null`, `default`, then `<backend>:<backend id>` for each device. */
+  inputs: ForeignDevice[];
+  outputs: ForeignDevice[];
+  /**
+   * The engine's SystemAudio opened on the system defaults, once both called back 10 times (`ms` after they
+   * opened) or after 5 s; null when not asked.
+   */
+  defaults: { input: ForeignStreamStatus; output: ForeignStreamStatus; ms: number } | null;
+  /**
+   * With `carry`: the Client's current devices after `setInputDevice` / `setOutputDevice` of those ids, the
+   * engine's streams on them once the carry stopped, and how many 20 ms frames went from one to the other.
+   */
+  carried: {
+    currentInput: ForeignDevice;
+    currentOutput: ForeignDevice;
+    input: ForeignStreamStatus;
+    output: ForeignStreamStatus;
+    frames: number;
+  } | null;
+}
+
+/**
+ * Runs dist/ in `node` against the system's audio devices (the native engine, `env` choosing the sound
+ * server) and reports what it saw. Always: the SDK's device lists from a Client. With `openDefaults`: the
+ * engine's SystemAudio opens the default microphone and speaker, waits for both to run and closes them. With
+ * `carry`: the Client takes the two device ids (as a game restores a saved choice), then the engine opens
+ * them and copies the microphone to the speaker from the JS thread until the file `carry.stop` exists
+ * (bounded by `carry.maxMs`); the file `carry.ready` is written once both are open.
+ */
+export async function devicesSeenIn(
+  node: ForeignNode,
+  options: {
+    env: NodeJS.ProcessEnv;
+    openDefaults?: boolean;
+    carry?: { input: string; output: string; ready: string; stop: string; maxMs: number };
+    timeout?: number;
+  },
+): Promise<ForeignDevicesSeen & { ms: number }> {
+  const carry = options.carry
+    ? { ...options.carry, ready: node.hostPath(options.carry.ready), stop: node.hostPath(options.carry.stop) }
+    : null;
+  const probe = `
+    import { existsSync, writeFileSync } from 'node:fs';
+    const sdk = await import(${JSON.stringify(node.hostUrl(path.resolve('dist/index.js')))});
+    const carry = ${JSON.stringify(carry)};
+    const engine = sdk.createMediaEngine({ prefer: 'native' });
+    const client = new sdk.Client({ mediaEngine: engine });
+    const seen = {
+      inputs: await client.getInputDevices(),
+      outputs: await client.getOutputDevices(),
+      defaults: null,
+      carried: null,
+    };
+    const system = engine.openSystemAudio();
+    seen.backend = system.backend;
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    if (${JSON.stringify(options.openDefaults === true)}) {
+      system.open('input', null);
+      system.open('output', null);
+      // Until both device threads have called back 10 times (100 a second once running; a record stream
+      // from PulseAudio's null sink monitor may start a second or two late), or for 5 s at most.
+      const opened = Date.now();
+      const running = () => ['input', 'output'].every((d) => system.status(d).callbacks >= 10);
+      while (!running() && Date.now() - opened < 5000) await sleep(50);
+      seen.defaults = { input: system.status('input'), output: system.status('output'), ms: Date.now() - opened };
+      system.close('input');
+      system.close('output');
+    }
+    if (carry) {
+      await client.setInputDevice(carry.input);
+      await client.setOutputDevice(carry.output);
+      const backendId = (id) => id.slice(id.indexOf(':') + 1);
+      system.open('input', backendId(carry.input));
+      system.open('output', backendId(carry.output));
+      writeFileSync(carry.ready, '');
+      const frame = new Int16Array(1920);
+      const deadline = Date.now() + carry.maxMs;
+      let frames = 0;
+      while (!existsSync(carry.stop) && Date.now() < deadline) {
+        while (system.read(frame, frame.length)) {
+          system.write(frame);
+          frames += 1;
+        }
+        await sleep(5);
+      }
+      seen.carried = {
+        currentInput: await client.getCurrentInputDevice(),
+        currentOutput: await client.getCurrentOutputDevice(),
+        input: system.status('input'),
+        output: system.status('output'),
+        frames,
+      };
+    }
+    system.dispose();
+    console.log(JSON.stringify(seen));
+    process.exit(0);`;
+  const { stdout, ms } = await node.run(['--input-type=module', '-e', probe], {
+    env: options.env,
+    timeout: options.timeout ?? 60_000,
+  });
+  return { ...(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ForeignDevicesSeen), ms };
+}
+
 /** Resolves once anyone is in a call of `emulator`; rejects at `deadline` (a performance.now() time). */
 async function someoneInACall(emulator: Emulator, deadline: number): Promise<void> {
   while (!emulator.voice.calls().some((call) => call.participants.length > 0)) {
