@@ -260,7 +260,14 @@ export async function devicesSeenIn(
         frames,
       };
     }
+    // Everything native closes before the exit: the engine's streams, and the Client's own system audio,
+    // which holds a second pair of streams on the carried devices since setInputDevice / setOutputDevice
+    // (and a watcher thread enumerating them). process.exit() runs no Node-API cleanup, so whatever is
+    // still open then has its device threads inside WASAPI (wine's winepulse) while wine tears the process
+    // down. The carry run, the only one that left streams open, is the one that died of SIGSEGV around its
+    // exit about 1 run in 3 on a busy machine (not caught in the act: it did not recur in 28 quiet runs).
     system.dispose();
+    await client.destroy();
     console.log(JSON.stringify(seen));
     process.exit(0);`;
   const { stdout, ms } = await node.run(['--input-type=module', '-e', probe], {
