@@ -6,6 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 
+import { expect } from 'vitest';
+
 import { matchAudio, readWavFile, startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { expectHeardEachOther, speechFile } from './voiceSampleRuns.js';
 
@@ -92,6 +94,33 @@ export interface ForeignEngineSeen {
   selfTests: Record<string, string[]>;
   /** Whether the addon counts heap allocations (the audio self-test's zero-per-tick check); null for JS. */
   countsAllocations: boolean | null;
+}
+
+/**
+ * What {@link engineSeenIn} must report for the native engine loaded from the prebuild `file` of `platform`:
+ * the OpenSSL 3 and libopus 1.4 it carries, no fallback, every self-test check passed, and whether the build
+ * counts allocations (the MinGW-linked Windows prebuild does; the zig-linked ones cannot).
+ */
+export function nativeFromPrebuild(
+  platform: string,
+  file: string,
+  countsAllocations: boolean,
+): Record<string, unknown> {
+  return {
+    platform,
+    engine: 'native',
+    crypto: {
+      backend: 'OpenSSL',
+      version: expect.stringMatching(/^OpenSSL 3\./) as unknown,
+      linkage: 'static',
+    },
+    codec: { name: 'libopus', version: expect.stringMatching(/^libopus 1\.4/) as unknown },
+    addon: { file, origin: 'prebuild' },
+    fallbackReason: null,
+    sameAsDefault: true,
+    selfTests: { crypto: [], transport: [], dave: [], audio: [] },
+    countsAllocations,
+  };
 }
 
 /**

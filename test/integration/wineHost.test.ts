@@ -10,6 +10,7 @@ import {
   devicesSeenIn,
   engineSeenIn,
   foreignNode,
+  nativeFromPrebuild,
   type ForeignDevice,
   type ForeignNode,
 } from './foreignHost.js';
@@ -67,22 +68,8 @@ async function fileOrFailure(file: string, run: Promise<unknown>, timeoutMs: num
   }
 }
 
-/** The native engine from the Windows prebuild, with the crypto and codec it carries, every self-test passed. */
-const NATIVE_FROM_PREBUILD = {
-  platform: 'win32-x64',
-  engine: 'native',
-  crypto: {
-    backend: 'OpenSSL',
-    version: expect.stringMatching(/^OpenSSL 3\./) as unknown,
-    linkage: 'static',
-  },
-  codec: { name: 'libopus', version: expect.stringMatching(/^libopus 1\.4/) as unknown },
-  addon: { file: PREBUILD, origin: 'prebuild' },
-  fallbackReason: null,
-  sameAsDefault: true,
-  selfTests: { crypto: [], transport: [], dave: [], audio: [] },
-  countsAllocations: true,
-};
+/** The native engine from the Windows prebuild, every self-test passed, allocation counting included. */
+const NATIVE_FROM_PREBUILD = nativeFromPrebuild('win32-x64', PREBUILD, true);
 
 describe('Windows Node (wine) as a host', () => {
   it('loads the native engine from the win32-x64 prebuild, with the crypto it carries, and passes the self-tests', async () => {
