@@ -88,7 +88,12 @@ function zigWrappers(id, triple) {
 
 function mingwTools(triple) {
   const cxx = `${triple}-g++-posix`;
-  if (!works(cxx)) aptInstall(MINGW_PACKAGES, `the win32-x64 prebuild needs MinGW-w64 g++ (${cxx})`);
+  if (!works(cxx)) {
+    aptInstall(MINGW_PACKAGES, `the win32-x64 prebuild needs MinGW-w64 g++ (${cxx})`);
+    // An install that reported success but left no working compiler must stop here, not at the first compile.
+    if (!works(cxx))
+      throw new ToolchainMissing(`${MINGW_PACKAGES.join(' ')} is installed, but ${cxx} does not run`);
+  }
   return {
     kind: 'mingw',
     cc: `${triple}-gcc-posix`,
