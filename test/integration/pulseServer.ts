@@ -29,6 +29,12 @@ export interface PulseServer {
   addSink(name: string, description: string): number;
   /** Loads a null sink fed by the test plus a source remapped from its monitor (a microphone). */
   addMicrophone(name: string, description: string): { feed: string; module: number };
+  /**
+   * A room: what the speaker `sink` plays reaches the microphone made by {@link addMicrophone} named
+   * `microphone` `latencyMs` later and `gainDb` quieter (a loopback module into its feed), as laptop speakers
+   * leak into their microphone. Returns the loopback's module index.
+   */
+  addRoomEcho(sink: string, microphone: string, options: { latencyMs: number; gainDb: number }): number;
   /** Unloads a module: the device it made disappears, as if unplugged. */
   unload(module: number): void;
   /** Plays a WAV file into a sink (paplay) and resolves when it has been played. */
@@ -138,6 +144,25 @@ export async function startPulseServer(): Promise<PulseServer> {
         ),
       );
       return { feed, module };
+    },
+    addRoomEcho(sink, microphone, { latencyMs, gainDb }) {
+      const module = pactl(
+        'load-module',
+        'module-loopback',
+        `source=${sink}.monitor`,
+        `sink=${microphone}_feed`,
+        `latency_msec=${latencyMs}`,
+        'source_dont_move=true',
+        'sink_dont_move=true',
+      );
+      // Its sink input is the one whose owner module it is (`pactl list sink-inputs` names the owner).
+      const input = pactl('list', 'sink-inputs')
+        .split(/^Sink Input #/m)
+        .find((block) => new RegExp(`^\\s*Owner Module: ${module}$`, 'm').test(block));
+      const index = input?.match(/^\d+/)?.[0];
+      if (!index) throw new Error(`no sink input of loopback module ${module}`);
+      pactl('set-sink-input-volume', index, `${gainDb}dB`);
+      return Number(module);
     },
     unload(module) {
       pactl('unload-module', String(module));

@@ -1,10 +1,11 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { matchAudio } from '../../src/emulator/index.js';
+import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
+import { connected } from './callHelpers.js';
 import {
   callWithLinuxNode,
   devicesSeenIn,
@@ -14,6 +15,7 @@ import {
   type ForeignDevice,
   type ForeignNode,
 } from './foreignHost.js';
+import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 import { playAndRecord, startPulseServer } from './pulseServer.js';
 import { speechFile } from './voiceSampleRuns.js';
 
@@ -67,6 +69,16 @@ async function fileOrFailure(file: string, run: Promise<unknown>, timeoutMs: num
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** One step of a foreign run that writes `<step>.json` in `dir` and then waits for the test's `<step>.go`. */
+async function stepOf<T>(dir: string, step: string, run: Promise<unknown>, timeoutMs: number): Promise<T> {
+  const file = path.join(dir, `${step}.json`);
+  await fileOrFailure(file, run, timeoutMs);
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+const goOn = (dir: string, step: string): void => writeFileSync(path.join(dir, `${step}.go`), '');
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The native engine from the Windows prebuild, every self-test passed, allocation counting included. */
 const NATIVE_FROM_PREBUILD = nativeFromPrebuild('win32-x64', PREBUILD, true);
@@ -176,4 +188,158 @@ describe('Windows Node (wine) as a host', () => {
       await pulse.stop();
     }
   }, 150_000);
+
+  it('cancels the echo of the speakers on the processing worker, passes the player’s voice, and keeps sending while the event loop is blocked', async () => {
+    // The Linux test of the voice-processing worker (systemAudioProcessing.test.ts), with Bob as a Windows
+    // game: the Windows Node under wine runs fixtures/echoCancelledCall.mjs, whose Client takes his WASAPI
+    // microphone and speakers (winepulse to the private PulseAudio server, as above). With echo cancellation
+    // on, the Client starts the processing worker, a worker thread that loads the Windows prebuild itself and
+    // opens the native processing link by id between the devices and the transport's thread. Alice is this
+    // Linux process. Bob's speakers leak into his microphone 50 ms later at −6 dB.
+    const pulse = await startPulseServer();
+    try {
+      pulse.addMicrophone('bob_mic', 'Bob-Laptop-Mic');
+      pulse.addSink('bob_speaker', 'Bob-Laptop-Speakers');
+      pulse.addRoomEcho('bob_speaker', 'bob_mic', { latencyMs: 50, gainDb: -6 });
+
+      const emulator = await emulatorFor({ autoConsent: true, users: 2 });
+      const bobUser = userAt(emulator, 1);
+      const alice = await linkAndConnect(emulator, userAt(emulator, 0), { mediaEngine: 'native' });
+      const lobbyId = await alice.client.createOrJoinLobby('wine-echo');
+      let heard: Int16Array[] = [];
+      const aliceCall = alice.client.startCallWithAudioCallbacks(
+        lobbyId,
+        (userId, samples) => {
+          if (userId === bobUser.id) heard.push(Int16Array.from(samples));
+        },
+        () => undefined,
+      );
+      await connected(aliceCall);
+
+      const steps = mkdtempSync(path.join(dir, 'echo-'));
+      const config = {
+        dist: wine.hostPath(path.resolve('dist')),
+        http: emulator.http,
+        user: bobUser.username,
+        lobbySecret: 'wine-echo',
+        microphone: 'Bob-Laptop-Mic',
+        speakers: 'Bob-Laptop-Speakers',
+        dir: wine.hostPath(steps),
+      };
+      const fixture = (name: string): string =>
+        wine.hostPath(path.resolve('test/integration/fixtures', name));
+      const bobRun = wine.run(
+        [
+          '--import',
+          wine.hostUrl(path.resolve('test/integration/fixtures/wineKeepAlive.mjs')),
+          fixture('echoCancelledCall.mjs'),
+          JSON.stringify(config),
+        ],
+        { env: { ...process.env, PULSE_SERVER: pulse.server }, timeout: 150_000 },
+      );
+      // The run's failure surfaces in the steps below; this keeps it from being reported twice.
+      bobRun.catch(() => undefined);
+
+      const said = await synthesizeSpeech('The castle gate is open, bring the torch and the map.');
+      const saidFile = path.join(dir, 'alice-says.wav');
+      writeWavFile(saidFile, said.pcm);
+      const energy = (): number => heard.reduce((sum, f) => sum + f.reduce((s, v) => s + v * v, 0), 0);
+      const aliceSpeaks = async (): Promise<number> => {
+        heard = [];
+        await alice.client.setInputDevice(`wav-in:${saidFile}`);
+        await sleep(said.durationMs + 800);
+        await alice.client.setInputDevice('null');
+        return energy();
+      };
+
+      // 1. Without processing: Bob's devices are linked to his transport's thread directly, and Alice hears
+      // herself through Bob's room. The C++ SDK's defaults for a system microphone are all three on.
+      const direct = await stepOf<{
+        defaults: Record<string, boolean>;
+        devicesLinked: number;
+        engine: string;
+        privacyCode: string;
+        microphone: string;
+        speakers: string;
+      }>(steps, 'linked-direct', bobRun, 90_000);
+      expect(direct).toMatchObject({
+        defaults: { echoCancellation: true, noiseSuppression: true, automaticGainControl: true },
+        devicesLinked: 3,
+        engine: 'native',
+        microphone: expect.stringMatching(WASAPI_ID.input) as unknown,
+        speakers: expect.stringMatching(WASAPI_ID.output) as unknown,
+      });
+      await eventually(
+        () => aliceCall.getPrivacyCode() === direct.privacyCode,
+        10_000,
+        'one DAVE epoch at both',
+      );
+      const echoed = await aliceSpeaks();
+      goOn(steps, 'linked-direct');
+
+      // 2. Echo cancellation on: linked through the worker in Bob's Windows process (bit 2).
+      const worker = await stepOf<{ devicesLinked: number; ms: number }>(
+        steps,
+        'linked-worker',
+        bobRun,
+        30_000,
+      );
+      expect(worker.devicesLinked).toBe(7);
+      // The canceller learns the room. One sentence (3.5 s) left it short of converged in 1 run of 3 (ERLE
+      // 14–26 dB, and the start of Bob's next words suppressed as if they were echo); after two, it holds.
+      await aliceSpeaks();
+      await aliceSpeaks();
+      const cancelled = await aliceSpeaks();
+      const erle = 10 * Math.log10(echoed / Math.max(1, cancelled));
+      goOn(steps, 'linked-worker');
+
+      // 3. All three on, Bob speaks while Alice is silent, and his game blocks its event loop for a second in
+      // the middle (1.5 s in). Alice's process is not blocked, so what she hears is judged whole.
+      const bobSays = await synthesizeSpeech(
+        'I hear you, I am on my way to the bridge now, wait for me there.',
+        { voice: 'en+m3' },
+      );
+      const bobFile = path.join(dir, 'bob-says.wav');
+      writeWavFile(bobFile, bobSays.pcm);
+      expect(await stepOf(steps, 'all-three', bobRun, 30_000)).toEqual({ devicesLinked: 7 });
+      const aliceHears = path.join(dir, 'alice-hears-bob.wav');
+      await alice.client.setOutputDevice(`wav-out:${aliceHears}`);
+      const played = pulse.play('bob_mic_feed', bobFile);
+      goOn(steps, 'all-three');
+      await played;
+      const blocked = await stepOf<{ during: number; blockedMs: number; devicesLinked: number }>(
+        steps,
+        'blocked',
+        bobRun,
+        30_000,
+      );
+      await sleep(1000);
+      await alice.client.setOutputDevice('null'); // the file is complete
+      const near = matchAudio(bobSays.pcm, readWavFile(aliceHears));
+      goOn(steps, 'blocked');
+
+      // 4. Off again: linked directly, the worker gone, and no failure logged on the way.
+      const done = await stepOf<{ devicesLinked: number; voiceFramesSent: number; failures: string[] }>(
+        steps,
+        'done',
+        bobRun,
+        30_000,
+      );
+      const { ms } = await bobRun;
+      console.log(
+        `wine echo cancellation: worker linked ${worker.ms} ms after turning it on, echo energy ${echoed.toExponential(2)} then ${cancelled.toExponential(2)}, ERLE ${erle.toFixed(1)} dB, ` +
+          `${blocked.during} frames sent in ${blocked.blockedMs.toFixed(0)} ms blocked, near end ${JSON.stringify(near)}, run ${ms} ms`,
+      );
+      expect(echoed).toBeGreaterThan(0);
+      expect(erle).toBeGreaterThanOrEqual(20);
+      expect(blocked.devicesLinked).toBe(7);
+      // 50 frames a second while he speaks; on the event loop the transport would have sent only its backlog.
+      expect(blocked.during).toBeGreaterThanOrEqual(25);
+      expect(near.segmentCorrelation).toBeGreaterThanOrEqual(0.85);
+      expect(done).toMatchObject({ devicesLinked: 3, failures: [] });
+      expect(done.voiceFramesSent).toBeGreaterThan(100);
+    } finally {
+      await pulse.stop();
+    }
+  }, 240_000);
 });
