@@ -22,7 +22,7 @@ export default defineConfig({
       backend: 'src/backend/index.ts',
     },
   },
-  target: 'node20',
+  target: 'node22',
   platform: 'node',
   sourcemap: true,
   clean: true,

@@ -113,7 +113,7 @@ async function main() {
     ? `static OpenSSL ${found.version} from ${found.library}`
     : "the host's OpenSSL: Node only; Electron and Bun will use the JS engine (apt-get install libssl-dev, then npm run build:native, carries a static one)";
   process.stdout.write(
-    `sdkpp: building the native addon (node-gyp --jobs=${jobs}, headers ${headers}; crypto: ${crypto}); about 30-60 s\n`,
+    `sdkpp: building the native addon (node-gyp --jobs=${jobs}, headers ${headers}; crypto: ${crypto}); about 3 min on 2 cores, the time it took is printed at the end\n`,
   );
   const started = performance.now();
   const result = await run(process.execPath, args);

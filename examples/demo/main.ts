@@ -20,7 +20,7 @@ import { lobbyVoiceCall } from './voice.js';
 const demo = readDemoOptions(process.argv.slice(2));
 if (demo === null) process.exit(0);
 if (typeof demo === 'number') process.exit(demo);
-const { keepAlive, voiceLoss } = demo;
+const { keepAlive, voiceLoss, output } = demo;
 
 // Bob also runs the platform's desktop client (emulated here), signed in as him.
 const emulator = await startEmulator({
@@ -86,7 +86,7 @@ if (alice && bob) {
   // The game's own server holds the bot token; here it talks to the same emulator.
   const backend = new GameBackend({ botToken: emulator.botToken, apiBase: emulator.api });
   await lobbyChat(alice, bob, lobbyId, backend);
-  await lobbyVoiceCall(alice, bob, lobbyId);
+  await lobbyVoiceCall(alice, bob, lobbyId, output);
   await chat(alice, bob);
 }
 

@@ -10,6 +10,8 @@ export interface DemoOptions {
   keepAlive: boolean;
   /** Percent of the call's voice packets the emulator's voice server drops. */
   voiceLoss: number;
+  /** The folder that receives what each player said and heard, as WAV files. */
+  output: string;
 }
 
 const FLAGS: readonly Flag<DemoOptions>[] = [
@@ -33,6 +35,16 @@ const FLAGS: readonly Flag<DemoOptions>[] = [
       options.voiceLoss = percent;
     },
   },
+  {
+    name: 'output',
+    value: 'DIR',
+    default: 'demo-output',
+    help: 'the folder for what each player said and heard (WAV files)',
+    apply: (options, value) => {
+      if (value.trim() === '') throw new UsageError('--output takes a folder');
+      options.output = value;
+    },
+  },
 ];
 
 const USAGE = `Usage: npm run demo -- [options]
@@ -47,7 +59,7 @@ ${formatFlags(FLAGS)}`;
  * The options in `args`; null after printing the help (exit 0), or the exit code 2 after printing a mistake.
  */
 export function readDemoOptions(args: string[]): DemoOptions | null | number {
-  const options: DemoOptions = { keepAlive: false, voiceLoss: 0 };
+  const options: DemoOptions = { keepAlive: false, voiceLoss: 0, output: 'demo-output' };
   try {
     if (parseFlags(FLAGS, args, options).help) {
       process.stdout.write(USAGE);

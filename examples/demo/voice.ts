@@ -16,7 +16,6 @@ import { say } from './print.js';
 import { idOf, type Player } from './social.js';
 
 /** Where the demo leaves what each player said and heard. */
-const OUTPUT_DIR = path.resolve('demo-output');
 
 const LINES = {
   alice: { text: 'Bob, can you hear me? The castle gate is open, bring the torch.', voice: 'en-us' },
@@ -66,9 +65,15 @@ function level(samples: Int16Array): number {
  * generated speech to each other through virtual microphones (WAV files), and check what the other heard:
  * correlation with what was said, and the latency from Alice's microphone to Bob's ear.
  */
-export async function lobbyVoiceCall(alice: Player, bob: Player, lobbyId: string): Promise<void> {
-  mkdirSync(OUTPUT_DIR, { recursive: true });
-  const file = (name: string): string => path.join(OUTPUT_DIR, name);
+export async function lobbyVoiceCall(
+  alice: Player,
+  bob: Player,
+  lobbyId: string,
+  output: string,
+): Promise<void> {
+  const outputDir = path.resolve(output);
+  mkdirSync(outputDir, { recursive: true });
+  const file = (name: string): string => path.join(outputDir, name);
   const [aliceLine, bobLine] = await Promise.all([speechFor('alice'), speechFor('bob')]);
   if (!aliceLine.synthetic)
     say('voice', 'no espeak-ng package installed: the players hum instead of speaking');
@@ -140,5 +145,5 @@ export async function lobbyVoiceCall(alice: Player, bob: Player, lobbyId: string
   if (spokeAt !== undefined && heardAt !== undefined) {
     say('voice', `mouth to ear, Alice to Bob: ${Math.round(heardAt - spokeAt)} ms (jitter buffer included)`);
   }
-  say('voice', `what each said and heard is in ${path.relative(process.cwd(), OUTPUT_DIR)}/ as WAV files`);
+  say('voice', `what each said and heard is in ${path.relative(process.cwd(), outputDir)}/ as WAV files`);
 }

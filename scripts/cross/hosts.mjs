@@ -23,6 +23,7 @@ import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { registryNode } from '../node-versions.mjs';
 import { cachedPackage, crossCacheDir } from './cache.mjs';
 import { ARM64_SYSROOT, missingHostPackages, wine64Path, wineserverPath } from './setup-hosts.mjs';
 
@@ -258,6 +259,26 @@ export function qemuNode() {
     node,
     sysroot: ARM64_SYSROOT,
     run: runQemu,
+    hostPath: (file) => path.resolve(file),
+    hostUrl: (file) => pathToFileURL(file).href,
+  };
+}
+
+// ── another Node line on this machine ─────────────────────────────────────────────────────────────────
+
+/**
+ * The registry's Linux x64 Node of line `major` (scripts/node-versions.mjs), run like the others: for the
+ * tests that check a supported line other than the one the suite runs on. No emulation, so no setup.
+ */
+export function lineNode(major) {
+  const node = registryNode(major);
+  const runLine = (args, { cwd = process.cwd(), env = process.env, timeout = 60_000 } = {}) =>
+    runBounded(`node ${major}`, node, args, { cwd, env, timeout });
+  return {
+    host: 'line',
+    platform: 'linux-x64',
+    node,
+    run: runLine,
     hostPath: (file) => path.resolve(file),
     hostUrl: (file) => pathToFileURL(file).href,
   };

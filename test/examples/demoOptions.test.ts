@@ -25,6 +25,9 @@ describe('npm run demo -- flags', () => {
     expect(run.stdout).toMatch(
       /--voice-loss PERCENT\s+have the emulator's voice server drop[\s\S]*?\(default: 0\)/,
     );
+    expect(run.stdout).toMatch(
+      /--output DIR\s+the folder for what each player said and heard[\s\S]*?\(default: demo-output\)/,
+    );
     expect(run.stdout).not.toContain('[emulator]');
   });
 
@@ -36,5 +39,8 @@ describe('npm run demo -- flags', () => {
     const bad = await demo(['--voice-loss', '250']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--voice-loss takes a percentage from 0 to 100');
+    const empty = await demo(['--output', ' ']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--output takes a folder');
   });
 });

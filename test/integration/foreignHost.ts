@@ -22,9 +22,10 @@ export interface ForeignRun {
 
 /** A foreign Node as scripts/cross/hosts.mjs hands it out. */
 export interface ForeignNode {
-  host: 'wine' | 'qemu';
+  /** `line`: another supported Node line of this machine's own platform (scripts/node-versions.mjs). */
+  host: 'wine' | 'qemu' | 'line';
   /** `<platform>-<arch>` as the Node inside reports it, and as prebuilds/ names its folder. */
-  platform: 'win32-x64' | 'linux-arm64';
+  platform: 'win32-x64' | 'linux-arm64' | 'linux-x64';
   /** wine only: the node.exe that `run` starts unless told `executable`. */
   nodeExe?: string;
   /** Runs that Node with `args`; rejects when it exits non-zero or outlives `timeout` (then killed). */
@@ -46,7 +47,7 @@ const script = (name: string): string => pathToFileURL(path.resolve('scripts', '
  * in the cross cache, and for wine its prefix. On a fresh machine the first call takes a minute or more
  * (apt-get, the Node package from the registry, ~10 s for the prefix); later ones take under a second.
  */
-export async function foreignNode(host: ForeignNode['host']): Promise<ForeignNode> {
+export async function foreignNode(host: 'wine' | 'qemu'): Promise<ForeignNode> {
   // The scripts are plain ESM without declarations; their shapes are the interfaces above.
   const setup = (await import(script('setup-hosts.mjs'))) as { setupHosts(hosts: string[]): void };
   setup.setupHosts([host]);
@@ -55,6 +56,12 @@ export async function foreignNode(host: ForeignNode['host']): Promise<ForeignNod
     qemuNode(): ForeignNode;
   };
   return host === 'wine' ? hosts.wineNode() : hosts.qemuNode();
+}
+
+/** The registry's Linux x64 Node of line `major` (22, 24 or 26), fetched into the cross cache on first use. */
+export async function lineNode(major: number): Promise<ForeignNode> {
+  const hosts = (await import(script('hosts.mjs'))) as { lineNode(major: number): ForeignNode };
+  return hosts.lineNode(major);
 }
 
 /**

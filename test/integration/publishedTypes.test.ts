@@ -4,12 +4,18 @@
  * npm does with install scripts off — next to sdkpp's runtime dependencies, `typescript` and `@types/node`
  * (linked from this repository's node_modules, so nothing is downloaded) and nothing else: no devDependency
  * such as `@types/ws`. An ES module and a CommonJS module import every entry point, and `tsc --strict` checks
- * them together with every declaration file they reach (skipLibCheck off).
+ * them together with every declaration file they reach (skipLibCheck off). The same modules are checked
+ * again with README's minimal consumer tsconfig, under this repository's TypeScript 5.x and under TypeScript 7
+ * (what `npm i -D typescript` installs now), whose defaults include `types: []`: the declarations must
+ * reference what they need themselves (scripts/declaration-references.mjs). TypeScript 7 is a native compiler:
+ * the `typescript` 7 package is a launcher for the platform package's executable, which the test takes from
+ * the npm registry (pinned, into the cross cache) and runs directly, so the repository's own `tsc` stays 5.x.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,11 +44,47 @@ import * as bindings from 'sdkpp/bindings';
 import { GameBackend } from 'sdkpp/backend';
 `;
 
-/** Links a package from this repository's node_modules into the consumer's. */
-function link(name: string): void {
+/** Links a package from this repository's node_modules (`from`, default `name`) into the consumer's. */
+function link(name: string, from = name): void {
   const target = path.join(consumer, 'node_modules', name);
   mkdirSync(path.dirname(target), { recursive: true });
-  symlinkSync(path.join(REPO, 'node_modules', name), target, 'dir');
+  symlinkSync(path.join(REPO, 'node_modules', from), target, 'dir');
+}
+
+/**
+ * README's minimal consumer tsconfig (section "TypeScript"): nothing but the module system and noEmit, so
+ * every other setting is the compiler's default; skipLibCheck is off by default.
+ */
+const MINIMAL_TSCONFIG = {
+  compilerOptions: { module: 'nodenext', noEmit: true },
+  files: ['game.mts', 'game.cts'],
+};
+
+/** The TypeScript 7 compiler for Linux x64, the executable its `typescript` launcher package would start. */
+const TYPESCRIPT_7 = {
+  npmPackage: '@typescript/typescript-linux-x64@7.0.2',
+  integrity:
+    'sha512-EYdf2cNg7rgCWJnxCdJ+F3V39O8ihb37eHAu1LK8oAFizgTQbPOK7zHHXbPt8rX24COqODXeI3sIf0fCXG7H/A==',
+};
+
+/** The command line of a compiler: this repository's TypeScript 5.x (`tsc` on Node) or TypeScript 7. */
+async function compiler(which: '5' | '7'): Promise<[string, string[]]> {
+  if (which === '5')
+    return [process.execPath, [path.join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')]];
+  const cache = (await import(pathToFileURL(path.join(REPO, 'scripts/cross/cache.mjs')).href)) as {
+    cachedPackage(source: typeof TYPESCRIPT_7): string;
+  };
+  return [path.join(cache.cachedPackage(TYPESCRIPT_7), 'lib', 'tsc'), []];
+}
+
+/** Runs `tsc -p <config>` of TypeScript `which` in the consumer; resolves with its errors. */
+async function typeErrors(which: '5' | '7', config: string): Promise<string> {
+  const [command, args] = await compiler(which);
+  // tsc prints its errors on stdout and exits 1; the expected output of a clean check is nothing.
+  return run(command, [...args, '-p', config], { cwd: consumer }).then(
+    () => '',
+    (error: unknown) => (error as { stdout?: string }).stdout ?? (error as Error).message,
+  );
 }
 
 beforeAll(async () => {
@@ -80,6 +122,7 @@ beforeAll(async () => {
       files: ['game.mts', 'game.cts'],
     }),
   );
+  writeFileSync(path.join(consumer, 'tsconfig.minimal.json'), JSON.stringify(MINIMAL_TSCONFIG));
   writeFileSync(path.join(consumer, 'game.mts'), `${IMPORTS}${USES}`);
   writeFileSync(path.join(consumer, 'game.cts'), `${IMPORTS}${USES}`);
 }, 60_000);
@@ -97,11 +140,20 @@ describe('published types', () => {
     // Both module kinds reached the package's declarations (.d.ts for import, .d.cts for require).
     expect(result.stdout).toMatch(/node_modules\/sdkpp\/dist\/index\.d\.ts/);
     expect(result.stdout).toMatch(/node_modules\/sdkpp\/dist\/index\.d\.cts/);
-    // tsc prints its errors on stdout and exits 1; the expected output of a clean check is nothing.
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer }).then(
-      () => '',
-      (error: unknown) => (error as { stdout?: string }).stdout ?? (error as Error).message,
-    );
-    expect(checked).toBe('');
+    expect(await typeErrors('5', 'tsconfig.json')).toBe('');
   }, 60_000);
+
+  it.each([
+    ['5', /^Version 5\./],
+    ['7', /^Version 7\./],
+  ] as const)(
+    'type-check under TypeScript %s with its defaults (README’s minimal tsconfig, no `types`)',
+    async (which, version) => {
+      const [command, args] = await compiler(which);
+      const { stdout } = await run(command, [...args, '--version'], { cwd: consumer });
+      expect(stdout.trim()).toMatch(version);
+      expect(await typeErrors(which, 'tsconfig.minimal.json')).toBe('');
+    },
+    120_000,
+  );
 });
