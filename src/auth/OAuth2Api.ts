@@ -1,6 +1,7 @@
-import { DeauthorizedError, HttpError, SdkError, ErrorType, ValidationError } from '../errors/index.js';
+import { SdkError, ErrorType, ValidationError } from '../errors/index.js';
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
+import { deauthorizedFrom } from './deauthorized.js';
 import { isValidCodeVerifier } from './pkce.js';
 import { parseTokenResponse, type WireTokenResponse } from './tokenResponse.js';
 import {
@@ -90,20 +91,7 @@ export class OAuth2Api {
         signal,
       );
     } catch (error) {
-      if (error instanceof HttpError && error.code === 'invalid_grant') {
-        throw new DeauthorizedError(
-          'The refresh token was rejected (invalid_grant): the user revoked the link, was unmerged or banned. Link again.',
-          {
-            method: error.method,
-            route: error.route,
-            status: error.status,
-            code: error.code,
-            responseBody: error.responseBody,
-            cause: error,
-          },
-        );
-      }
-      throw error;
+      throw deauthorizedFrom(error);
     }
   }
 

@@ -27,6 +27,14 @@ import { lobbyFromWire, lobbyMessageFromWire, memberFromWire, memberToWire } fro
 import { checkInput } from '../util/checkInput.js';
 import { parseTokenResponse, type WireTokenResponse } from '../auth/tokenResponse.js';
 import type { TokenExchangeResult } from '../auth/tokenTypes.js';
+import { deauthorizedFrom } from '../auth/deauthorized.js';
+import {
+  codeGrantForm,
+  refreshGrantForm,
+  type ClientCredentials,
+  type CodeExchangeOptions,
+  type TokenRefreshOptions,
+} from './tokenGrants.js';
 
 /** At most this many member changes per bulk request, and members per create or update. */
 export const MAX_BULK_MEMBER_CHANGES = 25;
@@ -38,11 +46,23 @@ const IDLE_TIMEOUT_RANGE = { min: 5, max: 604_800 };
 
 /** Options of a {@link GameBackend}. */
 export interface GameBackendOptions {
-  /** The application's bot token (keep it on the server; it never reaches a log). */
-  botToken: string;
+  /**
+   * The application's bot token (keep it on the server; it never reaches a log). Every call but the token
+   * exchange and refresh needs it; a backend given only {@link GameBackendOptions.clientSecret} can do those two.
+   */
+  botToken?: string;
+  /**
+   * The application's client secret (keep it on the server; it never reaches a log), for
+   * {@link GameBackend.exchangeCode} and {@link GameBackend.refreshToken}, which also need
+   * {@link GameBackendOptions.applicationId}.
+   */
+  clientSecret?: string;
   /** The HTTP API base. @defaultValue `'https://discord.com/api/v10'` */
   apiBase?: string;
-  /** The application's id: the premium calls (SKUs, entitlements) name it in their routes. */
+  /**
+   * The application's id: the premium calls (SKUs, entitlements) name it in their routes, and the token
+   * exchange and refresh send it as the OAuth2 client id.
+   */
   applicationId?: string;
   /** HTTP request timeout in ms. @defaultValue 30000 */
   httpRequestTimeoutMs?: number;
@@ -116,9 +136,16 @@ function requirePreferredName(name: string): void {
   }
 }
 
+function requireCredential(value: string | undefined, what: string): void {
+  if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
+    throw new ValidationError(`GameBackendOptions.${what}, when given, must not be empty`);
+  }
+}
+
 /**
  * The game backend's side of the platform, authenticated with the application's bot token: provisional
- * accounts for the game's own players, server-managed
+ * accounts for the game's own players, the token exchange and refresh of a confidential client (with the
+ * client secret), server-managed
  * lobbies and their members (metadata, the CanLinkLobby flag, additional display names), lobby history,
  * moderation metadata on lobby and direct messages, channel links and lobby channel invites. Rate limits are
  * waited out and retried as in the client. Runs on a server, never in a game build (the token is a secret).
@@ -131,17 +158,23 @@ function requirePreferredName(name: string): void {
  */
 export class GameBackend {
   readonly #rest: RestClient;
-  readonly #token: string;
+  readonly #token: string | undefined;
+  readonly #clientSecret: string | undefined;
   readonly #log: LogWriter;
   /** Aborted by close(): every request carries its signal. */
   readonly #closed = new AbortController();
   readonly #applicationId: string | undefined;
 
   constructor(options: GameBackendOptions) {
-    if (typeof options.botToken !== 'string' || options.botToken.trim() === '') {
-      throw new ValidationError('GameBackend needs the application bot token');
+    requireCredential(options.botToken, 'botToken');
+    requireCredential(options.clientSecret, 'clientSecret');
+    if (options.botToken === undefined && options.clientSecret === undefined) {
+      throw new ValidationError(
+        'GameBackend needs the application bot token (or, for tokens only, the client secret)',
+      );
     }
     this.#token = options.botToken;
+    this.#clientSecret = options.clientSecret;
     this.#applicationId = options.applicationId;
     const logger = new Logger({
       debug: (options.logSeverity ?? LoggingSeverity.Warning) < LoggingSeverity.Warning,
@@ -150,6 +183,7 @@ export class GameBackend {
       logger.addCallback(options.logCallback, options.logSeverity ?? LoggingSeverity.Warning);
     this.#log = logger.writer('backend');
     this.#log.secret(this.#token);
+    this.#log.secret(this.#clientSecret);
     const timeoutMs = options.httpRequestTimeoutMs ?? 30_000;
     this.#rest = new RestClient({
       apiBase: options.apiBase ?? 'https://discord.com/api/v10',
@@ -187,6 +221,53 @@ export class GameBackend {
       },
     });
     return parseTokenResponse(reply as WireTokenResponse | undefined, this.#log);
+  }
+
+  /**
+   * Exchanges an authorization code for the player's tokens, as a confidential client: with the client
+   * secret, which stays on the server. The server makes the sign-in's PKCE pair
+   * (`createAuthorizationCodeVerifier()`), keeps the verifier and sends the game the challenge; the game runs
+   * `authorize({ codeChallenge })` and sends back only the code and the redirect URI. The server keeps the
+   * refresh token and hands the game the access token for `updateToken`. A code works once: the platform
+   * refuses it a second time and revokes the tokens it gave. Needs {@link GameBackendOptions.applicationId}
+   * and {@link GameBackendOptions.clientSecret}. The code, the verifier and the tokens are registered as log
+   * secrets.
+   *
+   * @throws ValidationError before any request, for an empty code or a malformed verifier.
+   * @throws HttpError 400 `invalid_grant` for a wrong, used or expired code, or a wrong redirect URI or
+   *   verifier; 401 `invalid_client` for a wrong client secret.
+   */
+  async exchangeCode(options: CodeExchangeOptions): Promise<TokenExchangeResult> {
+    this.#log.secret(options.code);
+    this.#log.secret(options.codeVerifier);
+    const credentials = this.#credentials('exchangeCode');
+    let form: Record<string, string | undefined> = {};
+    checkInput(this.#log, 'exchangeCode', () => {
+      form = codeGrantForm(credentials, options);
+    });
+    return this.#tokenRequest(form);
+  }
+
+  /**
+   * Trades a refresh token for a new pair, with the client secret; both old tokens stop working at once, so
+   * store the new pair first. Needs {@link GameBackendOptions.applicationId} and
+   * {@link GameBackendOptions.clientSecret}. The tokens are registered as log secrets.
+   *
+   * @throws DeauthorizedError (an `HttpError`) when the platform answers `invalid_grant`: the player revoked
+   *   the link, was unmerged or banned (the platform says to treat it as APPLICATION_DEAUTHORIZED).
+   */
+  async refreshToken(options: TokenRefreshOptions): Promise<TokenExchangeResult> {
+    this.#log.secret(options.refreshToken);
+    const credentials = this.#credentials('refreshToken');
+    let form: Record<string, string | undefined> = {};
+    checkInput(this.#log, 'refreshToken', () => {
+      form = refreshGrantForm(credentials, options);
+    });
+    try {
+      return await this.#tokenRequest(form);
+    } catch (error) {
+      throw deauthorizedFrom(error);
+    }
   }
 
   /**
@@ -505,12 +586,39 @@ export class GameBackend {
 
   async #call(request: Omit<RestRequest, 'auth'>): Promise<unknown> {
     if (this.#closed.signal.aborted) throw new ClientDestroyedError('the game backend was closed');
+    const token = this.#token;
+    if (token === undefined) {
+      throw new ValidationError(`${request.method} ${request.route} needs GameBackendOptions.botToken`);
+    }
     const response = await this.#rest.request<unknown>({
       ...request,
       signal: this.#closed.signal,
-      auth: { kind: 'bot', token: this.#token },
+      auth: { kind: 'bot', token },
     });
     return response.body;
+  }
+
+  /** POST /oauth2/token with a grant's form: no Authorization header, the credentials are in the form. */
+  async #tokenRequest(form: Record<string, string | undefined>): Promise<TokenExchangeResult> {
+    if (this.#closed.signal.aborted) throw new ClientDestroyedError('the game backend was closed');
+    const response = await this.#rest.request<WireTokenResponse>({
+      method: 'POST',
+      route: '/oauth2/token',
+      form,
+      signal: this.#closed.signal,
+    });
+    return parseTokenResponse(response.body, this.#log);
+  }
+
+  /** The client id and secret, or a ValidationError naming the missing option. */
+  #credentials(operation: string): ClientCredentials {
+    const clientId = this.#applicationId;
+    const clientSecret = this.#clientSecret;
+    if (clientSecret === undefined)
+      throw new ValidationError(`${operation} needs GameBackendOptions.clientSecret`);
+    if (clientId === undefined)
+      throw new ValidationError(`${operation} needs GameBackendOptions.applicationId`);
+    return { clientId, clientSecret };
   }
 
   #lobby(reply: unknown): BackendLobby {

@@ -1,6 +1,8 @@
 /**
  * sdkpp/backend: the game backend's side of the platform (bot token): server-managed lobbies, members,
- * moderation metadata and channel links. For servers only; never ship the bot token in a game.
+ * moderation metadata and channel links, SKUs and entitlements, the token exchange and refresh of a
+ * confidential client (client secret), and the receivers of interactions and webhook events. For servers
+ * only; never ship the bot token or the client secret in a game.
  * @packageDocumentation
  */
 export {
@@ -11,6 +13,15 @@ export {
 } from './GameBackend.js';
 // Every type the backend's methods take or return is public.
 export type * from './types.js';
+export type { CodeExchangeOptions, TokenRefreshOptions } from './tokenGrants.js';
+export type { TokenExchangeResult } from '../auth/tokenTypes.js';
+// The server makes the PKCE pair of a sign-in it will exchange, so the verifier never leaves it.
+export {
+  AuthenticationCodeChallengeMethod,
+  createAuthorizationCodeVerifier,
+  type AuthorizationCodeChallenge,
+  type AuthorizationCodeVerifier,
+} from '../auth/pkce.js';
 export * from '../errors/index.js';
 export { LoggingSeverity, type LogCallback } from '../logging/index.js';
 export {
