@@ -2,6 +2,7 @@ import type { TokenSource } from './TokenSource.js';
 import {
   AbortedError,
   AuthorizationError,
+  BrowserUnavailableError,
   ClientDestroyedError,
   DeauthorizedError,
   HttpError,
@@ -168,6 +169,11 @@ export class AuthManager implements TokenSource {
       try {
         await this.#o.openUrl(url);
       } catch (error) {
+        if (error instanceof BrowserUnavailableError) {
+          // The error's message has the address for the player; the log line does not (its state is a secret).
+          log.warn('authorize: no browser could be opened; the error carries the address to open by hand');
+          throw error;
+        }
         throw new AuthorizationError(`could not open the authorize page: ${(error as Error).message}`, {
           cause: error,
         });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 
-import { AuthorizationError } from '../errors/index.js';
+import { BrowserUnavailableError } from '../errors/index.js';
 
 /** Opens an authorize URL for the user. Replace it to use an in-game browser or a test driver. */
 export type UrlOpener = (url: string) => Promise<void>;
@@ -19,18 +19,21 @@ function browserCommand(url: string): { command: string; args: string[] } {
 }
 
 /**
- * Opens `url` in the system browser. Rejects with an {@link AuthorizationError} when no browser launcher
- * exists.
+ * Opens `url` in the system browser. Rejects with a {@link BrowserUnavailableError} when the launcher cannot
+ * be started (no `xdg-open` on a headless machine): its message ends with "open this address in a browser:
+ * <url>", since the player then has to open it by hand.
  */
 export const openInSystemBrowser: UrlOpener = (url) =>
   new Promise((resolve, reject) => {
     const { command, args } = browserCommand(url);
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
     child.once('error', (error) => {
+      // The message carries the URL (the player needs it); Node's own message ("spawn xdg-open ENOENT") does not.
       reject(
-        new AuthorizationError(`could not start ${command} to open the browser: ${error.message}`, {
-          cause: error,
-        }),
+        new BrowserUnavailableError(
+          `could not start ${command} to open a browser (${error.message}); open this address in a browser: ${url}`,
+          { url, cause: error },
+        ),
       );
     });
     child.once('spawn', () => {

@@ -112,6 +112,24 @@ export class AuthorizationError extends SdkError {
   }
 }
 
+/**
+ * No browser could be opened for the authorize page: the system's launcher is missing or would not start
+ * (`spawn xdg-open ENOENT` on a headless Linux machine). The message ends with "open this address in a
+ * browser: <url>", and {@link BrowserUnavailableError.url} is that address. It carries the sign-in's `state`,
+ * so show it to the player and keep it out of logs (the SDK's own log lines never carry it). When
+ * `authorize()` rejects with it, that sign-in has ended; an `openUrl` that catches it from
+ * `openInSystemBrowser` and shows the message keeps the sign-in waiting while the player opens the address.
+ */
+export class BrowserUnavailableError extends AuthorizationError {
+  /** The authorize page that could not be opened. */
+  readonly url: string;
+  constructor(message: string, details: SdkErrorDetails & { url: string }) {
+    const { url, ...rest } = details;
+    super(message, { code: 'browser-unavailable', ...rest });
+    this.url = url;
+  }
+}
+
 /** The client was destroyed while the operation was under way. */
 export class ClientDestroyedError extends SdkError {
   constructor(message = 'The client was destroyed') {

@@ -2,6 +2,7 @@ export { ErrorType, errorTypeToString } from './ErrorType.js';
 export {
   AbortedError,
   AuthorizationError,
+  BrowserUnavailableError,
   ClientDestroyedError,
   ClientNotReadyError,
   DeauthorizedError,
