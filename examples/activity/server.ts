@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { GameBackend } from 'sdkpp/backend';
 import { WebSocketServer } from 'ws';
 
 import { Rooms } from './rooms.js';
@@ -95,29 +96,16 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-/** Exchanges an Activity's authorization code for an access token (the confidential client's grant). */
-async function exchangeCode(options: ActivityServerOptions, code: string): Promise<string> {
-  const response = await fetch(`${options.api}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      client_id: options.clientId,
-      client_secret: options.clientSecret,
-    }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await response.json()) as { access_token?: unknown; error?: unknown };
-  if (!response.ok || typeof body.access_token !== 'string') {
-    throw new Error(`the code exchange failed (${response.status} ${String(body.error)})`);
-  }
-  return body.access_token;
-}
-
 /** Starts the game server. */
 export async function startActivityServer(options: ActivityServerOptions): Promise<ActivityServer> {
   const rooms = new Rooms(options.api);
+  // The code exchange only: the server holds the client secret (and no bot token).
+  const backend = new GameBackend({
+    apiBase: options.api,
+    applicationId: options.clientId,
+    clientSecret: options.clientSecret,
+    httpRequestTimeoutMs: 10_000,
+  });
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://game');
     if (url.pathname === '/api/config') {
@@ -126,7 +114,10 @@ export async function startActivityServer(options: ActivityServerOptions): Promi
       readJson(req)
         .then(async (body) => {
           if (typeof body.code !== 'string') throw new Error('no code');
-          json(res, 200, { access_token: await exchangeCode(options, body.code) });
+          // The confidential client's grant: an Activity's code has no PKCE challenge and no redirect URI, so
+          // the code goes with the client secret alone.
+          const tokens = await backend.exchangeCode({ code: body.code });
+          json(res, 200, { access_token: tokens.accessToken });
         })
         .catch((error: unknown) => {
           json(res, 400, { error: (error as Error).message });
@@ -155,6 +146,7 @@ export async function startActivityServer(options: ActivityServerOptions): Promi
     url: `http://127.0.0.1:${port}`,
     rooms,
     close: async () => {
+      await backend.close();
       rooms.close();
       sockets.close();
       server.closeAllConnections();
