@@ -140,6 +140,41 @@ describe('consent form through browserAs', () => {
     }
   });
 
+  it('issues a code without PKCE that only the client secret redeems (the server-side exchange)', async () => {
+    // The SDK's authorize() without codeChallenge: the game hands the code to its server, which exchanges it
+    // as the confidential client. Without the secret, no verifier can stand in for it.
+    const listener = await loopbackListener();
+    try {
+      await emu.browserAs('carol')(authorizeUrl(emu, { redirectUri: listener.redirectUri, state: 'np' }));
+      const code = listener.hits[0]?.searchParams.get('code') ?? '';
+      expect(code).not.toBe('');
+      const token = (secret: string | null): Promise<Response> =>
+        fetch(`${emu.api}/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: listener.redirectUri,
+            client_id: emu.applicationId,
+            ...(secret === null ? { code_verifier: pkce().verifier } : { client_secret: secret }),
+          }),
+        });
+      const asGame = await token(null);
+      expect(asGame.status).toBe(400);
+      expect(await asGame.json()).toMatchObject({ error: 'invalid_grant' });
+      const asServer = await token(emu.clientSecret);
+      expect(asServer.status).toBe(200);
+      const { access_token } = (await asServer.json()) as { access_token: string };
+      const me = await fetch(`${emu.api}/users/@me`, {
+        headers: { Authorization: `Bearer ${access_token}` },
+      });
+      expect(((await me.json()) as { username: string }).username).toBe('carol');
+    } finally {
+      await listener.close();
+    }
+  });
+
   it('Cancel redirects with access_denied and the state', async () => {
     const listener = await loopbackListener();
     try {

@@ -30,7 +30,11 @@ export interface AuthorizeRequest {
   /** Requested scopes, in order, without duplicates. */
   scopes: string[];
   state: string | undefined;
-  codeChallenge: string;
+  /**
+   * The S256 challenge; null when none was sent, and then the code can be redeemed only with the client
+   * secret (the game's server exchanges it, as the SDK's `authorize` without `codeChallenge` intends).
+   */
+  codeChallenge: string | null;
   nonce: string | undefined;
   prompt: string | undefined;
   loginHint: string | undefined;
@@ -84,12 +88,18 @@ export function checkAuthorizeRequest(fields: Fields, app: ApplicationRecord): A
   if (responseType !== 'code') return fail('unsupported_response_type', 'response_type must be "code"');
   const challenge = params.get('code_challenge');
   const method = params.get('code_challenge_method');
-  if (challenge === undefined || challenge === '') {
-    return fail('invalid_request', 'code_challenge is required (PKCE) for this public client');
-  }
-  if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
-  if (!isWellFormedS256Challenge(challenge)) {
-    return fail('invalid_request', 'code_challenge is not an S256 challenge (43 base64url characters)');
+  // Without PKCE the code is the confidential client's: the token endpoint then wants the client secret
+  // (token.ts), which a game never holds, so only its server can redeem the code. A method with no challenge,
+  // or a challenge that is not S256, is a broken PKCE request rather than none.
+  const withoutPkce = (challenge === undefined || challenge === '') && method === undefined;
+  if (!withoutPkce) {
+    if (challenge === undefined || challenge === '') {
+      return fail('invalid_request', 'code_challenge is required with code_challenge_method');
+    }
+    if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+    if (!isWellFormedS256Challenge(challenge)) {
+      return fail('invalid_request', 'code_challenge is not an S256 challenge (43 base64url characters)');
+    }
   }
   const scopes = parseScopeParam(params.get('scope') ?? '');
   if (scopes.length === 0) return fail('invalid_scope', 'scope is required');
@@ -114,7 +124,7 @@ export function checkAuthorizeRequest(fields: Fields, app: ApplicationRecord): A
       redirectUri,
       scopes,
       state,
-      codeChallenge: challenge,
+      codeChallenge: withoutPkce ? null : (challenge ?? null),
       nonce,
       prompt,
       loginHint: params.get('login_hint'),
