@@ -35,7 +35,9 @@ async function webhookSteps(emulator: Emulator, server: Server): Promise<void> {
   // The SKU is made in the developer portal; here the emulator makes it.
   const gold = emulator.createSku({ name: 'Gold Pass', type: 'subscription', periodMs: 30 * DAY_MS });
   const perks = new Perks(new Map([[gold.id, 'the Gold Pass perks']]));
-  // The public key comes from the developer portal; the emulator shows it (and the dashboard does too).
+  // On the platform the public key is the developer portal's Public Key. The emulator has it as
+  // applicationPublicKey; `sdkpp emulator` prints it as "Public key" (also in --json, /emulator.json and on the
+  // dashboard), and --state keeps it across restarts.
   const endpoint = await listenForWebhookEvents(emulator.applicationPublicKey, (event) => {
     links.onEvent(event);
     perks.onEvent(event);

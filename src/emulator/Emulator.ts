@@ -17,6 +17,8 @@ import { HttpRateLimits } from './http/rateLimits.js';
 import { Router } from './http/router.js';
 import { EmulatorLog } from './log.js';
 import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
+import { defaultInstallContexts } from './store/migrate.js';
+import { generateApplicationKey } from './webhooks/applicationKey.js';
 import { resolveOptions, webhookUrl, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';
@@ -132,6 +134,16 @@ function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreS
       customSchemes: options.customSchemes,
       privilegedIntents: options.privilegedIntents,
       channelObfuscation: options.channelObfuscation,
+      signatureKey: generateApplicationKey(),
+      description: '',
+      icon: null,
+      coverImage: null,
+      tags: [],
+      customInstallUrl: null,
+      roleConnectionsVerificationUrl: null,
+      installParams: null,
+      installContexts: defaultInstallContexts(),
+      interactionsEndpointUrl: options.interactionsEndpointUrl,
     },
     signingKey: generateSigningJwk(),
     users: {},
@@ -188,6 +200,7 @@ class RunningEmulator implements Emulator {
   readonly rpcSocket: string | null;
   readonly applicationId: string;
   readonly botToken: string;
+  readonly clientSecret: string;
   readonly applicationPublicKey: string;
   readonly #ctx: EmulatorContext;
   readonly #dashboard: Dashboard;
@@ -228,6 +241,7 @@ class RunningEmulator implements Emulator {
     this.gateway = ctx.urls.gateway;
     this.applicationId = ctx.store.state.application.id;
     this.botToken = ctx.store.state.application.botToken;
+    this.clientSecret = ctx.store.state.application.clientSecret;
     this.applicationPublicKey = ctx.webhooks.publicKeyHex;
     this.#dashboard = new Dashboard({
       emulator: this,
@@ -273,6 +287,8 @@ class RunningEmulator implements Emulator {
       dashboard: this.dashboard,
       rpcSocket: this.rpcSocket,
       applicationId: this.applicationId,
+      applicationPublicKey: this.applicationPublicKey,
+      clientSecret: this.clientSecret,
       botToken: this.botToken,
       users: this.users,
     };
@@ -711,6 +727,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const urls = urlsFor(server.address() as AddressInfo);
 
   const store = new EmulatorStore(restored ?? initialState(resolved, ids), ids, now);
+  // An endpoint given at start replaces the one a saved state kept; without one, the saved one stays.
+  if (restored && resolved.interactionsEndpointUrl !== null) {
+    store.state.application.interactionsEndpointUrl = resolved.interactionsEndpointUrl;
+  }
   // A restored world already has its bot, users and guild; seeding is for a new one.
   if (!restored) {
     store.createBotUser();
@@ -751,14 +771,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
   });
   const webhooks = new WebhookEvents(
-    { applicationId: () => store.state.application.id, now: () => clock.now(), log },
+    {
+      applicationId: () => store.state.application.id,
+      key: store.state.application.signatureKey,
+      now: () => clock.now(),
+      log,
+    },
     resolved.webhookEventsUrl,
   );
   const presence = new PresenceService(() => clock.now());
   const relationships = new Relationships(store);
   const guilds = new Guilds(store, log);
   const bot = wireBotGateway({ hub, guilds, store, http: urls.http });
-  const interactionsEndpoint = { url: resolved.interactionsEndpointUrl };
+  // The application record holds the URL, so that Edit Current Application and a saved state keep it.
+  const interactionsEndpoint = {
+    get url(): string | null {
+      return store.state.application.interactionsEndpointUrl;
+    },
+    set url(url: string | null) {
+      store.state.application.interactionsEndpointUrl = url;
+    },
+  };
   const premium = new Premium(store, log);
   const interactions = new Interactions({ now: () => store.now(), nextId: () => store.nextId(), log });
   const flow = new InteractionFlow({

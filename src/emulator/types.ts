@@ -36,14 +36,15 @@ export interface EmulatorOptions {
   clientSecret?: string;
   /**
    * The application's webhook events URL: events (APPLICATION_AUTHORIZED, APPLICATION_DEAUTHORIZED) are POSTed
-   * there, signed with the key in {@link Emulator.applicationPublicKey}. @defaultValue none (no events sent)
+   * there, signed with the key in {@link EmulatorInfo.applicationPublicKey}. @defaultValue none (no events sent)
    */
   webhookEventsUrl?: string;
   /**
    * The application's interactions endpoint URL: interactions are then POSTed there, signed as the platform
    * signs them, and the answer is the callback, instead of arriving as INTERACTION_CREATE on the bot's
    * gateway. {@link Emulator.setInteractionsEndpointUrl} checks an endpoint as the developer portal does.
-   * @defaultValue none (interactions go over the gateway)
+   * Given with {@link EmulatorOptions.state}, it replaces the URL the saved state kept.
+   * @defaultValue the saved state's, else none (interactions go over the gateway)
    */
   interactionsEndpointUrl?: string;
   /**
@@ -422,6 +423,19 @@ export interface EmulatorInfo {
   rpcSocket: string | null;
   /** The application's id. */
   applicationId: string;
+  /**
+   * The application's Ed25519 public key (64 hex digits): its `verify_key`, the developer portal's "Public
+   * Key". Interactions and webhook events are signed with its private half; a receiver checks them with it
+   * (sdkpp/backend's createInteractionsHandler and createWebhookEventsHandler take it as `publicKey`). A saved
+   * state keeps the key pair, so it stays the same across restarts with `--state`.
+   */
+  applicationPublicKey: string;
+  /**
+   * The client secret, for confidential-client flows (a game backend's code exchange). A secret like the bot
+   * token: it is in the `--json` line and the start-up summary on purpose, never in a log line or
+   * `/emulator.json`.
+   */
+  clientSecret: string;
   /** The application's bot token. */
   botToken: string;
   /** The full (non-provisional) users, in creation order. */
@@ -868,11 +882,6 @@ export interface EmulatorChannelMessage {
 export interface Emulator extends EmulatorInfo {
   /** The voice server: lobby calls, kicks, drops and impairment. */
   readonly voice: EmulatorVoice;
-  /**
-   * The application's Ed25519 public key (64 hex digits), as the developer dashboard shows it: what the
-   * webhook events receiver (sdkpp/backend's createWebhookEventsHandler) checks signatures with.
-   */
-  readonly applicationPublicKey: string;
   /** Configures the webhook events URL (null: none, events are not sent). */
   setWebhookEventsUrl(url: string | null): void;
   /** The latest webhook event deliveries (at most 100), with their attempts and outcome. */

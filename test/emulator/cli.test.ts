@@ -22,6 +22,8 @@ describe('sdkpp CLI', () => {
       'dashboard',
       'rpcSocket',
       'applicationId',
+      'applicationPublicKey',
+      'clientSecret',
       'botToken',
       'users',
     ]);
@@ -267,7 +269,7 @@ describe('sdkpp CLI', () => {
       .split('\n')
       .filter((line) => line.includes('Users'));
     expect(usersLines).toEqual([
-      '  Users      99 users: alice, bob, carol, … player99 (--json lists them all)',
+      '  Users         99 users: alice, bob, carol, … player99 (--json lists them all)',
     ]);
     human.kill('SIGTERM');
     expect(await exitOf(human)).toBe(0);

@@ -59,10 +59,12 @@ describe('HTTP robustness and routing', () => {
       gateway: emu.gateway,
       dashboard: emu.dashboard,
       applicationId: emu.applicationId,
+      applicationPublicKey: emu.applicationPublicKey,
       autoConsent: true,
       users: emu.users.map((user) => ({ id: user.id, username: user.username })),
     });
     expect(text).not.toContain(emu.botToken);
+    expect(text).not.toContain(emu.clientSecret);
   });
 
   it('serves the unversioned /api alias and HEAD', async () => {

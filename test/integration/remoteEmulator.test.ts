@@ -8,7 +8,7 @@ import { allSecrets, clientFor, emulatorFor } from './helpers.js';
 
 // A game in another terminal knows only the emulator's address; these helpers use nothing but its HTTP.
 describe('an emulator in another process', () => {
-  it('emulatorInfoAt reads the addresses, the application id and the users', async () => {
+  it('emulatorInfoAt reads the addresses, the application id and public key, and the users', async () => {
     const emulator = await emulatorFor({ users: 3 });
     expect(await emulatorInfoAt(emulator.http)).toEqual({
       http: emulator.http,
@@ -16,6 +16,7 @@ describe('an emulator in another process', () => {
       gateway: emulator.gateway,
       dashboard: emulator.dashboard,
       applicationId: emulator.applicationId,
+      applicationPublicKey: emulator.applicationPublicKey,
       autoConsent: false,
       users: emulator.users.map(({ id, username }) => ({ id, username })),
     });

@@ -11,19 +11,42 @@ export function usersLine(users: readonly { username: string; id: string }[]): s
   return `${users.length} users: ${first.join(', ')}, … ${users.at(-1)?.username ?? ''} (--json lists them all)`;
 }
 
-/** The human-readable start-up summary of `sdkpp emulator` (`serve`) or `sdkpp emulator exec`. */
+/** Width of the summary's labels: the longest, "Client secret", and a space. */
+const LABEL_WIDTH = 14;
+
+/** One summary line: an indented label, padded, then the value. */
+function row(label: string, value: string): string {
+  return `  ${label.padEnd(LABEL_WIDTH)}${value}`;
+}
+
+/** The Activity's URL mappings, one line each (`prefix → target`), or a line saying how to add one. */
+function mappingLines(mappings: readonly { prefix: string; target: string }[]): string[] {
+  if (mappings.length === 0) {
+    return [row('URL mappings', 'none (--activity-url-mapping /=http://127.0.0.1:5173 adds one)')];
+  }
+  return mappings.map((m) => row('URL mapping', `${m.prefix} → ${m.target}`));
+}
+
+/**
+ * The human-readable start-up summary of `sdkpp emulator` (`serve`) or `sdkpp emulator exec`. It holds the
+ * bot token and the client secret on purpose, as the developer portal shows them to the application's
+ * owner: the summary is the terminal's, never a log line.
+ */
 export function summary(emulator: Emulator, mode: 'serve' | 'exec'): string {
   return [
     'sdkpp emulator is running',
-    `  HTTP       ${emulator.http}`,
-    `  API        ${emulator.api}`,
-    `  Gateway    ${emulator.gateway}`,
-    `  Dashboard  ${emulator.dashboard}`,
-    `  Voice      ws://${emulator.voice.endpoint}/?v=8, UDP port ${emulator.voice.udpPort}`,
-    `  Activity   ${emulator.activityUrl} (launch it from the dashboard)`,
-    `  App id     ${emulator.applicationId}`,
-    `  Bot token  ${emulator.botToken}`,
-    `  Users      ${usersLine(emulator.users)}`,
+    row('HTTP', emulator.http),
+    row('API', emulator.api),
+    row('Gateway', emulator.gateway),
+    row('Dashboard', emulator.dashboard),
+    row('Voice', `ws://${emulator.voice.endpoint}/?v=8, UDP port ${emulator.voice.udpPort}`),
+    row('Activity', `${emulator.activityUrl} (launch it from the dashboard)`),
+    ...mappingLines(emulator.activityUrlMappings()),
+    row('App id', emulator.applicationId),
+    row('Public key', `${emulator.applicationPublicKey} (verifies interactions and webhook events)`),
+    row('Client secret', emulator.clientSecret),
+    row('Bot token', emulator.botToken),
+    row('Users', usersLine(emulator.users)),
     mode === 'serve' ? 'Press Ctrl+C to stop.' : 'It stops when the command ends.',
     '',
   ].join('\n');

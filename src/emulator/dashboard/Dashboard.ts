@@ -144,7 +144,13 @@ export class Dashboard {
         this.#methodNotAllowed(res, 'GET');
         return;
       }
-      send(res, 200, 'text/html; charset=utf-8', dashboardPage(this.#token, this.#deps.emulator.http), {
+      const { emulator } = this.#deps;
+      const application = {
+        id: emulator.applicationId,
+        publicKey: emulator.applicationPublicKey,
+        clientSecret: emulator.clientSecret,
+      };
+      send(res, 200, 'text/html; charset=utf-8', dashboardPage(this.#token, emulator.http, application), {
         'Content-Security-Policy': DASHBOARD_CSP,
         'X-Frame-Options': 'DENY',
       });

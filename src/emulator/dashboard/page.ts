@@ -29,11 +29,23 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The application's credentials the page shows, as the developer portal's General Information page does. */
+export interface DashboardApplication {
+  /** The application id. */
+  id: string;
+  /** The Ed25519 public key, 64 hex digits: what a receiver of interactions and webhook events checks with. */
+  publicKey: string;
+  /** The client secret: behind a disclosure, so a shared screen does not show it. */
+  clientSecret: string;
+}
+
 /**
- * The dashboard's page: an empty frame the script fills from the event stream. `token` is the per-emulator
- * secret the script sends with every action; only a same-origin page can read it.
+ * The dashboard's page: an empty frame the script fills from the event stream, and the application's
+ * credentials, which do not change while the emulator runs. `token` is the per-emulator secret the script
+ * sends with every action; only a same-origin page can read it (the client secret likewise: the page is
+ * served to loopback clients only, never cached, and never framed).
  */
-export function dashboardPage(token: string, origin: string): string {
+export function dashboardPage(token: string, origin: string, application: DashboardApplication): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -53,6 +65,15 @@ export function dashboardPage(token: string, origin: string): string {
 </header>
 <div id="notice" role="alert" hidden></div>
 <main>
+  <section id="application-section">
+    <h2>Application</h2>
+    <dl class="fields">
+      <dt>Application id</dt><dd><code id="application-id">${escapeHtml(application.id)}</code></dd>
+      <dt>Public key</dt><dd><code id="public-key">${escapeHtml(application.publicKey)}</code></dd>
+      <dt>Client secret</dt>
+      <dd><details><summary>show</summary><code id="client-secret">${escapeHtml(application.clientSecret)}</code></details></dd>
+    </dl>
+  </section>
   <section id="users-section">
     <h2>Users</h2>
     <form id="create-user" autocomplete="off">

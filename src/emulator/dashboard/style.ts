@@ -48,9 +48,10 @@ form button { background: var(--accent); border-color: var(--accent); color: #ff
 .messages li .author { font-weight: 600; margin-right: 0.35rem; }
 .speaking-on { color: var(--ok); font-weight: 600; }
 .speaking-on .dot { background: var(--ok); box-shadow: 0 0 0 3px rgb(35 165 90 / 0.35); }
-.dave { display: grid; grid-template-columns: max-content 1fr; gap: 0.1rem 0.75rem; margin: 0.3rem 0 0.5rem; }
-.dave dt { color: var(--muted); }
-.dave dd { margin: 0; }
+.dave, .fields { display: grid; grid-template-columns: max-content 1fr; gap: 0.1rem 0.75rem; margin: 0.3rem 0 0.5rem; }
+.dave dt, .fields dt { color: var(--muted); }
+.dave dd, .fields dd { margin: 0; }
+.fields code { word-break: break-all; }
 #notice { margin: 0.75rem 1.25rem 0; padding: 0.5rem 0.75rem; border-radius: 8px; background: var(--card);
           border-left: 4px solid var(--ok); }
 #notice.error { border-left-color: var(--bad); }

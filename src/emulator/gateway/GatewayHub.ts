@@ -13,6 +13,7 @@ import type { GatewaySessionInfo } from '../types.js';
 import { PlainEncoder, type FrameEncoder } from './compression.js';
 import { GatewayConnection, type ConnectionHost } from './GatewayConnection.js';
 import { GatewaySession } from './GatewaySession.js';
+import { applicationFlags } from '../bot/applicationFlags.js';
 import { PRIVILEGED_INTENTS } from '../bot/intents.js';
 import { ACCEPTED_CLIENT_OPS, SESSION_ENDING_CODES } from './opcodes.js';
 import { buildReady } from './ready.js';
@@ -302,7 +303,7 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
       sessionId: session.id,
       sessionType: auth.kind === 'bot' ? 'normal' : 'oauth',
       scopes: auth.scopes,
-      application: { id: app.id, name: app.name },
+      application: { id: app.id, name: app.name, flags: applicationFlags(this.#d.store.state) },
       gatewayUrl: this.#d.gatewayUrl,
     });
     for (const contribute of this.#readyContributors) Object.assign(ready, contribute(session));

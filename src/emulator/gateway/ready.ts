@@ -7,7 +7,8 @@ export interface ReadyInput {
   /** `oauth` for Bearer sessions, `normal` for the bot. */
   sessionType: 'oauth' | 'normal';
   scopes: string[];
-  application: { id: string; name: string };
+  /** The application, with its flags as Get Current Application reports them. */
+  application: { id: string; name: string; flags: number };
   gatewayUrl: string;
 }
 
@@ -23,7 +24,7 @@ export function buildReady(input: ReadyInput): Record<string, unknown> {
     resume_gateway_url: input.gatewayUrl,
     session_type: input.sessionType,
     scopes: input.scopes,
-    application: { id: input.application.id, flags: 0, name: input.application.name },
+    application: { id: input.application.id, flags: input.application.flags, name: input.application.name },
     guilds: [],
     relationships: [],
     game_relationships: [],

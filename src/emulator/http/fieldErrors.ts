@@ -35,6 +35,11 @@ export class FieldErrors {
     return this.#count > 0;
   }
 
+  /** How many problems were recorded: a reader compares it before and after a part to tell if that failed. */
+  get count(): number {
+    return this.#count;
+  }
+
   /** Throws the collected problems, if any. */
   finish(): void {
     if (this.#count > 0) throw new ApiError(400, 50035, 'Invalid Form Body', { errors: this.#tree });

@@ -8,6 +8,7 @@ import { attachmentRoutes } from './attachments.js';
 import { channelInviteRoutes } from './channelInvites.js';
 import { channelMessageRoutes } from './channelMessages.js';
 import { commandRoutes } from './commands.js';
+import { currentApplicationRoutes } from './currentApplication.js';
 import { directMessageRoutes } from './directMessages.js';
 import { guildBanRoutes } from './guildBans.js';
 import { guildChannelRoutes } from './guildChannels.js';
@@ -54,6 +55,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...channelMessageRoutes(ctx),
     ...attachmentRoutes(ctx),
     ...commandRoutes(ctx),
+    ...currentApplicationRoutes(ctx),
     ...appEmojiRoutes(ctx),
     ...premiumRoutes(ctx),
     ...storeRoutes(ctx),

@@ -1,5 +1,6 @@
 import { permissionRoleName } from '../social/permissions.js';
 import { isSnowflake, SnowflakeGenerator } from '../snowflake.js';
+import { generateApplicationKey } from '../webhooks/applicationKey.js';
 import type { GuildMemberRecord, RoleRecord } from './types.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -63,4 +64,40 @@ export function migrateGuildsFromV1(guilds: Record<string, unknown>, now: number
     guild.members = members;
     guild.roles = roles;
   }
+}
+
+/**
+ * Gives a saved application record the fields states saved before them lack, in place: the platform's defaults
+ * for the portal settings (privileged intents and channel obfuscation off, no description, icon, tags or
+ * install links, both installation contexts on, interactions over the gateway), and a new signing key pair for
+ * states saved before the key was kept. That key is made once: the next save keeps it, so the public key stays
+ * the same from then on.
+ */
+export function completeApplication(application: Record<string, unknown>): void {
+  application.privilegedIntents ??= 0;
+  application.channelObfuscation ??= false;
+  application.signatureKey ??= generateApplicationKey();
+  application.description ??= '';
+  application.icon ??= null;
+  application.coverImage ??= null;
+  application.tags ??= [];
+  application.customInstallUrl ??= null;
+  application.roleConnectionsVerificationUrl ??= null;
+  application.installParams ??= null;
+  application.installContexts ??= defaultInstallContexts();
+  application.interactionsEndpointUrl ??= null;
+}
+
+/**
+ * What a new application supports (the document: new apps default to both User Install and Guild Install,
+ * with the provider's install link, which adds `applications.commands` to both contexts).
+ */
+export function defaultInstallContexts(): {
+  guild: { scopes: string[]; permissions: string };
+  user: { scopes: string[]; permissions: string };
+} {
+  return {
+    guild: { scopes: ['applications.commands'], permissions: '0' },
+    user: { scopes: ['applications.commands'], permissions: '0' },
+  };
 }

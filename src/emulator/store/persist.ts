@@ -4,7 +4,7 @@
  * sessions, presence, calls (none of them is in the store), and authorization codes (valid 100 s).
  */
 import { MAX_JSON_DEPTH } from '../../util/boundedJson.js';
-import { migrateGuildsFromV1 } from './migrate.js';
+import { completeApplication, migrateGuildsFromV1 } from './migrate.js';
 import { checkStoreState, describeIssues, formatPath, plainDataProblem, type StateIssue } from './schema.js';
 import type { StoreState } from './types.js';
 
@@ -15,8 +15,9 @@ export const SAVED_STATE_VERSION = 2;
 
 /**
  * A saved emulator state (`Emulator.exportState()`, `EmulatorOptions.state`): plain JSON. It holds the bot
- * token, the client secret, users' access and refresh tokens and the ID token signing key, so treat it as a
- * secret of your local setup.
+ * token, the client secret, the application's Ed25519 key pair (interactions and webhook events are signed with
+ * it), users' access and refresh tokens and the ID token signing key, so treat it as a secret of your local
+ * setup.
  */
 export interface EmulatorSavedState {
   /** Always `'sdkpp-emulator-state'`. */
@@ -214,11 +215,8 @@ export function importStoreState(saved: unknown, now: number): StoreState {
     migrateGuildsFromV1(copy.guilds, now);
   }
   copy.version = 2;
-  // Parts older states lack: the platform's defaults (both portal settings off), and no bot features.
-  if (isObject(copy.application)) {
-    copy.application.privilegedIntents ??= 0;
-    copy.application.channelObfuscation ??= false;
-  }
+  // Parts older states lack: the platform's defaults (portal settings off), and no bot features.
+  if (isObject(copy.application)) completeApplication(copy.application);
   for (const table of ['commands', 'appEmojis', 'skus', 'entitlements', 'subscriptions'] as const) {
     copy[table] ??= {};
   }

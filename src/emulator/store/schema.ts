@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { MAX_JSON_DEPTH } from '../../util/boundedJson.js';
 import { PRIVILEGED_INTENTS } from '../bot/intents.js';
 import { isSnowflake } from '../snowflake.js';
+import { applicationKeyProblem } from '../webhooks/applicationKey.js';
 import { EXTERNAL_AUTH_TYPES, type StoreState } from './types.js';
 
 /** The largest distance from 1970 that `Date` accepts, in ms (±100 000 000 days). */
@@ -23,6 +24,13 @@ export const MIN_PERIOD_MS = 60_000;
  * it, past what `Date` accepts.
  */
 export const MAX_PERIOD_MS = 100 * 365 * 86_400_000;
+
+/** The longest application description Edit Current Application takes. */
+export const MAX_APPLICATION_DESCRIPTION = 400;
+/** How many tags an application may have. */
+export const MAX_APPLICATION_TAGS = 5;
+/** The longest application tag. */
+export const MAX_APPLICATION_TAG = 20;
 
 /** A path inside a value: object keys and array indices. */
 export type ValuePath = readonly PropertyKey[];
@@ -193,6 +201,34 @@ const customScheme = pattern(/^[A-Za-z][A-Za-z0-9+.-]*$/, 'a custom URI scheme')
   { error: 'must be a custom URI scheme, not a web one' },
 );
 
+const base64url = (length: number): z.ZodType<string> =>
+  pattern(new RegExp(`^[A-Za-z0-9_-]{${length}}$`), `${length} base64url characters`);
+
+/** The application's Ed25519 key pair as generateApplicationKey makes it, its `x` the seed's public key. */
+const applicationKey = z
+  .strictObject({ kty: oneOf(['OKP']), crv: oneOf(['Ed25519']), d: base64url(43), x: base64url(43) })
+  .superRefine((key, ctx) => {
+    const problem = applicationKeyProblem(key);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A URL the emulator may send requests to or hand out: http: or https:. */
+const webUrl = z.string({ error: must('an http: or https: URL') }).refine(
+  (s) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be an http: or https: URL' },
+);
+
+const installParams = z.strictObject({
+  scopes: z.array(text(1), { error: must('an array') }),
+  permissions: bitfield,
+});
+
 const application = z.strictObject({
   id: snowflake,
   name: text(1, 100),
@@ -203,10 +239,24 @@ const application = z.strictObject({
     error: 'must hold only privileged intent bits',
   }),
   channelObfuscation: bool,
+  signatureKey: applicationKey,
+  description: text(0, MAX_APPLICATION_DESCRIPTION),
+  icon: pattern(/^[0-9a-f]{32}$/, 'an image hash (32 hex digits)').nullable(),
+  coverImage: pattern(/^[0-9a-f]{32}$/, 'an image hash (32 hex digits)').nullable(),
+  tags: z
+    .array(text(1, MAX_APPLICATION_TAG), { error: must('an array') })
+    .refine((tags) => tags.length <= MAX_APPLICATION_TAGS, {
+      error: `must hold at most ${MAX_APPLICATION_TAGS} tags`,
+    }),
+  customInstallUrl: webUrl.nullable(),
+  roleConnectionsVerificationUrl: webUrl.nullable(),
+  installParams: installParams.nullable(),
+  installContexts: z.strictObject({
+    guild: installParams.nullable().exactOptional(),
+    user: installParams.nullable().exactOptional(),
+  }),
+  interactionsEndpointUrl: webUrl.nullable(),
 });
-
-const base64url = (length: number): z.ZodType<string> =>
-  pattern(new RegExp(`^[A-Za-z0-9_-]{${length}}$`), `${length} base64url characters`);
 
 /** The ID token signing key: a P-256 private key as generateSigningJwk makes it, one node:crypto accepts. */
 const signingKey: z.ZodType<Record<string, unknown>> = z

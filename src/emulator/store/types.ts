@@ -16,6 +16,52 @@ export interface ApplicationRecord {
   privilegedIntents: number;
   /** The portal's Private Channel Obfuscation toggle: on for every bot session, capability or not. */
   channelObfuscation: boolean;
+  /**
+   * The application's Ed25519 key pair: interactions and webhook events are signed with it, and its public half
+   * is `verify_key` (the portal's "Public Key"). Kept so that a receiver configured with it keeps working after
+   * a restart.
+   */
+  signatureKey: ApplicationKeyRecord;
+  /** What Edit Current Application (or the portal's General Information page) set; `''` when never set. */
+  description: string;
+  /** The icon's hash (32 hex digits), or null for none. The emulator keeps no picture. */
+  icon: string | null;
+  /** The rich presence invite cover image's hash, or null. */
+  coverImage: string | null;
+  /** Up to 5 tags of at most 20 characters. */
+  tags: string[];
+  /** The custom install link, or null. */
+  customInstallUrl: string | null;
+  /** The role connection verification URL, or null. */
+  roleConnectionsVerificationUrl: string | null;
+  /** The default in-app authorization link's scopes and permissions, or null when it has none. */
+  installParams: InstallParamsRecord | null;
+  /**
+   * The installation contexts the application supports (the portal's Installation page): a context that is
+   * absent is not supported; each present one holds its install link's scopes and permissions, or null.
+   */
+  installContexts: { guild?: InstallParamsRecord | null; user?: InstallParamsRecord | null };
+  /**
+   * The interactions endpoint URL (checked with a signed PING before it was set), or null: interactions go
+   * over the bot's gateway.
+   */
+  interactionsEndpointUrl: string | null;
+}
+
+/** An Ed25519 private key as a JWK (RFC 8037): `d` the 32-byte seed, `x` the public key, both base64url. */
+export interface ApplicationKeyRecord {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  d: string;
+  x: string;
+}
+
+/** Scopes and permissions of an install link. */
+export interface InstallParamsRecord {
+  /** OAuth2 scopes, e.g. `bot`, `applications.commands`. */
+  scopes: string[];
+  /** The permissions asked for the bot's role: a decimal bitfield. */
+  permissions: string;
 }
 
 /** A user account. */

@@ -13,6 +13,11 @@ export interface EmulatorPublicInfo {
   dashboard: string;
   /** The application id it runs with. */
   applicationId: string;
+  /**
+   * The application's Ed25519 public key (64 hex digits, `verify_key`): what a backend in another process
+   * checks the signatures of interactions and webhook events with.
+   */
+  applicationPublicKey: string;
   /** Whether it approves authorize requests at once (`--auto-consent`). */
   autoConsent: boolean;
   /** Its full test users, oldest first. */
@@ -31,7 +36,9 @@ function isPublicInfo(value: unknown): value is EmulatorPublicInfo {
   if (typeof value !== 'object' || value === null) return false;
   const info = value as Record<string, unknown>;
   return (
-    ['http', 'api', 'gateway', 'dashboard', 'applicationId'].every((key) => typeof info[key] === 'string') &&
+    ['http', 'api', 'gateway', 'dashboard', 'applicationId', 'applicationPublicKey'].every(
+      (key) => typeof info[key] === 'string',
+    ) &&
     typeof info.autoConsent === 'boolean' &&
     Array.isArray(info.users) &&
     info.users.every(
@@ -46,7 +53,7 @@ function isPublicInfo(value: unknown): value is EmulatorPublicInfo {
 
 /**
  * Asks an emulator running in another process (`sdkpp emulator` in another terminal) where everything is:
- * its addresses, application id and test users, from `<http>/emulator.json`.
+ * its addresses, application id and public key, and test users, from `<http>/emulator.json`.
  *
  * @param http - The emulator's HTTP origin, e.g. `http://127.0.0.1:53123`.
  * @throws Error naming the address when nothing answers there or the answer is not an sdkpp emulator's.

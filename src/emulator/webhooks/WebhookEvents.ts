@@ -1,14 +1,11 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 
-import {
-  publicKeyHex,
-  SIGNATURE_HEADER,
-  signRequest,
-  TIMESTAMP_HEADER,
-} from '../../protocol/signedRequests.js';
+import { SIGNATURE_HEADER, signRequest, TIMESTAMP_HEADER } from '../../protocol/signedRequests.js';
 
 import type { Mutable } from '../../util/mutable.js';
 import type { EmulatorLog } from '../log.js';
+import type { ApplicationKeyRecord } from '../store/types.js';
+import { applicationPrivateKey, verifyKeyHex } from './applicationKey.js';
 import { postSigned } from './signedPost.js';
 
 /** One delivery of one event to the application's webhook events URL, as the dashboard and tests see it. */
@@ -32,6 +29,8 @@ export interface WebhookDelivery {
 /** What {@link WebhookEvents} needs. */
 export interface WebhookEventsDeps {
   readonly applicationId: () => string;
+  /** The application's key pair (kept in the store, so a restart from a saved state signs alike). */
+  readonly key: ApplicationKeyRecord;
   /** The emulator's clock in ms (the event's timestamp; `advanceTime` moves it). */
   readonly now: () => number;
   readonly log: EmulatorLog;
@@ -53,7 +52,7 @@ const KEPT_DELIVERIES = 100;
 export class WebhookEvents {
   readonly #deps: WebhookEventsDeps;
   readonly #key: KeyObject;
-  /** The application's public key, 64 hex digits, as the dashboard shows it. */
+  /** The application's public key, 64 hex digits: `verify_key`, the portal's Public Key. */
   readonly publicKeyHex: string;
   #url: string | null = null;
   #nextId = 1;
@@ -63,9 +62,8 @@ export class WebhookEvents {
 
   constructor(deps: WebhookEventsDeps, url: string | null) {
     this.#deps = deps;
-    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    this.#key = privateKey;
-    this.publicKeyHex = publicKeyHex(publicKey);
+    this.#key = applicationPrivateKey(deps.key);
+    this.publicKeyHex = verifyKeyHex(deps.key);
     this.#url = url;
   }
 

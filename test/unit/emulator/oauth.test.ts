@@ -17,7 +17,9 @@ import {
   isRegisteredRedirectUri,
   withQueryParams,
 } from '../../../src/emulator/oauth/redirectUris.js';
+import { defaultInstallContexts } from '../../../src/emulator/store/migrate.js';
 import type { ApplicationRecord } from '../../../src/emulator/store/types.js';
+import { generateApplicationKey } from '../../../src/emulator/webhooks/applicationKey.js';
 
 describe('PKCE', () => {
   it('matches the RFC 7636 appendix B vector and the 00..1f vector', () => {
@@ -62,6 +64,16 @@ describe('redirect URIs', () => {
     customSchemes: ['mygame'],
     privilegedIntents: 0,
     channelObfuscation: false,
+    signatureKey: generateApplicationKey(),
+    description: '',
+    icon: null,
+    coverImage: null,
+    tags: [],
+    customInstallUrl: null,
+    roleConnectionsVerificationUrl: null,
+    installParams: null,
+    installContexts: defaultInstallContexts(),
+    interactionsEndpointUrl: null,
   };
 
   it('registers loopback http URIs on any port and path, and exact custom-scheme URIs', () => {
