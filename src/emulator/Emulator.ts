@@ -78,6 +78,7 @@ import type {
   EmulatorActivityLaunch,
   LaunchActivityOptions,
   EmulatorInteraction,
+  EmulatorInvocation,
   InvokeCommandOptions,
   EmulatorInfo,
   EmulatorLobby,
@@ -530,15 +531,15 @@ class RunningEmulator implements Emulator {
     new GuildAdmin(this.#ctx.store, this.#ctx.guilds).setVoiceState(guildId, user, channelId);
   }
 
-  invokeCommand(options: InvokeCommandOptions): Promise<EmulatorInteraction> {
+  invokeCommand(options: InvokeCommandOptions): Promise<EmulatorInvocation> {
     return new InteractionAdmin(this.#ctx).invoke(options);
   }
 
-  clickComponent(options: Parameters<Emulator['clickComponent']>[0]): Promise<EmulatorInteraction> {
+  clickComponent(options: Parameters<Emulator['clickComponent']>[0]): Promise<EmulatorInvocation> {
     return new InteractionAdmin(this.#ctx).click(options);
   }
 
-  submitModal(options: Parameters<Emulator['submitModal']>[0]): Promise<EmulatorInteraction> {
+  submitModal(options: Parameters<Emulator['submitModal']>[0]): Promise<EmulatorInvocation> {
     return new InteractionAdmin(this.#ctx).submit(options);
   }
 

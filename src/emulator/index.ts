@@ -14,6 +14,10 @@ export { startEmulator } from './Emulator.js';
 export { StateExportError, type EmulatorSavedState, type OmittedRecord } from './store/persist.js';
 export type { WebhookDelivery } from './webhooks/WebhookEvents.js';
 export {
+  InteractionResponseError,
+  type InteractionResponseFailure,
+} from './interactions/InteractionResponseError.js';
+export {
   synthesizeSpeech,
   SpeechSynthesisError,
   type SpeechAudio,
@@ -50,6 +54,10 @@ export type {
   LaunchActivityOptions,
   EmulatorCommandOption,
   EmulatorInteraction,
+  EmulatorInvocation,
+  EmulatorInteractionResponse,
+  EmulatorResponseMessage,
+  AwaitResponseOptions,
   EmulatorModal,
   EmulatorPrivateMessage,
   InvokeCommandOptions,

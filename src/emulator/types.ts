@@ -808,6 +808,70 @@ export interface EmulatorInteractionLaunch {
   url: string;
 }
 
+/**
+ * An interaction a user just triggered ({@link Emulator.invokeCommand}, {@link Emulator.clickComponent},
+ * {@link Emulator.submitModal}): the interaction as delivered, and a way to await the app's answer.
+ */
+export interface EmulatorInvocation extends EmulatorInteraction {
+  /**
+   * Waits for the app's response and resolves with what it produced: the message (for a deferred response,
+   * once the app edited it), the modal, or the Activity launch. An app answering over HTTP has answered by the
+   * time the invocation resolves; a bot on the gateway answers through the callback route a moment later.
+   * Rejects with an `InteractionResponseError` (from `sdkpp/emulator`) whose `reason` says why: the interaction
+   * was not delivered, the app's answer was refused, no response came within the platform's 3 s, or
+   * `timeoutMs` passed first (a deferred response never edited). Not enumerable: spreading the invocation or
+   * `JSON.stringify` gives the plain {@link EmulatorInteraction}.
+   */
+  response(options?: AwaitResponseOptions): Promise<EmulatorInteractionResponse>;
+}
+
+/** Options of {@link EmulatorInvocation.response}. */
+export interface AwaitResponseOptions {
+  /**
+   * The longest wait in ms, from the call (1 to 900 000, the interaction token's 15 minutes). Without a response
+   * the wait ends sooner, when the platform's 3 s window for the first one closes. @defaultValue `4000`
+   */
+  timeoutMs?: number;
+}
+
+/** What an app's response to an interaction produced, as {@link EmulatorInvocation.response} resolves it. */
+export interface EmulatorInteractionResponse {
+  /**
+   * The first response's callback type: 4 a message, 5 a deferred message (then edited), 6 a deferred update,
+   * 7 an update of the component's message, 9 a modal, 12 an Activity launch.
+   */
+  type: number;
+  /**
+   * The message the response made or updated, as the user sees it now: for a deferred response (5) the edited
+   * one, for a deferred update (6) the component's message as it is; null for a modal or a launch.
+   */
+  message: EmulatorResponseMessage | null;
+  /** The modal the response opened (submit it with {@link Emulator.submitModal}), or null. */
+  modal: EmulatorModal | null;
+  /** The Activity launch a LAUNCH_ACTIVITY answer made, or null. */
+  activity: EmulatorInteractionLaunch | null;
+  /** The interaction once answered (its follow-ups so far, private messages, …). */
+  interaction: EmulatorInteraction;
+}
+
+/** A message an interaction's response made or updated, with what a user can act on. */
+export interface EmulatorResponseMessage {
+  /** The message id ({@link Emulator.clickComponent}'s `message`). */
+  id: string;
+  /** Its channel: the guild text channel, or the DM with the app's bot user. */
+  channelId: string;
+  /** Its content. */
+  content: string;
+  /** Its embeds as the app sent them. */
+  embeds: unknown[];
+  /** Its components as the app sent them (action rows with buttons and selects, or Components V2). */
+  components: unknown[];
+  /** Its flags (EPHEMERAL 64, IS_COMPONENTS_V2 1 << 15). */
+  flags: number;
+  /** Whether only the invoking user sees it (ephemeral, or in the DM with the bot). */
+  private: boolean;
+}
+
 /** A role of an {@link EmulatorGuild}. */
 export interface EmulatorGuildRole {
   /** The role's id; `@everyone`'s is the guild's. */
@@ -1042,25 +1106,30 @@ export interface Emulator extends EmulatorInfo {
    * checked like a client (the command is registered for that guild or globally, allowed in that context and
    * installation, `default_member_permissions`, required options), then delivered to the interactions
    * endpoint URL or over the bot's gateway. Resolves once delivered; the app's answer shows in
-   * {@link Emulator.interactions}. Throws a `RangeError` naming what does not fit.
+   * {@link Emulator.interactions}, and {@link EmulatorInvocation.response} awaits it. Throws a `RangeError`
+   * naming what does not fit.
    */
-  invokeCommand(options: InvokeCommandOptions): Promise<EmulatorInteraction>;
-  /** A user clicks a button, or picks `values` in a select, of a message; a MESSAGE_COMPONENT interaction follows. */
+  invokeCommand(options: InvokeCommandOptions): Promise<EmulatorInvocation>;
+  /**
+   * A user clicks a button, or picks `values` in a select, of a message; a MESSAGE_COMPONENT interaction follows.
+   * Resolves once delivered; {@link EmulatorInvocation.response} awaits the app's answer.
+   */
   clickComponent(options: {
     user: string;
     message: string;
     customId: string;
     values?: string[];
-  }): Promise<EmulatorInteraction>;
+  }): Promise<EmulatorInvocation>;
   /**
    * A user submits the modal an interaction's response opened: `values` by custom id (text, the picked
-   * values, or a checkbox's boolean), checked against the modal (required fields, lengths).
+   * values, or a checkbox's boolean), checked against the modal (required fields, lengths). Resolves once
+   * delivered; {@link EmulatorInvocation.response} awaits the app's answer.
    */
   submitModal(options: {
     user: string;
     interaction: string;
     values: Record<string, string | string[] | boolean>;
-  }): Promise<EmulatorInteraction>;
+  }): Promise<EmulatorInvocation>;
   /** The latest interactions (at most 500), oldest first. */
   interactions(): EmulatorInteraction[];
   /** The application's commands, global ones first, each scope oldest first. */

@@ -173,6 +173,7 @@ export class InteractionFlow {
       ...extra,
     };
     await this.#deliver(interaction);
+    interactions.changed(interaction);
     return interaction;
   }
 
@@ -440,6 +441,7 @@ export class InteractionFlow {
     }
     interaction.responseType = type;
     log.line('interactions', `interaction ${interaction.id} answered with callback type ${type}`);
+    interactions.changed(interaction);
     return message;
   }
 
@@ -561,12 +563,14 @@ export class InteractionFlow {
     } else {
       this.#d.guilds.messages.update(record, change, true);
     }
+    // A deferred response's edit is when its message exists: whoever awaits the response learns it now.
+    this.#d.interactions.changed(interaction);
   }
 
   /** Deletes a message of the interaction. */
   deleteMessage(interaction: LiveInteraction, record: ChannelMessageRecord): void {
-    if (interaction.privateMessages.delete(record.id)) return;
-    this.#d.guilds.messages.delete(record);
+    if (!interaction.privateMessages.delete(record.id)) this.#d.guilds.messages.delete(record);
+    this.#d.interactions.changed(interaction);
   }
 
   #checkBody(data: Record<string, unknown>, files: Map<string, UploadedFile>) {

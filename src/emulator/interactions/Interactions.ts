@@ -92,6 +92,7 @@ export class Interactions {
   readonly #now: () => number;
   readonly #nextId: () => string;
   readonly #log: EmulatorLog;
+  readonly #watchers = new Set<(interaction: LiveInteraction) => void>();
 
   constructor(deps: { now: () => number; nextId: () => string; log: EmulatorLog }) {
     this.#now = deps.now;
@@ -158,6 +159,37 @@ export class Interactions {
   /** Whether the first response may still come. */
   awaitingResponse(interaction: LiveInteraction): boolean {
     return interaction.responseType === null && this.#now() - interaction.createdAt <= RESPONSE_WINDOW_MS;
+  }
+
+  /** Ms left of the first response's window (0 once it closed), by the emulator's clock. */
+  responseWindowLeft(interaction: LiveInteraction): number {
+    return Math.max(0, RESPONSE_WINDOW_MS - (this.#now() - interaction.createdAt));
+  }
+
+  /**
+   * Calls `watcher` after each change of an interaction's delivery or response (the first response, an edit,
+   * a deletion), so a test awaiting the app's answer needs no polling; returns the function that stops it.
+   */
+  watch(watcher: (interaction: LiveInteraction) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => {
+      this.#watchers.delete(watcher);
+    };
+  }
+
+  /** Tells the watchers that an interaction's delivery or response changed. */
+  changed(interaction: LiveInteraction): void {
+    for (const watcher of [...this.#watchers]) {
+      try {
+        watcher(interaction);
+      } catch (error) {
+        // A watcher is the emulator's own code; its failure must not fail the app's request that caused it.
+        this.#log.line(
+          'interactions',
+          `response watcher failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
   }
 
   /** Whether the token still serves follow-ups and edits. */

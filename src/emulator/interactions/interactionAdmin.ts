@@ -3,10 +3,19 @@ import type { EmulatorContext } from '../context.js';
 import { ComponentType } from '../http/componentBodies.js';
 import { isRecord } from '../http/fieldErrors.js';
 import type { CommandRecord } from '../store/types.js';
-import type { EmulatorCommand, EmulatorInteraction, InvokeCommandOptions } from '../types.js';
+import type {
+  AwaitResponseOptions,
+  EmulatorCommand,
+  EmulatorInvocation,
+  InvokeCommandOptions,
+} from '../types.js';
 import { CommandType, EntryPointHandler } from './commandBodies.js';
 import { InteractionFlow, type InvocationPlace } from './InteractionFlow.js';
 import { InteractionKind, type LiveInteraction } from './Interactions.js';
+import { interactionView } from './interactionView.js';
+import { awaitResponse } from './responseWait.js';
+
+export { interactionView } from './interactionView.js';
 
 /** The admin view of a command. */
 export function commandView(c: CommandRecord): EmulatorCommand {
@@ -24,33 +33,6 @@ export function commandView(c: CommandRecord): EmulatorCommand {
   };
 }
 
-/** The admin view of an interaction. */
-export function interactionView(i: LiveInteraction): EmulatorInteraction {
-  return {
-    id: i.id,
-    type: i.type,
-    name: i.name,
-    userId: i.userId,
-    guildId: i.guildId,
-    channelId: i.channelId,
-    installation: i.installation,
-    delivery: i.delivery,
-    responseType: i.responseType,
-    originalMessageId: i.originalMessageId,
-    followUps: [...i.followUps],
-    modal: i.modal
-      ? { customId: i.modal.customId, title: i.modal.title, components: structuredClone(i.modal.components) }
-      : null,
-    privateMessages: [...i.privateMessages.values()].map((m) => ({
-      id: m.id,
-      content: m.content,
-      flags: m.flags ?? 0,
-    })),
-    choices: i.choices === null ? null : structuredClone(i.choices),
-    activity: i.launch === null ? null : { ...i.launch },
-  };
-}
-
 /**
  * The admin hooks that play the user's side of interactions (the dashboard calls them too): invoke a
  * command, click a component, submit a modal. Each checks what a client would (the command exists in that
@@ -64,6 +46,15 @@ export class InteractionAdmin {
     this.#ctx = ctx;
   }
 
+  /** The interaction as delivered, with `response()` (not enumerable, so the view stays plain data). */
+  #invocation(live: LiveInteraction): EmulatorInvocation {
+    const response = (options?: AwaitResponseOptions) => awaitResponse(this.#ctx, live, options);
+    return Object.defineProperty(interactionView(live), 'response', {
+      value: response,
+      enumerable: false,
+    }) as EmulatorInvocation;
+  }
+
   #userId(name: string): string {
     const user = this.#ctx.store.findUser(name);
     if (!user || user.bot) throw new RangeError(`no user "${name}"`);
@@ -71,7 +62,7 @@ export class InteractionAdmin {
   }
 
   /** See Emulator.invokeCommand. */
-  async invoke(options: InvokeCommandOptions): Promise<EmulatorInteraction> {
+  async invoke(options: InvokeCommandOptions): Promise<EmulatorInvocation> {
     const { guilds, commands, flow } = this.#ctx;
     const userId = this.#userId(options.user);
     const channel = options.channel === undefined ? null : (guilds.channel(options.channel) ?? null);
@@ -115,13 +106,13 @@ export class InteractionAdmin {
       command.type === CommandType.PRIMARY_ENTRY_POINT &&
       command.handler === EntryPointHandler.DISCORD_LAUNCH_ACTIVITY
     ) {
-      return interactionView(flow.launchFromEntryPoint(command.name, place));
+      return this.#invocation(flow.launchFromEntryPoint(command.name, place));
     }
     const data = flow.commandData(command, place, {
       ...(options.options === undefined ? {} : { options: options.options }),
       ...(options.target === undefined ? {} : { targetId: options.target }),
     });
-    return interactionView(await flow.start(InteractionKind.APPLICATION_COMMAND, command.name, place, data));
+    return this.#invocation(await flow.start(InteractionKind.APPLICATION_COMMAND, command.name, place, data));
   }
 
   /** See Emulator.clickComponent. */
@@ -130,7 +121,7 @@ export class InteractionAdmin {
     message: string;
     customId: string;
     values?: string[];
-  }): Promise<EmulatorInteraction> {
+  }): Promise<EmulatorInvocation> {
     const { flow, interactions } = this.#ctx;
     const userId = this.#userId(options.user);
     const owner = interactions.ofMessage(options.message);
@@ -167,7 +158,7 @@ export class InteractionAdmin {
     const started = await flow.start(InteractionKind.MESSAGE_COMPONENT, options.customId, place, data, {
       message,
     });
-    return interactionView(started);
+    return this.#invocation(started);
   }
 
   /** See Emulator.submitModal. */
@@ -175,7 +166,7 @@ export class InteractionAdmin {
     user: string;
     interaction: string;
     values: Record<string, string | string[] | boolean>;
-  }): Promise<EmulatorInteraction> {
+  }): Promise<EmulatorInvocation> {
     const { flow, interactions, guilds } = this.#ctx;
     const userId = this.#userId(options.user);
     const opened = interactions.get(options.interaction);
@@ -225,7 +216,7 @@ export class InteractionAdmin {
       { custom_id: modal.customId, components },
       fromMessage === undefined ? {} : { message: fromMessage },
     );
-    return interactionView(started);
+    return this.#invocation(started);
   }
 
   #channelOfMessage(messageId: string): string | null {
