@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { didYouMean } from './util/cli/didYouMean.js';
 import type { CommandIo } from './util/cli/io.js';
 import { EMULATOR_USAGE, runEmulatorCommand } from './emulator/cli.js';
+import { CALL_USAGE } from './emulator/cli/call.js';
 import { EXEC_USAGE } from './emulator/cli/exec.js';
 
 /** One subcommand. */
@@ -28,7 +29,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 };
 
 /** Usage texts of sub-subcommands, for `sdkpp help emulator exec`. */
-const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = { 'emulator exec': EXEC_USAGE };
+const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = {
+  'emulator exec': EXEC_USAGE,
+  'emulator call': CALL_USAGE,
+};
 
 /** The package's version, from the package.json one level up (from `dist/` or `src/` alike). */
 function version(): string {

@@ -1,10 +1,13 @@
 import { formatFlags, parseFlags, UsageError } from '../util/cli/flags.js';
 import type { CommandIo } from '../util/cli/io.js';
 import { startEmulator } from './Emulator.js';
+import { runCall } from './cli/call.js';
+import { registerEmulator, type OwnRegistration } from './cli/emulatorRegistry.js';
 import { runExec, EXEC_USAGE } from './cli/exec.js';
 import { emulatorCommandLine, EMULATOR_FLAGS, type EmulatorCommandLine } from './cli/emulatorFlags.js';
 import { summary } from './cli/summary.js';
 import { describePartialSave, loadStateFile, saveEmulatorState, StateFileError } from './cli/stateFile.js';
+import { dashboardTokenOf } from './dashboard/adminToken.js';
 import type { Emulator } from './types.js';
 
 export type { CommandIo } from '../util/cli/io.js';
@@ -12,10 +15,12 @@ export type { CommandIo } from '../util/cli/io.js';
 /** Usage of `sdkpp emulator`. */
 export const EMULATOR_USAGE = `Usage: sdkpp emulator [options]
        sdkpp emulator exec [options] [--] <command> [args…]
+       sdkpp emulator call [--emulator URL] <hook> ['<JSON arguments>']
 
 Starts the local platform emulator (HTTP API, OAuth2, gateway, dashboard, voice) and serves until
 SIGINT or SIGTERM. "exec" runs <command> against it instead and stops it when the command ends
-(see "sdkpp emulator exec --help").
+(see "sdkpp emulator exec --help"). "call" calls an admin hook (createSku, launchActivity,
+invokeCommand, …) of a running emulator and prints its JSON answer (see "sdkpp emulator call --help").
 
 Options:
 ${formatFlags(EMULATOR_FLAGS)}`;
@@ -23,8 +28,9 @@ ${formatFlags(EMULATOR_FLAGS)}`;
 /** Longest a shutdown may take before the command gives up waiting: the process must end within 2 s. */
 const SHUTDOWN_LIMIT_MS = 1500;
 
-/** `sdkpp emulator` or `sdkpp emulator exec`: resolves with the exit code. */
+/** `sdkpp emulator`, `sdkpp emulator exec` or `sdkpp emulator call`: resolves with the exit code. */
 export async function runEmulatorCommand(args: string[], io: CommandIo): Promise<number> {
+  if (args[0] === 'call') return runCall(args.slice(1), io);
   const exec = args[0] === 'exec';
   const usage = exec ? EXEC_USAGE : EMULATOR_USAGE;
   const name = exec ? 'sdkpp emulator exec' : 'sdkpp emulator';
@@ -47,6 +53,8 @@ export async function runEmulatorCommand(args: string[], io: CommandIo): Promise
   }
   const emulator = await start(line, io, name);
   if (!emulator) return 1;
+  // Before the addresses are announced: whoever reads them may "call" at once.
+  const registration = await registerForCall(emulator, io, name);
   let code = 0;
   if (exec) {
     // stdout belongs to the command; the summary goes to stderr.
@@ -59,7 +67,25 @@ export async function runEmulatorCommand(args: string[], io: CommandIo): Promise
     const signal = await stopRequested;
     if (!line.json) io.stderr(`\n${signal}: stopping the emulator\n`);
   }
+  // First, so no "call" reaches an emulator that is closing.
+  registration?.remove();
   return (await stop(emulator, line, io, name)) ? code : code || 1;
+}
+
+/** Registers the emulator for `sdkpp emulator call`; when that fails it still serves, and says so. */
+async function registerForCall(
+  emulator: Emulator,
+  io: CommandIo,
+  name: string,
+): Promise<OwnRegistration | null> {
+  const token = dashboardTokenOf(emulator);
+  if (token === undefined) return null;
+  try {
+    return await registerEmulator(emulator, token);
+  } catch (error) {
+    io.stderr(`${name}: "sdkpp emulator call" cannot reach this emulator: ${(error as Error).message}\n`);
+    return null;
+  }
 }
 
 /** Starts the emulator (loading `--state`); on failure prints why, without a stack, and resolves null. */

@@ -92,4 +92,33 @@ describe('sdkpp --version, --help and mistakes', () => {
       expect(hasStackTrace(run.stderr), run.stderr).toBe(false);
     }
   });
+
+  it('answers --help of "emulator call" and its mistakes the same way', async () => {
+    for (const args of [
+      ['emulator', 'call', '--help'],
+      ['help', 'emulator', 'call'],
+    ]) {
+      const run = await runToEnd(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toContain("Usage: sdkpp emulator call [--emulator URL] <hook> ['<JSON arguments>']");
+      expect(run.stdout).toContain('       sdkpp emulator call --list [--json]');
+      for (const flag of ['--emulator URL', '--list', '--json', '-h, --help']) {
+        expect(run.stdout, flag).toContain(`  ${flag}`);
+      }
+      expect(run.stdout).toContain('(default: $SDKPP_EMULATOR, else the only one running)');
+      expect(run.stdout).toContain('Exit codes: 0 done, 1 the emulator refused the call');
+    }
+    const emulatorHelp = await runToEnd(['emulator', '--help']);
+    expect(emulatorHelp.stdout).toContain("sdkpp emulator call [--emulator URL] <hook> ['<JSON arguments>']");
+    const cases: Array<[string[], string]> = [
+      [['emulator', 'call', '--lst'], 'unknown option --lst (did you mean --list?)'],
+      [['emulator', 'call', 'creatSku'], 'unknown hook "creatSku" (did you mean "createSku"?)'],
+    ];
+    for (const [args, message] of cases) {
+      const run = await runToEnd(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(hasStackTrace(run.stderr), run.stderr).toBe(false);
+    }
+  });
 });

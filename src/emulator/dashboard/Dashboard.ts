@@ -9,6 +9,7 @@ import { randomToken } from '../random.js';
 import type { UserRecord } from '../store/types.js';
 import type { Emulator } from '../types.js';
 import { ActionError, findAction, type ActionTarget } from './actions.js';
+import { rememberDashboardToken } from './adminToken.js';
 import { dashboardScript } from './appScript.js';
 import { DashboardGuard, type Refusal } from './guard.js';
 import { LiveFeed } from './LiveFeed.js';
@@ -78,6 +79,7 @@ export class Dashboard {
     this.#deps = deps;
     this.url = `${deps.emulator.http}${DASHBOARD_PATH}`;
     this.#guard = new DashboardGuard(deps.emulator.http, this.#token);
+    rememberDashboardToken(deps.emulator, this.#token);
     this.#target = {
       emulator: deps.emulator,
       findUser: (idOrName) => {

@@ -1,49 +1,9 @@
 import { parseBoundedJson } from '../../util/boundedJson.js';
 import type { UserRecord } from '../store/types.js';
-import type { Emulator } from '../types.js';
+import { ActionError, type ActionTarget, type DashboardAction } from './actionTypes.js';
+import { CALL_ACTION } from './callAction.js';
 
-/** A refused action: the HTTP status and the JSON error body `{ error, message }`. */
-export class ActionError extends Error {
-  /** The HTTP status (400, 404, 409). */
-  readonly status: number;
-  /** A short machine-readable reason. */
-  readonly error: string;
-
-  constructor(status: number, error: string, message: string) {
-    super(message);
-    this.name = 'ActionError';
-    this.status = status;
-    this.error = error;
-  }
-}
-
-/** What an action needs: the emulator's test API and its users. */
-export interface ActionTarget {
-  /** The running emulator. */
-  emulator: Emulator;
-  /** A user by id or username; undefined for an unknown one and for the application's bot. */
-  findUser(idOrName: string): UserRecord | undefined;
-}
-
-/** One dashboard action: `POST /dashboard/api/<path>` with a JSON body. */
-export interface DashboardAction {
-  /** Path segments after `/dashboard/api/`; `:name` matches one segment. */
-  pattern: string[];
-  /** Performs the action; gives (or resolves with) the 2xx status and the JSON answer. */
-  run(
-    target: ActionTarget,
-    params: Record<string, string>,
-    body: unknown,
-  ): ActionResult | Promise<ActionResult>;
-}
-
-/** What an action answers. */
-export interface ActionResult {
-  /** 200 or 201. */
-  status: number;
-  /** The JSON answer. */
-  value: unknown;
-}
+export { ActionError, type ActionResult, type ActionTarget, type DashboardAction } from './actionTypes.js';
 
 function objectBody(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -183,6 +143,7 @@ export const DASHBOARD_ACTIONS: DashboardAction[] = [
       return { status: 200, value: { kicked: userId, lobbyId } };
     },
   },
+  CALL_ACTION,
 ];
 
 /** The action whose pattern matches the path segments, with the `:name` values. */

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+import { defineHook, httpUrlArg, idArg, noArgs, userArg, type AdminHook } from './hook.js';
+
+const AREA = 'Activities';
+
+/** The Activity: launches, instances and the proxy's URL mappings. */
+export const ACTIVITY_HOOKS: readonly AdminHook[] = [
+  defineHook({
+    name: 'launchActivity',
+    area: AREA,
+    description:
+      "Launches the Activity for a player (in a channel, or privately); answers the player's link.",
+    args: z.strictObject({
+      user: userArg,
+      channel: idArg.exactOptional().describe('a guild channel the player can see; private when absent'),
+    }),
+    run: (emulator, args) => emulator.launchActivity(args),
+  }),
+  defineHook({
+    name: 'activityInstances',
+    area: AREA,
+    description: 'The live Activity instances with their players and console lines.',
+    args: noArgs,
+    run: (emulator) => emulator.activityInstances(),
+  }),
+  defineHook({
+    name: 'setActivityUrlMappings',
+    area: AREA,
+    description:
+      'Replaces the Activity\'s URL mappings, e.g. [{"prefix": "/", "target": "http://127.0.0.1:5173"}].',
+    args: z.strictObject({
+      mappings: z.array(z.strictObject({ prefix: z.string().startsWith('/'), target: httpUrlArg })),
+    }),
+    run: (emulator, { mappings }) => {
+      emulator.setActivityUrlMappings(mappings);
+    },
+  }),
+  defineHook({
+    name: 'activityUrlMappings',
+    area: AREA,
+    description: "The Activity's URL mappings, as checked.",
+    args: noArgs,
+    run: (emulator) => emulator.activityUrlMappings(),
+  }),
+];
