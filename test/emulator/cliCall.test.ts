@@ -47,7 +47,7 @@ afterEach(() => {
 
 /** A fresh runtime folder and the environment that points the CLI at it (and at no SDKPP_EMULATOR). */
 function isolated(): { env: NodeJS.ProcessEnv; dir: string } {
-  const runtime = mkdtempSync(path.join(tmpdir(), 'sdkpp-call-'));
+  const runtime = mkdtempSync(path.join(tmpdir(), 'sdkpp-registry-test-'));
   chmodSync(runtime, 0o700);
   folders.push(runtime);
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime };
