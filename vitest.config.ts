@@ -20,6 +20,7 @@ const REALTIME_AUDIO = [
   'test/integration/bunHost.test.ts',
   'test/integration/wineHost.test.ts',
   'test/integration/qemuHost.test.ts',
+  'test/integration/nodeLines.test.ts',
 ];
 
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,13 +38,24 @@ function priorityAsNobody(): string {
       "{ serverHost: '127.0.0.1', serverPort: 9, ssrc: 1, discover: false });" +
       't.start(); setTimeout(() => { console.log(JSON.stringify(t.stats().priority)); t.stop(); }, 100);';
     writeFileSync(join(dir, 'probe.cjs'), script, { mode: 0o644 });
-    const run = spawnSync(process.execPath, [join(dir, 'probe.cjs')], {
+    // The Node itself must be reachable by nobody too: the suite's Node 24 comes from the cross cache under
+    // root's home (scripts/test.mjs), which nobody cannot enter. A hard link (or a copy across file systems)
+    // in the same folder is.
+    const node = join(dir, 'node');
+    try {
+      linkSync(process.execPath, node);
+    } catch {
+      copyFileSync(process.execPath, node);
+    }
+    chmodSync(node, 0o755);
+    const run = spawnSync(node, [join(dir, 'probe.cjs')], {
       cwd: dir,
       uid: 65534,
       gid: 65534,
       encoding: 'utf8',
       timeout: 30_000,
     });
+    if (run.error) return `the probe did not run: ${run.error.message}`;
     return `${run.stdout.trim()}${run.stderr}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -216,6 +216,11 @@ describe('RateLimiter (RestClient against a local server)', () => {
     });
     const route = '/users/123456789012345678/messages';
     const calls = [1, 2, 3].map((i) => rest.request({ method: 'POST', route, query: { i: String(i) } }));
+    // The first reaches the server (within 5 s: a fixed 50 ms was too short on a loaded machine), and while
+    // it is held, the other two stay queued.
+    for (let waited = 0; server.received.length === 0 && waited < 5000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.received).toHaveLength(1);
     releaseFirst();
