@@ -17,7 +17,7 @@ import { HttpRateLimits } from './http/rateLimits.js';
 import { Router } from './http/router.js';
 import { EmulatorLog } from './log.js';
 import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
-import { defaultInstallContexts } from './store/migrate.js';
+import { portalDefaults } from './store/migrate.js';
 import { generateApplicationKey } from './webhooks/applicationKey.js';
 import { resolveOptions, webhookUrl, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
@@ -136,14 +136,7 @@ function initialState(options: ResolvedOptions, ids: SnowflakeGenerator): StoreS
       privilegedIntents: options.privilegedIntents,
       channelObfuscation: options.channelObfuscation,
       signatureKey: generateApplicationKey(),
-      description: '',
-      icon: null,
-      coverImage: null,
-      tags: [],
-      customInstallUrl: null,
-      roleConnectionsVerificationUrl: null,
-      installParams: null,
-      installContexts: defaultInstallContexts(),
+      ...portalDefaults(),
       interactionsEndpointUrl: options.interactionsEndpointUrl,
     },
     signingKey: generateSigningJwk(),

@@ -22,11 +22,6 @@ export function signRequest(privateKey: KeyObject, timestamp: string, body: Uint
   return sign(null, signedMessage(timestamp, body), privateKey).toString('hex');
 }
 
-/** An Ed25519 public key as the developer dashboard shows it: 64 hex digits. */
-export function publicKeyHex(publicKey: KeyObject): string {
-  return Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url').toString('hex');
-}
-
 /** The KeyObject of a public key given as 64 hex digits (checked by the caller). */
 export function publicKeyFromHex(hex: string): KeyObject {
   return createPublicKey({

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
+import { expectDemoHeardEachOther } from './voiceSampleRuns.js';
 
 const run = promisify(execFile);
 
@@ -43,15 +44,7 @@ describe('npm run demo', () => {
       /\[media\]\s+native engine \S+ \((prebuild|local-build)\); crypto OpenSSL 3\S* .*\(carried in the addon\)/,
     );
     expect(stdout).toMatch(/\[alice\]\s+verification code with bob matches on both sides: yes/);
-    for (const [who, heard] of [
-      ['bob', 'Alice'],
-      ['alice', 'Bob'],
-    ] as const) {
-      const line = new RegExp(`\\[${who}\\]\\s+heard ${heard}: correlation (\\d\\.\\d\\d) with what`).exec(
-        stdout,
-      );
-      expect(Number(line?.[1])).toBeGreaterThanOrEqual(0.9);
-    }
+    expectDemoHeardEachOther(stdout, 0.9);
     expect(stdout).toMatch(/\[voice\]\s+mouth to ear, Alice to Bob: \d+ ms/);
     for (const file of ['alice-says.wav', 'bob-says.wav', 'alice-hears.wav', 'bob-hears.wav']) {
       expect(statSync(path.join('demo-output', file)).size).toBeGreaterThan(48_000);

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { engineSeenIn, lineNode } from './foreignHost.js';
+import { expectDemoHeardEachOther } from './voiceSampleRuns.js';
 
 // Every supported Node line, not only the one the suite runs on (scripts/test.mjs): the registry's Linux x64
 // Nodes of scripts/node-versions.mjs load the native engine this checkout built (`npm install` built it once,
@@ -49,15 +50,7 @@ describe.each(OTHER_LINES)('Node %i', (major) => {
     expect(stdout).toMatch(/\[media\]\s+native engine .*crypto OpenSSL 3.*\(carried in the addon\)/);
     expect(stdout).toMatch(/crypto self-test .*: passed/);
     expect(stdout).toMatch(/\[alice\]\s+in a voice call with bob: end-to-end encrypted/);
-    for (const [who, heard] of [
-      ['bob', 'Alice'],
-      ['alice', 'Bob'],
-    ] as const) {
-      const line = new RegExp(`\\[${who}\\]\\s+heard ${heard}: correlation (\\d\\.\\d\\d) with what`).exec(
-        stdout,
-      );
-      expect(Number(line?.[1])).toBeGreaterThanOrEqual(0.9);
-    }
+    expectDemoHeardEachOther(stdout, 0.9);
     expect(statSync(path.join(output, 'bob-hears.wav')).size).toBeGreaterThan(48_000);
     expect(stdout).toMatch(/\[demo\]\s+done/);
   }, 120_000);

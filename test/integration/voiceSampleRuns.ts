@@ -40,3 +40,16 @@ export function expectHeardEachOther(alice: SampleSide, bob: SampleSide, heard: 
     heard,
   );
 }
+
+/** The demo's own verdicts (`[bob] heard Alice: correlation 0.97 with what …`): each player heard the other at `heard` or better. */
+export function expectDemoHeardEachOther(stdout: string, heard: number): void {
+  for (const [who, other] of [
+    ['bob', 'Alice'],
+    ['alice', 'Bob'],
+  ] as const) {
+    const line = new RegExp(`\\[${who}\\]\\s+heard ${other}: correlation (\\d\\.\\d\\d) with what`).exec(
+      stdout,
+    );
+    expect(Number(line?.[1]), `${who} heard ${other}`).toBeGreaterThanOrEqual(heard);
+  }
+}

@@ -77,15 +77,35 @@ export function completeApplication(application: Record<string, unknown>): void 
   application.privilegedIntents ??= 0;
   application.channelObfuscation ??= false;
   application.signatureKey ??= generateApplicationKey();
-  application.description ??= '';
-  application.icon ??= null;
-  application.coverImage ??= null;
-  application.tags ??= [];
-  application.customInstallUrl ??= null;
-  application.roleConnectionsVerificationUrl ??= null;
-  application.installParams ??= null;
-  application.installContexts ??= defaultInstallContexts();
+  for (const [field, value] of Object.entries(portalDefaults())) application[field] ??= value;
   application.interactionsEndpointUrl ??= null;
+}
+
+/**
+ * The fields of a new application that its developer edits in the portal (`PATCH /applications/@me`), as
+ * the platform starts them: empty, and installable both ways. A new emulator's application and an older
+ * saved one (completeApplication) both start from these.
+ */
+export function portalDefaults(): {
+  description: string;
+  icon: string | null;
+  coverImage: string | null;
+  tags: string[];
+  customInstallUrl: string | null;
+  roleConnectionsVerificationUrl: string | null;
+  installParams: null;
+  installContexts: ReturnType<typeof defaultInstallContexts>;
+} {
+  return {
+    description: '',
+    icon: null,
+    coverImage: null,
+    tags: [],
+    customInstallUrl: null,
+    roleConnectionsVerificationUrl: null,
+    installParams: null,
+    installContexts: defaultInstallContexts(),
+  };
 }
 
 /**

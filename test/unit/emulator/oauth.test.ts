@@ -17,7 +17,7 @@ import {
   isRegisteredRedirectUri,
   withQueryParams,
 } from '../../../src/emulator/oauth/redirectUris.js';
-import { defaultInstallContexts } from '../../../src/emulator/store/migrate.js';
+import { portalDefaults } from '../../../src/emulator/store/migrate.js';
 import type { ApplicationRecord } from '../../../src/emulator/store/types.js';
 import { generateApplicationKey } from '../../../src/emulator/webhooks/applicationKey.js';
 
@@ -65,14 +65,7 @@ describe('redirect URIs', () => {
     privilegedIntents: 0,
     channelObfuscation: false,
     signatureKey: generateApplicationKey(),
-    description: '',
-    icon: null,
-    coverImage: null,
-    tags: [],
-    customInstallUrl: null,
-    roleConnectionsVerificationUrl: null,
-    installParams: null,
-    installContexts: defaultInstallContexts(),
+    ...portalDefaults(),
     interactionsEndpointUrl: null,
   };
 
