@@ -13,7 +13,8 @@ const me = await fetch(env.SDKPP_EMULATOR_API + '/users/@me', {
   headers: { Authorization: 'Bot ' + env.SDKPP_BOT_TOKEN },
 });
 console.log(JSON.stringify({
-  env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SDKPP_') && k !== 'SDKPP_BOT_TOKEN')),
+  env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SDKPP_') && k !== 'SDKPP_BOT_TOKEN' && k !== 'SDKPP_CLIENT_SECRET')),
+  clientSecretLength: (env.SDKPP_CLIENT_SECRET ?? '').length,
   info,
   bot: me.status,
   args: process.argv.slice(1),
@@ -41,7 +42,13 @@ describe('sdkpp emulator exec', () => {
     expect(run.code).toBe(3);
     const seen = JSON.parse(run.stdout) as {
       env: Record<string, string>;
-      info: { http: string; applicationId: string; users: Array<{ username: string }> };
+      info: {
+        http: string;
+        applicationId: string;
+        applicationPublicKey: string;
+        users: Array<{ username: string }>;
+      };
+      clientSecretLength: number;
       bot: number;
       args: string[];
     };
@@ -57,7 +64,10 @@ describe('sdkpp emulator exec', () => {
       SDKPP_EMULATOR_DASHBOARD: `${http}/dashboard`,
       SDKPP_APPLICATION_ID: seen.info.applicationId,
       SDKPP_APP_ID: seen.info.applicationId,
+      SDKPP_APP_PUBLIC_KEY: seen.info.applicationPublicKey,
     });
+    expect(seen.info.applicationPublicKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(seen.clientSecretLength).toBeGreaterThan(0);
     expect(seen.env.SDKPP_EMULATOR_RPC_SOCKET).toMatch(/discord-ipc-0$/);
     expect(seen.info.users.map((u) => u.username)).toEqual(['alice', 'bob', 'carol']);
     // The summary went to stderr, and the emulator is gone once the command ended.

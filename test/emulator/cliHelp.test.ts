@@ -67,6 +67,8 @@ describe('sdkpp --version, --help and mistakes', () => {
       'SDKPP_EMULATOR_API',
       'SDKPP_APPLICATION_ID',
       'SDKPP_BOT_TOKEN',
+      'SDKPP_APP_PUBLIC_KEY',
+      'SDKPP_CLIENT_SECRET',
     ]) {
       expect(exec.stdout).toContain(name);
     }

@@ -21,6 +21,8 @@ export function execEnvironment(emulator: Emulator): Record<string, string> {
     SDKPP_APPLICATION_ID: emulator.applicationId,
     SDKPP_APP_ID: emulator.applicationId,
     SDKPP_BOT_TOKEN: emulator.botToken,
+    SDKPP_APP_PUBLIC_KEY: emulator.applicationPublicKey,
+    SDKPP_CLIENT_SECRET: emulator.clientSecret,
   };
   if (emulator.rpcSocket !== null) env.SDKPP_EMULATOR_RPC_SOCKET = emulator.rpcSocket;
   return env;
@@ -41,6 +43,8 @@ Environment of the command:
   SDKPP_EMULATOR_RPC_SOCKET             the desktop client's IPC socket (not with --no-rpc)
   SDKPP_APPLICATION_ID, SDKPP_APP_ID    the application id
   SDKPP_BOT_TOKEN                       the bot token
+  SDKPP_APP_PUBLIC_KEY                  the application's public key (verifies interactions and events)
+  SDKPP_CLIENT_SECRET                   the client secret (a game server's token exchange)
 
 Options (those of "sdkpp emulator"):
 ${formatFlags(EMULATOR_FLAGS)}`;
