@@ -2,12 +2,10 @@
  * `sdkpp emulator call`: the built CLI against emulators the CLI started as separate processes, each test
  * with its own registry folder (XDG_RUNTIME_DIR), so nothing here meets another test's emulators.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createServer, get, type Server } from 'node:http';
 import {
   chmodSync,
   chownSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -16,25 +14,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import type { LookupFunction } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 
 import { runCall } from '../../src/emulator/cli/call.js';
-import {
-  exitOf,
-  firstLine,
-  hasStackTrace,
-  killChildren,
-  output,
-  runCli,
-  runToEnd,
-  type EmulatorLine,
-} from './cliProcess.js';
+import { call, emulator, generalOf, isolated, removeIsolatedFolders } from './cliCallHelpers.js';
+import { exitOf, hasStackTrace, killChildren, runToEnd, type EmulatorLine } from './cliProcess.js';
 
-const folders: string[] = [];
 const servers: Server[] = [];
 afterEach(() => {
   killChildren();
@@ -42,34 +30,8 @@ afterEach(() => {
     server.closeAllConnections();
     server.close();
   }
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  removeIsolatedFolders();
 });
-
-/** A fresh runtime folder and the environment that points the CLI at it (and at no SDKPP_EMULATOR). */
-function isolated(): { env: NodeJS.ProcessEnv; dir: string } {
-  const runtime = mkdtempSync(path.join(tmpdir(), 'sdkpp-registry-test-'));
-  chmodSync(runtime, 0o700);
-  folders.push(runtime);
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime };
-  delete env.SDKPP_EMULATOR;
-  return { env, dir: path.join(runtime, 'sdkpp') };
-}
-
-/** `sdkpp emulator --port 0 --json --no-rpc …` in `env`; resolves with its JSON line once it serves. */
-async function emulator(
-  env: NodeJS.ProcessEnv,
-  extra: string[] = [],
-): Promise<{ child: ChildProcess; info: EmulatorLine; streams: ReturnType<typeof output> }> {
-  const child = runCli(['emulator', '--port', '0', '--json', '--no-rpc', ...extra], env);
-  const streams = output(child);
-  const info = JSON.parse(await firstLine(child)) as EmulatorLine;
-  return { child, info, streams };
-}
-
-/** `sdkpp emulator call …` to its end. */
-function call(env: NodeJS.ProcessEnv, ...args: string[]): ReturnType<typeof runToEnd> {
-  return runToEnd(['emulator', 'call', ...args], env);
-}
 
 /** `sdkpp emulator call …` run in this process (for the many quick cases): its exit code and output. */
 async function callHere(
@@ -134,14 +96,6 @@ function browse(url: string): Promise<{ status: number; type: string; body: stri
       );
     }).on('error', reject);
   });
-}
-
-/** The seeded guild's #general, asked for with `call guilds`. */
-async function generalOf(env: NodeJS.ProcessEnv): Promise<string> {
-  const guilds = JSON.parse((await call(env, 'guilds')).stdout) as {
-    channels: { id: string; name: string }[];
-  }[];
-  return guilds[0]?.channels.find((c) => c.name === 'general')?.id ?? '';
 }
 
 /** Registers a global chat input command with the bot token, as the game's bot would. */
