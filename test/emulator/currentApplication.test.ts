@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { botSession } from './botHelpers.js';
 import { signIn } from './helpers.js';
-import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import { call as apiCall, closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';
 import { verifyingEndpoint } from './verifyingEndpoint.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
@@ -73,17 +73,7 @@ describe('GET /applications/@me', () => {
     emu.createGuild({ name: 'Botless', owner: 'bob' });
     const tokens = await signIn(emu, 'alice', 'identify applications.commands');
     await signIn(emu, 'bob', 'identify');
-    const made = await call(
-      emu,
-      `Bot ${emu.botToken}`,
-      'POST',
-      `/applications/${emu.applicationId}/commands`,
-      {
-        name: 'score',
-        description: 'Show the score',
-      },
-    );
-    expect(made.status).toBe(201);
+    await withCommand(emu);
     const later = await me(emu);
     expect(later.json).toMatchObject({
       approximate_guild_count: 2,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createInteractionsHandler, InteractionCallbackType } from '../../src/backend/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { botSession } from './botHelpers.js';
-import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import { call as apiCall, closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
 const call = apiCall<Json>;
@@ -23,15 +23,6 @@ async function readAll(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-async function withCommand(emu: Emulator, body: Record<string, unknown> = {}): Promise<void> {
-  const made = await call(emu, `Bot ${emu.botToken}`, 'POST', `/applications/${emu.applicationId}/commands`, {
-    name: 'score',
-    description: 'Show the score',
-    ...body,
-  });
-  expect(made.status).toBe(201);
 }
 
 function general(emu: Emulator): string {

@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { signIn, TestGateway, type Payload } from './helpers.js';
@@ -58,6 +58,16 @@ export async function call<J = Record<string, unknown> & unknown[]>(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, json: (text ? JSON.parse(text) : null) as J };
+}
+
+/** Registers the global slash command `/score` as the bot (with `body`'s fields on top) and checks it was made. */
+export async function withCommand(emu: Emulator, body: Record<string, unknown> = {}): Promise<void> {
+  const made = await call(emu, `Bot ${emu.botToken}`, 'POST', `/applications/${emu.applicationId}/commands`, {
+    name: 'score',
+    description: 'Show the score',
+    ...body,
+  });
+  expect(made.status).toBe(201);
 }
 
 /** A signed-in player: Authorization header, user id, and a way to open gateway sessions. */

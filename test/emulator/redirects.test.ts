@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createInteractionsHandler, InteractionCallbackType } from '../../src/backend/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { signIn } from './helpers.js';
-import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import { closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';
 
 // The platform does not follow a redirect from an application's endpoint, so the emulator must not either:
 // following one re-sends the signed body, interaction token included, to wherever the endpoint points.
@@ -88,17 +88,7 @@ describe('redirects from application endpoints', () => {
     // Set as an option would, without the portal check (which has its own test below).
     const { emu, logs } = await loggedEmulator(running, { users: 2, interactionsEndpointUrl: endpoint.url });
     key = emu.applicationPublicKey;
-    const made = await call(
-      emu,
-      `Bot ${emu.botToken}`,
-      'POST',
-      `/applications/${emu.applicationId}/commands`,
-      {
-        name: 'score',
-        description: 'Show the score',
-      },
-    );
-    expect(made.status).toBe(201);
+    await withCommand(emu);
     const interaction = await emu.invokeCommand({ user: 'alice', command: 'score', channel: general(emu) });
     expect(interaction.delivery).toMatch(/^failed: .*307.*redirects are not followed/);
     expect(interaction.responseType).toBeNull();

@@ -1,7 +1,7 @@
 import { permissionRoleName } from '../social/permissions.js';
 import { isSnowflake, SnowflakeGenerator } from '../snowflake.js';
 import { generateApplicationKey } from '../webhooks/applicationKey.js';
-import type { GuildMemberRecord, RoleRecord } from './types.js';
+import type { ApplicationRecord, GuildMemberRecord, RoleRecord } from './types.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -86,16 +86,17 @@ export function completeApplication(application: Record<string, unknown>): void 
  * the platform starts them: empty, and installable both ways. A new emulator's application and an older
  * saved one (completeApplication) both start from these.
  */
-export function portalDefaults(): {
-  description: string;
-  icon: string | null;
-  coverImage: string | null;
-  tags: string[];
-  customInstallUrl: string | null;
-  roleConnectionsVerificationUrl: string | null;
-  installParams: null;
-  installContexts: ReturnType<typeof defaultInstallContexts>;
-} {
+export function portalDefaults(): Pick<
+  ApplicationRecord,
+  | 'description'
+  | 'icon'
+  | 'coverImage'
+  | 'tags'
+  | 'customInstallUrl'
+  | 'roleConnectionsVerificationUrl'
+  | 'installParams'
+  | 'installContexts'
+> {
   return {
     description: '',
     icon: null,
