@@ -230,7 +230,7 @@ export interface ForeignDevicesSeen {
  * engine's SystemAudio opens the default microphone and speaker, waits for both to run and closes them. With
  * `carry`: the Client takes the two device ids (as a game restores a saved choice), then the engine opens
  * them and copies the microphone to the speaker from the JS thread until the file `carry.stop` exists
- * (bounded by `carry.maxMs`); the file `carry.ready` is written once both are open.
+ * (bounded by `carry.maxMs`); the file `carry.ready` is written once both devices call back.
  */
 export async function devicesSeenIn(
   node: ForeignNode,
@@ -277,14 +277,21 @@ export async function devicesSeenIn(
       const backendId = (id) => id.slice(id.indexOf(':') + 1);
       system.open('input', backendId(carry.input));
       system.open('output', backendId(carry.output));
-      writeFileSync(carry.ready, '');
       const frame = new Int16Array(1920);
       const deadline = Date.now() + carry.maxMs;
       let frames = 0;
+      let ready = false;
       while (!existsSync(carry.stop) && Date.now() < deadline) {
         while (system.read(frame, frame.length)) {
           system.write(frame);
           frames += 1;
+        }
+        // Ready once both device threads run (10 callbacks each), not once they are open: a record stream
+        // from winepulse may start seconds after its open on a busy machine, and whatever is spoken into
+        // the microphone before then is never captured.
+        if (!ready && ['input', 'output'].every((d) => system.status(d).callbacks >= 10)) {
+          writeFileSync(carry.ready, '');
+          ready = true;
         }
         await sleep(5);
       }

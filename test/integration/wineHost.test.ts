@@ -147,8 +147,10 @@ describe('Windows Node (wine) as a host', () => {
         'Hello Bob, this is Alice on Windows. Over.',
         'en-us',
       );
-      const ready = path.join(dir, 'devices-ready');
-      const stop = path.join(dir, 'devices-stop');
+      // A directory of this attempt's own: a retry must not find the first attempt's ready and stop files.
+      const attempt = mkdtempSync(path.join(dir, 'devices-'));
+      const ready = path.join(attempt, 'ready');
+      const stop = path.join(attempt, 'stop');
       const carrying = devicesSeenIn(wine, {
         env,
         carry: { input: microphone.id, output: headphones.id, ready, stop, maxMs: 40_000 },
@@ -162,7 +164,7 @@ describe('Windows Node (wine) as a host', () => {
           'bob_speaker.monitor',
           'alice_mic_feed',
           speech.file,
-          path.join(dir, 'bob-heard.wav'),
+          path.join(attempt, 'bob-heard.wav'),
         );
       } finally {
         writeFileSync(stop, '');
