@@ -51,12 +51,7 @@ import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
 import { EmulatorStore, type UserPatch } from './store/Store.js';
 import { wirePresence } from './social/wire.js';
-import {
-  exportStoreState,
-  importStoreState,
-  StateExportError,
-  type EmulatorSavedState,
-} from './store/persist.js';
+import { exportStoreState, importStoreState, StateExportError } from './store/persist.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
 import { wireVoiceStates } from './social/voiceStates.js';
@@ -86,11 +81,13 @@ import type {
   EmulatorOptions,
   EmulatorPresence,
   EmulatorRelationship,
+  EmulatorSavedState,
   EmulatorUser,
   EmulatorVoice,
   GatewaySessionInfo,
+  WebhookDelivery,
 } from './types.js';
-import { WebhookEvents, type WebhookDelivery } from './webhooks/WebhookEvents.js';
+import { WebhookEvents } from './webhooks/WebhookEvents.js';
 
 /** How far {@link Emulator.advanceTime} has moved the emulator's wall clock ahead of real time. */
 interface WallClock {

@@ -11,8 +11,7 @@
  * ```
  */
 export { startEmulator } from './Emulator.js';
-export { StateExportError, type EmulatorSavedState, type OmittedRecord } from './store/persist.js';
-export type { WebhookDelivery } from './webhooks/WebhookEvents.js';
+export { StateExportError, type OmittedRecord } from './store/persist.js';
 export {
   InteractionResponseError,
   type InteractionResponseFailure,
@@ -27,12 +26,7 @@ export { matchAudio, type AudioMatch, type AudioMatchOptions } from './testing/a
 export { echoReturnLossEnhancement, estimatedSnr, snrGain } from './testing/voiceMetrics.js';
 export { resampleMono, monoToStereo, stereoToMono } from './testing/resample.js';
 export { readWavFile, writeWavFile } from './testing/wav.js';
-export {
-  emulatorBrowser,
-  emulatorInfoAt,
-  type EmulatorPublicInfo,
-  type EmulatorPublicUser,
-} from './testing/remote.js';
+export { emulatorBrowser, emulatorInfoAt } from './testing/remote.js';
 export type {
   BrowserOptions,
   Emulator,
@@ -68,6 +62,9 @@ export type {
   EmulatorLobbyMember,
   EmulatorLobbyMessage,
   EmulatorOptions,
+  EmulatorPublicInfo,
+  EmulatorPublicUser,
+  EmulatorSavedState,
   EmulatorPresence,
   EmulatorRelationship,
   EmulatorUser,
@@ -80,6 +77,7 @@ export type {
   EmulatorVoiceUdpCounters,
   VoiceImpairment,
   GatewaySessionInfo,
+  WebhookDelivery,
   RateLimitRule,
   RateLimitSettings,
   RateLimitsOption,

@@ -2,8 +2,7 @@ import { checkMappings, type UrlMapping } from './activities/ActivityProxy.js';
 import { privilegedIntentBits } from './bot/intents.js';
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { isSnowflake } from './snowflake.js';
-import type { EmulatorSavedState } from './store/persist.js';
-import type { EmulatorOptions } from './types.js';
+import type { EmulatorOptions, EmulatorSavedState } from './types.js';
 import { Impairment } from './voice/impairment.js';
 import type { VoiceServerSettings } from './voice/serverDeps.js';
 

@@ -1,6 +1,3 @@
-import type { EmulatorSavedState } from './store/persist.js';
-import type { WebhookDelivery } from './webhooks/WebhookEvents.js';
-
 /** Options of {@link startEmulator}. Every field is optional; the defaults give a ready-to-use world. */
 export interface EmulatorOptions {
   /** TCP port for HTTP and the gateway. @defaultValue `0` (an ephemeral port) */
@@ -1199,4 +1196,70 @@ export interface Emulator extends EmulatorInfo {
   postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage;
   /** A channel's messages, oldest first: written in the chat app or relayed from a linked lobby. */
   channelMessages(channelId: string): EmulatorChannelMessage[];
+}
+
+/**
+ * A saved emulator state (`Emulator.exportState()`, `EmulatorOptions.state`): plain JSON. It holds the bot
+ * token, the client secret, the application's Ed25519 key pair (interactions and webhook events are signed with
+ * it), users' access and refresh tokens and the ID token signing key, so treat it as a secret of your local
+ * setup.
+ */
+export interface EmulatorSavedState {
+  /** Always `'sdkpp-emulator-state'`. */
+  format: string;
+  /** The format version (2; version 1 files, from before guild roles, are read too). */
+  version: number;
+  /** When it was saved, ISO 8601. */
+  savedAt: string;
+  /** The saved world; its shape belongs to the emulator and may change with `version`. */
+  data: Record<string, unknown>;
+}
+
+/** One delivery of one event to the application's webhook events URL, as the dashboard and tests see it. */
+export interface WebhookDelivery {
+  /** A number in delivery order. */
+  readonly id: number;
+  /** The event type, e.g. `APPLICATION_DEAUTHORIZED`. */
+  readonly eventType: string;
+  /** Where it was sent. */
+  readonly url: string;
+  /** How many times it was sent so far. */
+  readonly attempts: number;
+  /** `pending` while a retry is due, then `delivered` (a 2xx answer) or `failed` (out of attempts). */
+  readonly state: 'pending' | 'delivered' | 'failed';
+  /** The last answer's HTTP status, or null when there was none (refused connection, timeout). */
+  readonly status: number | null;
+  /** Why the last attempt failed, or null. */
+  readonly error: string | null;
+}
+
+/** What an emulator says about itself at `<http>/emulator.json`: nothing secret. */
+export interface EmulatorPublicInfo {
+  /** Its HTTP origin. */
+  http: string;
+  /** Its API base, `${http}/api/v10`. */
+  api: string;
+  /** Its gateway WebSocket URL. */
+  gateway: string;
+  /** Its dashboard page. */
+  dashboard: string;
+  /** The application id it runs with. */
+  applicationId: string;
+  /**
+   * The application's Ed25519 public key (64 hex digits, `verify_key`): what a backend in another process
+   * checks the signatures of interactions and webhook events with.
+   */
+  applicationPublicKey: string;
+  /** Whether it approves authorize requests at once (`--auto-consent`). */
+  autoConsent: boolean;
+  /** Its full test users, oldest first. */
+  users: EmulatorPublicUser[];
+}
+
+/** A test user as `/emulator.json` lists it. */
+export interface EmulatorPublicUser {
+  /** The user id (snowflake). */
+  id: string;
+  /** The username, e.g. `alice`. */
+  username: string;
 }

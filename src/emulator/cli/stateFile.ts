@@ -1,12 +1,7 @@
 import { open, readFile, rename, rm } from 'node:fs/promises';
 
-import {
-  describeOmitted,
-  importStoreState,
-  StateExportError,
-  type EmulatorSavedState,
-  type OmittedRecord,
-} from '../store/persist.js';
+import { describeOmitted, importStoreState, StateExportError, type OmittedRecord } from '../store/persist.js';
+import type { EmulatorSavedState } from '../types.js';
 
 /** A state file that cannot be read or used; the message names the file. */
 export class StateFileError extends Error {

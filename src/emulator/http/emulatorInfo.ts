@@ -1,5 +1,5 @@
 import type { EmulatorContext } from '../context.js';
-import type { EmulatorPublicInfo } from '../testing/remote.js';
+import type { EmulatorPublicInfo } from '../types.js';
 import { jsonReply, redirectReply } from './replies.js';
 import type { Route } from './router.js';
 

@@ -6,29 +6,13 @@
 import { MAX_JSON_DEPTH } from '../../util/boundedJson.js';
 import { completeApplication, migrateGuildsFromV1 } from './migrate.js';
 import { checkStoreState, describeIssues, formatPath, plainDataProblem, type StateIssue } from './schema.js';
+import type { EmulatorSavedState } from '../types.js';
 import type { StoreState } from './types.js';
 
 /** The `format` field of a saved state. */
 export const SAVED_STATE_FORMAT = 'sdkpp-emulator-state';
 /** The version this build writes and reads; a later one fails to load with a message. */
 export const SAVED_STATE_VERSION = 2;
-
-/**
- * A saved emulator state (`Emulator.exportState()`, `EmulatorOptions.state`): plain JSON. It holds the bot
- * token, the client secret, the application's Ed25519 key pair (interactions and webhook events are signed with
- * it), users' access and refresh tokens and the ID token signing key, so treat it as a secret of your local
- * setup.
- */
-export interface EmulatorSavedState {
-  /** Always `'sdkpp-emulator-state'`. */
-  format: string;
-  /** The format version (2; version 1 files, from before guild roles, are read too). */
-  version: number;
-  /** When it was saved, ISO 8601. */
-  savedAt: string;
-  /** The saved world; its shape belongs to the emulator and may change with `version`. */
-  data: Record<string, unknown>;
-}
 
 /** The collections of {@link StoreState}: records by id (or code, token, key), saved one by one. */
 const TABLES = [

@@ -1,36 +1,5 @@
-import type { BrowserOptions } from '../types.js';
+import type { BrowserOptions, EmulatorPublicInfo } from '../types.js';
 import { createBrowserOpener } from './browser.js';
-
-/** What an emulator says about itself at `<http>/emulator.json`: nothing secret. */
-export interface EmulatorPublicInfo {
-  /** Its HTTP origin. */
-  http: string;
-  /** Its API base, `${http}/api/v10`. */
-  api: string;
-  /** Its gateway WebSocket URL. */
-  gateway: string;
-  /** Its dashboard page. */
-  dashboard: string;
-  /** The application id it runs with. */
-  applicationId: string;
-  /**
-   * The application's Ed25519 public key (64 hex digits, `verify_key`): what a backend in another process
-   * checks the signatures of interactions and webhook events with.
-   */
-  applicationPublicKey: string;
-  /** Whether it approves authorize requests at once (`--auto-consent`). */
-  autoConsent: boolean;
-  /** Its full test users, oldest first. */
-  users: EmulatorPublicUser[];
-}
-
-/** A test user as `/emulator.json` lists it. */
-export interface EmulatorPublicUser {
-  /** The user id (snowflake). */
-  id: string;
-  /** The username, e.g. `alice`. */
-  username: string;
-}
 
 function isPublicInfo(value: unknown): value is EmulatorPublicInfo {
   if (typeof value !== 'object' || value === null) return false;

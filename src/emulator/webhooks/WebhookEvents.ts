@@ -5,26 +5,9 @@ import { SIGNATURE_HEADER, signRequest, TIMESTAMP_HEADER } from '../../protocol/
 import type { Mutable } from '../../util/mutable.js';
 import type { EmulatorLog } from '../log.js';
 import type { ApplicationKeyRecord } from '../store/types.js';
+import type { WebhookDelivery } from '../types.js';
 import { applicationPrivateKey, verifyKeyHex } from './applicationKey.js';
 import { postSigned } from './signedPost.js';
-
-/** One delivery of one event to the application's webhook events URL, as the dashboard and tests see it. */
-export interface WebhookDelivery {
-  /** A number in delivery order. */
-  readonly id: number;
-  /** The event type, e.g. `APPLICATION_DEAUTHORIZED`. */
-  readonly eventType: string;
-  /** Where it was sent. */
-  readonly url: string;
-  /** How many times it was sent so far. */
-  readonly attempts: number;
-  /** `pending` while a retry is due, then `delivered` (a 2xx answer) or `failed` (out of attempts). */
-  readonly state: 'pending' | 'delivered' | 'failed';
-  /** The last answer's HTTP status, or null when there was none (refused connection, timeout). */
-  readonly status: number | null;
-  /** Why the last attempt failed, or null. */
-  readonly error: string | null;
-}
 
 /** What {@link WebhookEvents} needs. */
 export interface WebhookEventsDeps {
