@@ -1,5 +1,5 @@
 import { checkMappings, type UrlMapping } from './activities/ActivityProxy.js';
-import { privilegedIntentBits } from './bot/intents.js';
+import { privilegedIntentBits } from './platform/intents.js';
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { isSnowflake } from './snowflake.js';
 import type { EmulatorOptions, EmulatorSavedState } from './types.js';

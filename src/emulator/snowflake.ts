@@ -61,3 +61,8 @@ export function snowflakeTimestamp(id: string): number {
 export function isSnowflake(value: unknown): boolean {
   return typeof value === 'string' && /^[0-9]{1,20}$/.test(value) && BigInt(value) < 2n ** 64n;
 }
+
+/** Snowflakes (decimal strings) in time order: a shorter one is older, equal lengths compare as text. */
+export function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}

@@ -1,4 +1,4 @@
-import { ApiError, unknown } from '../http/errors.js';
+import { ApiError, unknown } from '../platform/errors.js';
 import type { EmulatorLog } from '../log.js';
 import { ExternalTokenError, identityKey, readExternalToken } from '../oauth/externalIdentity.js';
 import type { IdTokenSigner } from '../oauth/idToken.js';

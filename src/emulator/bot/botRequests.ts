@@ -6,7 +6,7 @@ import { shortId, type EmulatorLog } from '../log.js';
 import type { Guilds } from '../social/Guilds.js';
 import type { EmulatorStore } from '../store/Store.js';
 import { wireMember } from './guildWire.js';
-import { Intent } from './intents.js';
+import { Intent } from '../platform/intents.js';
 
 /** The document's limit: one all-members request per guild per bot per 30 seconds. */
 export const ALL_MEMBERS_WINDOW_MS = 30_000;

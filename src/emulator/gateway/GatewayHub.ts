@@ -14,7 +14,7 @@ import { PlainEncoder, type FrameEncoder } from './compression.js';
 import { GatewayConnection, type ConnectionHost } from './GatewayConnection.js';
 import { GatewaySession } from './GatewaySession.js';
 import { applicationFlags } from '../bot/applicationFlags.js';
-import { PRIVILEGED_INTENTS } from '../bot/intents.js';
+import { PRIVILEGED_INTENTS } from '../platform/intents.js';
 import { ACCEPTED_CLIENT_OPS, SESSION_ENDING_CODES } from './opcodes.js';
 import { buildReady } from './ready.js';
 

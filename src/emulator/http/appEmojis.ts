@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../context.js';
-import { compareIds } from '../social/ids.js';
+import { compareIds } from '../snowflake.js';
 import type { AppEmojiRecord } from '../store/types.js';
-import { ApiError, unknown } from './errors.js';
+import { ApiError, unknown } from '../platform/errors.js';
 import { requireOwnApplication } from './botAccess.js';
 import { FieldErrors, isRecord, optionalString } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';

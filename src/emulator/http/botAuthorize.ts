@@ -2,7 +2,7 @@ import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
 import { checkConsentToken, makeConsentToken } from '../oauth/csrf.js';
 import { isRegisteredRedirectUri, withQueryParams } from '../oauth/redirectUris.js';
-import { ALL_PERMISSIONS, Permission, hasAll, permissionNames } from '../social/permissions.js';
+import { ALL_PERMISSIONS, Permission, hasAll, permissionNames } from '../platform/permissions.js';
 import { parseScopeParam } from '../store/scopes.js';
 import type { Fields } from './body.js';
 import { ACTION_FIELD, CSRF_FIELD, USER_FIELD } from './consentPage.js';

@@ -1,8 +1,8 @@
 import type { EmulatorContext } from '../context.js';
 import { mentionsIn } from '../social/ChannelMessages.js';
 import { ChannelKind } from '../social/Guilds.js';
-import { compareIds } from '../social/ids.js';
-import { Permission, hasAll, permissionNames } from '../social/permissions.js';
+import { compareIds } from '../snowflake.js';
+import { Permission, hasAll, permissionNames } from '../platform/permissions.js';
 import type {
   AttachmentRecord,
   ChannelMessageRecord,
@@ -11,7 +11,7 @@ import type {
   MessageSnapshotRecord,
 } from '../store/types.js';
 import { botMessageView, botReadsContent, channelForBot } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from './errors.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import {
   MAX_MESSAGE_BODY_BYTES,
   checkMessageBody,

@@ -2,7 +2,7 @@ import type { EmulatorContext } from '../context.js';
 import { checkCommandBody } from '../interactions/commandBodies.js';
 import type { CommandRecord } from '../store/types.js';
 import { guildForBot, requireOwnApplication } from './botAccess.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../platform/errors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 

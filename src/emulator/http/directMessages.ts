@@ -3,7 +3,7 @@ import { InviteRefusal } from '../social/Invites.js';
 import { EPHEMERAL_DM_CHANNEL_TYPE, MAX_HISTORY } from '../social/DirectMessages.js';
 import { wireUser } from '../accounts/userObject.js';
 import type { DirectMessageRecord, UserRecord } from '../store/types.js';
-import { ApiError, invalidFormBody, missingAccess, unknown } from './errors.js';
+import { ApiError, invalidFormBody, missingAccess, unknown } from '../platform/errors.js';
 import { inviteRefusalError } from './invites.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';

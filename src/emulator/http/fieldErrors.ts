@@ -1,4 +1,4 @@
-import { ApiError, type FieldError } from './errors.js';
+import { ApiError, type FieldError } from '../platform/errors.js';
 
 /** A path into a request body: `['embeds', 0, 'fields']`. */
 export type FieldPath = readonly (string | number)[];

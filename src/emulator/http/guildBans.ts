@@ -1,11 +1,10 @@
 import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
-import { compareIds } from '../social/ids.js';
-import { Permission } from '../social/permissions.js';
-import { isSnowflake } from '../snowflake.js';
+import { Permission } from '../platform/permissions.js';
+import { compareIds, isSnowflake } from '../snowflake.js';
 import type { GuildBanRecord, GuildRecord } from '../store/types.js';
 import { guildForBot, hierarchyRefusal } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from './errors.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import {
   FieldErrors,
   optionalArray,

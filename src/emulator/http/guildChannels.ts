@@ -1,10 +1,10 @@
 import { wireChannel, wireGuild } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
 import { ChannelKind, type ChannelChange } from '../social/Guilds.js';
-import { Permission, hasAll, parsePermissions, permissionNames } from '../social/permissions.js';
+import { Permission, hasAll, parsePermissions, permissionNames } from '../platform/permissions.js';
 import type { ChannelOverwriteRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
 import { channelForBot, guildForBot } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from './errors.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import {
   FieldErrors,
   isRecord,

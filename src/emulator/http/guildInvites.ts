@@ -1,10 +1,10 @@
 import { wireRolePartial } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
-import { Permission, hasAll } from '../social/permissions.js';
+import { Permission, hasAll } from '../platform/permissions.js';
 import type { ChannelInviteRecord } from '../store/types.js';
 import { isSnowflake } from '../snowflake.js';
 import { channelForBot } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from './errors.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import { FieldErrors, isRecord, optionalArray, optionalBoolean, optionalInteger } from './fieldErrors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { botTopPosition } from './guildRoles.js';

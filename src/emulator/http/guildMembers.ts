@@ -1,11 +1,12 @@
 import { wireMember } from '../bot/guildWire.js';
-import { Intent } from '../bot/intents.js';
+import { Intent } from '../platform/intents.js';
 import type { EmulatorContext } from '../context.js';
-import { compareIds } from '../social/ids.js';
-import { Permission, hasAll, outranks } from '../social/permissions.js';
+import { compareIds } from '../snowflake.js';
+import { Permission, hasAll } from '../platform/permissions.js';
+import { outranks } from '../social/memberPermissions.js';
 import type { GuildMemberRecord, GuildRecord } from '../store/types.js';
 import { guildForBot, hierarchyRefusal } from './botAccess.js';
-import { missingAccess, missingPermissions, unknown } from './errors.js';
+import { missingAccess, missingPermissions, unknown } from '../platform/errors.js';
 import {
   FieldErrors,
   isRecord,

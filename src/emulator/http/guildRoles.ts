@@ -1,9 +1,10 @@
 import { wireRole } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
-import { Permission, hasAll, parsePermissions, permissionNames, rank } from '../social/permissions.js';
+import { Permission, hasAll, parsePermissions, permissionNames } from '../platform/permissions.js';
+import { rank } from '../social/memberPermissions.js';
 import type { GuildRecord, RoleRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from './errors.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import {
   FieldErrors,
   optionalBoolean,

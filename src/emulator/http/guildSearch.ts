@@ -1,11 +1,11 @@
-import { Intent } from '../bot/intents.js';
+import { Intent } from '../platform/intents.js';
 import { wireMessage } from '../bot/messageWire.js';
 import type { EmulatorContext } from '../context.js';
-import { compareIds } from '../social/ids.js';
-import { Permission, hasAll } from '../social/permissions.js';
+import { compareIds } from '../snowflake.js';
+import { Permission, hasAll } from '../platform/permissions.js';
 import type { ChannelMessageRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
-import { ApiError, missingAccess } from './errors.js';
+import { ApiError, missingAccess } from '../platform/errors.js';
 import { queryInteger } from './fieldErrors.js';
 import { jsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';

@@ -1,7 +1,7 @@
 import { MAX_CHANNEL_MESSAGE } from '../social/ChannelMessages.js';
 import { checkComponents, IS_COMPONENTS_V2 } from './componentBodies.js';
 import { checkEmbeds } from './embedBodies.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../platform/errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import {
   FieldErrors,

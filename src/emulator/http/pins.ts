@@ -1,9 +1,9 @@
 import type { EmulatorContext } from '../context.js';
 import { MAX_PINS } from '../social/ChannelMessages.js';
-import { Permission, hasAll } from '../social/permissions.js';
+import { Permission, hasAll } from '../platform/permissions.js';
 import type { ChannelMessageRecord, GuildChannelRecord } from '../store/types.js';
 import { botMessageView, channelForBot } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from './errors.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import { queryInteger } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';

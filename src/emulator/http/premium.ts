@@ -1,9 +1,9 @@
 import type { EmulatorContext } from '../context.js';
-import { compareIds } from '../social/ids.js';
+import { compareIds } from '../snowflake.js';
 import { ConsumeRefusal } from '../premium/Premium.js';
 import { wireEntitlement, wireSku, wireSubscription } from '../premium/premiumWire.js';
 import type { EntitlementRecord } from '../store/types.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../platform/errors.js';
 import { requireOwnApplication } from './botAccess.js';
 import { FieldErrors, isRecord, optionalInteger, optionalString, queryInteger } from './fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { EmulatorLog } from '../log.js';
 import { decodeUtf8, mediaType, parseUrlEncoded, readBody, type Fields } from './body.js';
-import { ApiError, BodyError, HtmlError, HttpError, OAuthError, invalidFormBody } from './errors.js';
+import { ApiError, invalidFormBody } from '../platform/errors.js';
+import { apiErrorReply, BodyError, HtmlError, HttpError, OAuthError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { readMultipart, type MultipartBody, type MultipartLimits } from './multipart.js';
 import type { HttpRateLimits } from './rateLimits.js';
@@ -135,26 +136,31 @@ function bodyErrorReply(style: ErrorStyle, error: BodyError): Reply {
       error.problem === 'too_large' ? 'The request is too large.' : `Malformed request: ${error.message}.`,
     ).toReply();
   }
-  if (error.problem === 'too_large') return new ApiError(413, 40005, 'Request entity too large').toReply();
+  if (error.problem === 'too_large')
+    return apiErrorReply(new ApiError(413, 40005, 'Request entity too large'));
   if (error.problem === 'too_deep') return bodyWideError('JSON_DEPTH_EXCEEDED', error.message);
   if (error.problem === 'bad_multipart') return bodyWideError('MULTIPART_BODY_INVALID', error.message);
   if (error.problem === 'unsupported_media_type') {
-    return invalidFormBody({
-      _content_type: {
-        code: 'CONTENT_TYPE_INVALID',
-        message:
-          'Expected "Content-Type" header to be one of {application/json, application/x-www-form-urlencoded}.',
-      },
-    }).toReply();
+    return apiErrorReply(
+      invalidFormBody({
+        _content_type: {
+          code: 'CONTENT_TYPE_INVALID',
+          message:
+            'Expected "Content-Type" header to be one of {application/json, application/x-www-form-urlencoded}.',
+        },
+      }),
+    );
   }
-  return new ApiError(400, 50109, 'The request body contains invalid JSON.').toReply();
+  return apiErrorReply(new ApiError(400, 50109, 'The request body contains invalid JSON.'));
 }
 
 /** A 50035 about the body as a whole: the error sits at the root of the `errors` tree, where no field is. */
 function bodyWideError(code: string, message: string): Reply {
-  return new ApiError(400, 50035, 'Invalid Form Body', {
-    errors: { _errors: [{ code, message: `${message[0]?.toUpperCase() ?? ''}${message.slice(1)}.` }] },
-  }).toReply();
+  return apiErrorReply(
+    new ApiError(400, 50035, 'Invalid Form Body', {
+      errors: { _errors: [{ code, message: `${message[0]?.toUpperCase() ?? ''}${message.slice(1)}.` }] },
+    }),
+  );
 }
 
 /**
@@ -297,6 +303,7 @@ export class Router {
     try {
       return await route.handle(request);
     } catch (error) {
+      if (error instanceof ApiError) return apiErrorReply(error);
       if (error instanceof HttpError) return error.toReply();
       if (error instanceof BodyError) {
         const reply = bodyErrorReply(route.style, error);

@@ -1,4 +1,4 @@
-import { missingAccess } from './errors.js';
+import { missingAccess } from '../platform/errors.js';
 import type { Caller } from './requestAuth.js';
 
 /** 403 unless a Bearer caller's token holds `scope` (the bot holds every scope of its application). */

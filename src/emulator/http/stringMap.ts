@@ -1,4 +1,4 @@
-import { invalidFormBody } from './errors.js';
+import { invalidFormBody } from '../platform/errors.js';
 
 /**
  * Reads a `{string: string}` object such as message metadata, enforcing a key count and a total size

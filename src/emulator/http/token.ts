@@ -6,7 +6,8 @@ import { expandScopes, parseScopeParam } from '../store/scopes.js';
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../store/types.js';
 import { readCredentials } from './authHeader.js';
 import type { Fields } from './body.js';
-import { OAuthError, invalidFormBody } from './errors.js';
+import { OAuthError } from './errors.js';
+import { invalidFormBody } from '../platform/errors.js';
 import { noStoreJsonReply, type Reply } from './replies.js';
 import type { Route, RouteRequest } from './router.js';
 

@@ -1,5 +1,5 @@
 import { isSnowflake } from '../snowflake.js';
-import { invalidFormBody, type FieldError } from './errors.js';
+import { invalidFormBody, type FieldError } from '../platform/errors.js';
 import { requireObjectBody } from './fieldErrors.js';
 
 /**

@@ -1,6 +1,6 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../platform/errors.js';
 import type { EmulatorLog } from '../log.js';
-import { compareIds } from '../social/ids.js';
+import { compareIds } from '../snowflake.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { CommandRecord } from '../store/types.js';
 import { CommandType, type CommandFields } from './commandBodies.js';

@@ -1,6 +1,6 @@
 import { TypedEmitter } from '../../util/TypedEmitter.js';
 import type { EmulatorLog } from '../log.js';
-import { compareIds } from '../social/ids.js';
+import { compareIds } from '../snowflake.js';
 import { MAX_PERIOD_MS, MIN_PERIOD_MS } from '../store/schema.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { EntitlementRecord, SkuPrice, SkuRecord, SubscriptionRecord } from '../store/types.js';

@@ -3,7 +3,7 @@ import type { EmulatorLog } from '../log.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, GuildChannelRecord } from '../store/types.js';
 import { AttachmentFiles } from './AttachmentFiles.js';
-import { compareIds } from './ids.js';
+import { compareIds } from '../snowflake.js';
 
 /** A channel message's content limit, in characters (the platform's). */
 export const MAX_CHANNEL_MESSAGE = 2000;

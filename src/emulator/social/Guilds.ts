@@ -13,16 +13,15 @@ import type {
 import { ChannelInvites } from './ChannelInvites.js';
 import { ChannelMessages, MAX_CHANNEL_MESSAGE, mentionsIn } from './ChannelMessages.js';
 import { GuildVoice } from './GuildVoice.js';
-import { compareIds } from './ids.js';
+import { compareIds } from '../snowflake.js';
 import {
   LINK_PERMISSIONS,
   MEMBER_PERMISSIONS,
   Permission,
-  channelPermissions,
-  guildPermissions,
   hasAll,
   permissionRoleName,
-} from './permissions.js';
+} from '../platform/permissions.js';
+import { channelPermissions, guildPermissions } from './memberPermissions.js';
 
 /** Channel types the emulator models. */
 export const ChannelKind = { TEXT: 0, VOICE: 2, CATEGORY: 4 } as const;

@@ -7,7 +7,7 @@ import type {
   EmulatorGuildRole,
 } from '../types.js';
 import type { Guilds, NewGuildChannel } from './Guilds.js';
-import { MEMBER_PERMISSIONS } from './permissions.js';
+import { MEMBER_PERMISSIONS } from '../platform/permissions.js';
 
 /**
  * The guild admin hooks of the Emulator interface: they take usernames or ids and decimal strings or bigints,

@@ -1,4 +1,4 @@
-import { permissionRoleName } from '../social/permissions.js';
+import { permissionRoleName } from '../platform/permissions.js';
 import { isSnowflake, SnowflakeGenerator } from '../snowflake.js';
 import { generateApplicationKey } from '../webhooks/applicationKey.js';
 import type { ApplicationRecord, GuildMemberRecord, RoleRecord } from './types.js';

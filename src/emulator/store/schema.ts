@@ -8,7 +8,7 @@ import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 
 import { MAX_JSON_DEPTH } from '../../util/boundedJson.js';
-import { PRIVILEGED_INTENTS } from '../bot/intents.js';
+import { PRIVILEGED_INTENTS } from '../platform/intents.js';
 import { isSnowflake } from '../snowflake.js';
 import { applicationKeyProblem } from '../webhooks/applicationKey.js';
 import { EXTERNAL_AUTH_TYPES, type StoreState } from './types.js';
