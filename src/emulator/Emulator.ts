@@ -18,7 +18,7 @@ import { Router } from './http/router.js';
 import { EmulatorLog } from './log.js';
 import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
 import { portalDefaults } from './store/migrate.js';
-import { generateApplicationKey } from './webhooks/applicationKey.js';
+import { generateApplicationKey } from './store/applicationKey.js';
 import { resolveOptions, webhookUrl, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
 import { SnowflakeGenerator } from './snowflake.js';

@@ -13,7 +13,7 @@ import type { GatewaySessionInfo } from '../types.js';
 import { PlainEncoder, type FrameEncoder } from './compression.js';
 import { GatewayConnection, type ConnectionHost } from './GatewayConnection.js';
 import { GatewaySession } from './GatewaySession.js';
-import { applicationFlags } from '../bot/applicationFlags.js';
+import { applicationFlags } from '../store/applicationFlags.js';
 import { PRIVILEGED_INTENTS } from '../platform/intents.js';
 import { ACCEPTED_CLIENT_OPS, SESSION_ENDING_CODES } from './opcodes.js';
 import { buildReady } from './ready.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { EDITABLE_APPLICATION_FLAGS } from '../bot/applicationFlags.js';
+import { EDITABLE_APPLICATION_FLAGS } from '../store/applicationFlags.js';
 import { ALL_PERMISSIONS } from '../platform/permissions.js';
 import { isKnownScope } from '../store/scopes.js';
 import { MAX_APPLICATION_DESCRIPTION, MAX_APPLICATION_TAG, MAX_APPLICATION_TAGS } from '../store/schema.js';

@@ -1,4 +1,4 @@
-import { applicationFlags, privilegedIntentsOf } from '../bot/applicationFlags.js';
+import { applicationFlags, privilegedIntentsOf } from '../store/applicationFlags.js';
 import type { EmulatorContext } from '../context.js';
 import { verifyInteractionsEndpoint } from '../interactions/endpointCheck.js';
 import { MAX_APPLICATION_IMAGE_BYTES, readApplicationEdit, type ApplicationEdit } from './applicationEdit.js';

@@ -1,6 +1,6 @@
 import { permissionRoleName } from '../platform/permissions.js';
 import { isSnowflake, SnowflakeGenerator } from '../snowflake.js';
-import { generateApplicationKey } from '../webhooks/applicationKey.js';
+import { generateApplicationKey } from './applicationKey.js';
 import type { ApplicationRecord, GuildMemberRecord, RoleRecord } from './types.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {

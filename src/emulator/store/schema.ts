@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { MAX_JSON_DEPTH } from '../../util/boundedJson.js';
 import { PRIVILEGED_INTENTS } from '../platform/intents.js';
 import { isSnowflake } from '../snowflake.js';
-import { applicationKeyProblem } from '../webhooks/applicationKey.js';
+import { applicationKeyProblem } from './applicationKey.js';
 import { EXTERNAL_AUTH_TYPES, type StoreState } from './types.js';
 
 /** The largest distance from 1970 that `Date` accepts, in ms (±100 000 000 days). */

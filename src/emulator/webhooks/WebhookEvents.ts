@@ -6,7 +6,7 @@ import type { Mutable } from '../../util/mutable.js';
 import type { EmulatorLog } from '../log.js';
 import type { ApplicationKeyRecord } from '../store/types.js';
 import type { WebhookDelivery } from '../types.js';
-import { applicationPrivateKey, verifyKeyHex } from './applicationKey.js';
+import { applicationPrivateKey, verifyKeyHex } from '../store/applicationKey.js';
 import { postSigned } from './signedPost.js';
 
 /** What {@link WebhookEvents} needs. */

@@ -19,7 +19,7 @@ import {
 } from '../../../src/emulator/oauth/redirectUris.js';
 import { portalDefaults } from '../../../src/emulator/store/migrate.js';
 import type { ApplicationRecord } from '../../../src/emulator/store/types.js';
-import { generateApplicationKey } from '../../../src/emulator/webhooks/applicationKey.js';
+import { generateApplicationKey } from '../../../src/emulator/store/applicationKey.js';
 
 describe('PKCE', () => {
   it('matches the RFC 7636 appendix B vector and the 00..1f vector', () => {

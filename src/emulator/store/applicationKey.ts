@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 
-import type { ApplicationKeyRecord } from '../store/types.js';
+import type { ApplicationKeyRecord } from './types.js';
 
 // The application's Ed25519 key pair, kept in the store as a JWK so that a saved state signs with the same key
 // after a restart. Made from a random seed through PKCS#8 rather than generateKeyPairSync + JWK export: Node 20

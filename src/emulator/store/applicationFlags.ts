@@ -1,5 +1,5 @@
-import type { StoreState } from '../store/types.js';
 import { Intent } from '../platform/intents.js';
+import type { StoreState } from './types.js';
 
 /** The application flags the emulator can say truthfully of its application (the platform's bits). */
 export const ApplicationFlag = {
