@@ -3,7 +3,7 @@ import { compareIds } from '../snowflake.js';
 import type { AppEmojiRecord } from '../store/types.js';
 import { ApiError, unknown } from '../platform/errors.js';
 import { requireOwnApplication } from './botAccess.js';
-import { FieldErrors, isRecord, optionalString } from './fieldErrors.js';
+import { FieldErrors, isRecord, optionalString } from '../bodies/fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 

@@ -14,7 +14,7 @@ import {
   requireObjectBody,
   shown,
   type FieldPath,
-} from './fieldErrors.js';
+} from '../bodies/fieldErrors.js';
 
 /** The largest icon or cover image Edit Current Application takes, decoded. */
 export const MAX_APPLICATION_IMAGE_BYTES = 1024 * 1024;

@@ -12,13 +12,9 @@ import type {
 } from '../store/types.js';
 import { botMessageView, botReadsContent, channelForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
-import {
-  MAX_MESSAGE_BODY_BYTES,
-  checkMessageBody,
-  readMessageRequest,
-  type MessageBody,
-} from './messageBodies.js';
-import { queryInteger } from './fieldErrors.js';
+import { MAX_MESSAGE_BODY_BYTES, readMessageRequest } from './messageRequest.js';
+import { checkMessageBody, type MessageBody } from '../bodies/messageBodies.js';
+import { queryInteger } from '../bodies/fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

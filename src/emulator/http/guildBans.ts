@@ -12,7 +12,7 @@ import {
   queryInteger,
   requireObjectBody,
   shown,
-} from './fieldErrors.js';
+} from '../bodies/fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

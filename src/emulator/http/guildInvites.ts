@@ -5,7 +5,13 @@ import type { ChannelInviteRecord } from '../store/types.js';
 import { isSnowflake } from '../snowflake.js';
 import { channelForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
-import { FieldErrors, isRecord, optionalArray, optionalBoolean, optionalInteger } from './fieldErrors.js';
+import {
+  FieldErrors,
+  isRecord,
+  optionalArray,
+  optionalBoolean,
+  optionalInteger,
+} from '../bodies/fieldErrors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { botTopPosition } from './guildRoles.js';
 import { jsonReply, noContentReply } from './replies.js';

@@ -15,7 +15,7 @@ import {
   optionalString,
   queryInteger,
   requireObjectBody,
-} from './fieldErrors.js';
+} from '../bodies/fieldErrors.js';
 import { botTopPosition } from './guildRoles.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';

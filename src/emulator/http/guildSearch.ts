@@ -6,7 +6,7 @@ import { Permission, hasAll } from '../platform/permissions.js';
 import type { ChannelMessageRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
 import { ApiError, missingAccess } from '../platform/errors.js';
-import { queryInteger } from './fieldErrors.js';
+import { queryInteger } from '../bodies/fieldErrors.js';
 import { jsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route } from './router.js';

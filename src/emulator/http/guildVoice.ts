@@ -5,7 +5,7 @@ import { ChannelKind } from '../social/Guilds.js';
 import { Permission, hasAll } from '../platform/permissions.js';
 import { channelForBot, guildForBot } from './botAccess.js';
 import { ApiError, missingPermissions } from '../platform/errors.js';
-import { FieldErrors, optionalString, queryInteger, requireObjectBody } from './fieldErrors.js';
+import { FieldErrors, optionalString, queryInteger, requireObjectBody } from '../bodies/fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

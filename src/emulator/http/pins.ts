@@ -4,7 +4,7 @@ import { Permission, hasAll } from '../platform/permissions.js';
 import type { ChannelMessageRecord, GuildChannelRecord } from '../store/types.js';
 import { botMessageView, channelForBot } from './botAccess.js';
 import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
-import { queryInteger } from './fieldErrors.js';
+import { queryInteger } from '../bodies/fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

@@ -5,7 +5,13 @@ import { wireEntitlement, wireSku, wireSubscription } from '../premium/premiumWi
 import type { EntitlementRecord } from '../store/types.js';
 import { ApiError } from '../platform/errors.js';
 import { requireOwnApplication } from './botAccess.js';
-import { FieldErrors, isRecord, optionalInteger, optionalString, queryInteger } from './fieldErrors.js';
+import {
+  FieldErrors,
+  isRecord,
+  optionalInteger,
+  optionalString,
+  queryInteger,
+} from '../bodies/fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

@@ -7,8 +7,8 @@ import {
   optionalString,
   type FieldPath,
   requireObjectBody,
-} from '../http/fieldErrors.js';
-import { keepCommandOptionFields } from '../http/knownFields.js';
+} from '../bodies/fieldErrors.js';
+import { keepCommandOptionFields } from '../bodies/knownFields.js';
 import type { CommandRecord } from '../store/types.js';
 
 /** Command types. */

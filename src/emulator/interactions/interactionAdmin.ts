@@ -1,7 +1,7 @@
 import { ChannelKind } from '../social/Guilds.js';
 import type { EmulatorContext } from '../context.js';
-import { ComponentType } from '../http/componentBodies.js';
-import { isRecord } from '../http/fieldErrors.js';
+import { ComponentType } from '../bodies/componentBodies.js';
+import { isRecord } from '../bodies/fieldErrors.js';
 import type { CommandRecord } from '../store/types.js';
 import type {
   AwaitResponseOptions,

@@ -5,9 +5,6 @@ import type { ChannelMessageRecord, GuildChannelRecord } from '../store/types.js
 import { AttachmentFiles } from './AttachmentFiles.js';
 import { compareIds } from '../snowflake.js';
 
-/** A channel message's content limit, in characters (the platform's). */
-export const MAX_CHANNEL_MESSAGE = 2000;
-
 /** How long `enforce_nonce` remembers a sender's nonce ("a few minutes" in the document). */
 export const NONCE_WINDOW_MS = 5 * 60_000;
 

@@ -11,7 +11,8 @@ import type {
   RoleRecord,
 } from '../store/types.js';
 import { ChannelInvites } from './ChannelInvites.js';
-import { ChannelMessages, MAX_CHANNEL_MESSAGE, mentionsIn } from './ChannelMessages.js';
+import { ChannelMessages, mentionsIn } from './ChannelMessages.js';
+import { MAX_CHANNEL_MESSAGE } from '../bodies/messageBodies.js';
 import { GuildVoice } from './GuildVoice.js';
 import { compareIds } from '../snowflake.js';
 import {

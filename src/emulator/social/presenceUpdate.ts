@@ -1,4 +1,4 @@
-import { keepActivityFields } from '../http/knownFields.js';
+import { keepActivityFields } from '../bodies/knownFields.js';
 import type { PresenceStatus, StoredActivity } from './PresenceService.js';
 
 /** A validated Update Presence (op 3) payload. */
