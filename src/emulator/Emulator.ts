@@ -89,6 +89,9 @@ import type {
 } from './types.js';
 import { WebhookEvents } from './webhooks/WebhookEvents.js';
 
+/** The context as the emulator holds it: with every resolved option, where the faces see only theirs. */
+type EmulatorParts = EmulatorContext & { options: ResolvedOptions };
+
 /** How far {@link Emulator.advanceTime} has moved the emulator's wall clock ahead of real time. */
 interface WallClock {
   offsetMs: number;
@@ -193,7 +196,7 @@ class RunningEmulator implements Emulator {
   readonly botToken: string;
   readonly clientSecret: string;
   readonly applicationPublicKey: string;
-  readonly #ctx: EmulatorContext;
+  readonly #ctx: EmulatorParts;
   readonly #dashboard: Dashboard;
   readonly #activityHost: ActivityHost;
   readonly #server: Server;
@@ -207,7 +210,7 @@ class RunningEmulator implements Emulator {
   #closing: Promise<void> | undefined;
 
   constructor(
-    ctx: EmulatorContext,
+    ctx: EmulatorParts,
     server: Server,
     router: Router,
     gatewayServer: GatewayServer,
@@ -665,7 +668,7 @@ function voiceApi(server: VoiceServer, calls: VoiceCalls): EmulatorVoice {
 }
 
 /** The emulated desktop client, signed in as the chosen user (the first seeded one by default). */
-async function startLocalClient(ctx: EmulatorContext): Promise<LocalClientServer | null> {
+async function startLocalClient(ctx: EmulatorParts): Promise<LocalClientServer | null> {
   const choice = ctx.options.rpcUser;
   if (choice === null) return null;
   const user = choice === '' ? ctx.store.fullUsers()[0] : ctx.store.findUser(choice);
@@ -801,7 +804,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return { instanceId: instance.id, url };
     },
   });
-  const ctx: EmulatorContext = {
+  const ctx: EmulatorParts = {
     options: resolved,
     urls,
     store,

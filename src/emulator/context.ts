@@ -9,7 +9,6 @@ import type { Interactions } from './interactions/Interactions.js';
 import type { Premium } from './premium/Premium.js';
 import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
-import type { ResolvedOptions } from './options.js';
 import type { DirectMessages } from './social/DirectMessages.js';
 import type { Guilds } from './social/Guilds.js';
 import type { Invites } from './social/Invites.js';
@@ -29,9 +28,24 @@ export interface EmulatorUrls {
   gateway: string;
 }
 
+/**
+ * The options that routes and connections read while they serve. The rest of the resolved options
+ * (options.ts, `ResolvedOptions`, which extends this) are read once, where Emulator.ts builds the services and
+ * servers. options.ts stands above the faces, since it checks options of theirs (rate limits, URL mappings).
+ */
+export interface ContextOptions {
+  autoConsent: boolean;
+  codeTtlMs: number;
+  accessTokenTtlSeconds: number;
+  /** How long a desktop-client connection may wait before its handshake. */
+  rpcHandshakeTimeoutMs: number;
+  /** `EmulatorOptions.maxOutboundBufferBytes`. */
+  maxOutboundBufferBytes: number;
+}
+
 /** Everything a route or service of one emulator instance needs; passed explicitly, never global. */
 export interface EmulatorContext {
-  options: ResolvedOptions;
+  options: ContextOptions;
   urls: EmulatorUrls;
   store: EmulatorStore;
   accounts: Accounts;

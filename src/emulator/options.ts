@@ -1,4 +1,5 @@
 import { checkMappings, type UrlMapping } from './activities/ActivityProxy.js';
+import type { ContextOptions } from './context.js';
 import { privilegedIntentBits } from './platform/intents.js';
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { isSnowflake } from './snowflake.js';
@@ -7,11 +8,10 @@ import { Impairment } from './voice/impairment.js';
 import type { VoiceServerSettings } from './voice/serverDeps.js';
 
 /** {@link EmulatorOptions} with every default applied and every value checked. */
-export interface ResolvedOptions {
+export interface ResolvedOptions extends ContextOptions {
   port: number;
   host: string;
   users: number;
-  autoConsent: boolean;
   applicationId: string | undefined;
   applicationName: string;
   botToken: string | undefined;
@@ -28,8 +28,6 @@ export interface ResolvedOptions {
   /** {@link EmulatorOptions.activityUrlMappings}, checked. */
   activityUrlMappings: UrlMapping[];
   heartbeatIntervalMs: number;
-  codeTtlMs: number;
-  accessTokenTtlSeconds: number;
   resumeWindowMs: number;
   gatewayRateLimit: { count: number; windowMs: number };
   /** {@link EmulatorOptions.httpTimeouts}, with defaults. */
@@ -42,8 +40,6 @@ export interface ResolvedOptions {
   botMaxConcurrency: number;
   /** {@link EmulatorOptions.botIdentifyWindowMs}. */
   botIdentifyWindowMs: number;
-  /** {@link EmulatorOptions.maxOutboundBufferBytes}. */
-  maxOutboundBufferBytes: number;
   /** {@link EmulatorOptions.replayBufferBytes}. */
   replayBufferBytes: number;
   /** HTTP rate limits, resolved from {@link EmulatorOptions.rateLimits}. */
@@ -54,8 +50,6 @@ export interface ResolvedOptions {
   /** The desktop client's user (username or id), or null when it is off. */
   rpcUser: string | null;
   rpcSocketDir: string | undefined;
-  /** How long a desktop-client connection may wait before its handshake. */
-  rpcHandshakeTimeoutMs: number;
   launchRegistryDir: string | undefined;
   /** Whether the contract's guild is seeded. */
   seedGuild: boolean;

@@ -1,16 +1,26 @@
-import type { EmulatorContext } from '../context.js';
 import { SIGNATURE_HEADER } from '../../protocol/signedRequests.js';
+
+import type { EmulatorLog } from '../log.js';
+import type { EmulatorStore } from '../store/Store.js';
 import { postSigned } from '../webhooks/signedPost.js';
+import type { WebhookEvents } from '../webhooks/WebhookEvents.js';
 
 /** How long each check may take. */
 const CHECK_TIMEOUT_MS = 5000;
+
+/** What the check reads: the application and a fresh id (store), the signing key (webhooks), the log. */
+export interface EndpointCheckDeps {
+  readonly store: EmulatorStore;
+  readonly webhooks: WebhookEvents;
+  readonly log: EmulatorLog;
+}
 
 /**
  * Checks an interactions endpoint the way the developer portal does before saving it: a signed PING must be
  * answered 200 with `{"type": 1}`, and the same PING with a wrong signature must be refused with 401 (an
  * endpoint that accepts unsigned requests would take anyone's). Throws a RangeError saying which failed.
  */
-export async function verifyInteractionsEndpoint(url: string, ctx: EmulatorContext): Promise<void> {
+export async function verifyInteractionsEndpoint(url: string, ctx: EndpointCheckDeps): Promise<void> {
   const body = JSON.stringify({
     id: ctx.store.nextId(),
     application_id: ctx.store.state.application.id,

@@ -1,5 +1,5 @@
-import { ChannelKind } from '../social/Guilds.js';
-import type { EmulatorContext } from '../context.js';
+import { ChannelKind, type Guilds } from '../social/Guilds.js';
+import type { EmulatorStore } from '../store/Store.js';
 import { ComponentType } from '../bodies/componentBodies.js';
 import { isRecord } from '../bodies/fieldErrors.js';
 import type { CommandRecord } from '../store/types.js';
@@ -10,8 +10,9 @@ import type {
   InvokeCommandOptions,
 } from '../types.js';
 import { CommandType, EntryPointHandler } from './commandBodies.js';
+import type { Commands } from './Commands.js';
 import { InteractionFlow, type InvocationPlace } from './InteractionFlow.js';
-import { InteractionKind, type LiveInteraction } from './Interactions.js';
+import { InteractionKind, type Interactions, type LiveInteraction } from './Interactions.js';
 import { interactionView } from './interactionView.js';
 import { awaitResponse } from './responseWait.js';
 
@@ -33,6 +34,15 @@ export function commandView(c: CommandRecord): EmulatorCommand {
   };
 }
 
+/** What the admin hooks play against: the users, guilds and commands, and the interactions they start. */
+export interface InteractionAdminDeps {
+  readonly store: EmulatorStore;
+  readonly guilds: Guilds;
+  readonly commands: Commands;
+  readonly interactions: Interactions;
+  readonly flow: InteractionFlow;
+}
+
 /**
  * The admin hooks that play the user's side of interactions (the dashboard calls them too): invoke a
  * command, click a component, submit a modal. Each checks what a client would (the command exists in that
@@ -40,9 +50,9 @@ export function commandView(c: CommandRecord): EmulatorCommand {
  * and throws a RangeError naming the problem.
  */
 export class InteractionAdmin {
-  readonly #ctx: EmulatorContext;
+  readonly #ctx: InteractionAdminDeps;
 
-  constructor(ctx: EmulatorContext) {
+  constructor(ctx: InteractionAdminDeps) {
     this.#ctx = ctx;
   }
 

@@ -1,8 +1,15 @@
-import type { EmulatorContext } from '../context.js';
+import type { GatewayHub } from '../gateway/GatewayHub.js';
 import type { GatewaySession } from '../gateway/GatewaySession.js';
+import type { Lobbies } from './Lobbies.js';
 
 /** How often idle lobbies are looked for (besides every {@link Emulator.advanceTime}). */
 const SWEEP_INTERVAL_MS = 1000;
+
+/** What {@link wireLobbyGateway} connects: the gateway's sessions and the lobbies. */
+export interface LobbyGatewayDeps {
+  readonly hub: GatewayHub;
+  readonly lobbies: Lobbies;
+}
 
 /**
  * Connects the lobbies to the gateway: READY lists the user's lobbies; a member going online (first socket:
@@ -10,7 +17,7 @@ const SWEEP_INTERVAL_MS = 1000;
  * (`connected`) to their lobbies and starts or stops their idle clocks; idle lobbies are swept once a second.
  * Returns the function that stops the sweep (the emulator calls it on close).
  */
-export function wireLobbyGateway(ctx: EmulatorContext): () => void {
+export function wireLobbyGateway(ctx: LobbyGatewayDeps): () => void {
   const { hub, lobbies } = ctx;
   /** Users seen online, so only real changes are announced. */
   const online = new Set<string>();

@@ -1,4 +1,13 @@
-import type { EmulatorContext } from '../context.js';
+import type { EmulatorLog } from '../log.js';
+import type { Guilds } from './Guilds.js';
+import type { Lobbies } from './Lobbies.js';
+
+/** What {@link wireLobbyRelay} relays between: the lobbies and the guilds' channels. */
+export interface LobbyRelayDeps {
+  readonly lobbies: Lobbies;
+  readonly guilds: Guilds;
+  readonly log: EmulatorLog;
+}
 
 /**
  * Relays messages between a lobby and its linked guild channel, both ways: a message sent from the game
@@ -6,7 +15,7 @@ import type { EmulatorContext } from '../context.js';
  * user's message in a linked channel arrives in the lobby as a lobby message not sent from the game. Relayed
  * copies are never relayed back, so nothing loops.
  */
-export function wireLobbyRelay(ctx: EmulatorContext): void {
+export function wireLobbyRelay(ctx: LobbyRelayDeps): void {
   const { lobbies, guilds, log } = ctx;
 
   lobbies.on('messageCreated', (lobby, message) => {

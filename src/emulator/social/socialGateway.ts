@@ -1,16 +1,31 @@
 import { GatewayClose, GatewayOpcode } from '../../protocol/gateway.js';
-import type { EmulatorContext } from '../context.js';
-import { shortId } from '../log.js';
+import type { GatewayHub } from '../gateway/GatewayHub.js';
+import { shortId, type EmulatorLog } from '../log.js';
+import type { EmulatorStore } from '../store/Store.js';
+import type { DirectMessages } from './DirectMessages.js';
+import type { Invites } from './Invites.js';
+import type { PresenceService } from './PresenceService.js';
 import { parsePresenceUpdate } from './presenceUpdate.js';
-import type { RelationshipChange } from './Relationships.js';
+import type { RelationshipChange, Relationships } from './Relationships.js';
 import { wireAnyRelationship, wireGameRelationship, wirePresence, wireRelationship } from './wire.js';
+
+/** What {@link wireSocialGateway} connects: the gateway's sessions and the social services. */
+export interface SocialGatewayDeps {
+  readonly hub: GatewayHub;
+  readonly store: EmulatorStore;
+  readonly presence: PresenceService;
+  readonly relationships: Relationships;
+  readonly messages: DirectMessages;
+  readonly invites: Invites;
+  readonly log: EmulatorLog;
+}
 
 /**
  * Connects the social services to the gateway: sessions bring their users online, op 3 sets presence,
  * presence fans out to friends as PRESENCE_UPDATE, relationship changes reach both sides as
  * RELATIONSHIP_* / GAME_RELATIONSHIP_* events, and READY carries the friend list with presences.
  */
-export function wireSocialGateway(ctx: EmulatorContext): void {
+export function wireSocialGateway(ctx: SocialGatewayDeps): void {
   const { hub, presence, relationships, store, log } = ctx;
   const applicationId = store.state.application.id;
 
@@ -81,7 +96,7 @@ export function wireSocialGateway(ctx: EmulatorContext): void {
 }
 
 /** RELATIONSHIP_ADD (also for a type change) or _REMOVE to the owner; friends learn each other's presence. */
-function dispatchRelationshipChange(ctx: EmulatorContext, change: RelationshipChange): void {
+function dispatchRelationshipChange(ctx: SocialGatewayDeps, change: RelationshipChange): void {
   const { hub, store, presence } = ctx;
   const prefix = change.graph === 'discord' ? 'RELATIONSHIP' : 'GAME_RELATIONSHIP';
   const target = store.user(change.targetId);
