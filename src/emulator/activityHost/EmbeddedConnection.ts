@@ -17,7 +17,7 @@ import {
 } from '../localClient/protocol.js';
 import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
-import type { ActivityInstance, ActivityInstances } from './ActivityInstances.js';
+import type { ActivityInstance, ActivityInstances } from '../activities/ActivityInstances.js';
 import { runEmbeddedCommand, type ConsoleLine, type EmbeddedScope } from './embeddedCommands.js';
 import { hostMessage, HostMessageError, type HostMessage } from './hostProtocol.js';
 

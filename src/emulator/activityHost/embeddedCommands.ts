@@ -10,7 +10,7 @@ import {
 import { RpcErrorCode, type RpcCommand } from '../localClient/protocol.js';
 import { wireEntitlement } from '../premium/premiumWire.js';
 import type { EntitlementRecord, SkuRecord, UserRecord } from '../store/types.js';
-import type { ActivityInstance } from './ActivityInstances.js';
+import type { ActivityInstance } from '../activities/ActivityInstances.js';
 import { embeddedRelationships } from './embeddedRelationships.js';
 import { participantsOf, wireParticipant } from './embeddedUsers.js';
 
