@@ -5,8 +5,11 @@
  *
  * To add a layer, add one entry to LAYERS: the folder (a path regex), and either what it may import of src/
  * (`mayImport`, its own folder always allowed) or who may import it (`importedOnlyBy`). Each entry becomes one
- * rule named after it.
+ * rule named after it. A folder of the emulator goes on one of its floors (EMULATOR_FLOORS).
  */
+
+/** Where the emulator's files are, as a path regex from the repository root: the one place that names it. */
+const EMULATOR = '^src/emulator/';
 
 /**
  * @typedef {object} Layer
@@ -24,7 +27,7 @@ const LAYERS = [
     comment:
       'The emulator is the platform, not a client: it shares the wire layer (src/protocol/), the generic ' +
       'helpers (src/util/) and the media engine as a library (src/media/index.ts), and nothing else of the SDK.',
-    path: '^src/emulator/',
+    path: EMULATOR,
     mayImport: ['^src/protocol/', '^src/util/', '^src/media/index\\.ts$'],
   },
   {
@@ -72,21 +75,158 @@ const FLOORS = [
   },
 ];
 
-/** @param {number} index */
-function floorRule(index) {
-  const floor = FLOORS[index];
-  const above = FLOORS.slice(index + 1).map((f) => f.path);
+/**
+ * @typedef {object} EmulatorFloor
+ * @property {string} name the floor's rules are named after it
+ * @property {string} what what stands on it, shown with each violation
+ * @property {string[]} parts its folders (`x/`) and files (`x\\.ts$`), as regexes under EMULATOR; they
+ *   stand side by side: none of them imports another
+ */
+
+/**
+ * The floors inside the emulator, bottom first. A floor imports only its own and the floors below: the
+ * platform's vocabulary knows no record, the records know no service, the services know no protocol face, and
+ * the faces know no entry. That is what lets a service be read and tested without the routes that call it, and
+ * keeps the house free of loops a reader has to untangle. The parts of one floor stand side by side (none
+ * imports another), so every import inside the emulator either stays in its folder or goes down.
+ *
+ * So a service names the services it uses (a `Deps` interface), never the context that holds them all; a face
+ * calls services and listens to their events; an error a service throws (platform/errors.ts) lives below the
+ * faces that render it; and a helper that several floors need lives on the lowest of them.
+ *
+ * @type {EmulatorFloor[]}
+ */
+const EMULATOR_FLOORS = [
+  {
+    name: 'base',
+    what:
+      "the public types, the log, randomness, snowflakes, and the platform's own numbers (platform/: intents, " +
+      'permission bits, API errors)',
+    parts: ['types\\.ts$', 'log\\.ts$', 'random\\.ts$', 'snowflake\\.ts$', 'platform/'],
+  },
+  {
+    name: 'data',
+    what:
+      "the world's records (store/: schema, saved states, the application's key and flags) and the checks of what " +
+      'a client sends (bodies/)',
+    parts: ['store/', 'bodies/'],
+  },
+  {
+    name: 'oauth',
+    what: 'OAuth2 pieces: PKCE, CSRF, redirect URIs, ID tokens, external identities',
+    parts: ['oauth/'],
+  },
+  { name: 'accounts', what: 'users, tokens, identities and the wire user object', parts: ['accounts/'] },
+  {
+    name: 'realtime',
+    what: "the sessions the services push events to: the main gateway's (gateway/) and the voice server (voice/)",
+    parts: ['gateway/', 'voice/'],
+  },
+  {
+    name: 'social',
+    what:
+      'the social graph, guilds, messages and lobbies (social/), and the Activity instances and URL mappings ' +
+      '(activities/)',
+    parts: ['social/', 'activities/'],
+  },
+  {
+    name: 'delivery',
+    what: 'what the services tell the app: guild events to bot sessions (bot/), signed webhook events (webhooks/)',
+    parts: ['bot/', 'webhooks/'],
+  },
+  {
+    name: 'app-features',
+    what:
+      "the app's own features, delivered through both: SKUs and entitlements (premium/), commands and " +
+      'interactions (interactions/)',
+    parts: ['premium/', 'interactions/'],
+  },
+  {
+    name: 'context',
+    what: "context.ts: one emulator's services, as the faces receive them",
+    parts: ['context\\.ts$'],
+  },
+  {
+    name: 'faces',
+    what:
+      "the faces that speak protocols over the context (http/: REST and OAuth pages; localClient/: the desktop client's " +
+      'RPC) and the admin hook table (hooks/), which only the dashboard and the CLI above read',
+    parts: ['http/', 'localClient/', 'hooks/'],
+  },
+  {
+    name: 'composite-faces',
+    what:
+      "faces built on faces: the Activity host (activityHost/, on the desktop client's commands) and the dashboard " +
+      '(dashboard/, on the HTTP plumbing and the hooks)',
+    parts: ['activityHost/', 'dashboard/'],
+  },
+  {
+    name: 'testing',
+    what: 'the public test helpers (testing/), exported by index.ts: no part of the platform stands on them',
+    parts: ['testing/'],
+  },
+  {
+    name: 'options',
+    what: "options.ts: the options resolved, with the faces' own checks (rate limits, URL mappings)",
+    parts: ['options\\.ts$'],
+  },
+  {
+    name: 'assembly',
+    what: "Emulator.ts, which builds the emulator from all below, and the command line's pieces (cli/)",
+    parts: ['Emulator\\.ts$', 'cli/'],
+  },
+  {
+    name: 'entries',
+    what: 'the package entry (index.ts) and the command line (cli.ts)',
+    parts: ['index\\.ts$', 'cli\\.ts$'],
+  },
+];
+
+/** The regex of a floor's parts, the part captured as $1 (dependency-cruiser's group matching). */
+function floorPath(/** @type {EmulatorFloor} */ floor) {
+  return `${EMULATOR}(${floor.parts.join('|')})`;
+}
+
+/** A part as a reader names it: `x/` or `x.ts`. */
+function partName(/** @type {string} */ part) {
+  return part.replaceAll('\\.', '.').replace(/\$$/, '');
+}
+
+/** @param {EmulatorFloor} floor */
+function emulatorSideBySideRule(floor) {
   return {
-    name: `floor-${floor.name}`,
+    name: `emulator-floor-${floor.name}-side-by-side`,
     severity: 'error',
-    comment: `${floor.what}: imports only its own floor and those below (${FLOORS.slice(0, index + 1)
-      .map((f) => f.name)
-      .join(', ')}), never ${FLOORS.slice(index + 1)
-      .map((f) => f.name)
-      .join(', ')}.`,
-    from: { path: floor.path },
-    to: { path: above.length > 0 ? above : ['^$'] },
+    comment:
+      `${floor.parts.map(partName).join(', ')} stand side by side on the floor ${floor.name}: none imports another. What two ` +
+      'of them share moves down to a floor below both; one that needs the other stands on a floor above it.',
+    from: { path: floorPath(floor) },
+    to: { path: floorPath(floor), pathNot: `${EMULATOR}$1` },
   };
+}
+
+/**
+ * One rule for each floor but the top one: it imports only its own floor and those below.
+ *
+ * @template {{ name: string, what: string }} F
+ * @param {F[]} floors bottom first
+ * @param {(floor: F) => string} pathOf the regex of a floor's files
+ * @param {string} prefix of the rules' names
+ */
+function floorRules(floors, pathOf, prefix) {
+  return floors.slice(0, -1).map((floor, index) => {
+    const above = floors.slice(index + 1);
+    return {
+      name: `${prefix}${floor.name}`,
+      severity: 'error',
+      comment: `${floor.what}: imports only its own floor and those below (${floors
+        .slice(0, index + 1)
+        .map((f) => f.name)
+        .join(', ')}), never ${above.map((f) => f.name).join(', ')}.`,
+      from: { path: pathOf(floor) },
+      to: { path: above.map(pathOf) },
+    };
+  });
 }
 
 /** @param {Layer} layer */
@@ -138,7 +278,9 @@ export default {
       to: { path: '^bindings/' },
     },
     ...LAYERS.map(layerRule),
-    ...FLOORS.slice(0, -1).map((_, index) => floorRule(index)),
+    ...floorRules(FLOORS, (floor) => floor.path, 'floor-'),
+    ...floorRules(EMULATOR_FLOORS, floorPath, 'emulator-floor-'),
+    ...EMULATOR_FLOORS.filter((floor) => floor.parts.length > 1).map(emulatorSideBySideRule),
   ],
   options: {
     includeOnly: '^(src|bindings)/',
