@@ -1,7 +1,7 @@
 import { checkMappings, type UrlMapping } from './activities/ActivityProxy.js';
 import type { ContextOptions } from './context.js';
-import { privilegedIntentBits } from './platform/intents.js';
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
+import { privilegedIntentBits } from './platform/intents.js';
 import { isSnowflake } from './snowflake.js';
 import type { EmulatorOptions, EmulatorSavedState } from './types.js';
 import { Impairment } from './voice/impairment.js';

@@ -1,7 +1,7 @@
-import { ApiError, unknown } from '../platform/errors.js';
 import type { EmulatorLog } from '../log.js';
 import { ExternalTokenError, identityKey, readExternalToken } from '../oauth/externalIdentity.js';
 import type { IdTokenSigner } from '../oauth/idToken.js';
+import { ApiError, unknown } from '../platform/errors.js';
 import type { EmulatorStore } from '../store/Store.js';
 import { expandScopes } from '../store/scopes.js';
 import type {

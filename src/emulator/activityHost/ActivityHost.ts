@@ -3,8 +3,8 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocketServer } from 'ws';
 
-import type { EmulatorContext } from '../context.js';
 import type { ActivityInstance, ActivityInstances } from '../activities/ActivityInstances.js';
+import type { EmulatorContext } from '../context.js';
 import { EmbeddedConnection } from './EmbeddedConnection.js';
 import { embeddedEntitlement, type ConsoleLine } from './embeddedCommands.js';
 import { embeddedRelationship } from './embeddedRelationships.js';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import type { WebSocket } from 'ws';
 
+import type { ActivityInstance, ActivityInstances } from '../activities/ActivityInstances.js';
 import type { EmulatorContext } from '../context.js';
-import { priceText } from '../premium/premiumWire.js';
 import {
   commandReply,
   dispatchBody,
@@ -15,9 +15,9 @@ import {
   RpcErrorCode,
   type RpcCommand,
 } from '../localClient/protocol.js';
+import { priceText } from '../premium/premiumWire.js';
 import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
-import type { ActivityInstance, ActivityInstances } from '../activities/ActivityInstances.js';
 import { runEmbeddedCommand, type ConsoleLine, type EmbeddedScope } from './embeddedCommands.js';
 import { hostMessage, HostMessageError, type HostMessage } from './hostProtocol.js';
 

@@ -1,8 +1,8 @@
+import type { ActivityInstance } from '../activities/ActivityInstances.js';
+import { activityOrigin } from '../activities/ActivityProxy.js';
 import type { EmulatorContext } from '../context.js';
 import type { EmulatorActivityInstance, EmulatorActivityLaunch, LaunchActivityOptions } from '../types.js';
 import type { ActivityHost } from './ActivityHost.js';
-import { activityOrigin } from '../activities/ActivityProxy.js';
-import type { ActivityInstance } from '../activities/ActivityInstances.js';
 import { HOST_PREFIX } from './hostPage.js';
 
 /** The host page of a launch: on the proxy host, so the game's frame and its client share one origin. */

@@ -1,3 +1,4 @@
+import type { ActivityInstance } from '../activities/ActivityInstances.js';
 import type { EmulatorContext } from '../context.js';
 import {
   authenticateToken,
@@ -10,7 +11,6 @@ import {
 import { RpcErrorCode, type RpcCommand } from '../localClient/protocol.js';
 import { wireEntitlement } from '../premium/premiumWire.js';
 import type { EntitlementRecord, SkuRecord, UserRecord } from '../store/types.js';
-import type { ActivityInstance } from '../activities/ActivityInstances.js';
 import { embeddedRelationships } from './embeddedRelationships.js';
 import { participantsOf, wireParticipant } from './embeddedUsers.js';
 

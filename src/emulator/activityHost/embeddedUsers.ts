@@ -1,7 +1,7 @@
 import { wireUser } from '../accounts/userObject.js';
+import type { ActivityInstance } from '../activities/ActivityInstances.js';
 import type { EmulatorContext } from '../context.js';
 import type { UserRecord } from '../store/types.js';
-import type { ActivityInstance } from '../activities/ActivityInstances.js';
 
 /**
  * A participant as GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS and its update event send it; `nickname` is the

@@ -1,11 +1,11 @@
 import { wireUser } from '../accounts/userObject.js';
 import type { GatewayHub } from '../gateway/GatewayHub.js';
 import type { GatewaySession } from '../gateway/GatewaySession.js';
+import { CAPABILITY_CHANNEL_OBFUSCATION, Intent } from '../platform/intents.js';
 import type { Guilds } from '../social/Guilds.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
 import { wireChannel, obfuscatedChannel, wireGuild, wireMember, wireRole } from './guildWire.js';
-import { CAPABILITY_CHANNEL_OBFUSCATION, Intent } from '../platform/intents.js';
 import { wireMessage } from './messageWire.js';
 import { wireGuildVoiceState } from './voiceWire.js';
 

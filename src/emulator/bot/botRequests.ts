@@ -3,10 +3,10 @@ import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import type { GatewayHub } from '../gateway/GatewayHub.js';
 import type { GatewaySession } from '../gateway/GatewaySession.js';
 import { shortId, type EmulatorLog } from '../log.js';
+import { Intent } from '../platform/intents.js';
 import type { Guilds } from '../social/Guilds.js';
 import type { EmulatorStore } from '../store/Store.js';
 import { wireMember } from './guildWire.js';
-import { Intent } from '../platform/intents.js';
 
 /** The document's limit: one all-members request per guild per bot per 30 seconds. */
 export const ALL_MEMBERS_WINDOW_MS = 30_000;

@@ -1,6 +1,6 @@
 import { wireUser } from '../accounts/userObject.js';
-import type { Guilds } from '../social/Guilds.js';
 import { Permission } from '../platform/permissions.js';
+import type { Guilds } from '../social/Guilds.js';
 import type {
   GuildChannelRecord,
   GuildMemberRecord,

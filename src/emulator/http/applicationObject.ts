@@ -1,8 +1,8 @@
 import { wireUser } from '../accounts/userObject.js';
-import { applicationFlags } from '../store/applicationFlags.js';
 import type { EmulatorContext } from '../context.js';
-import type { InstallParamsRecord } from '../store/types.js';
+import { applicationFlags } from '../store/applicationFlags.js';
 import { verifyKeyHex } from '../store/applicationKey.js';
+import type { InstallParamsRecord } from '../store/types.js';
 
 /** The platform's application integration types: the keys of `integration_types_config`. */
 const INTEGRATION_TYPE = { guild: '0', user: '1' } as const;

@@ -1,10 +1,10 @@
-import { Intent } from '../platform/intents.js';
 import { wireMessage } from '../bot/messageWire.js';
 import type { EmulatorContext } from '../context.js';
+import { missingAccess, missingPermissions, unknown } from '../platform/errors.js';
+import { Intent } from '../platform/intents.js';
 import { hasAll, permissionNames } from '../platform/permissions.js';
 import { outranks } from '../social/memberPermissions.js';
 import type { ChannelMessageRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
-import { missingAccess, missingPermissions, unknown } from '../platform/errors.js';
 import { requireBot } from './requestAuth.js';
 import type { RouteRequest } from './router.js';
 

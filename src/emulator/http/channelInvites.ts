@@ -1,7 +1,7 @@
 import { wireRolePartial } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
-import type { ChannelInviteRecord, LobbyRecord } from '../store/types.js';
 import { ApiError, missingAccess, unknown } from '../platform/errors.js';
+import type { ChannelInviteRecord, LobbyRecord } from '../store/types.js';
 import { errorPage, escapeHtml, htmlPage } from './html.js';
 import { htmlReply, jsonReply } from './replies.js';
 import { requireBearer, requireBot } from './requestAuth.js';

@@ -1,8 +1,8 @@
 import type { EmulatorContext } from '../context.js';
 import { checkCommandBody } from '../interactions/commandBodies.js';
+import { ApiError } from '../platform/errors.js';
 import type { CommandRecord } from '../store/types.js';
 import { guildForBot, requireOwnApplication } from './botAccess.js';
-import { ApiError } from '../platform/errors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 

@@ -1,9 +1,9 @@
-import { applicationFlags, privilegedIntentsOf } from '../store/applicationFlags.js';
 import type { EmulatorContext } from '../context.js';
 import { verifyInteractionsEndpoint } from '../interactions/endpointCheck.js';
+import { ApiError } from '../platform/errors.js';
+import { applicationFlags, privilegedIntentsOf } from '../store/applicationFlags.js';
 import { MAX_APPLICATION_IMAGE_BYTES, readApplicationEdit, type ApplicationEdit } from './applicationEdit.js';
 import { wireApplication } from './applicationObject.js';
-import { ApiError } from '../platform/errors.js';
 import { jsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route } from './router.js';

@@ -1,10 +1,3 @@
-import { wireChannel, wireGuild } from '../bot/guildWire.js';
-import type { EmulatorContext } from '../context.js';
-import { ChannelKind, type ChannelChange } from '../social/Guilds.js';
-import { Permission, hasAll, parsePermissions, permissionNames } from '../platform/permissions.js';
-import type { ChannelOverwriteRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
-import { channelForBot, guildForBot } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import {
   FieldErrors,
   isRecord,
@@ -16,6 +9,13 @@ import {
   optionalString,
   requireObjectBody,
 } from '../bodies/fieldErrors.js';
+import { wireChannel, wireGuild } from '../bot/guildWire.js';
+import type { EmulatorContext } from '../context.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
+import { Permission, hasAll, parsePermissions, permissionNames } from '../platform/permissions.js';
+import { ChannelKind, type ChannelChange } from '../social/Guilds.js';
+import type { ChannelOverwriteRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
+import { channelForBot, guildForBot } from './botAccess.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

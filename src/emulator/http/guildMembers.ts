@@ -1,12 +1,3 @@
-import { wireMember } from '../bot/guildWire.js';
-import { Intent } from '../platform/intents.js';
-import type { EmulatorContext } from '../context.js';
-import { compareIds } from '../snowflake.js';
-import { Permission, hasAll } from '../platform/permissions.js';
-import { outranks } from '../social/memberPermissions.js';
-import type { GuildMemberRecord, GuildRecord } from '../store/types.js';
-import { guildForBot, hierarchyRefusal } from './botAccess.js';
-import { missingAccess, missingPermissions, unknown } from '../platform/errors.js';
 import {
   FieldErrors,
   isRecord,
@@ -16,6 +7,15 @@ import {
   queryInteger,
   requireObjectBody,
 } from '../bodies/fieldErrors.js';
+import { wireMember } from '../bot/guildWire.js';
+import type { EmulatorContext } from '../context.js';
+import { missingAccess, missingPermissions, unknown } from '../platform/errors.js';
+import { Intent } from '../platform/intents.js';
+import { Permission, hasAll } from '../platform/permissions.js';
+import { compareIds } from '../snowflake.js';
+import { outranks } from '../social/memberPermissions.js';
+import type { GuildMemberRecord, GuildRecord } from '../store/types.js';
+import { guildForBot, hierarchyRefusal } from './botAccess.js';
 import { botTopPosition } from './guildRoles.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';

@@ -1,10 +1,3 @@
-import { wireRole } from '../bot/guildWire.js';
-import type { EmulatorContext } from '../context.js';
-import { Permission, hasAll, parsePermissions, permissionNames } from '../platform/permissions.js';
-import { rank } from '../social/memberPermissions.js';
-import type { GuildRecord, RoleRecord } from '../store/types.js';
-import { guildForBot } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import {
   FieldErrors,
   optionalBoolean,
@@ -13,6 +6,13 @@ import {
   optionalName,
   requireObjectBody,
 } from '../bodies/fieldErrors.js';
+import { wireRole } from '../bot/guildWire.js';
+import type { EmulatorContext } from '../context.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
+import { Permission, hasAll, parsePermissions, permissionNames } from '../platform/permissions.js';
+import { rank } from '../social/memberPermissions.js';
+import type { GuildRecord, RoleRecord } from '../store/types.js';
+import { guildForBot } from './botAccess.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

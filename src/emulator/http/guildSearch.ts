@@ -1,12 +1,12 @@
-import { Intent } from '../platform/intents.js';
+import { queryInteger } from '../bodies/fieldErrors.js';
 import { wireMessage } from '../bot/messageWire.js';
 import type { EmulatorContext } from '../context.js';
-import { compareIds } from '../snowflake.js';
+import { ApiError, missingAccess } from '../platform/errors.js';
+import { Intent } from '../platform/intents.js';
 import { Permission, hasAll } from '../platform/permissions.js';
+import { compareIds } from '../snowflake.js';
 import type { ChannelMessageRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
-import { ApiError, missingAccess } from '../platform/errors.js';
-import { queryInteger } from '../bodies/fieldErrors.js';
 import { jsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route } from './router.js';

@@ -1,11 +1,11 @@
+import { FieldErrors, optionalString, queryInteger, requireObjectBody } from '../bodies/fieldErrors.js';
 import { wireMember } from '../bot/guildWire.js';
 import { wireGuildVoiceState } from '../bot/voiceWire.js';
 import type { EmulatorContext } from '../context.js';
-import { ChannelKind } from '../social/Guilds.js';
-import { Permission, hasAll } from '../platform/permissions.js';
-import { channelForBot, guildForBot } from './botAccess.js';
 import { ApiError, missingPermissions } from '../platform/errors.js';
-import { FieldErrors, optionalString, queryInteger, requireObjectBody } from '../bodies/fieldErrors.js';
+import { Permission, hasAll } from '../platform/permissions.js';
+import { ChannelKind } from '../social/Guilds.js';
+import { channelForBot, guildForBot } from './botAccess.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../context.js';
+import { missingAccess, unknown } from '../platform/errors.js';
 import { ChannelKind } from '../social/Guilds.js';
 import type { GuildChannelRecord } from '../store/types.js';
-import { missingAccess, unknown } from '../platform/errors.js';
 import { jsonReply } from './replies.js';
 import { authenticate, requireBearer } from './requestAuth.js';
 import { apiRoute, type Route } from './router.js';

@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../context.js';
 import type { LiveInteraction } from '../interactions/Interactions.js';
-import type { ChannelMessageRecord } from '../store/types.js';
 import { ApiError, unknown } from '../platform/errors.js';
+import type { ChannelMessageRecord } from '../store/types.js';
 import { MAX_MESSAGE_BODY_BYTES, readMessageRequest } from './messageRequest.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

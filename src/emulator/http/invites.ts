@@ -1,6 +1,6 @@
 import type { EmulatorContext } from '../context.js';
-import { InviteRefusal } from '../social/Invites.js';
 import { ApiError, unknown } from '../platform/errors.js';
+import { InviteRefusal } from '../social/Invites.js';
 import { jsonReply } from './replies.js';
 import { requireBearer } from './requestAuth.js';
 import { apiRoute, type Route } from './router.js';

@@ -1,8 +1,8 @@
 import type { EmulatorContext } from '../context.js';
+import { ApiError, missingAccess, unknown } from '../platform/errors.js';
 import { MAX_LOBBY_HISTORY, LobbyRefusal } from '../social/Lobbies.js';
 import type { LobbyRecord, UserRecord } from '../store/types.js';
 import { METADATA_LIMITS, MODERATION_LIMITS, MAX_CONTENT } from './directMessages.js';
-import { ApiError, missingAccess, unknown } from '../platform/errors.js';
 import {
   formError,
   idleTimeout,

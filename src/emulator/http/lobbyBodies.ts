@@ -1,7 +1,7 @@
+import { ApiError, type FieldError } from '../platform/errors.js';
 import { isSnowflake } from '../snowflake.js';
 import { IDLE_TIMEOUT_RANGE } from '../social/Lobbies.js';
 import { LOBBY_MEMBER_CAN_LINK } from '../store/types.js';
-import { ApiError, type FieldError } from '../platform/errors.js';
 import { readStringMap } from './stringMap.js';
 
 /**

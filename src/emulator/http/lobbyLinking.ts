@@ -1,8 +1,8 @@
 import type { EmulatorContext } from '../context.js';
+import { ApiError, missingAccess, unknown } from '../platform/errors.js';
 import { isSnowflake } from '../snowflake.js';
 import { ChannelKind } from '../social/Guilds.js';
 import { LOBBY_MEMBER_CAN_LINK } from '../store/types.js';
-import { ApiError, missingAccess, unknown } from '../platform/errors.js';
 import { formError, objectBody } from './lobbyBodies.js';
 import { jsonReply } from './replies.js';
 import { authenticate } from './requestAuth.js';

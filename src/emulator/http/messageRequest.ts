@@ -1,5 +1,5 @@
-import { ApiError } from '../platform/errors.js';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, type UploadedFile } from '../bodies/messageBodies.js';
+import { ApiError } from '../platform/errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import type { RouteRequest } from './router.js';
 

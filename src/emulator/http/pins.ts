@@ -1,10 +1,10 @@
+import { queryInteger } from '../bodies/fieldErrors.js';
 import type { EmulatorContext } from '../context.js';
-import { MAX_PINS } from '../social/ChannelMessages.js';
+import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
 import { Permission, hasAll } from '../platform/permissions.js';
+import { MAX_PINS } from '../social/ChannelMessages.js';
 import type { ChannelMessageRecord, GuildChannelRecord } from '../store/types.js';
 import { botMessageView, channelForBot } from './botAccess.js';
-import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
-import { queryInteger } from '../bodies/fieldErrors.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

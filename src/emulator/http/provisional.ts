@@ -1,7 +1,7 @@
 import type { EmulatorContext } from '../context.js';
+import { ApiError, unknown } from '../platform/errors.js';
 import { safeEqual } from '../random.js';
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../store/types.js';
-import { ApiError, unknown } from '../platform/errors.js';
 import { noContentReply, noStoreJsonReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

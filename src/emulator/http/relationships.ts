@@ -1,8 +1,8 @@
 import type { EmulatorContext } from '../context.js';
+import { ApiError, unknown } from '../platform/errors.js';
 import { RelationshipRefusal, type RelationshipGraph } from '../social/Relationships.js';
 import { wireAnyRelationship } from '../social/wire.js';
 import type { UserRecord } from '../store/types.js';
-import { ApiError, unknown } from '../platform/errors.js';
 import { jsonReply, noContentReply, type Reply } from './replies.js';
 import { requireBearer } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';

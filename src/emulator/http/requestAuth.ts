@@ -1,8 +1,8 @@
 import type { EmulatorContext } from '../context.js';
+import { unauthorized } from '../platform/errors.js';
 import { safeEqual } from '../random.js';
 import type { AccessTokenRecord, UserRecord } from '../store/types.js';
 import { readCredentials } from './authHeader.js';
-import { unauthorized } from '../platform/errors.js';
 import type { RouteRequest } from './router.js';
 
 /** Who made a request. */

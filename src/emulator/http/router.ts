@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { EmulatorLog } from '../log.js';
-import { decodeUtf8, mediaType, parseUrlEncoded, readBody, type Fields } from './body.js';
 import { ApiError, invalidFormBody } from '../platform/errors.js';
+import { decodeUtf8, mediaType, parseUrlEncoded, readBody, type Fields } from './body.js';
 import { apiErrorReply, BodyError, HtmlError, HttpError, OAuthError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { readMultipart, type MultipartBody, type MultipartLimits } from './multipart.js';

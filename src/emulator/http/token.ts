@@ -1,13 +1,13 @@
 import type { IdentityRef } from '../accounts/Accounts.js';
 import type { EmulatorContext } from '../context.js';
 import { isWellFormedVerifier, verifierMatches } from '../oauth/pkce.js';
+import { invalidFormBody } from '../platform/errors.js';
 import { safeEqual } from '../random.js';
 import { expandScopes, parseScopeParam } from '../store/scopes.js';
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../store/types.js';
 import { readCredentials } from './authHeader.js';
 import type { Fields } from './body.js';
 import { OAuthError } from './errors.js';
-import { invalidFormBody } from '../platform/errors.js';
 import { noStoreJsonReply, type Reply } from './replies.js';
 import type { Route, RouteRequest } from './router.js';
 

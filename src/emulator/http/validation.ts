@@ -1,6 +1,6 @@
-import { isSnowflake } from '../snowflake.js';
-import { invalidFormBody, type FieldError } from '../platform/errors.js';
 import { requireObjectBody } from '../bodies/fieldErrors.js';
+import { invalidFormBody, type FieldError } from '../platform/errors.js';
+import { isSnowflake } from '../snowflake.js';
 
 /**
  * Reads fields of a JSON body and collects every problem, then reports them together as one 50035

@@ -1,5 +1,5 @@
-import { ApiError } from '../platform/errors.js';
 import type { EmulatorLog } from '../log.js';
+import { ApiError } from '../platform/errors.js';
 import { compareIds } from '../snowflake.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { CommandRecord } from '../store/types.js';

@@ -1,9 +1,9 @@
 import { TypedEmitter } from '../../util/TypedEmitter.js';
 import type { EmulatorLog } from '../log.js';
+import { compareIds } from '../snowflake.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, GuildChannelRecord } from '../store/types.js';
 import { AttachmentFiles } from './AttachmentFiles.js';
-import { compareIds } from '../snowflake.js';
 
 /** How long `enforce_nonce` remembers a sender's nonce ("a few minutes" in the document). */
 export const NONCE_WINDOW_MS = 5 * 60_000;

@@ -1,5 +1,14 @@
 import { TypedEmitter } from '../../util/TypedEmitter.js';
+import { MAX_CHANNEL_MESSAGE } from '../bodies/messageBodies.js';
 import type { EmulatorLog } from '../log.js';
+import {
+  LINK_PERMISSIONS,
+  MEMBER_PERMISSIONS,
+  Permission,
+  hasAll,
+  permissionRoleName,
+} from '../platform/permissions.js';
+import { compareIds } from '../snowflake.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type {
   ChannelMessageRecord,
@@ -12,16 +21,7 @@ import type {
 } from '../store/types.js';
 import { ChannelInvites } from './ChannelInvites.js';
 import { ChannelMessages, mentionsIn } from './ChannelMessages.js';
-import { MAX_CHANNEL_MESSAGE } from '../bodies/messageBodies.js';
 import { GuildVoice } from './GuildVoice.js';
-import { compareIds } from '../snowflake.js';
-import {
-  LINK_PERMISSIONS,
-  MEMBER_PERMISSIONS,
-  Permission,
-  hasAll,
-  permissionRoleName,
-} from '../platform/permissions.js';
 import { channelPermissions, guildPermissions } from './memberPermissions.js';
 
 /** Channel types the emulator models. */

@@ -1,3 +1,4 @@
+import { MEMBER_PERMISSIONS } from '../platform/permissions.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, GuildRecord } from '../store/types.js';
 import type {
@@ -7,7 +8,6 @@ import type {
   EmulatorGuildRole,
 } from '../types.js';
 import type { Guilds, NewGuildChannel } from './Guilds.js';
-import { MEMBER_PERMISSIONS } from '../platform/permissions.js';
 
 /**
  * The guild admin hooks of the Emulator interface: they take usernames or ids and decimal strings or bigints,

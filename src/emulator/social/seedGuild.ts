@@ -1,6 +1,6 @@
+import { MEMBER_PERMISSIONS, Permission } from '../platform/permissions.js';
 import type { GuildRecord, UserRecord } from '../store/types.js';
 import { ChannelKind, type Guilds } from './Guilds.js';
-import { MEMBER_PERMISSIONS, Permission } from '../platform/permissions.js';
 
 /** What the application's bot holds in the seeded guild: read, write and manage channels, as a typical game bot. */
 export const SEEDED_BOT_PERMISSIONS =

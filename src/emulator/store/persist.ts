@@ -4,9 +4,9 @@
  * sessions, presence, calls (none of them is in the store), and authorization codes (valid 100 s).
  */
 import { MAX_JSON_DEPTH } from '../../util/boundedJson.js';
+import type { EmulatorSavedState } from '../types.js';
 import { completeApplication, migrateGuildsFromV1 } from './migrate.js';
 import { checkStoreState, describeIssues, formatPath, plainDataProblem, type StateIssue } from './schema.js';
-import type { EmulatorSavedState } from '../types.js';
 import type { StoreState } from './types.js';
 
 /** The `format` field of a saved state. */

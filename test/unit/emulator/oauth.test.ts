@@ -17,9 +17,9 @@ import {
   isRegisteredRedirectUri,
   withQueryParams,
 } from '../../../src/emulator/oauth/redirectUris.js';
+import { generateApplicationKey } from '../../../src/emulator/store/applicationKey.js';
 import { portalDefaults } from '../../../src/emulator/store/migrate.js';
 import type { ApplicationRecord } from '../../../src/emulator/store/types.js';
-import { generateApplicationKey } from '../../../src/emulator/store/applicationKey.js';
 
 describe('PKCE', () => {
   it('matches the RFC 7636 appendix B vector and the 00..1f vector', () => {
