@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup';
 
-import { buildDashboardScript } from './scripts/dashboard-script.js';
+import { buildDashboardScript } from './packages/emulator/scripts/dashboard-script.js';
 
 // One build for every entry point: ESM first, CommonJS for `require('sdkpp')`, declarations for both.
 export default defineConfig({

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { createProxyServer } from 'http-proxy-3';
 import { WebSocket, WebSocketServer } from 'ws';
 
-import { startEmulator } from '../src/emulator/index.js';
+import { startEmulator } from '../packages/emulator/src/index.js';
 import { report, result } from './lib/report.js';
 
 const PAGE = Buffer.alloc(1024, 'a');

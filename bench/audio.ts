@@ -9,7 +9,7 @@ import {
   OPUS_FRAME_SAMPLES,
   OPUS_MAX_PACKET_SIZE,
   type MediaEngine,
-} from '../src/media/index.js';
+} from '../packages/sdkpp/src/media/index.js';
 import { makeFrames } from './lib/frames.js';
 import { peerOpus } from './lib/peerOpus.js';
 import { nsPerCall as time, report, result } from './lib/report.js';

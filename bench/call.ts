@@ -48,7 +48,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { CallStatus, type Call, type MediaEnginePreference } from '../src/index.js';
+import { CallStatus, type Call, type MediaEnginePreference } from '../packages/sdkpp/src/index.js';
 import {
   connected,
   peak,

@@ -27,7 +27,7 @@
 // Run: npx tsx bench/captureToWire.ts, or npm run bench -- captureToWire
 import { spawn, type ChildProcess } from 'node:child_process';
 
-import type { Call } from '../src/index.js';
+import type { Call } from '../packages/sdkpp/src/index.js';
 import { startPulseServer, type PulseServer } from '../test/integration/pulseServer.js';
 import { connected, playersInALobby, quantile, sameEpoch, until, type BenchLobby } from './lib/callSetup.js';
 import { report, result } from './lib/report.js';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { MediaType } from '@snazzah/davey';
 
-import { createMediaEngine, type MediaEngineKind } from '../src/media/index.js';
+import { createMediaEngine, type MediaEngineKind } from '../packages/sdkpp/src/media/index.js';
 import { createDaveTestGroup } from '../test/interop/daveGroup.js';
 import { nsPerCall, report, result } from './lib/report.js';
 

@@ -54,8 +54,8 @@ import path from 'node:path';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import type { Call } from '../src/index.js';
-import { startEmulator, type Emulator } from '../src/emulator/index.js';
+import type { Call } from '../packages/sdkpp/src/index.js';
+import { startEmulator, type Emulator } from '../packages/emulator/src/index.js';
 import {
   accessTokenOf,
   connected,

@@ -9,10 +9,10 @@
 // per round, a few percent at most). Run: npx tsx bench/mls.ts
 import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
 
-import { DaveProtocolSession } from '../src/voice/dave/index.js';
-import { loadTsMls } from '../src/protocol/dave/tsMls.js';
-import { concatBytes, snowflakeBE64, u16, withLength } from '../src/protocol/dave/wire.js';
-import { ExternalSender } from '../src/emulator/voice/dave/externalSender.js';
+import { DaveProtocolSession } from '../packages/sdkpp/src/voice/dave/index.js';
+import { loadTsMls } from '../packages/protocol/src/dave/tsMls.js';
+import { concatBytes, snowflakeBE64, u16, withLength } from '../packages/protocol/src/dave/wire.js';
+import { ExternalSender } from '../packages/emulator/src/voice/dave/externalSender.js';
 import { report, result } from './lib/report.js';
 
 const CHANNEL = '927310423890473011';

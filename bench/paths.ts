@@ -34,7 +34,7 @@ import {
   OPUS_MAX_PACKET_SIZE,
   SendAction,
   type MediaEngineKind,
-} from '../src/media/index.js';
+} from '../packages/sdkpp/src/media/index.js';
 import { createDaveTestGroup } from '../test/interop/daveGroup.js';
 import { makeFrames } from './lib/frames.js';
 import { evanOpus, peerOpus, type PeerOpus } from './lib/peerOpus.js';

@@ -9,9 +9,9 @@
 //   apm-frame        µs per 10 ms block with echo cancellation, noise suppression and gain control all on
 //                    (our whole chain, through VoiceProcessor as the audio pump calls it); no peer
 // Run: npx tsx bench/voiceProcessing.ts
-import { synthesizeSpeech } from '../src/emulator/testing/speech.js';
-import { echoReturnLossEnhancement, snrGain } from '../src/emulator/testing/voiceMetrics.js';
-import { VoiceProcessor } from '../src/voice/processing/VoiceProcessor.js';
+import { synthesizeSpeech } from '../packages/emulator/src/testing/speech.js';
+import { echoReturnLossEnhancement, snrGain } from '../packages/emulator/src/testing/voiceMetrics.js';
+import { VoiceProcessor } from '../packages/sdkpp/src/voice/processing/VoiceProcessor.js';
 import { recordingLog } from '../test/fakes/recordingLog.js';
 import { echoOf, inSteadyNoise, mono, runFrames } from '../test/unit/voice/voiceSignals.js';
 import { qualityResult, report, result } from './lib/report.js';

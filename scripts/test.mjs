@@ -20,7 +20,7 @@ import {
   registryNode,
   registryNodesRunHere,
   TEST_NODE_MAJOR,
-} from './node-versions.mjs';
+} from '../packages/sdkpp/scripts/node-versions.mjs';
 
 const here = Number(process.versions.node.split('.')[0]);
 const vitest = path.resolve(import.meta.dirname, '..', 'node_modules', 'vitest', 'vitest.mjs');

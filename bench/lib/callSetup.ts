@@ -9,9 +9,9 @@ import {
   Client,
   type Call,
   type MediaEnginePreference,
-} from '../../src/index.js';
-import { startEmulator, type Emulator, type EmulatorUser } from '../../src/emulator/index.js';
-import { WavFileOutput } from '../../src/protocol/wav.js';
+} from '../../packages/sdkpp/src/index.js';
+import { startEmulator, type Emulator, type EmulatorUser } from '../../packages/emulator/src/index.js';
+import { WavFileOutput } from '../../packages/protocol/src/wav.js';
 
 /** One linked, connected player. */
 export interface BenchPlayer {

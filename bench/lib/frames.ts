@@ -1,4 +1,4 @@
-import { OPUS_FRAME_SAMPLES } from '../../src/media/index.js';
+import { OPUS_FRAME_SAMPLES } from '../../packages/sdkpp/src/media/index.js';
 
 /**
  * `count` distinct 20 ms stereo frames: a tone that glides, with a little noise, as speech-like as a bench

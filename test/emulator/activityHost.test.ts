@@ -1,7 +1,7 @@
 import { Common } from '@discord/embedded-app-sdk';
 import { describe, expect, it } from 'vitest';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { closeOf, dispatchOf, HostSocket, voiceChannel, type HostMessage } from './activityHostHelpers.js';
 import { call, closeAfterEach, loggedEmulator, until } from './lobbyHelpers.js';
 

@@ -4,7 +4,7 @@ import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
 
 import { startActivityServer, type ActivityServer } from '../../examples/activity/server.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 
 /** A message of the host page's socket. */
 export type HostMessage = Record<string, unknown>;

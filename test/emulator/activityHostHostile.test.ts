@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { closeOf, frameOf, HostSocket, voiceChannel } from './activityHostHelpers.js';
 import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 

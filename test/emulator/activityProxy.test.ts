@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { mapPath } from '../../src/emulator/activities/ActivityProxy.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { mapPath } from '../../packages/emulator/src/activities/ActivityProxy.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 
 const { running, cleanups } = closeAfterEach();

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { rawExchange } from './helpers.js';
 import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 

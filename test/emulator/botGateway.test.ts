@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { botSession as openBotSession } from './botHelpers.js';
 import { TestGateway } from './helpers.js';
 import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';

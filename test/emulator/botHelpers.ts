@@ -1,4 +1,4 @@
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { TestGateway, type Payload } from './helpers.js';
 
 /**

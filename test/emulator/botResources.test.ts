@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { signIn as signInAs } from './helpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 import {

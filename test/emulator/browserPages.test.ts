@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { authorizeUrl, pkce, rawRequest } from './helpers.js';
 import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { runEmulatorCommand } from '../../src/emulator/cli.js';
+import { runEmulatorCommand } from '../../packages/emulator/src/cli.js';
 
 /** Runs `sdkpp emulator` in-process until `stop` resolves; returns what it wrote and the exit code. */
 function run(args: string[]) {

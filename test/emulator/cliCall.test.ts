@@ -19,7 +19,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 
-import { runCall } from '../../src/emulator/cli/call.js';
+import { runCall } from '../../packages/emulator/src/cli/call.js';
 import { call, emulator, generalOf, isolated, removeIsolatedFolders } from './cliCallHelpers.js';
 import { exitOf, hasStackTrace, killChildren, runToEnd, type EmulatorLine } from './cliProcess.js';
 

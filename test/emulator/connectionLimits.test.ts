@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../packages/emulator/src/index.js';
 import { signIn, TestGateway } from './helpers.js';
 import { RawVoiceClient } from './voiceHelpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { botSession } from './botHelpers.js';
 import { signIn } from './helpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';

@@ -6,8 +6,8 @@ import {
   CallStatus,
   ClientStatus,
   RelationshipType,
-} from '../../src/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+} from '../../packages/sdkpp/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { bothInCall, twoInALobby } from '../integration/callHelpers.js';
 import { allSecrets, emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
 import { rawRequest } from './helpers.js';

@@ -11,8 +11,8 @@ import {
   createInteractionsHandler,
   createWebhookEventsHandler,
   InteractionCallbackType,
-} from '../../src/backend/index.js';
-import { ActivityPartyPrivacy, ActivityTypes, CallStatus, RelationshipType } from '../../src/index.js';
+} from '../../packages/sdkpp/src/backend/index.js';
+import { ActivityPartyPrivacy, ActivityTypes, CallStatus, RelationshipType } from '../../packages/sdkpp/src/index.js';
 import { bothInCall, tempDir, writeToneWav } from '../integration/callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
 import { sharedChromium } from '../setup/browser.js';

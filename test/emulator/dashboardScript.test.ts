@@ -7,8 +7,8 @@ import {
   DASHBOARD_SCRIPT_OUTPUT,
   DASHBOARD_SCRIPT_SOURCE,
   transpileDashboardScript,
-} from '../../scripts/dashboard-script.js';
-import { DASHBOARD_SCRIPT_FILE, dashboardScript } from '../../src/emulator/dashboard/appScript.js';
+} from '../../packages/emulator/scripts/dashboard-script.js';
+import { DASHBOARD_SCRIPT_FILE, dashboardScript } from '../../packages/emulator/src/dashboard/appScript.js';
 
 describe('the dashboard browser script', () => {
   it('is browser/app.ts as the build left it in dist/: its types removed, a classic script for the page', () => {

@@ -1,7 +1,7 @@
 import { ChannelType, Client, Events, GatewayIntentBits, type Message, type TextChannel } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 
 /** A discord.js v14 client pointed at the emulator (REST and, through GET /gateway/bot, the gateway). */
 function botClient(emu: Emulator, intents: GatewayIntentBits[]): Client {

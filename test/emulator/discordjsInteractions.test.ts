@@ -15,7 +15,7 @@ import {
 } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator, type EmulatorInteraction } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator, type EmulatorInteraction } from '../../packages/emulator/src/index.js';
 
 /** Polls the emulator's interaction list until `done` holds for the interaction (bounded). */
 async function settle(

@@ -3,7 +3,7 @@ import { inflateSync, constants } from 'node:zlib';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { postForm, signIn, TestGateway } from './helpers.js';
 
 describe('gateway v10', () => {

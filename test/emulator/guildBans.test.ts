@@ -1,7 +1,7 @@
 import { Client, DiscordAPIError, Events, GatewayIntentBits, type GuildBan } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { botSession as openBotSession } from './botHelpers.js';
 import { getCode, postCodeExchange, postJson, type TestGateway } from './helpers.js';
 import { call as apiCall, closeAfterEach, data, loggedEmulator, player } from './lobbyHelpers.js';

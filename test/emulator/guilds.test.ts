@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { signIn } from './helpers.js';
 import { call as apiCall } from './lobbyHelpers.js';
 

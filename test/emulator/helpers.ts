@@ -4,7 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 
 import type WebSocket from 'ws';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { QueuedSocket } from './queuedSocket.js';
 
 /** A PKCE pair. */

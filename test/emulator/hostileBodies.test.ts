@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { rawRequest, signIn, TestGateway } from './helpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator, until } from './lobbyHelpers.js';
 import {

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import {
   exchange,
   FIRST_TEN_USERNAMES,

@@ -27,7 +27,7 @@ import {
   startEmulator,
   type Emulator,
   type EmulatorInvocation,
-} from '../../src/emulator/index.js';
+} from '../../packages/emulator/src/index.js';
 
 let emu: Emulator | undefined;
 let bot: Client | undefined;

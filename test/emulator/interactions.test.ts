@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { verifyKey } from 'discord-interactions';
 import { describe, expect, it } from 'vitest';
 
-import { createInteractionsHandler, InteractionCallbackType } from '../../src/backend/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { createInteractionsHandler, InteractionCallbackType } from '../../packages/sdkpp/src/backend/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { botSession } from './botHelpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, expect } from 'vitest';
 
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../packages/emulator/src/index.js';
 import { signIn, TestGateway, type Payload } from './helpers.js';
 
 /**

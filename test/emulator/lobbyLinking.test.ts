@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import {
   botAndThree,
   type BotAndThree,

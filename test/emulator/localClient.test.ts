@@ -3,8 +3,8 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { RpcOpcode, encodeRpcFrame } from '../../src/protocol/rpcFrame.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { RpcOpcode, encodeRpcFrame } from '../../packages/protocol/src/rpcFrame.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { Peer } from './rpcPeer.js';
 
 describe('the emulated desktop client (RPC over IPC)', () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { RpcOpcode } from '../../src/protocol/rpcFrame.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { RPC_RECORD_LIMIT } from '../../src/emulator/localClient/LocalClientServer.js';
+import { RpcOpcode } from '../../packages/protocol/src/rpcFrame.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import { RPC_RECORD_LIMIT } from '../../packages/emulator/src/localClient/LocalClientServer.js';
 import { Peer } from './rpcPeer.js';
 
 const running: Emulator[] = [];

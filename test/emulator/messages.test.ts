@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { signIn, TestGateway, type Payload } from './helpers.js';
 import { call, type Reply } from './lobbyHelpers.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { runEmulatorCommand } from '../../src/emulator/cli.js';
-import { developmentRouteKeys } from '../../src/emulator/http/rateLimits.js';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { runEmulatorCommand } from '../../packages/emulator/src/cli.js';
+import { developmentRouteKeys } from '../../packages/emulator/src/http/rateLimits.js';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../packages/emulator/src/index.js';
 import { signIn } from './helpers.js';
 import { call as apiCall, closeAfterEach } from './lobbyHelpers.js';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { RpcOpcode, encodeRpcFrame } from '../../src/protocol/rpcFrame.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import { RpcOpcode, encodeRpcFrame } from '../../packages/protocol/src/rpcFrame.js';
 import { getCode, pkce } from './helpers.js';
 import { Peer } from './rpcPeer.js';
 

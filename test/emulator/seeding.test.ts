@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { startEmulator } from '../../src/emulator/index.js';
+import { startEmulator } from '../../packages/emulator/src/index.js';
 
 // How long 10 000 users take is measured in cli.test.ts, in a child process: a cubic store would block this
 // process, and vitest's timeout with it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { startEmulator } from '../../src/emulator/index.js';
+import { startEmulator } from '../../packages/emulator/src/index.js';
 import { closeAfterEach } from './lobbyHelpers.js';
 
 const { running } = closeAfterEach();

@@ -9,13 +9,13 @@ import {
   loadStateFile,
   saveEmulatorState,
   saveStateFile,
-} from '../../src/emulator/cli/stateFile.js';
-import { startEmulator } from '../../src/emulator/index.js';
-import { EmulatorLog } from '../../src/emulator/log.js';
-import { SnowflakeGenerator } from '../../src/emulator/snowflake.js';
-import { ChannelMessages } from '../../src/emulator/social/ChannelMessages.js';
-import { exportStoreState, importStoreState } from '../../src/emulator/store/persist.js';
-import { EmulatorStore } from '../../src/emulator/store/Store.js';
+} from '../../packages/emulator/src/cli/stateFile.js';
+import { startEmulator } from '../../packages/emulator/src/index.js';
+import { EmulatorLog } from '../../packages/emulator/src/log.js';
+import { SnowflakeGenerator } from '../../packages/emulator/src/snowflake.js';
+import { ChannelMessages } from '../../packages/emulator/src/social/ChannelMessages.js';
+import { exportStoreState, importStoreState } from '../../packages/emulator/src/store/persist.js';
+import { EmulatorStore } from '../../packages/emulator/src/store/Store.js';
 import { closeAfterEach } from './lobbyHelpers.js';
 
 const { running } = closeAfterEach();

@@ -4,8 +4,8 @@ import path from 'node:path';
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import { saveStateFile } from '../../src/emulator/cli/stateFile.js';
-import { startEmulator, type EmulatorSavedState } from '../../src/emulator/index.js';
+import { saveStateFile } from '../../packages/emulator/src/cli/stateFile.js';
+import { startEmulator, type EmulatorSavedState } from '../../packages/emulator/src/index.js';
 import { exitOf, firstLine, hasStackTrace, killChildren, output, runCli } from './cliProcess.js';
 import { closeAfterEach } from './lobbyHelpers.js';
 

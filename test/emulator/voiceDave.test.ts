@@ -1,7 +1,7 @@
 import type { MediaType } from '@snazzah/davey';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
+import type { Emulator, EmulatorOptions } from '../../packages/emulator/src/index.js';
 import { loggedEmulator } from './lobbyHelpers.js';
 import {
   closeVoice,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import type { TransportEncryptionMode } from '../../src/media/rtp/types.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { TransportEncryptionMode } from '../../packages/sdkpp/src/media/rtp/types.js';
 import {
   closeVoice,
   connectVoice,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Emulator, EmulatorOptions } from '../../src/emulator/index.js';
+import type { Emulator, EmulatorOptions } from '../../packages/emulator/src/index.js';
 import { closeAfterEach, loggedEmulator, nextWhere, player, type Player } from './lobbyHelpers.js';
 import { connectVoice, joinCall, lobbyWith, RawVoiceClient, type JoinedCall } from './voiceHelpers.js';
 

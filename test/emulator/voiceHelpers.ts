@@ -2,10 +2,10 @@ import { createSocket, type Socket } from 'node:dgram';
 
 import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
 
-import { createMediaEngine } from '../../src/media/createMediaEngine.js';
-import type { MediaEngine } from '../../src/media/MediaEngine.js';
-import type { TransportCryptor, TransportEncryptionMode } from '../../src/media/rtp/types.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { createMediaEngine } from '../../packages/sdkpp/src/media/createMediaEngine.js';
+import type { MediaEngine } from '../../packages/sdkpp/src/media/MediaEngine.js';
+import type { TransportCryptor, TransportEncryptionMode } from '../../packages/sdkpp/src/media/rtp/types.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import type { TestGateway } from './helpers.js';
 import { Arrivals, QueuedSocket } from './queuedSocket.js';
 import { call, nextWhere, player, type Player } from './lobbyHelpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { EmulatorOptions } from '../../src/emulator/index.js';
+import type { EmulatorOptions } from '../../packages/emulator/src/index.js';
 import { TestGateway } from './helpers.js';
 import {
   call,

@@ -8,8 +8,8 @@ import {
   createWebhookEventsHandler,
   type RequestHandler,
   type WebhookEvent,
-} from '../../src/backend/index.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+} from '../../packages/sdkpp/src/backend/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { signIn } from './helpers.js';
 
 // The emulator's webhook events, received over loopback HTTP: by a bare recorder whose requests

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 
 // The game backend sample runs as its own process (as `npm run example:game-backend` runs it) against a real
 // emulator over loopback. Embedded, its walkthrough is checked line by line; against an emulator this test

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { matchAudio, readWavFile, startEmulator } from '../../src/emulator/index.js';
+import { matchAudio, readWavFile, startEmulator } from '../../packages/emulator/src/index.js';
 import { expectHeardEachOther, speechFile } from '../integration/voiceSampleRuns.js';
 
 // The voice call sample runs as its own process (as `npm run example:voice-call` runs it) against a real

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../src/util/Clock.js';
+import type { Clock, TimerHandle } from '../../packages/protocol/src/base/Clock.js';
 
 interface Timer {
   at: number;

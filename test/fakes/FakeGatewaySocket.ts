@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 
-import type { GatewaySocket } from '../../src/gateway/GatewaySocket.js';
+import type { GatewaySocket } from '../../packages/sdkpp/src/gateway/GatewaySocket.js';
 
 /** A scripted gateway socket for unit tests of the gateway client alone. */
 export class FakeGatewaySocket extends EventEmitter implements GatewaySocket {

@@ -1,4 +1,4 @@
-import type { LogWriter } from '../../src/logging/index.js';
+import type { LogWriter } from '../../packages/sdkpp/src/logging/index.js';
 
 /** A log writer that keeps its warnings and errors (in `warnings`) and drops everything else. */
 export function recordingLog(): { log: LogWriter; warnings: string[] } {

@@ -10,7 +10,7 @@ import {
   HttpError,
   ValidationError,
   createAuthorizationCodeVerifier,
-} from '../../src/index.js';
+} from '../../packages/sdkpp/src/index.js';
 import { allSecrets, clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 async function authorizeAs(emulator: Awaited<ReturnType<typeof emulatorFor>>, username = 'alice') {

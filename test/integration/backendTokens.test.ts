@@ -13,8 +13,8 @@ import {
   HttpError,
   LoggingSeverity,
   ValidationError,
-} from '../../src/backend/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+} from '../../packages/sdkpp/src/backend/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { HostSocket, voiceChannel } from '../emulator/activityHostHelpers.js';
 import { allLogLines, allSecrets, clientFor, emulatorFor } from './helpers.js';
 

@@ -12,7 +12,7 @@ import {
   IntegrationType,
   ResetCallbacks,
   UserHandle,
-} from '../../bindings/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
 import { emulatorFor } from './helpers.js';
 import { failedRefresh, pumpUntil } from './bindingsHelpers.js';
 

@@ -36,7 +36,7 @@ import {
   ResetCallbacks,
   UserHandle,
   VADThresholdSettings,
-} from '../../bindings/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
 import { emulatorFor } from './helpers.js';
 import { failedRefresh, pumpUntil, readyClient } from './bindingsHelpers.js';
 

@@ -9,8 +9,8 @@ import {
   ClientStatus,
   ErrorType,
   ResetCallbacks,
-} from '../../bindings/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { allSecrets, emulatorFor } from './helpers.js';
 import { pumpUntil } from './bindingsHelpers.js';
 

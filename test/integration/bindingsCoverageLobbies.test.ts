@@ -8,9 +8,9 @@ import {
   ClientStatus,
   ErrorType,
   ResetCallbacks,
-} from '../../bindings/index.js';
-import { GameBackend } from '../../src/backend/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
+import { GameBackend } from '../../packages/sdkpp/src/backend/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { allSecrets, emulatorFor } from './helpers.js';
 import { pumpUntil, readyClient } from './bindingsHelpers.js';
 

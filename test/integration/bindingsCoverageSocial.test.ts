@@ -18,7 +18,7 @@ import {
   StatusType,
   type ActivityInvite,
   type Client,
-} from '../../bindings/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
 import { emulatorFor } from './helpers.js';
 import { aliceAndBob, pumpUntil, readyClient, succeeds } from './bindingsHelpers.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { Call, type AudioDevice } from '../../bindings/index.js';
+import { Call, type AudioDevice } from '../../packages/sdkpp/bindings/index.js';
 import { aliceAndBob, pumpUntil, succeeds } from './bindingsHelpers.js';
 import { tempDir, writeToneWav } from './callHelpers.js';
 

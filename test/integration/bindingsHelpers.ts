@@ -8,8 +8,8 @@ import {
   type ClientResult,
   ResetCallbacks,
   RunCallbacks,
-} from '../../bindings/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { emulatorFor, eventually } from './helpers.js';
 
 /** Pumps callbacks the way a game loop does, until `done` holds. */

@@ -8,7 +8,7 @@ import {
   type GuildChannel,
   type GuildMinimal,
   type MessageHandle,
-} from '../../bindings/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
 import { pumpUntil, readyClient } from './bindingsHelpers.js';
 import { emulatorFor } from './helpers.js';
 

@@ -6,7 +6,7 @@ import {
   type ClientResult,
   type MessageHandle,
   type UserMessageSummary,
-} from '../../bindings/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
 import { aliceAndBob, pumpUntil } from './bindingsHelpers.js';
 
 describe('bindings: direct messages', () => {

@@ -12,7 +12,7 @@ import {
   RelationshipType,
   StatusType,
   type ActivityInvite,
-} from '../../bindings/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
 import { aliceAndBob, pumpUntil } from './bindingsHelpers.js';
 
 describe('bindings: friends, presence and invites', () => {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { startEmulator } from '../../src/emulator/index.js';
+import { startEmulator } from '../../packages/emulator/src/index.js';
 import { engineSeenIn } from './hostEngine.js';
 import { expectHeardEachOther, speechFile } from './voiceSampleRuns.js';
 

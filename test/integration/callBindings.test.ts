@@ -7,7 +7,7 @@ import {
   ResetCallbacks,
   type AudioDevice,
   type ClientResult,
-} from '../../bindings/index.js';
+} from '../../packages/sdkpp/bindings/index.js';
 import { pumpUntil, readyClient } from './bindingsHelpers.js';
 import { emulatorFor } from './helpers.js';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import type { Call, Client } from '../../src/index.js';
-import { CallStatus } from '../../src/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import type { Call, Client } from '../../packages/sdkpp/src/index.js';
+import { CallStatus } from '../../packages/sdkpp/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { emulatorFor, eventually, linkAndConnect, userAt, type LinkedPlayer } from './helpers.js';
 
 /** A fresh temporary directory for WAV files and voice logs. */

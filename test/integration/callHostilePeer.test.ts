@@ -2,8 +2,8 @@ import { createSocket } from 'node:dgram';
 
 import { describe, expect, it } from 'vitest';
 
-import { CallStatus, type InboundAudioState } from '../../src/index.js';
-import { createMediaEngine } from '../../src/media/createMediaEngine.js';
+import { CallStatus, type InboundAudioState } from '../../packages/sdkpp/src/index.js';
+import { createMediaEngine } from '../../packages/sdkpp/src/media/createMediaEngine.js';
 import { allLogLines, eventually } from './helpers.js';
 import { bothInCall, frameLevels, readWav, toneAndRecording, twoInALobby } from './callHelpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { CallError, CallStatus } from '../../src/index.js';
+import { CallError, CallStatus } from '../../packages/sdkpp/src/index.js';
 import { player } from '../emulator/lobbyHelpers.js';
 import { joinCall, lobbyWith } from '../emulator/voiceHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';

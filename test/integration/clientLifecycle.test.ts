@@ -8,9 +8,9 @@ import {
   ClientDestroyedError,
   ClientError,
   ClientStatus,
-} from '../../src/index.js';
+} from '../../packages/sdkpp/src/index.js';
 import { clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
-import { TypedEmitter } from '../../src/util/TypedEmitter.js';
+import { TypedEmitter } from '../../packages/protocol/src/base/TypedEmitter.js';
 
 /** Unhandled rejections seen during a test: an aborted connect() must never leave one behind. */
 const unhandled: unknown[] = [];
@@ -212,9 +212,9 @@ describe('a client that was never destroyed', () => {
 
 describe('await using on the other handles', () => {
   it('a Call ends, a GameBackend closes and an emulator stops at the end of their scopes', async () => {
-    const { startEmulator } = await import('../../src/emulator/index.js');
-    const { GameBackend } = await import('../../src/backend/index.js');
-    const { CallStatus } = await import('../../src/index.js');
+    const { startEmulator } = await import('../../packages/emulator/src/index.js');
+    const { GameBackend } = await import('../../packages/sdkpp/src/backend/index.js');
+    const { CallStatus } = await import('../../packages/sdkpp/src/index.js');
     let api = '';
     let backendRef: InstanceType<typeof GameBackend> | undefined;
     let callRef: ReturnType<Client['startCall']> | undefined;
@@ -243,7 +243,7 @@ describe('await using on the other handles', () => {
   });
 
   it('closing a GameBackend aborts its requests under way with AbortedError', async () => {
-    const { GameBackend } = await import('../../src/backend/index.js');
+    const { GameBackend } = await import('../../packages/sdkpp/src/backend/index.js');
     const emulator = await emulatorFor({ httpLatencyMs: 500 });
     const backend = new GameBackend({ botToken: emulator.botToken, apiBase: emulator.api });
     const pending = backend.getProvisionalToken('player-3').catch((e: unknown) => e);

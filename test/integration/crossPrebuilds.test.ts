@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 // @ts-expect-error: a build script in plain JavaScript, with no declarations
-import * as inspect from '../../scripts/cross/inspect.mjs';
+import * as inspect from '../../packages/sdkpp/scripts/cross/inspect.mjs';
 import { CROSS_TARGETS } from '../setup/crossPrebuilds.js';
 
 // The prebuilds of the other four targets, built by the package's own prebuild script before the tests

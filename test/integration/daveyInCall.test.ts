@@ -1,9 +1,9 @@
 import type { MediaType } from '@snazzah/davey';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { createMediaEngine, OPUS_MAX_PACKET_SIZE } from '../../src/media/index.js';
-import type { Call } from '../../src/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { createMediaEngine, OPUS_MAX_PACKET_SIZE } from '../../packages/sdkpp/src/media/index.js';
+import type { Call } from '../../packages/sdkpp/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import type { TestGateway } from '../emulator/helpers.js';
 import { player } from '../emulator/lobbyHelpers.js';
 import {

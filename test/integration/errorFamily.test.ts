@@ -8,7 +8,7 @@ import {
   ValidationError,
   type Activity,
   type AuthorizationArgs,
-} from '../../src/index.js';
+} from '../../packages/sdkpp/src/index.js';
 import { clientFor, emulatorFor } from './helpers.js';
 
 /** What a call threw or rejected with. */
@@ -94,7 +94,7 @@ describe('one error family at the surface', () => {
 describe('voice errors are SdkErrors too', () => {
   it('getVerificationCode before the call connects, and for someone not in the group, is a ValidationError', async () => {
     const { linkAndConnect, userAt, eventually } = await import('./helpers.js');
-    const { CallStatus } = await import('../../src/index.js');
+    const { CallStatus } = await import('../../packages/sdkpp/src/index.js');
     const emulator = await emulatorFor({ autoConsent: true, users: 2 });
     const { client } = await linkAndConnect(emulator, userAt(emulator, 0));
     const lobbyId = await client.createOrJoinLobby('verification-lobby');

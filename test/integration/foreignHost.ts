@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 
 import { expect } from 'vitest';
 
-import { matchAudio, readWavFile, startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { matchAudio, readWavFile, startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { expectHeardEachOther, speechFile } from './voiceSampleRuns.js';
 
 const execFileAsync = promisify(execFile);

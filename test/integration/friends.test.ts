@@ -11,7 +11,7 @@ import {
   RelationshipType,
   StatusType,
   ValidationError,
-} from '../../src/index.js';
+} from '../../packages/sdkpp/src/index.js';
 import { clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 describe('friends and presence', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { GameBackend, HttpError, ValidationError } from '../../src/backend/index.js';
+import { GameBackend, HttpError, ValidationError } from '../../packages/sdkpp/src/backend/index.js';
 import { allLogLines, allSecrets, emulatorFor, userAt } from './helpers.js';
 
 const BOT_MESSAGES = '/lobbies/:lobby_id/messages';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { ClientError, ClientStatus, NetworkError } from '../../src/index.js';
+import { ClientError, ClientStatus, NetworkError } from '../../packages/sdkpp/src/index.js';
 import { clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 describe('gateway connection', () => {

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, expect } from 'vitest';
 
-import { AuthorizationTokenType, Client, LoggingSeverity, type ClientOptions } from '../../src/index.js';
+import { AuthorizationTokenType, Client, LoggingSeverity, type ClientOptions } from '../../packages/sdkpp/src/index.js';
 import {
   startEmulator,
   type Emulator,
   type EmulatorOptions,
   type EmulatorUser,
-} from '../../src/emulator/index.js';
+} from '../../packages/emulator/src/index.js';
 
 /** Every log line any client made in this test file; the secret scan reads it. */
 export const allLogLines: string[] = [];

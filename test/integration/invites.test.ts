@@ -9,7 +9,7 @@ import {
   type Activity,
   type ActivityInvite,
   type Client,
-} from '../../src/index.js';
+} from '../../packages/sdkpp/src/index.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 function party(id: string, secret: string): Activity {

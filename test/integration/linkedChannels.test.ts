@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { GameBackend } from '../../src/backend/index.js';
-import { ChannelType, ValidationError } from '../../src/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { GameBackend } from '../../packages/sdkpp/src/backend/index.js';
+import { ChannelType, ValidationError } from '../../packages/sdkpp/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { allLogLines, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 function backendFor(emulator: Emulator): GameBackend {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { GameBackend } from '../../src/backend/index.js';
-import { ChannelType, ClientStatus, HttpError, ValidationError, type Client } from '../../src/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+import { GameBackend } from '../../packages/sdkpp/src/backend/index.js';
+import { ChannelType, ClientStatus, HttpError, ValidationError, type Client } from '../../packages/sdkpp/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { allLogLines, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 const HISTORY = '/lobbies/:lobby_id/messages';

@@ -12,11 +12,11 @@ import {
   ClientNotReadyError,
   ValidationError,
   type ActivityInvite,
-} from '../../src/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
-import { IpcTransport, RpcError } from '../../src/rpc/IpcTransport.js';
-import { systemClock } from '../../src/util/Clock.js';
-import { Logger } from '../../src/logging/index.js';
+} from '../../packages/sdkpp/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { IpcTransport, RpcError } from '../../packages/sdkpp/src/rpc/IpcTransport.js';
+import { systemClock } from '../../packages/protocol/src/base/Clock.js';
+import { Logger } from '../../packages/sdkpp/src/logging/index.js';
 import { clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 /** Socket paths as a scan would try them: a missing one first, then the emulator's. */

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { GameBackend } from '../../src/backend/index.js';
+import { GameBackend } from '../../packages/sdkpp/src/backend/index.js';
 import {
   AuthenticationExternalAuthType,
   AuthorizationTokenType,
   ClientStatus,
   RelationshipType,
   type Client,
-} from '../../src/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
+} from '../../packages/sdkpp/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { allSecrets, clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 const steam = (ticket: string) => ({

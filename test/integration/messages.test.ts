@@ -6,7 +6,7 @@ import {
   ClientStatus,
   HttpError,
   ValidationError,
-} from '../../src/index.js';
+} from '../../packages/sdkpp/src/index.js';
 import { allLogLines, clientFor, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 
 const HISTORY_ROUTE = '/users/:user_id/messages';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { readWavFile } from '../../src/emulator/index.js';
+import { readWavFile } from '../../packages/emulator/src/index.js';
 
 /** Polls `ready` every 20 ms until it holds; throws after `timeoutMs` (no test framework needed: the bench uses it too). */
 async function waitUntil(ready: () => boolean, timeoutMs: number, what: string): Promise<void> {

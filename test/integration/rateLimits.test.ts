@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { AbortedError, ClientStatus, HttpError } from '../../src/index.js';
+import { AbortedError, ClientStatus, HttpError } from '../../packages/sdkpp/src/index.js';
 import { emulatorFor, linkAndConnect, userAt } from './helpers.js';
 
 const DM_ROUTE = '/users/:user_id/messages';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { emulatorBrowser, emulatorInfoAt } from '../../src/emulator/index.js';
+import { emulatorBrowser, emulatorInfoAt } from '../../packages/emulator/src/index.js';
 import { allSecrets, clientFor, emulatorFor } from './helpers.js';
 
 // A game in another terminal knows only the emulator's address; these helpers use nothing but its HTTP.

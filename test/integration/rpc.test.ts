@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { Client as BindingsClient, RunCallbacks } from '../../bindings/index.js';
+import { Client as BindingsClient, RunCallbacks } from '../../packages/sdkpp/bindings/index.js';
 import {
   ActivityTypes,
   AuthorizationError,
@@ -14,9 +14,9 @@ import {
   ValidationError,
   type Client,
   type ClientOptions,
-} from '../../src/index.js';
-import type { Emulator } from '../../src/emulator/index.js';
-import { RpcOpcode, encodeRpcFrame } from '../../src/protocol/rpcFrame.js';
+} from '../../packages/sdkpp/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { RpcOpcode, encodeRpcFrame } from '../../packages/protocol/src/rpcFrame.js';
 import { allLogLines, allSecrets, clientFor, emulatorFor, eventually, userAt } from './helpers.js';
 
 /** The desktop client's socket behind paths that do not exist, as a scan meets them. */

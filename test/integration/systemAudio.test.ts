@@ -9,9 +9,9 @@ import {
   MediaEngineError,
   type AudioDevice,
   type AudioDeviceLoss,
-} from '../../src/index.js';
-import { matchAudio, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
-import { Client as BindingsClient } from '../../bindings/index.js';
+} from '../../packages/sdkpp/src/index.js';
+import { matchAudio, synthesizeSpeech, writeWavFile } from '../../packages/emulator/src/index.js';
+import { Client as BindingsClient } from '../../packages/sdkpp/bindings/index.js';
 import { pumpUntil } from './bindingsHelpers.js';
 import { bothInCall, sameEpoch, tempDir, twoInALobby } from './callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';

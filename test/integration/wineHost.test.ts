@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../src/emulator/index.js';
+import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../packages/emulator/src/index.js';
 import { connected } from './callHelpers.js';
 import {
   callWithLinuxNode,

@@ -1,8 +1,8 @@
 import { p256 } from '@noble/curves/nist.js';
 import { DAVESession } from '@snazzah/davey';
 
-import { SENDER_KEY_LABEL } from '../../src/protocol/dave/senderKeys.js';
-import { loadTsMls } from '../../src/protocol/dave/tsMls.js';
+import { SENDER_KEY_LABEL } from '../../packages/protocol/src/dave/senderKeys.js';
+import { loadTsMls } from '../../packages/protocol/src/dave/tsMls.js';
 
 // A real DAVE group with no platform (dave-e2ee.md §4): a ts-mls member ("ours", whose MLS exporter
 // gives us the sender keys) creates the group with the voice gateway's external sender, commits Adds of

@@ -5,7 +5,7 @@
 // last ones with the sender key from the MLS exporter. Prints one line per engine; exits 1 on a mismatch.
 import { randomBytes } from 'node:crypto';
 
-import { createMediaEngine, type MediaEngineKind } from '../../src/media/index.js';
+import { createMediaEngine, type MediaEngineKind } from '../../packages/sdkpp/src/media/index.js';
 import { createDaveTestGroup } from './daveGroup.js';
 
 const GENERATION = 2 ** 24;

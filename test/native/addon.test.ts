@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { loadNativeAddon } from '../../src/media/addon/loader.js';
-import { NATIVE_ADDON_ABI, type NativeAddon } from '../../src/media/addon/types.js';
+import { loadNativeAddon } from '../../packages/sdkpp/src/media/addon/loader.js';
+import { NATIVE_ADDON_ABI, type NativeAddon } from '../../packages/sdkpp/src/media/addon/types.js';
 import { requireNativeAddon } from './requireAddon.js';
 
 const packageVersion = (

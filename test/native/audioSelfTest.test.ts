@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { AUDIO_RESULTS } from '../../src/media/index.js';
-import type { NativeAddon } from '../../src/media/addon/types.js';
+import { AUDIO_RESULTS } from '../../packages/sdkpp/src/media/index.js';
+import type { NativeAddon } from '../../packages/sdkpp/src/media/addon/types.js';
 import { requireNativeAddon } from './requireAddon.js';
 
 const nativeDir = fileURLToPath(new URL('../../native', import.meta.url));

@@ -2,9 +2,9 @@ import { hkdfSync, randomBytes, randomInt } from 'node:crypto';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { DAVE_RESULTS } from '../../src/media/index.js';
-import { hkdfSha256Expand, hkdfSha256Extract } from '../../src/media/js/dave/hkdf.js';
-import type { NativeAddon } from '../../src/media/addon/types.js';
+import { DAVE_RESULTS } from '../../packages/sdkpp/src/media/index.js';
+import { hkdfSha256Expand, hkdfSha256Extract } from '../../packages/sdkpp/src/media/js/dave/hkdf.js';
+import type { NativeAddon } from '../../packages/sdkpp/src/media/addon/types.js';
 import { requireNativeAddon } from './requireAddon.js';
 
 // RFC 5869 appendix A, test cases 1 and 3 (SHA-256).

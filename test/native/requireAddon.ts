@@ -1,5 +1,5 @@
-import { loadNativeAddon } from '../../src/media/addon/loader.js';
-import type { NativeAddon } from '../../src/media/addon/types.js';
+import { loadNativeAddon } from '../../packages/sdkpp/src/media/addon/loader.js';
+import type { NativeAddon } from '../../packages/sdkpp/src/media/addon/types.js';
 
 /**
  * The built addon, or an error naming the fix. Native suites fail rather than skip without it: CI builds

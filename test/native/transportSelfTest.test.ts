@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { RTP_RESULTS } from '../../src/media/index.js';
-import type { NativeAddon } from '../../src/media/addon/types.js';
+import { RTP_RESULTS } from '../../packages/sdkpp/src/media/index.js';
+import type { NativeAddon } from '../../packages/sdkpp/src/media/addon/types.js';
 import vectors from '../vectors/transport.json' with { type: 'json' };
 import { requireNativeAddon } from './requireAddon.js';
 

@@ -6,13 +6,13 @@ import {
   buildAuthorizeUrl,
   customSchemeRedirectUri,
   resolveAuthorizationArgs,
-} from '../../../src/auth/AuthorizationArgs.js';
+} from '../../../packages/sdkpp/src/auth/AuthorizationArgs.js';
 import {
   AuthenticationCodeChallengeMethod,
   createAuthorizationCodeVerifier,
-} from '../../../src/auth/pkce.js';
-import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../../../src/auth/scopes.js';
-import { ValidationError } from '../../../src/errors/index.js';
+} from '../../../packages/sdkpp/src/auth/pkce.js';
+import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../../../packages/sdkpp/src/auth/scopes.js';
+import { ValidationError } from '../../../packages/protocol/src/errors/index.js';
 
 const defaults = { applicationId: '1234567890123456', generateState: () => 'generated-state-value' };
 

@@ -7,7 +7,7 @@ import {
   computeCodeChallenge,
   createAuthorizationCodeVerifier,
   isValidCodeVerifier,
-} from '../../../src/auth/pkce.js';
+} from '../../../packages/sdkpp/src/auth/pkce.js';
 
 describe('PKCE (RFC 7636)', () => {
   it.each(vectors.vectors)('S256 challenge of $verifier', ({ verifier, challenge }) => {

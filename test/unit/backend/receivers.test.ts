@@ -14,7 +14,7 @@ import {
   type OtherWebhookEvent,
   type RequestHandler,
   type WebhookEvent,
-} from '../../../src/backend/index.js';
+} from '../../../packages/sdkpp/src/backend/index.js';
 
 // sdkpp/backend's receiving ends over real loopback HTTP, with requests signed by a real Ed25519 key the way
 // the platform signs them; discord-interactions' own verifier checks that the signing is the platform's.

@@ -4,7 +4,7 @@ import {
   NO_AUDIO_INPUT_HOLD_MS,
   NoAudioInputDetector,
   levelDbfs,
-} from '../../../src/voice/devices/NoAudioInputDetector.js';
+} from '../../../packages/sdkpp/src/voice/devices/NoAudioInputDetector.js';
 
 function tone(amplitude: number): Int16Array {
   const frame = new Int16Array(1920);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { MessageStore, type WireMessage } from '../../../src/chat/MessageStore.js';
+import { MessageStore, type WireMessage } from '../../../packages/sdkpp/src/chat/MessageStore.js';
 
 const now = Date.parse('2026-11-23T09:00:00Z');
 const message = (id: string, channel = '7', content = `m${id}`): WireMessage => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { ClientError, ClientStatus } from '../../../src/client/ClientStatus.js';
-import { HttpWaitStatus } from '../../../src/client/HttpWaitStatus.js';
-import { Logger } from '../../../src/logging/index.js';
+import { ClientError, ClientStatus } from '../../../packages/sdkpp/src/client/ClientStatus.js';
+import { HttpWaitStatus } from '../../../packages/sdkpp/src/client/HttpWaitStatus.js';
+import { Logger } from '../../../packages/sdkpp/src/logging/index.js';
 
 function setup(initial: ClientStatus) {
   let connection = initial;

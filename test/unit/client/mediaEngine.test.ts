@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { Client, LoggingSeverity } from '../../../src/index.js';
+import { Client, LoggingSeverity } from '../../../packages/sdkpp/src/index.js';
 
 describe('Client media engine', () => {
   it.each(['native', 'js'] as const)(

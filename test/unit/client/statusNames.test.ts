@@ -2,8 +2,8 @@ import { format } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
 
-import * as bindings from '../../../bindings/index.js';
-import { CallError, CallStatus, ClientError, ClientStatus } from '../../../src/index.js';
+import * as bindings from '../../../packages/sdkpp/bindings/index.js';
+import { CallError, CallStatus, ClientError, ClientStatus } from '../../../packages/sdkpp/src/index.js';
 
 describe('states log as their names', () => {
   it('in the idiomatic API, a status or error prints as its name', () => {

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { loadTsMls } from '../../../src/protocol/dave/tsMls.js';
-import { concatBytes, snowflakeBE64 } from '../../../src/protocol/dave/wire.js';
-import { ExternalSender } from '../../../src/emulator/voice/dave/externalSender.js';
+import { loadTsMls } from '../../../packages/protocol/src/dave/tsMls.js';
+import { concatBytes, snowflakeBE64 } from '../../../packages/protocol/src/dave/wire.js';
+import { ExternalSender } from '../../../packages/emulator/src/voice/dave/externalSender.js';
 import { CHANNEL_ID, DaveTestCall, OurMember, type Frame, type TestMember } from './daveHarness.js';
-import { daveCipherSuite } from '../../../src/protocol/dave/tsMls.js';
-import { generateP256KeyPair } from '../../../src/protocol/dave/nodeP256.js';
+import { daveCipherSuite } from '../../../packages/protocol/src/dave/tsMls.js';
+import { generateP256KeyPair } from '../../../packages/protocol/src/dave/nodeP256.js';
 
 // Bad input reaches a DaveProtocolSession: each is refused as the reference implementations do (a bad
 // proposal is ignored; a commit or welcome that cannot be used leads to op 31 and a new key package, after

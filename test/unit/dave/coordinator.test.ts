@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { generateDisplayableCode, generatePairwiseFingerprint } from '@snazzah/davey';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { displayableCode, pairwiseFingerprint } from '../../../src/voice/dave/index.js';
-import { proposalRef } from '../../../src/protocol/dave/wire.js';
-import { ExternalSender } from '../../../src/emulator/voice/dave/externalSender.js';
+import { displayableCode, pairwiseFingerprint } from '../../../packages/sdkpp/src/voice/dave/index.js';
+import { proposalRef } from '../../../packages/protocol/src/dave/wire.js';
+import { ExternalSender } from '../../../packages/emulator/src/voice/dave/externalSender.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
 import { DaveTestCall, OurMember, type Frame } from './daveHarness.js';
 

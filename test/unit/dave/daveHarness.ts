@@ -2,11 +2,11 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 import { DAVESession, type MediaType, type ProposalsOperationType } from '@snazzah/davey';
 
-import { DaveProtocolSession } from '../../../src/voice/dave/index.js';
-import { DaveCoordinator } from '../../../src/emulator/voice/dave/DaveCoordinator.js';
-import { createMediaEngine, type MediaEngineKind } from '../../../src/media/index.js';
-import type { Clock } from '../../../src/util/Clock.js';
-import type { DaveDecryptor, DaveEncryptor } from '../../../src/media/dave/types.js';
+import { DaveProtocolSession } from '../../../packages/sdkpp/src/voice/dave/index.js';
+import { DaveCoordinator } from '../../../packages/emulator/src/voice/dave/DaveCoordinator.js';
+import { createMediaEngine, type MediaEngineKind } from '../../../packages/sdkpp/src/media/index.js';
+import type { Clock } from '../../../packages/protocol/src/base/Clock.js';
+import type { DaveDecryptor, DaveEncryptor } from '../../../packages/sdkpp/src/media/dave/types.js';
 
 // An in-memory voice gateway for DAVE unit tests: our DaveCoordinator on one side, DAVE members (our
 // DaveProtocolSession, or @snazzah/davey driven as discord.js drives it) on the other, every message framed as

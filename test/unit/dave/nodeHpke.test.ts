@@ -3,8 +3,8 @@ import { createECDH, createPublicKey, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Hpke } from 'ts-mls';
 
-import { nodeHpkeP256 } from '../../../src/protocol/dave/nodeHpke.js';
-import { loadTsMls } from '../../../src/protocol/dave/tsMls.js';
+import { nodeHpkeP256 } from '../../../packages/protocol/src/dave/nodeHpke.js';
+import { loadTsMls } from '../../../packages/protocol/src/dave/tsMls.js';
 
 // Our node:crypto HPKE (cipher suite 2) against ts-mls's default, @hpke/core: each side opens what the
 // other sealed, exported secrets agree, DeriveKeyPair gives the same keys, and tampering is refused.

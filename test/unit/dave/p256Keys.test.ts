@@ -4,7 +4,7 @@ import {
   generateP256KeyPair,
   nodeP256Signature,
   p256PublicKey,
-} from '../../../src/protocol/dave/nodeP256.js';
+} from '../../../packages/protocol/src/dave/nodeP256.js';
 
 describe('generateP256KeyPair', () => {
   it('gives 32-byte scalars (leading zero bytes kept) whose point and signatures match', async () => {

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 import { expect, it } from 'vitest';
 
-import { generateP256KeyPair, sessionP256Signature } from '../../../src/protocol/dave/nodeP256.js';
-import { EpochSenderKeys, SENDER_KEY_LABEL } from '../../../src/protocol/dave/senderKeys.js';
-import { daveCipherSuite, loadTsMls } from '../../../src/protocol/dave/tsMls.js';
-import { snowflakeLE64 } from '../../../src/protocol/dave/wire.js';
+import { generateP256KeyPair, sessionP256Signature } from '../../../packages/protocol/src/dave/nodeP256.js';
+import { EpochSenderKeys, SENDER_KEY_LABEL } from '../../../packages/protocol/src/dave/senderKeys.js';
+import { daveCipherSuite, loadTsMls } from '../../../packages/protocol/src/dave/tsMls.js';
+import { snowflakeLE64 } from '../../../packages/protocol/src/dave/wire.js';
 
 // The per-epoch sender keys against ts-mls's own MLS exporter (RFC 9420 §8.5), and the session signature
 // checker's memory against fresh verification.

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
-import { GatewaySession, REPLAY_BUFFER_SIZE } from '../../../src/emulator/gateway/GatewaySession.js';
-import { SlidingWindowLimiter } from '../../../src/emulator/gateway/RateLimiter.js';
-import { renderConsentPage } from '../../../src/emulator/http/consentPage.js';
-import { resolveOptions } from '../../../src/emulator/options.js';
+import { GatewaySession, REPLAY_BUFFER_SIZE } from '../../../packages/emulator/src/gateway/GatewaySession.js';
+import { SlidingWindowLimiter } from '../../../packages/emulator/src/gateway/RateLimiter.js';
+import { renderConsentPage } from '../../../packages/emulator/src/http/consentPage.js';
+import { resolveOptions } from '../../../packages/emulator/src/options.js';
 import {
   PLATFORM_EPOCH_MS,
   SnowflakeGenerator,
   isSnowflake,
   snowflakeTimestamp,
-} from '../../../src/emulator/snowflake.js';
-import { expandScopes, parseScopeParam } from '../../../src/emulator/store/scopes.js';
-import { errorPageMessage, parseConsentForm } from '../../../src/emulator/testing/browser.js';
-import { errorPage } from '../../../src/emulator/http/html.js';
+} from '../../../packages/emulator/src/snowflake.js';
+import { expandScopes, parseScopeParam } from '../../../packages/emulator/src/store/scopes.js';
+import { errorPageMessage, parseConsentForm } from '../../../packages/emulator/src/testing/browser.js';
+import { errorPage } from '../../../packages/emulator/src/http/html.js';
 
 describe('scopes', () => {
   it('expands the presence and communication bundles', () => {

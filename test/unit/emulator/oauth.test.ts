@@ -4,22 +4,22 @@ import {
   checkConsentToken,
   makeConsentToken,
   CONSENT_FORM_TTL_MS,
-} from '../../../src/emulator/oauth/csrf.js';
-import { ExternalTokenError, readExternalToken } from '../../../src/emulator/oauth/externalIdentity.js';
+} from '../../../packages/emulator/src/oauth/csrf.js';
+import { ExternalTokenError, readExternalToken } from '../../../packages/emulator/src/oauth/externalIdentity.js';
 import {
   isWellFormedS256Challenge,
   isWellFormedVerifier,
   s256Challenge,
   verifierMatches,
-} from '../../../src/emulator/oauth/pkce.js';
+} from '../../../packages/emulator/src/oauth/pkce.js';
 import {
   isLoopbackHttpUrl,
   isRegisteredRedirectUri,
   withQueryParams,
-} from '../../../src/emulator/oauth/redirectUris.js';
-import { generateApplicationKey } from '../../../src/emulator/store/applicationKey.js';
-import { portalDefaults } from '../../../src/emulator/store/migrate.js';
-import type { ApplicationRecord } from '../../../src/emulator/store/types.js';
+} from '../../../packages/emulator/src/oauth/redirectUris.js';
+import { generateApplicationKey } from '../../../packages/emulator/src/store/applicationKey.js';
+import { portalDefaults } from '../../../packages/emulator/src/store/migrate.js';
+import type { ApplicationRecord } from '../../../packages/emulator/src/store/types.js';
 
 describe('PKCE', () => {
   it('matches the RFC 7636 appendix B vector and the 00..1f vector', () => {

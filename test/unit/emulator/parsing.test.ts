@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { mediaType, parseUrlEncoded } from '../../../src/emulator/http/body.js';
-import { BodyError } from '../../../src/emulator/http/errors.js';
-import { escapeHtml } from '../../../src/emulator/http/html.js';
-import { parseGatewayQuery } from '../../../src/emulator/gateway/GatewayServer.js';
+import { mediaType, parseUrlEncoded } from '../../../packages/emulator/src/http/body.js';
+import { BodyError } from '../../../packages/emulator/src/http/errors.js';
+import { escapeHtml } from '../../../packages/emulator/src/http/html.js';
+import { parseGatewayQuery } from '../../../packages/emulator/src/gateway/GatewayServer.js';
 
 describe('parseUrlEncoded', () => {
   it('decodes names and values, + as space, and empty values', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { priceText } from '../../../src/emulator/premium/premiumWire.js';
+import { priceText } from '../../../packages/emulator/src/premium/premiumWire.js';
 
 describe('priceText (the store page and the purchase modal)', () => {
   it("reads the amount in the currency's smallest unit", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { matchAudio } from '../../../src/emulator/testing/audioMatch.js';
-import { monoToStereo, resampleMono, stereoToMono } from '../../../src/emulator/testing/resample.js';
-import { SpeechSynthesisError, synthesizeSpeech } from '../../../src/emulator/testing/speech.js';
+import { matchAudio } from '../../../packages/emulator/src/testing/audioMatch.js';
+import { monoToStereo, resampleMono, stereoToMono } from '../../../packages/emulator/src/testing/resample.js';
+import { SpeechSynthesisError, synthesizeSpeech } from '../../../packages/emulator/src/testing/speech.js';
 
 function sine(frequency: number, rate: number, seconds: number, amplitude = 10000): Int16Array {
   return Int16Array.from({ length: Math.round(rate * seconds) }, (_, i) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { GatewayConnection, GatewayState } from '../../../src/gateway/GatewayConnection.js';
-import { GatewayOpcode } from '../../../src/protocol/gateway.js';
-import { Logger } from '../../../src/logging/index.js';
+import { GatewayConnection, GatewayState } from '../../../packages/sdkpp/src/gateway/GatewayConnection.js';
+import { GatewayOpcode } from '../../../packages/protocol/src/gateway.js';
+import { Logger } from '../../../packages/sdkpp/src/logging/index.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
 import { FakeGatewaySocket } from '../../fakes/FakeGatewaySocket.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { SendBudget } from '../../../src/gateway/SendBudget.js';
+import { SendBudget } from '../../../packages/sdkpp/src/gateway/SendBudget.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
 
 describe('SendBudget', () => {

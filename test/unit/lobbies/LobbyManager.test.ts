@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import type { LobbyEvents } from '../../../src/lobbies/LobbyEvents.js';
-import type { SessionContext } from '../../../src/session/SessionContext.js';
-import { ClientNotReadyError } from '../../../src/errors/index.js';
-import { LobbyManager } from '../../../src/lobbies/LobbyManager.js';
-import { UserStore } from '../../../src/social/UserStore.js';
-import { systemClock } from '../../../src/util/Clock.js';
+import type { LobbyEvents } from '../../../packages/sdkpp/src/lobbies/LobbyEvents.js';
+import type { SessionContext } from '../../../packages/sdkpp/src/session/SessionContext.js';
+import { ClientNotReadyError } from '../../../packages/protocol/src/errors/index.js';
+import { LobbyManager } from '../../../packages/sdkpp/src/lobbies/LobbyManager.js';
+import { UserStore } from '../../../packages/sdkpp/src/social/UserStore.js';
+import { systemClock } from '../../../packages/protocol/src/base/Clock.js';
 import { recordingLog } from '../../fakes/recordingLog.js';
 
 const ME = '100';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { ChannelType } from '../../../src/chat/ChannelHandle.js';
-import { sortChannelsAsShown } from '../../../src/guilds/channelOrder.js';
-import type { GuildChannel } from '../../../src/guilds/types.js';
+import { ChannelType } from '../../../packages/sdkpp/src/chat/ChannelHandle.js';
+import { sortChannelsAsShown } from '../../../packages/sdkpp/src/guilds/channelOrder.js';
+import type { GuildChannel } from '../../../packages/sdkpp/src/guilds/types.js';
 
 const channel = (
   id: string,

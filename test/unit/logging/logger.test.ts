@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { Logger, LoggingSeverity, REDACTED, SecretRedactor } from '../../../src/logging/index.js';
+import { Logger, LoggingSeverity, REDACTED, SecretRedactor } from '../../../packages/sdkpp/src/logging/index.js';
 
 function collect(logger: Logger, min = LoggingSeverity.Verbose): Array<[string, LoggingSeverity]> {
   const lines: Array<[string, LoggingSeverity]> = [];

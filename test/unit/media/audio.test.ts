@@ -16,8 +16,8 @@ import {
   type MediaEngine,
   type MediaEngineKind,
   type OpusEncoder,
-} from '../../../src/media/index.js';
-import { loadNativeAddon } from '../../../src/media/addon/loader.js';
+} from '../../../packages/sdkpp/src/media/index.js';
+import { loadNativeAddon } from '../../../packages/sdkpp/src/media/addon/loader.js';
 import { constantFrame, fakeClock, rms, toneFrame } from './audioHelpers.js';
 import { thrownBy } from './reference.js';
 

@@ -2,7 +2,7 @@ import {
   OPUS_FRAME_SAMPLES,
   OPUS_FRAME_SAMPLES_PER_CHANNEL,
   OPUS_SAMPLE_RATE,
-} from '../../../src/media/index.js';
+} from '../../../packages/sdkpp/src/media/index.js';
 
 /** Frame `index` of a continuous stereo sine tone (both channels alike). */
 export function toneFrame(index: number, frequency = 440, amplitude = 8000): Int16Array {

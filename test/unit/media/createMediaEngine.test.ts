@@ -8,7 +8,7 @@ import {
   loadNativeAddon,
   MediaEngineError,
   type NativeAddonLoadResult,
-} from '../../../src/media/index.js';
+} from '../../../packages/sdkpp/src/media/index.js';
 import { thrownBy } from './reference.js';
 
 const missingAddon = (): NativeAddonLoadResult => loadNativeAddon({ searchPaths: ['/nonexistent/x.node'] });

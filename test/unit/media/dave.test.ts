@@ -13,7 +13,7 @@ import {
   type DaveResultCode,
   type MediaEngine,
   type MediaEngineKind,
-} from '../../../src/media/index.js';
+} from '../../../packages/sdkpp/src/media/index.js';
 import { craftFrame, lengthOf, referenceOpusFrame, uleb } from './daveHelpers.js';
 import { thrownBy } from './reference.js';
 

@@ -1,6 +1,6 @@
 import { createCipheriv } from 'node:crypto';
 
-import type { DaveFrameResult } from '../../../src/media/index.js';
+import type { DaveFrameResult } from '../../../packages/sdkpp/src/media/index.js';
 
 /** A frame's length from a result that must be a success. */
 export function lengthOf(result: DaveFrameResult): number {

@@ -11,7 +11,7 @@ import {
   type MediaEngine,
   type MediaEngineErrorCode,
   type MediaEngineKind,
-} from '../../../src/media/index.js';
+} from '../../../packages/sdkpp/src/media/index.js';
 import aeadVectors from '../../vectors/aead.json' with { type: 'json' };
 import { referenceSeal, thrownBy } from './reference.js';
 

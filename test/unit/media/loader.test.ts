@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { loadNativeAddon, nativeAddonRemedy } from '../../../src/media/addon/loader.js';
-import { findPackageRoot } from '../../../src/util/packageRoot.js';
-import { NATIVE_ADDON_ABI } from '../../../src/media/addon/types.js';
+import { loadNativeAddon, nativeAddonRemedy } from '../../../packages/sdkpp/src/media/addon/loader.js';
+import { findPackageRoot } from '../../../packages/protocol/src/base/packageRoot.js';
+import { NATIVE_ADDON_ABI } from '../../../packages/sdkpp/src/media/addon/types.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const scratch = mkdtempSync(path.join(tmpdir(), 'sdkpp-loader-'));

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { ErrorType, SdkError, ValidationError } from '../../../src/errors/index.js';
+import { ErrorType, SdkError, ValidationError } from '../../../packages/protocol/src/errors/index.js';
 import {
   createMediaEngine,
   JsMediaEngine,
   MediaEngineError,
   type MediaEngineKind,
-} from '../../../src/media/index.js';
+} from '../../../packages/sdkpp/src/media/index.js';
 
 describe('MediaEngineError in the SDK error family', () => {
   it('is an SdkError of type ValidationError that keeps its code and name', () => {

@@ -1,6 +1,6 @@
 import { createCipheriv } from 'node:crypto';
 
-import type { AeadAlgorithm } from '../../../src/media/index.js';
+import type { AeadAlgorithm } from '../../../packages/sdkpp/src/media/index.js';
 
 /** node:crypto used directly, as the independent reference both engines must match byte for byte. */
 export function referenceSeal(

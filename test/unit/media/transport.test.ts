@@ -14,7 +14,7 @@ import {
   type RtpResultCode,
   type TransportCryptor,
   type TransportOpenResult,
-} from '../../../src/media/index.js';
+} from '../../../packages/sdkpp/src/media/index.js';
 import vectors from '../../vectors/transport.json' with { type: 'json' };
 import { thrownBy } from './reference.js';
 import { craftAesPacket, slice, VECTOR_KEY } from './transportHelpers.js';

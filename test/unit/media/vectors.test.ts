@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { AEAD_KNOWN_ANSWER_VECTORS } from '../../../src/media/js/aeadVectors.js';
+import { AEAD_KNOWN_ANSWER_VECTORS } from '../../../packages/sdkpp/src/media/js/aeadVectors.js';
 import aeadVectors from '../../vectors/aead.json' with { type: 'json' };
 
 describe("the JS engine's known-answer vectors", () => {

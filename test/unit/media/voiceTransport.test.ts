@@ -13,7 +13,7 @@ import {
   type MediaEngine,
   type MediaEngineKind,
   type VoiceTransport,
-} from '../../../src/media/index.js';
+} from '../../../packages/sdkpp/src/media/index.js';
 import { rms, toneFrame } from './audioHelpers.js';
 import { sleep, VoicePeer, waitFor } from './voicePeer.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { hchacha20 } from '../../../src/media/js/rtp/hchacha20.js';
+import { hchacha20 } from '../../../packages/sdkpp/src/media/js/rtp/hchacha20.js';
 import {
   createXChaCha20Poly1305Cipher,
   createXChaCha20Poly1305Decipher,
-} from '../../../src/media/js/rtp/xchacha20poly1305.js';
+} from '../../../packages/sdkpp/src/media/js/rtp/xchacha20poly1305.js';
 import vectors from '../../vectors/transport.json' with { type: 'json' };
 
 const hex = (text: string): Buffer => Buffer.from(text, 'hex');

@@ -5,9 +5,9 @@ import {
   ActivityTypes,
   StatusDisplayTypes,
   type Activity,
-} from '../../../src/presence/Activity.js';
-import { activityToWire, omitEmpty, validateActivity } from '../../../src/presence/activityWire.js';
-import { ValidationError } from '../../../src/errors/index.js';
+} from '../../../packages/sdkpp/src/presence/Activity.js';
+import { activityToWire, omitEmpty, validateActivity } from '../../../packages/sdkpp/src/presence/activityWire.js';
+import { ValidationError } from '../../../packages/protocol/src/errors/index.js';
 
 describe('activity serialisation', () => {
   it('maps every field to its wire name', () => {

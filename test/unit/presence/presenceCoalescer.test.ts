@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { PresenceCoalescer } from '../../../src/presence/PresenceCoalescer.js';
+import { PresenceCoalescer } from '../../../packages/sdkpp/src/presence/PresenceCoalescer.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
 
 describe('PresenceCoalescer', () => {

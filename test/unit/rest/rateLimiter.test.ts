@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { AbortedError, HttpError, NetworkError } from '../../../src/errors/index.js';
-import { Logger, LoggingSeverity } from '../../../src/logging/index.js';
-import { routeKeyOf } from '../../../src/rest/RateLimiter.js';
-import { RestClient } from '../../../src/rest/RestClient.js';
+import { AbortedError, HttpError, NetworkError } from '../../../packages/protocol/src/errors/index.js';
+import { Logger, LoggingSeverity } from '../../../packages/sdkpp/src/logging/index.js';
+import { routeKeyOf } from '../../../packages/sdkpp/src/rest/RateLimiter.js';
+import { RestClient } from '../../../packages/sdkpp/src/rest/RestClient.js';
 import { FakeClock } from '../../fakes/FakeClock.js';
 
 /** What the test server answers: a status, headers and a JSON body, or nothing at all (a hang). */

@@ -8,7 +8,7 @@ import {
   RpcOpcode,
   encodeRpcFrame,
   rpcOpcodeFrom,
-} from '../../../src/protocol/rpcFrame.js';
+} from '../../../packages/protocol/src/rpcFrame.js';
 
 describe('RPC frame codec', () => {
   it.each(vectors.frames)('encodes the $name vector byte for byte', ({ op, json, header }) => {

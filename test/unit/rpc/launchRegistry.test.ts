@@ -8,7 +8,7 @@ import {
   defaultLaunchRegistryDir,
   readLaunchCommands,
   writeLaunchCommand,
-} from '../../../src/protocol/launchRegistry.js';
+} from '../../../packages/protocol/src/launchRegistry.js';
 
 const APP = '1234567890123456789';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { AbortedError, Client, ClientDestroyedError, type ClientEvents } from '../../../src/index.js';
-import { TypedEmitter } from '../../../src/util/TypedEmitter.js';
+import { AbortedError, Client, ClientDestroyedError, type ClientEvents } from '../../../packages/sdkpp/src/index.js';
+import { TypedEmitter } from '../../../packages/protocol/src/base/TypedEmitter.js';
 
 interface TestEvents {
   tick: [count: number];

@@ -10,9 +10,9 @@ import {
   openInput,
   openOutput,
   WavFileInput,
-} from '../../../src/voice/devices/audioDevices.js';
-import { readWavFile, WavFileOutput } from '../../../src/protocol/wav.js';
-import { ValidationError } from '../../../src/errors/index.js';
+} from '../../../packages/sdkpp/src/voice/devices/audioDevices.js';
+import { readWavFile, WavFileOutput } from '../../../packages/protocol/src/wav.js';
+import { ValidationError } from '../../../packages/protocol/src/errors/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-devices-'));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { ValidationError } from '../../../src/errors/index.js';
-import { GameAudioInput } from '../../../src/voice/devices/GameAudioInput.js';
+import { ValidationError } from '../../../packages/protocol/src/errors/index.js';
+import { GameAudioInput } from '../../../packages/sdkpp/src/voice/devices/GameAudioInput.js';
 import { recordingLog } from '../../fakes/recordingLog.js';
 import { toneStrength } from '../../integration/callHelpers.js';
 

@@ -5,7 +5,7 @@ import {
   InboundAudioWatchdog,
   MAX_INBOUND_RECOVERIES,
   type InboundVerdict,
-} from '../../../src/voice/connection/InboundAudioWatchdog.js';
+} from '../../../packages/sdkpp/src/voice/connection/InboundAudioWatchdog.js';
 
 /** Polls every 20 ms from `from` to `to` with a fixed counter; returns the verdicts that were not ok. */
 function run(

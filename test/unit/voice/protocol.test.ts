@@ -11,7 +11,7 @@ import {
   parseSpeaking,
   voiceCloseAction,
   voiceGatewayUrl,
-} from '../../../src/protocol/voiceGateway.js';
+} from '../../../packages/protocol/src/voiceGateway.js';
 
 describe('voice gateway framing', () => {
   it('decodes a server binary frame as u16 BE seq, op, payload', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { ValidationError } from '../../../src/errors/index.js';
-import { describeDevice, openInput } from '../../../src/voice/devices/audioDevices.js';
-import { parseRoomId, RoomInput } from '../../../src/voice/devices/RoomInput.js';
+import { ValidationError } from '../../../packages/protocol/src/errors/index.js';
+import { describeDevice, openInput } from '../../../packages/sdkpp/src/voice/devices/audioDevices.js';
+import { parseRoomId, RoomInput } from '../../../packages/sdkpp/src/voice/devices/RoomInput.js';
 
 const FRAME = 1920;
 

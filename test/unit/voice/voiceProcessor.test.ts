@@ -5,9 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { synthesizeSpeech } from '../../../src/emulator/testing/speech.js';
-import { VoiceProcessor } from '../../../src/voice/processing/VoiceProcessor.js';
-import { echoReturnLossEnhancement, snrGain } from '../../../src/emulator/testing/voiceMetrics.js';
+import { synthesizeSpeech } from '../../../packages/emulator/src/testing/speech.js';
+import { VoiceProcessor } from '../../../packages/sdkpp/src/voice/processing/VoiceProcessor.js';
+import { echoReturnLossEnhancement, snrGain } from '../../../packages/emulator/src/testing/voiceMetrics.js';
 import { recordingLog } from '../../fakes/recordingLog.js';
 import { echoOf, inSteadyNoise, mono, runFrames } from './voiceSignals.js';
 

@@ -3,7 +3,7 @@
  * floats, a leak of the playout into the microphone, steady noise at a chosen SNR, and a run through a
  * VoiceProcessor frame by frame as the audio pump hands them over.
  */
-import type { VoiceProcessor } from '../../../src/voice/processing/VoiceProcessor.js';
+import type { VoiceProcessor } from '../../../packages/sdkpp/src/voice/processing/VoiceProcessor.js';
 
 const FRAME = 1920;
 

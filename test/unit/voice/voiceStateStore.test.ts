@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { VoiceStateStore, type VoiceStateChange } from '../../../src/voice/call/VoiceStateStore.js';
-import { Logger } from '../../../src/logging/index.js';
+import { VoiceStateStore, type VoiceStateChange } from '../../../packages/sdkpp/src/voice/call/VoiceStateStore.js';
+import { Logger } from '../../../packages/sdkpp/src/logging/index.js';
 
 const LOBBY = '1000000000000000001';
 const ALICE = '2000000000000000001';

@@ -4,9 +4,9 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { WavFileInput } from '../../../src/voice/devices/audioDevices.js';
-import { readWavFile, WavStream } from '../../../src/protocol/wav.js';
-import { ValidationError } from '../../../src/errors/index.js';
+import { WavFileInput } from '../../../packages/sdkpp/src/voice/devices/audioDevices.js';
+import { readWavFile, WavStream } from '../../../packages/protocol/src/wav.js';
+import { ValidationError } from '../../../packages/protocol/src/errors/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-wavstream-'));
 
