@@ -1,5 +1,6 @@
 /**
- * The import rules of src/ and bindings/, checked by dependency-cruiser in `npm run lint`
+ * The import rules of the three packages (packages/protocol, packages/sdkpp, packages/emulator), checked by
+ * dependency-cruiser in `npm run lint`
  * (`npm run lint:deps` alone). Type-only imports count: a cycle through `import type` is still a cycle a
  * reader has to untangle.
  *
@@ -8,8 +9,13 @@
  * rule named after it. A folder of the emulator goes on one of its floors (EMULATOR_FLOORS).
  */
 
-/** Where the emulator's files are, as a path regex from the repository root: the one place that names it. */
-const EMULATOR = '^src/emulator/';
+/** Where each package's sources are, as path regexes from the repository root. */
+const SDK = '^packages/sdkpp/src/';
+const BINDINGS = '^packages/sdkpp/bindings/';
+const PROTOCOL = '^packages/protocol/src/';
+const EMULATOR = '^packages/emulator/src/';
+/** Every package's sources. */
+const SOURCES = '^packages/[^/]+/(src|bindings)/';
 
 /**
  * @typedef {object} Layer
@@ -23,54 +29,86 @@ const EMULATOR = '^src/emulator/';
 /** @type {Layer[]} */
 const LAYERS = [
   {
-    name: 'emulator-imports-only-protocol',
-    comment:
-      'The emulator is the platform, not a client: it shares the wire layer (src/protocol/), the generic ' +
-      'helpers (src/util/) and the media engine as a library (src/media/index.ts), and nothing else of the SDK.',
-    path: EMULATOR,
-    mayImport: ['^src/protocol/', '^src/util/', '^src/media/index\\.ts$'],
-  },
-  {
     name: 'client-imported-only-by-facade',
     comment:
       'src/client/ is the facade on top of the features: only the package entry (src/index.ts) and the ' +
       'SDK-shaped bindings/ stand above it. A feature that needs something of it wants it moved below.',
-    path: '^src/client/',
-    importedOnlyBy: ['^src/index\\.ts$', '^bindings/'],
+    path: `${SDK}client/`,
+    importedOnlyBy: [`${SDK}index\\.ts$`, BINDINGS],
   },
   {
     name: 'bindings-through-public-entry',
     comment:
-      'bindings/ is a layer over the public API (src/index.ts). Two exceptions: src/util/ (generic helpers) ' +
-      "and src/social/UserStore.ts (the store behind a handle over the desktop client's user, bindings/Client.ts).",
-    path: '^bindings/',
-    mayImport: ['^src/index\\.ts$', '^src/util/', '^src/social/UserStore\\.ts$'],
+      'bindings/ is a layer over the public API (src/index.ts). Three exceptions: src/util/ and @sdkpp/protocol ' +
+      "(generic helpers) and src/social/UserStore.ts (the store behind a handle over the desktop client's user, " +
+      'bindings/Client.ts).',
+    path: BINDINGS,
+    mayImport: [`${SDK}index\\.ts$`, `${SDK}util/`, `${PROTOCOL}index\\.ts$`, `${SDK}social/UserStore\\.ts$`],
+  },
+];
+
+/**
+ * How the packages meet: through their public entries only, and downwards only (protocol ← sdkpp ← emulator).
+ * @type {import('dependency-cruiser').IForbiddenRuleType[]}
+ */
+const PACKAGE_RULES = [
+  {
+    name: 'protocol-stands-alone',
+    severity: 'error',
+    comment: '@sdkpp/protocol is what both halves stand on: it imports nothing of the SDK or the emulator.',
+    from: { path: PROTOCOL },
+    to: { path: SOURCES, pathNot: PROTOCOL },
+  },
+  {
+    name: 'protocol-through-its-entry',
+    severity: 'error',
+    comment:
+      'The other packages use @sdkpp/protocol by its name (its index.ts), as a published package is used.',
+    from: { path: SOURCES, pathNot: PROTOCOL },
+    to: { path: PROTOCOL, pathNot: `${PROTOCOL}(dave/)?index\\.ts$` },
+  },
+  {
+    name: 'sdk-without-emulator',
+    severity: 'error',
+    comment:
+      'A game ships sdkpp and not the emulator: nothing of sdkpp imports @sdkpp/emulator (`sdkpp emulator` ' +
+      'finds it at run time, src/cli.ts).',
+    from: { path: '^packages/sdkpp/' },
+    to: { path: EMULATOR },
+  },
+  {
+    name: 'emulator-through-sdk-media',
+    severity: 'error',
+    comment:
+      'The emulator is the platform, not a client: of the SDK it uses only the media engine, by its public ' +
+      'entry sdkpp/media (src/media/index.ts).',
+    from: { path: EMULATOR },
+    to: { path: '^packages/sdkpp/', pathNot: `${SDK}media/index\\.ts$` },
   },
 ];
 
 /**
  * The floors of the SDK, bottom first. A floor may import its own and the floors below, never one above:
- * that is what keeps a change near the bottom from pulling in the whole house. The emulator and bindings/
- * have their own rules (LAYERS).
+ * that is what keeps a change near the bottom from pulling in the whole house. @sdkpp/protocol is below them all
+ * (PACKAGE_RULES); bindings/ has its own rules (LAYERS).
  */
 const FLOORS = [
-  { name: 'base', path: '^src/(util|errors|logging)/', what: 'generic helpers, the error family, logging' },
-  { name: 'protocol', path: '^src/protocol/', what: 'the wire formats the SDK and the emulator share' },
-  { name: 'media', path: '^src/media/', what: 'the media engine package (codecs, DAVE frames, transport)' },
+  { name: 'base', path: `${SDK}(util|logging)/`, what: 'generic helpers and logging' },
+  { name: 'media', path: `${SDK}media/`, what: 'the media engine (codecs, DAVE frames, transport)' },
   {
     name: 'transports',
-    path: '^src/(rest|gateway|rpc|auth|session)/',
+    path: `${SDK}(rest|gateway|rpc|auth|session)/`,
     what: 'HTTP, the main gateway, the desktop client, account linking and the session context features use',
   },
   {
     name: 'features',
-    path: '^src/(social|chat|lobbies|invites|guilds|presence|voice)/',
+    path: `${SDK}(social|chat|lobbies|invites|guilds|presence|voice)/`,
     what: 'one folder per area of the API, each built on a session context',
   },
-  { name: 'client', path: '^src/client/', what: 'the Client facade and its composition root' },
+  { name: 'client', path: `${SDK}client/`, what: 'the Client facade and its composition root' },
   {
     name: 'entries',
-    path: '^src/(index\\.ts|backend/|cli\\.ts)',
+    path: `${SDK}(index\\.ts|backend/|cli\\.ts)`,
     what: 'the package entries: sdkpp, sdkpp/backend, the command line',
   },
 ];
@@ -237,13 +275,13 @@ function layerRule(layer) {
       severity: 'error',
       comment: layer.comment,
       from: { path: layer.path },
-      to: { path: '^src/', pathNot: [layer.path, ...layer.mayImport] },
+      to: { path: SOURCES, pathNot: [layer.path, ...layer.mayImport] },
     };
   return {
     name: layer.name,
     severity: 'error',
     comment: layer.comment,
-    from: { path: '^(src|bindings)/', pathNot: [layer.path, ...layer.importedOnlyBy] },
+    from: { path: SOURCES, pathNot: [layer.path, ...layer.importedOnlyBy] },
     to: { path: layer.path },
   };
 }
@@ -255,27 +293,28 @@ export default {
       name: 'no-circular',
       severity: 'error',
       comment:
-        'No import cycles in src/ or bindings/, type-only imports included: a cycle means two modules cannot ' +
+        'No import cycles in any package, type-only imports included: a cycle means two modules cannot ' +
         'be read, tested or moved one without the other. Break it with a file below both, or one file for a ' +
         'pair that is really one unit.',
-      from: { path: '^(src|bindings)/' },
+      from: { path: SOURCES },
       to: { circular: true },
     },
+    ...PACKAGE_RULES,
     {
       name: 'media-through-its-entry',
       severity: 'error',
       comment:
-        'src/media/ is one package: the rest of the SDK (and the emulator) uses it through src/media/index.ts, ' +
-        'so its insides (engines, addon loader, typings) can change without touching its users.',
-      from: { path: '^(src|bindings)/', pathNot: '^src/media/' },
-      to: { path: '^src/media/', pathNot: '^src/media/index\\.ts$' },
+        'src/media/ is one package (sdkpp/media): the rest of the SDK and the emulator use it through ' +
+        'src/media/index.ts, so its insides (engines, addon loader, typings) can change without touching its users.',
+      from: { path: SOURCES, pathNot: `${SDK}media/` },
+      to: { path: `${SDK}media/`, pathNot: `${SDK}media/index\\.ts$` },
     },
     {
       name: 'src-not-to-bindings',
       severity: 'error',
       comment: 'bindings/ is built on src/, never the other way round.',
-      from: { path: '^src/' },
-      to: { path: '^bindings/' },
+      from: { path: SDK },
+      to: { path: BINDINGS },
     },
     ...LAYERS.map(layerRule),
     ...floorRules(FLOORS, (floor) => floor.path, 'floor-'),
@@ -283,7 +322,7 @@ export default {
     ...EMULATOR_FLOORS.filter((floor) => floor.parts.length > 1).map(emulatorSideBySideRule),
   ],
   options: {
-    includeOnly: '^(src|bindings)/',
+    includeOnly: SOURCES,
     tsPreCompilationDeps: true,
     // Resolves imports as tsc does (NodeNext: `./x.js` is `./x.ts`).
     tsConfig: { fileName: 'tsconfig.json' },

@@ -7,6 +7,11 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'build/**',
+      'packages/*/dist/**',
+      'packages/sdkpp/build/**',
+      'packages/sdkpp/build-deps/**',
+      'packages/sdkpp/build-cross/**',
+      'packages/sdkpp/prebuilds/**',
       'node_modules/**',
       'coverage/**',
       'docs/api/**',
@@ -21,7 +26,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs'] },
+        projectService: {
+          allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'packages/*/scripts/*.mjs'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -48,12 +55,12 @@ export default tseslint.config(
   },
   {
     // Client's methods are guarded after destroy() by kind: an async method rejects, any other throws
-    // (src/client/destroyGuard.ts), so a method that returns a Promise must be async to reject rather than throw.
+    // (packages/sdkpp/src/client/destroyGuard.ts), so a method that returns a Promise must be async to reject rather than throw.
     files: [
-      'src/client/Client.ts',
-      'src/client/ClientCore.ts',
-      'src/client/SocialClient.ts',
-      'src/client/LobbyClient.ts',
+      'packages/sdkpp/src/client/Client.ts',
+      'packages/sdkpp/src/client/ClientCore.ts',
+      'packages/sdkpp/src/client/SocialClient.ts',
+      'packages/sdkpp/src/client/LobbyClient.ts',
     ],
     rules: { '@typescript-eslint/promise-function-async': 'error' },
   },

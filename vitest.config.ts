@@ -24,6 +24,26 @@ const REALTIME_AUDIO = [
 ];
 
 export default defineConfig({
+  // The tests import the packages' sources by path; the sources import each other by package name. These
+  // send those names to the same sources (as the root tsconfig's paths do for tsc and tsx), so that a test
+  // and the code it drives share one copy of each module (one SdkError class, one Clock). Tests that import
+  // `sdkpp` or `@sdkpp/emulator` by name get the built packages, as a game does.
+  resolve: {
+    alias: [
+      {
+        find: /^@sdkpp\/protocol\/dave$/,
+        replacement: new URL('./packages/protocol/src/dave/index.ts', import.meta.url).pathname,
+      },
+      {
+        find: /^@sdkpp\/protocol$/,
+        replacement: new URL('./packages/protocol/src/index.ts', import.meta.url).pathname,
+      },
+      {
+        find: /^sdkpp\/media$/,
+        replacement: new URL('./packages/sdkpp/src/media/index.ts', import.meta.url).pathname,
+      },
+    ],
+  },
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -18,7 +18,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import { createMediaEngine, VOICE_FRAME_SAMPLES, type MediaEngineKind } from '../packages/sdkpp/src/media/index.js';
+import {
+  createMediaEngine,
+  VOICE_FRAME_SAMPLES,
+  type MediaEngineKind,
+} from '../packages/sdkpp/src/media/index.js';
 import { report, result } from './lib/report.js';
 import { buildUdpStamps, startUdpStamps } from './lib/udpStamps.js';
 

@@ -6,7 +6,11 @@
 // Run: npx tsx bench/transport.ts
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-import { createMediaEngine, type MediaEngineKind, type TransportEncryptionMode } from '../packages/sdkpp/src/media/index.js';
+import {
+  createMediaEngine,
+  type MediaEngineKind,
+  type TransportEncryptionMode,
+} from '../packages/sdkpp/src/media/index.js';
 import { nsPerCall, report, result } from './lib/report.js';
 
 const ROUNDS = 50_000;

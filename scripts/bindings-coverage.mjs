@@ -24,12 +24,14 @@ import process from 'node:process';
 import * as prettier from 'prettier';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The SDK package's folder: its bindings/ and their build in dist/.
+const sdk = path.join(root, 'packages', 'sdkpp');
 const { values: args } = parseArgs({
   options: { check: { type: 'boolean' }, data: { type: 'string' }, page: { type: 'string' } },
 });
-const DATA = path.resolve(args.data ?? path.join(root, 'bindings', 'coverage.json'));
+const DATA = path.resolve(args.data ?? path.join(sdk, 'bindings', 'coverage.json'));
 const PAGE = path.resolve(args.page ?? path.join(root, 'docs', 'bindings-coverage.md'));
-const BUILT = path.join(root, 'dist', 'bindings.js');
+const BUILT = path.join(sdk, 'dist', 'bindings.js');
 
 const STATUSES = {
   implemented: { label: '✅ implemented', meaning: 'on the bindings class under the C++ name' },
@@ -46,7 +48,7 @@ const check = args.check === true;
 const problems = [];
 
 if (!existsSync(BUILT)) {
-  console.error('dist/bindings.js is missing: run `npm run build:ts` first');
+  console.error('packages/sdkpp/dist/bindings.js is missing: run `npm run build:ts` first');
   process.exit(1);
 }
 const data = JSON.parse(readFileSync(DATA, 'utf8'));
@@ -71,7 +73,7 @@ console.log(`${check ? 'checked' : 'wrote'} ${path.relative(root, PAGE)}: ${summ
 /** True when a bindings source file changed after the build the claims were checked against. */
 function builtIsStale() {
   const built = statSync(BUILT).mtimeMs;
-  const sources = path.join(root, 'bindings');
+  const sources = path.join(sdk, 'bindings');
   return readdirSync(sources).some(
     (f) => f.endsWith('.ts') && statSync(path.join(sources, f)).mtimeMs > built,
   );

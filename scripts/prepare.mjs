@@ -1,30 +1,39 @@
 #!/usr/bin/env node
-// npm's `prepare` (after `npm install` in a clone, and when npm installs the package from git or a folder):
-// compiles the TypeScript into dist/ (tsup), makes its declarations stand alone
-// (declaration-references.mjs) and fetches Electron's types for the Electron sample (electron-types.mjs).
-// Each step says what it does and how long it took, so an install that runs it is never silent for minutes.
+// npm's `prepare` at the repository root (after `npm install` in a clone): builds each workspace package's
+// TypeScript into its dist/ in dependency order (@sdkpp/protocol, sdkpp, @sdkpp/emulator: tsup, then
+// declarations that stand alone) and fetches Electron's types for the Electron sample (electron-types.mjs).
+// `--ts-only` (npm run build:ts) leaves out the Electron types. Each step says what it does and how long it
+// took, so an install that runs it is never silent for minutes.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 
 const root = path.resolve(import.meta.dirname, '..');
-const steps = [
-  [
-    'compiling the TypeScript into dist/ (tsup: ESM, CommonJS and declarations)',
-    ['node_modules/tsup/dist/cli-default.js', '--silent'],
-  ],
-  ['making the declarations stand alone', ['scripts/declaration-references.mjs']],
-  [
+const tsup = path.join(root, 'node_modules/tsup/dist/cli-default.js');
+const references = path.join(root, 'scripts/declaration-references.mjs');
+const steps = [];
+for (const name of ['protocol', 'sdkpp', 'emulator']) {
+  const cwd = path.join(root, 'packages', name);
+  steps.push([
+    `compiling packages/${name} into its dist/ (tsup: ESM, CommonJS and declarations)`,
+    [tsup, '--silent'],
+    cwd,
+  ]);
+  steps.push([`making the declarations of packages/${name} stand alone`, [references], cwd]);
+}
+if (!process.argv.includes('--ts-only')) {
+  steps.push([
     "fetching Electron's type definitions for the Electron sample",
-    ['scripts/electron-types.mjs', '--if-possible'],
-  ],
-];
+    [path.join(root, 'scripts/electron-types.mjs'), '--if-possible'],
+    root,
+  ]);
+}
 
-for (const [what, args] of steps) {
+for (const [what, args, cwd] of steps) {
   process.stdout.write(`sdkpp: ${what}…\n`);
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, args, { cwd, stdio: 'inherit' });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) {
     process.stderr.write(

@@ -6,7 +6,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { AuthorizationTokenType, Client, type MediaEnginePreference } from '../../packages/sdkpp/src/index.js';
+import {
+  AuthorizationTokenType,
+  Client,
+  type MediaEnginePreference,
+} from '../../packages/sdkpp/src/index.js';
 import { connected } from './callSetup.js';
 import { measureWindow, nextMessage, runChild, settled, sleep, tell } from './mainThreadIpc.js';
 

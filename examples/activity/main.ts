@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
-import { startEmulator } from 'sdkpp/emulator';
+import { startEmulator } from '@sdkpp/emulator';
 
 import { startActivityServer } from './server.js';
 

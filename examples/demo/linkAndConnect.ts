@@ -1,5 +1,5 @@
 import { AuthorizationTokenType, Client, statusToString, type ClientOptions } from 'sdkpp';
-import type { Emulator, EmulatorUser } from 'sdkpp/emulator';
+import type { Emulator, EmulatorUser } from '@sdkpp/emulator';
 
 import { humanSeconds, say } from './print.js';
 

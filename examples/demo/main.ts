@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { GameBackend } from 'sdkpp/backend';
-import { startEmulator } from 'sdkpp/emulator';
+import { startEmulator } from '@sdkpp/emulator';
 
 import { ActivityTypes } from 'sdkpp';
 

@@ -2,7 +2,7 @@
  * The demo's command line. It uses the repository's own flag table (the one `sdkpp` uses), so `--help` and
  * "did you mean" work as they do for the CLI; a game of yours would bring its own parser.
  */
-import { formatFlags, parseFlags, UsageError, type Flag } from '../../packages/emulator/src/cli/flags.js';
+import { formatFlags, parseFlags, UsageError, type Flag } from '@sdkpp/emulator/cli';
 
 /** What the demo's flags choose. */
 export interface DemoOptions {

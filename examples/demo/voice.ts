@@ -8,7 +8,7 @@ import {
   SpeechSynthesisError,
   writeWavFile,
   type SpeechAudio,
-} from 'sdkpp/emulator';
+} from '@sdkpp/emulator';
 
 import { CallStatus, type Call } from 'sdkpp';
 

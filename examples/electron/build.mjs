@@ -33,7 +33,7 @@ await Promise.all([
     outfile: join(out, 'main.js'),
     platform: 'node',
     format: 'esm',
-    external: ['electron', 'sdkpp', 'sdkpp/*'],
+    external: ['electron', 'sdkpp', 'sdkpp/*', '@sdkpp/*'],
   }),
   build({
     ...common,

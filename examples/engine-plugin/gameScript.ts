@@ -1,4 +1,4 @@
-import type { Emulator } from 'sdkpp/emulator';
+import type { Emulator } from '@sdkpp/emulator';
 
 import type { EngineContext, EnginePlugin } from './engine.js';
 import { say } from './print.js';

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 
-import { emulatorBrowser, emulatorInfoAt, startEmulator, type Emulator } from 'sdkpp/emulator';
+import { emulatorBrowser, emulatorInfoAt, startEmulator, type Emulator } from '@sdkpp/emulator';
 
 import { Engine } from './engine.js';
 import { GameScript } from './gameScript.js';

@@ -5,7 +5,7 @@
  * honest by the platform's webhook events. See README.md.
  */
 import { GameBackend } from 'sdkpp/backend';
-import { startEmulator, type Emulator } from 'sdkpp/emulator';
+import { startEmulator, type Emulator } from '@sdkpp/emulator';
 
 const DAY_MS = 86_400_000;
 

@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline';
 
-import { emulatorInfoAt, startEmulator, type Emulator } from 'sdkpp/emulator';
+import { emulatorInfoAt, startEmulator, type Emulator } from '@sdkpp/emulator';
 
 import { parseGameOptions, UsageError, USAGE, type GameOptions } from './options.js';
 import { Player } from './player.js';

@@ -1,5 +1,5 @@
 import { AuthorizationTokenType, Client, type ClientOptions } from 'sdkpp';
-import { emulatorBrowser } from 'sdkpp/emulator';
+import { emulatorBrowser } from '@sdkpp/emulator';
 
 import type { Print } from './print.js';
 

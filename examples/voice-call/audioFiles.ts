@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { readWavFile, synthesizeSpeech, SpeechSynthesisError, writeWavFile } from 'sdkpp/emulator';
+import { readWavFile, synthesizeSpeech, SpeechSynthesisError, writeWavFile } from '@sdkpp/emulator';
 
 import { ValidationError } from 'sdkpp';
 

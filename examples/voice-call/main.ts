@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 
-import { emulatorBrowser, emulatorInfoAt, startEmulator, type Emulator } from 'sdkpp/emulator';
+import { emulatorBrowser, emulatorInfoAt, startEmulator, type Emulator } from '@sdkpp/emulator';
 
 import type { Client } from 'sdkpp';
 

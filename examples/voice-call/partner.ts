@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { matchAudio, readWavFile, type Emulator } from 'sdkpp/emulator';
+import { matchAudio, readWavFile, type Emulator } from '@sdkpp/emulator';
 
 import type { Client } from 'sdkpp';
 

@@ -22,7 +22,7 @@ interface Coverage {
   classes: Array<{ name: string; status?: string; methods: Entry[] }>;
 }
 
-const coverage = JSON.parse(readFileSync('bindings/coverage.json', 'utf8')) as Coverage;
+const coverage = JSON.parse(readFileSync('packages/sdkpp/bindings/coverage.json', 'utf8')) as Coverage;
 
 /** Runs the generator; resolves with its exit code and output instead of throwing on a failure. */
 async function generator(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

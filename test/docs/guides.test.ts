@@ -1,7 +1,7 @@
 /**
  * The guides' snippets really run. Every fenced block of docs/*.md whose info string is exactly `ts` is a
  * complete ES module: it is written into a scratch directory inside the repository, run with
- * `node --import tsx` (`sdkpp`, `sdkpp/emulator`, … resolve through the package's exports to dist/, as for
+ * `node --import tsx` (`sdkpp`, `@sdkpp/emulator`, … resolve through the package's exports to dist/, as for
  * a game that installed it) against the real emulator it starts itself, and must exit 0 within 30 s. When
  * the next fenced block under the same heading is a `text` block, the output must contain its lines in
  * order. All blocks are type-checked together with the repository's compiler settings and paths. Blocks

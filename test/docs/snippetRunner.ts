@@ -16,7 +16,7 @@ export interface SnippetRun {
 
 /**
  * Writes the tsconfig that tsx runs snippets with: the repository's settings without its `paths`, so
- * `sdkpp`, `sdkpp/emulator`, … resolve through the package's own `exports` to dist/, as they do for a game
+ * `sdkpp`, `@sdkpp/emulator`, … resolve through the package's own `exports` to dist/, as they do for a game
  * that installed the package (the repository's `paths` point type-checking at src/ instead).
  */
 export function writeRunConfig(repoRoot: string, dir: string): string {

@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 
-import { createInteractionsHandler, InteractionCallbackType } from '../../packages/sdkpp/src/backend/index.js';
+import {
+  createInteractionsHandler,
+  InteractionCallbackType,
+} from '../../packages/sdkpp/src/backend/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { HostSocket } from './activityHostHelpers.js';
 import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';

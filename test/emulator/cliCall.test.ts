@@ -500,7 +500,7 @@ describe('sdkpp emulator call', { timeout: 60_000 }, () => {
         '--no-rpc',
         '--',
         process.execPath,
-        'dist/cli.js',
+        'packages/sdkpp/dist/cli.js',
         'emulator',
         'call',
         'createUser',

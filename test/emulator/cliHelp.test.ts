@@ -30,7 +30,9 @@ const EMULATOR_FLAGS = [
 
 describe('sdkpp --version, --help and mistakes', () => {
   it('prints the package version for --version and -v', async () => {
-    const { version } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(`${ROOT}packages/sdkpp/package.json`, 'utf8')) as {
+      version: string;
+    };
     for (const flag of ['--version', '-v']) {
       const run = await runToEnd([flag]);
       expect(run.code).toBe(0);

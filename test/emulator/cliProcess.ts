@@ -7,7 +7,7 @@ const children: ChildProcess[] = [];
 
 /** The built CLI (`npm test` builds dist/ first), as the `sdkpp` bin runs it. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  const child = spawn(process.execPath, ['dist/cli.js', ...args], {
+  const child = spawn(process.execPath, ['packages/sdkpp/dist/cli.js', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

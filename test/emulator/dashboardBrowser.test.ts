@@ -12,7 +12,12 @@ import {
   createWebhookEventsHandler,
   InteractionCallbackType,
 } from '../../packages/sdkpp/src/backend/index.js';
-import { ActivityPartyPrivacy, ActivityTypes, CallStatus, RelationshipType } from '../../packages/sdkpp/src/index.js';
+import {
+  ActivityPartyPrivacy,
+  ActivityTypes,
+  CallStatus,
+  RelationshipType,
+} from '../../packages/sdkpp/src/index.js';
 import { bothInCall, tempDir, writeToneWav } from '../integration/callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
 import { sharedChromium } from '../setup/browser.js';

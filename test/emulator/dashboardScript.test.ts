@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Script } from 'node:vm';
 
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,9 @@ describe('the dashboard browser script', () => {
     expect(DASHBOARD_SCRIPT_FILE).toBe(DASHBOARD_SCRIPT_OUTPUT);
     const served = dashboardScript();
     if (served instanceof Error) throw served;
-    const fresh = transpileDashboardScript(readFileSync(DASHBOARD_SCRIPT_SOURCE, 'utf8'));
+    const fresh = transpileDashboardScript(
+      readFileSync(path.join('packages/emulator', DASHBOARD_SCRIPT_SOURCE), 'utf8'),
+    );
     expect(
       served === fresh,
       `${DASHBOARD_SCRIPT_OUTPUT} is older than its source: run npm run build:ts`,

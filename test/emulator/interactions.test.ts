@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { verifyKey } from 'discord-interactions';
 import { describe, expect, it } from 'vitest';
 
-import { createInteractionsHandler, InteractionCallbackType } from '../../packages/sdkpp/src/backend/index.js';
+import {
+  createInteractionsHandler,
+  InteractionCallbackType,
+} from '../../packages/sdkpp/src/backend/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { botSession } from './botHelpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';

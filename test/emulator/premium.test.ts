@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { createWebhookEventsHandler, GameBackend, type WebhookEvent } from '../../packages/sdkpp/src/backend/index.js';
+import {
+  createWebhookEventsHandler,
+  GameBackend,
+  type WebhookEvent,
+} from '../../packages/sdkpp/src/backend/index.js';
 import { botSession } from './botHelpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 

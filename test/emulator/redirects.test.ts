@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { createInteractionsHandler, InteractionCallbackType } from '../../packages/sdkpp/src/backend/index.js';
+import {
+  createInteractionsHandler,
+  InteractionCallbackType,
+} from '../../packages/sdkpp/src/backend/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { signIn } from './helpers.js';
 import { closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';

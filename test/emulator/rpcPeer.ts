@@ -1,6 +1,11 @@
 import { connect, type Socket } from 'node:net';
 
-import { RpcFrameDecoder, RpcOpcode, encodeRpcFrame, type RpcFrame } from '../../packages/protocol/src/rpcFrame.js';
+import {
+  RpcFrameDecoder,
+  RpcOpcode,
+  encodeRpcFrame,
+  type RpcFrame,
+} from '../../packages/protocol/src/rpcFrame.js';
 
 /** A raw IPC peer: writes bytes, collects frames, notes the end. */
 export class Peer {

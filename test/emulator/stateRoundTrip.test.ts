@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { createInteractionsHandler, InteractionCallbackType } from '../../packages/sdkpp/src/backend/index.js';
+import {
+  createInteractionsHandler,
+  InteractionCallbackType,
+} from '../../packages/sdkpp/src/backend/index.js';
 import { loadStateFile, saveStateFile } from '../../packages/emulator/src/cli/stateFile.js';
 import { startEmulator, type Emulator, type EmulatorSavedState } from '../../packages/emulator/src/index.js';
 import { checkStoreState } from '../../packages/emulator/src/store/schema.js';

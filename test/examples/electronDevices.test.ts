@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CallStatus, type Client } from 'sdkpp';
-import { matchAudio, startEmulator, synthesizeSpeech, writeWavFile, type Emulator } from 'sdkpp/emulator';
+import { matchAudio, startEmulator, synthesizeSpeech, writeWavFile, type Emulator } from '@sdkpp/emulator';
 
 import type { SdkppBridge } from '../../examples/electron/src/main/bridge.js';
 import {

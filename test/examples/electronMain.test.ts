@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ActivityTypes, Client } from 'sdkpp';
-import { startEmulator, type Emulator } from 'sdkpp/emulator';
+import { startEmulator, type Emulator } from '@sdkpp/emulator';
 
 import { isAppUrl, resolveAppFile } from '../../examples/electron/src/main/appProtocol.js';
 import { createSdkppBridge, type SdkppBridge } from '../../examples/electron/src/main/bridge.js';

@@ -23,7 +23,7 @@ import {
   writeWavFile,
   type Emulator,
   type SpeechAudio,
-} from 'sdkpp/emulator';
+} from '@sdkpp/emulator';
 
 import {
   APP_ENTRY,

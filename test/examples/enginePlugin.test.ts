@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { StatusType } from 'sdkpp';
-import { startEmulator } from 'sdkpp/emulator';
+import { startEmulator } from '@sdkpp/emulator';
 
 import { signedInClient } from './signIn.js';
 

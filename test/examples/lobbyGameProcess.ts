@@ -99,7 +99,14 @@ export class EmulatorProcess {
   readonly http: Promise<string>;
 
   constructor(args: string[]) {
-    this.#child = spawn(process.execPath, ['dist/cli.js', 'emulator', '--port', '0', '--json', ...args]);
+    this.#child = spawn(process.execPath, [
+      'packages/sdkpp/dist/cli.js',
+      'emulator',
+      '--port',
+      '0',
+      '--json',
+      ...args,
+    ]);
     this.#child.stdout.setEncoding('utf8');
     this.http = new Promise((resolve, reject) => {
       let text = '';

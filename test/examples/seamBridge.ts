@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 
-import type { Emulator } from 'sdkpp/emulator';
+import type { Emulator } from '@sdkpp/emulator';
 
 import { APP_ENTRY, isAppUrl } from '../../examples/electron/src/main/appProtocol.js';
 import { createSdkppBridge, type InvokeEventLike } from '../../examples/electron/src/main/bridge.js';

@@ -1,5 +1,5 @@
 import { AuthorizationTokenType, Client, type ClientOptions } from 'sdkpp';
-import type { Emulator } from 'sdkpp/emulator';
+import type { Emulator } from '@sdkpp/emulator';
 
 /** Client options for `username` on `emulator`: its consent page opens as that user; no desktop client. */
 export function clientOptionsAs(emulator: Emulator, username: string): ClientOptions {

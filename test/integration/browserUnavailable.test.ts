@@ -11,7 +11,11 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { AuthorizationError, BrowserUnavailableError, openInSystemBrowser } from '../../packages/sdkpp/src/index.js';
+import {
+  AuthorizationError,
+  BrowserUnavailableError,
+  openInSystemBrowser,
+} from '../../packages/sdkpp/src/index.js';
 import { allLogLines, allSecrets, clientFor, emulatorFor } from './helpers.js';
 
 let savedPath: string | undefined;

@@ -2,7 +2,12 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { AudioModeType, CallStatus, ClientNotReadyError, ValidationError } from '../../packages/sdkpp/src/index.js';
+import {
+  AudioModeType,
+  CallStatus,
+  ClientNotReadyError,
+  ValidationError,
+} from '../../packages/sdkpp/src/index.js';
 import { allLogLines, eventually, linkAndConnect, userAt } from './helpers.js';
 import {
   bothInCall,

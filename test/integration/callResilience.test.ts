@@ -3,7 +3,13 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { CallError, CallStatus, ClientStatus, LoggingSeverity, ValidationError } from '../../packages/sdkpp/src/index.js';
+import {
+  CallError,
+  CallStatus,
+  ClientStatus,
+  LoggingSeverity,
+  ValidationError,
+} from '../../packages/sdkpp/src/index.js';
 import { allLogLines, allSecrets, eventually, linkAndConnect, userAt } from './helpers.js';
 import {
   bothInCall,

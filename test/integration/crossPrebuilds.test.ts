@@ -13,7 +13,8 @@ import { CROSS_TARGETS } from '../setup/crossPrebuilds.js';
 // (test/setup/crossPrebuilds.ts), read from the files themselves: each must load on its target's floor and ask
 // its host for nothing but Node-API and the OS. wineHost.test.ts and qemuHost.test.ts run two of them.
 const run = promisify(execFile);
-const repo = process.cwd();
+// The SDK package's folder: its scripts, native sources, build and prebuilds.
+const repo = path.resolve('packages/sdkpp');
 const prebuild = (id: string, file: string): string => path.join(repo, 'prebuilds', id, file);
 
 interface MachO {

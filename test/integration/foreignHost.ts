@@ -141,7 +141,7 @@ export async function engineSeenIn(
   const probe = `
     import path from 'node:path';
     import { createRequire } from 'node:module';
-    const sdk = await import(${JSON.stringify(node.hostUrl(path.resolve('dist/index.js')))});
+    const sdk = await import(${JSON.stringify(node.hostUrl(path.resolve('packages/sdkpp/dist/index.js')))});
     const engine = sdk.createMediaEngine();
     const { info } = engine;
     const failed = (report) => {
@@ -246,7 +246,7 @@ export async function devicesSeenIn(
     : null;
   const probe = `
     import { existsSync, writeFileSync } from 'node:fs';
-    const sdk = await import(${JSON.stringify(node.hostUrl(path.resolve('dist/index.js')))});
+    const sdk = await import(${JSON.stringify(node.hostUrl(path.resolve('packages/sdkpp/dist/index.js')))});
     const carry = ${JSON.stringify(carry)};
     const engine = sdk.createMediaEngine({ prefer: 'native' });
     const client = new sdk.Client({ mediaEngine: engine });

@@ -1,6 +1,11 @@
 import { afterAll, afterEach, expect } from 'vitest';
 
-import { AuthorizationTokenType, Client, LoggingSeverity, type ClientOptions } from '../../packages/sdkpp/src/index.js';
+import {
+  AuthorizationTokenType,
+  Client,
+  LoggingSeverity,
+  type ClientOptions,
+} from '../../packages/sdkpp/src/index.js';
 import {
   startEmulator,
   type Emulator,

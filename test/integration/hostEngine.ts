@@ -24,7 +24,7 @@ export async function engineSeenIn(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<HostEngineSeen> {
   const script = `
-    const { Client } = await import(${JSON.stringify(path.resolve('dist/index.js'))});
+    const { Client } = await import(${JSON.stringify(path.resolve('packages/sdkpp/dist/index.js'))});
     const client = new Client({ localClient: false });
     const info = client.getMediaEngineInfo();
     console.log(JSON.stringify({ runtime: typeof ${hostGlobal}, engine: info.engine, crypto: info.crypto, selfTest: client.runMediaSelfTest().ok }));

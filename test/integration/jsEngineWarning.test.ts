@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const REPO = process.cwd();
+/** The SDK package's folder, what a game installs. */
+const SDK = path.join(REPO, 'packages', 'sdkpp');
 
 let game = '';
 
@@ -23,7 +25,7 @@ beforeAll(() => {
   mkdirSync(installed, { recursive: true });
   // package.json and dist/ (built by `npm test`), no build/ and no prebuilds/: the addon is unavailable.
   for (const entry of ['package.json', 'dist']) {
-    cpSync(path.join(REPO, entry), path.join(installed, entry), { recursive: true });
+    cpSync(path.join(SDK, entry), path.join(installed, entry), { recursive: true });
   }
   symlinkSync(path.join(REPO, 'node_modules'), path.join(installed, 'node_modules'));
 });

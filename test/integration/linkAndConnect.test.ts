@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { AuthorizationTokenType, ClientError, ClientStatus, ErrorType } from '../../packages/sdkpp/src/index.js';
+import {
+  AuthorizationTokenType,
+  ClientError,
+  ClientStatus,
+  ErrorType,
+} from '../../packages/sdkpp/src/index.js';
 import { allLogLines, clientFor, emulatorFor, linkAndConnect, userAt } from './helpers.js';
 
 describe('link an account and connect (SDK ↔ emulator over loopback)', () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { GameBackend } from '../../packages/sdkpp/src/backend/index.js';
-import { ChannelType, ClientStatus, HttpError, ValidationError, type Client } from '../../packages/sdkpp/src/index.js';
+import {
+  ChannelType,
+  ClientStatus,
+  HttpError,
+  ValidationError,
+  type Client,
+} from '../../packages/sdkpp/src/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { allLogLines, emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 

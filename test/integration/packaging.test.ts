@@ -10,7 +10,7 @@ describe('packaging', () => {
   it('works from CommonJS with require()', async () => {
     const script = `
       const sdk = require('sdkpp');
-      const emu = require('sdkpp/emulator');
+      const emu = require('@sdkpp/emulator');
       const bindings = require('sdkpp/bindings');
       const backend = require('sdkpp/backend');
       const out = {
@@ -42,7 +42,7 @@ describe('packaging', () => {
   it('works from ESM with import', async () => {
     const script = `
       const sdk = await import('sdkpp');
-      const { startEmulator } = await import('sdkpp/emulator');
+      const { startEmulator } = await import('@sdkpp/emulator');
       const { GameBackend } = await import('sdkpp/backend');
       console.log(JSON.stringify({
         client: typeof sdk.Client,

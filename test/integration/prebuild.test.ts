@@ -21,6 +21,8 @@ import { CROSS_TARGETS } from '../setup/crossPrebuilds.js';
 
 const run = promisify(execFile);
 const repo = process.cwd();
+/** The SDK package's folder: what is packed, built and installed. */
+const sdk = path.join(repo, 'packages', 'sdkpp');
 const PREBUILD = path.join('prebuilds', `${process.platform}-${process.arch}`, 'sdkpp.glibc.node');
 
 /**
@@ -29,11 +31,11 @@ const PREBUILD = path.join('prebuilds', `${process.platform}-${process.arch}`, '
  */
 function copyPackage(into: string): void {
   for (const entry of ['package.json', 'binding.gyp', 'native', 'scripts', 'dist']) {
-    cpSync(path.join(repo, entry), path.join(into, entry), { recursive: true });
+    cpSync(path.join(sdk, entry), path.join(into, entry), { recursive: true });
   }
   // Dependencies and the libopus source build are shared, not copied: both are read-only here.
   symlinkSync(path.join(repo, 'node_modules'), path.join(into, 'node_modules'));
-  symlinkSync(path.join(repo, 'build-deps'), path.join(into, 'build-deps'));
+  symlinkSync(path.join(sdk, 'build-deps'), path.join(into, 'build-deps'));
 }
 
 /** What a game that imports the installed package sees: the engine and where its addon came from. */
@@ -107,7 +109,7 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     };
     expect(manifest.scripts['prepack']).toBe('node scripts/prebuild.mjs --all');
     for (const id of CROSS_TARGETS) {
-      cpSync(path.join(repo, 'prebuilds', id), path.join(pkg, 'prebuilds', id), { recursive: true });
+      cpSync(path.join(sdk, 'prebuilds', id), path.join(pkg, 'prebuilds', id), { recursive: true });
     }
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkg });
     const [packed] = JSON.parse(stdout) as [{ files: { path: string }[]; size: number }];
@@ -173,10 +175,7 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     const past = new Date(Date.now() - 3_600_000);
     utimesSync(path.join(broken, 'build', 'Release', 'sdkpp_native.node'), past, past);
 
-    const check = await run(process.execPath, [
-      path.join(repo, 'scripts', 'prebuild-check.mjs'),
-      broken,
-    ]).then(
+    const check = await run(process.execPath, [path.join(sdk, 'scripts', 'prebuild-check.mjs'), broken]).then(
       () => ({ code: 0, stdout: '' }),
       (error: unknown) => error as { code: number; stdout: string },
     );

@@ -1,7 +1,7 @@
 /**
- * The published type declarations, as a strict TypeScript game sees them: the packed tarball (`npm pack`) is
- * installed into a scratch project outside the repository — its files unpacked into node_modules/sdkpp, as
- * npm does with install scripts off — next to sdkpp's runtime dependencies, `typescript` and `@types/node`
+ * The published type declarations, as a strict TypeScript game sees them: the packed tarballs (`npm pack` of
+ * sdkpp, @sdkpp/emulator and @sdkpp/protocol) are installed into a scratch project outside the repository —
+ * their files unpacked into node_modules, as npm does with install scripts off — next to sdkpp's runtime dependencies, `typescript` and `@types/node`
  * (linked from this repository's node_modules, so nothing is downloaded) and nothing else: no devDependency
  * such as `@types/ws`. An ES module and a CommonJS module import every entry point, and `tsc --strict` checks
  * them together with every declaration file they reach (skipLibCheck off). The same modules are checked
@@ -39,7 +39,7 @@ export const used = [verifier.verifier, client, scopes, emulator, speech, backen
 
 const IMPORTS = `
 import { Client, createAuthorizationCodeVerifier } from 'sdkpp';
-import { startEmulator, synthesizeSpeech, type Emulator, type SpeechAudio } from 'sdkpp/emulator';
+import { startEmulator, synthesizeSpeech, type Emulator, type SpeechAudio } from '@sdkpp/emulator';
 import * as bindings from 'sdkpp/bindings';
 import { GameBackend } from 'sdkpp/backend';
 `;
@@ -71,7 +71,9 @@ const TYPESCRIPT_7 = {
 async function compiler(which: '5' | '7'): Promise<[string, string[]]> {
   if (which === '5')
     return [process.execPath, [path.join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')]];
-  const cache = (await import(pathToFileURL(path.join(REPO, 'scripts/cross/cache.mjs')).href)) as {
+  const cache = (await import(
+    pathToFileURL(path.join(REPO, 'packages/sdkpp/scripts/cross/cache.mjs')).href
+  )) as {
     cachedPackage(source: typeof TYPESCRIPT_7): string;
   };
   return [path.join(cache.cachedPackage(TYPESCRIPT_7), 'lib', 'tsc'), []];
@@ -89,21 +91,30 @@ async function typeErrors(which: '5' | '7', config: string): Promise<string> {
 
 beforeAll(async () => {
   consumer = mkdtempSync(path.join(tmpdir(), 'sdkpp-consumer-'));
-  // The tarball as published (prepare is not run: dist/ is the one `npm test` just built).
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--ignore-scripts', '--json', '--pack-destination', consumer],
-    { cwd: REPO, maxBuffer: 16 * 1024 * 1024 },
-  );
-  const [packed] = JSON.parse(stdout) as [{ filename: string }];
-  const installed = path.join(consumer, 'node_modules', 'sdkpp');
-  mkdirSync(installed, { recursive: true });
-  await run('tar', ['-xzf', path.join(consumer, packed.filename), '-C', installed, '--strip-components=1']);
-
-  const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
-  for (const name of [...Object.keys(manifest.dependencies), 'typescript', '@types/node']) link(name);
+  // The three tarballs as published (prepare is not run: each dist/ is the one `npm test` just built), each
+  // unpacked where npm puts it; the other runtime dependencies are linked from this repository's.
+  const ours = new Map([
+    ['@sdkpp/protocol', 'packages/protocol'],
+    ['sdkpp', 'packages/sdkpp'],
+    ['@sdkpp/emulator', 'packages/emulator'],
+  ]);
+  const dependencies = new Set<string>();
+  for (const [name, folder] of ours) {
+    const { stdout } = await run(
+      'npm',
+      ['pack', '--ignore-scripts', '--json', '--pack-destination', consumer],
+      { cwd: path.join(REPO, folder), maxBuffer: 16 * 1024 * 1024 },
+    );
+    const [packed] = JSON.parse(stdout) as [{ filename: string }];
+    const installed = path.join(consumer, 'node_modules', name);
+    mkdirSync(installed, { recursive: true });
+    await run('tar', ['-xzf', path.join(consumer, packed.filename), '-C', installed, '--strip-components=1']);
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    for (const dependency of Object.keys(manifest.dependencies)) dependencies.add(dependency);
+  }
+  for (const name of [...dependencies, 'typescript', '@types/node']) if (!ours.has(name)) link(name);
 
   writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'game', private: true }));
   writeFileSync(

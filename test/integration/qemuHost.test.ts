@@ -15,7 +15,7 @@ import {
 // The Linux arm64 prebuild, run where a game on an arm64 Linux machine runs it: the registry's arm64 Node
 // under qemu-user on this x64 machine, with Debian's aarch64 glibc and libstdc++ as its sysroot
 // (scripts/cross/hosts.mjs), importing the package's built dist/.
-const PREBUILD = 'prebuilds/linux-arm64/sdkpp.glibc.node';
+const PREBUILD = 'packages/sdkpp/prebuilds/linux-arm64/sdkpp.glibc.node';
 /**
  * Below the 0.9 of the other speech-through-a-call tests (bunHost.test.ts), because the arm64 side runs its
  * 20 ms audio ticks through qemu's binary translation on this shared two-core machine: a tick that comes

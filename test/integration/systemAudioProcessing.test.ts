@@ -3,8 +3,16 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { createMediaEngine, type Call } from '../../packages/sdkpp/src/index.js';
-import { ProcessingWorker, processingWorkerScript } from '../../packages/sdkpp/src/voice/processing/ProcessingWorker.js';
-import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../packages/emulator/src/index.js';
+import {
+  ProcessingWorker,
+  processingWorkerScript,
+} from '../../packages/sdkpp/src/voice/processing/ProcessingWorker.js';
+import {
+  matchAudio,
+  readWavFile,
+  synthesizeSpeech,
+  writeWavFile,
+} from '../../packages/emulator/src/index.js';
 import { connected, sameEpoch, tempDir, twoInALobby } from './callHelpers.js';
 import { eventually } from './helpers.js';
 import type { PulseServer } from './pulseServer.js';

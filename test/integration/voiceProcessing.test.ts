@@ -2,7 +2,12 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../packages/emulator/src/index.js';
+import {
+  matchAudio,
+  readWavFile,
+  synthesizeSpeech,
+  writeWavFile,
+} from '../../packages/emulator/src/index.js';
 import { measuredCall, pushInRealTime, tempDir, twoInALobby } from './callHelpers.js';
 
 describe('voice processing in a call', () => {

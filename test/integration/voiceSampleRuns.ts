@@ -3,7 +3,12 @@ import path from 'node:path';
 
 import { expect } from 'vitest';
 
-import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../packages/emulator/src/index.js';
+import {
+  matchAudio,
+  readWavFile,
+  synthesizeSpeech,
+  writeWavFile,
+} from '../../packages/emulator/src/index.js';
 
 /** Says `text` with the emulator's speech synthesizer in `voice` and writes it as `dir/name` (a WAV file). */
 export async function speechFile(

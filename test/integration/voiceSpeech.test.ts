@@ -3,7 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { CallStatus } from '../../packages/sdkpp/src/index.js';
-import { matchAudio, synthesizeSpeech, writeWavFile, type SpeechAudio } from '../../packages/emulator/src/index.js';
+import {
+  matchAudio,
+  synthesizeSpeech,
+  writeWavFile,
+  type SpeechAudio,
+} from '../../packages/emulator/src/index.js';
 import { connected, frameLevels, readWav, sameEpoch, statuses, tempDir } from './callHelpers.js';
 import { emulatorFor, eventually, linkAndConnect, userAt } from './helpers.js';
 

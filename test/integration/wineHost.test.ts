@@ -4,7 +4,12 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { matchAudio, readWavFile, synthesizeSpeech, writeWavFile } from '../../packages/emulator/src/index.js';
+import {
+  matchAudio,
+  readWavFile,
+  synthesizeSpeech,
+  writeWavFile,
+} from '../../packages/emulator/src/index.js';
 import { connected } from './callHelpers.js';
 import {
   callWithLinuxNode,
@@ -22,7 +27,7 @@ import { speechFile } from './voiceSampleRuns.js';
 // The Windows x64 prebuild, run where a game on Windows runs it: the registry's Windows Node under wine on
 // this Linux machine (scripts/cross/hosts.mjs), importing the package's built dist/. Node 22, not 24: see
 // FOREIGN_NODES in hosts.mjs for why wine 8 cannot start Node 24; the addon is Node-API either way.
-const PREBUILD = 'prebuilds/win32-x64/sdkpp.node';
+const PREBUILD = 'packages/sdkpp/prebuilds/win32-x64/sdkpp.node';
 /**
  * The threshold of the other speech-through-a-call tests (bunHost.test.ts, voiceCallSample.test.ts): wine
  * runs the Windows engine at native speed, and measured 0.93–0.95 each way here.
@@ -220,7 +225,7 @@ describe('Windows Node (wine) as a host', () => {
 
       const steps = mkdtempSync(path.join(dir, 'echo-'));
       const config = {
-        dist: wine.hostPath(path.resolve('dist')),
+        dist: wine.hostPath(path.resolve('packages/sdkpp/dist')),
         http: emulator.http,
         user: bobUser.username,
         lobbySecret: 'wine-echo',

@@ -3,7 +3,11 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Codec, MediaType } from '@snazzah/davey';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { createMediaEngine, OPUS_SILENCE_FRAME, type MediaEngineKind } from '../../packages/sdkpp/src/media/index.js';
+import {
+  createMediaEngine,
+  OPUS_SILENCE_FRAME,
+  type MediaEngineKind,
+} from '../../packages/sdkpp/src/media/index.js';
 import { createDaveTestGroup, type DaveTestGroup } from './daveGroup.js';
 
 // Interop with an independent DAVE implementation (@snazzah/davey: Rust, OpenMLS) over a real MLS group:

@@ -9,7 +9,9 @@ import { NATIVE_ADDON_ABI, type NativeAddon } from '../../packages/sdkpp/src/med
 import { requireNativeAddon } from './requireAddon.js';
 
 const packageVersion = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(new URL('../../packages/sdkpp/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
 ).version;
 
 function thrown(action: () => unknown): Error & { code?: unknown } {
@@ -97,9 +99,13 @@ describe('the native addon (raw exports)', () => {
 
   it('runs on the OpenSSL it carries, whatever the node binary has', () => {
     // The static library's version as its headers name it (scripts/crypto-config.mjs reads them).
-    const described = execFileSync(process.execPath, ['scripts/crypto-config.mjs', 'describe'], {
-      encoding: 'utf8',
-    });
+    const described = execFileSync(
+      process.execPath,
+      ['packages/sdkpp/scripts/crypto-config.mjs', 'describe'],
+      {
+        encoding: 'utf8',
+      },
+    );
     const carried = /^static OpenSSL (\d+\.\d+\.\d+)/.exec(described)?.[1];
     const reported = /^OpenSSL (\d+\.\d+\.\d+)/.exec(addon.engineInfo().crypto.version)?.[1];
     expect(carried).toBeDefined();

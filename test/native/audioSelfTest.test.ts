@@ -8,7 +8,7 @@ import { AUDIO_RESULTS } from '../../packages/sdkpp/src/media/index.js';
 import type { NativeAddon } from '../../packages/sdkpp/src/media/addon/types.js';
 import { requireNativeAddon } from './requireAddon.js';
 
-const nativeDir = fileURLToPath(new URL('../../native', import.meta.url));
+const nativeDir = fileURLToPath(new URL('../../packages/sdkpp/native', import.meta.url));
 
 // native/core/audio/audio_selftest.cc runs a whole 20 ms tick (capture processing, encode, jitter buffer,
 // decode or concealment, a 25-speaker mix) 200 times with the addon's allocator wrapped (binding.gyp

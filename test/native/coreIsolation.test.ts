@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-const coreDir = fileURLToPath(new URL('../../native/core', import.meta.url));
+const coreDir = fileURLToPath(new URL('../../packages/sdkpp/native/core', import.meta.url));
 
 // native/core is plain C++17 so that a C API, a wasm build or a gtest binary can reuse it; the Node glue
 // lives in native/napi only.

@@ -7,9 +7,14 @@ import { describe, expect, it } from 'vitest';
 
 import { requireNativeAddon } from './requireAddon.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const staticOpus = fileURLToPath(new URL('../../build-deps/opus/lib/libopus.a', import.meta.url));
-const addonPath = createRequire(import.meta.url).resolve('../../build/Release/sdkpp_native.node');
+// The SDK package's folder: its scripts, native sources, build and prebuilds.
+const root = fileURLToPath(new URL('../../packages/sdkpp', import.meta.url));
+const staticOpus = fileURLToPath(
+  new URL('../../packages/sdkpp/build-deps/opus/lib/libopus.a', import.meta.url),
+);
+const addonPath = createRequire(import.meta.url).resolve(
+  '../../packages/sdkpp/build/Release/sdkpp_native.node',
+);
 
 /** What scripts/opus-config.mjs tells binding.gyp. */
 function opusConfig(what: 'exists' | 'cflags' | 'libs'): string {

@@ -7,8 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { requireNativeAddon } from './requireAddon.js';
 import { HOST_CRYPTO_SYMBOL, undefinedSymbols } from './symbols.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const addonPath = createRequire(import.meta.url).resolve('../../build/Release/sdkpp_native.node');
+// The SDK package's folder: its scripts, native sources, build and prebuilds.
+const root = fileURLToPath(new URL('../../packages/sdkpp', import.meta.url));
+const addonPath = createRequire(import.meta.url).resolve(
+  '../../packages/sdkpp/build/Release/sdkpp_native.node',
+);
 
 // The addon carries its own crypto (scripts/crypto-config.mjs: a static libcrypto, symbols hidden), so it
 // loads in hosts that export no OpenSSL: Electron and Bun carry BoringSSL.

@@ -41,7 +41,7 @@ describe('native/core/rtp and the JS side', () => {
 
   it('test the same vectors (every packet and key of transport.json is in transport_selftest.cc)', () => {
     const source = readFileSync(
-      new URL('../../native/core/rtp/transport_selftest.cc', import.meta.url),
+      new URL('../../packages/sdkpp/native/core/rtp/transport_selftest.cc', import.meta.url),
       'utf8',
     ).replace(/"\s*\n\s*"/g, '');
     const hexes = [

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 
 import aeadVectors from '../vectors/aead.json' with { type: 'json' };
 
-const header = readFileSync(new URL('../../native/core/crypto/aead_vectors.h', import.meta.url), 'utf8');
+const header = readFileSync(
+  new URL('../../packages/sdkpp/native/core/crypto/aead_vectors.h', import.meta.url),
+  'utf8',
+);
 
 const ALGORITHM_NAMES: Record<string, string> = {
   kAes256Gcm: 'aes-256-gcm',

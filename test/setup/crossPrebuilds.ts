@@ -12,7 +12,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The SDK package's folder: its scripts, native sources, build and prebuilds.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'sdkpp');
 
 /** The targets built here; linux-x64 is this machine's and is left to the prebuild test. */
 export const CROSS_TARGETS = ['win32-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64'] as const;

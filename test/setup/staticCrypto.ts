@@ -9,7 +9,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The SDK package's folder: its scripts, native sources, build and prebuilds.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'sdkpp');
 /** The Debian package that ships libcrypto.a and its headers. */
 const DEBIAN_PACKAGE = 'libssl-dev';
 

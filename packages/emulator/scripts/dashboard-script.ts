@@ -1,9 +1,9 @@
 /**
- * The emulator dashboard's browser script (src/emulator/dashboard/browser/app.ts) as the page loads it: a
+ * The emulator dashboard's browser script (src/dashboard/browser/app.ts) as the page loads it: a
  * classic script in a file of its own, not a module of the bundle. TypeScript's emitter only removes its types
  * and keeps the rest as written (esbuild would reprint it), so what a tester sees in the browser's developer
  * tools reads like the source. tsup.config.ts builds it after every build; the emulator reads the output
- * (src/emulator/dashboard/appScript.ts).
+ * (src/dashboard/appScript.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /** The script's source, relative to the package root. */
-export const DASHBOARD_SCRIPT_SOURCE = 'src/emulator/dashboard/browser/app.ts';
+export const DASHBOARD_SCRIPT_SOURCE = 'src/dashboard/browser/app.ts';
 /** Where the build writes it, relative to the package root. */
 export const DASHBOARD_SCRIPT_OUTPUT = 'dist/dashboard/app.js';
 

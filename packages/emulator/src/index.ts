@@ -1,10 +1,10 @@
 /**
- * `sdkpp/emulator`: a local platform for building and testing games offline. It serves the HTTP API,
+ * `@sdkpp/emulator`: a local platform for building and testing games offline. It serves the HTTP API,
  * OAuth2 (with a consent page and PKCE), provisional accounts and the gateway on one loopback port.
  *
  * @example
  * ```ts
- * import { startEmulator } from 'sdkpp/emulator';
+ * import { startEmulator } from '@sdkpp/emulator';
  * const emulator = await startEmulator({ autoConsent: true });
  * // … point the SDK at emulator.api / emulator.http, use emulator.browserAs('alice') as the browser …
  * await emulator.close();

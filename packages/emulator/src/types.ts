@@ -814,7 +814,7 @@ export interface EmulatorInvocation extends EmulatorInteraction {
    * Waits for the app's response and resolves with what it produced: the message (for a deferred response,
    * once the app edited it), the modal, or the Activity launch. An app answering over HTTP has answered by the
    * time the invocation resolves; a bot on the gateway answers through the callback route a moment later.
-   * Rejects with an `InteractionResponseError` (from `sdkpp/emulator`) whose `reason` says why: the interaction
+   * Rejects with an `InteractionResponseError` (from `@sdkpp/emulator`) whose `reason` says why: the interaction
    * was not delivered, the app's answer was refused, no response came within the platform's 3 s, or
    * `timeoutMs` passed first (a deferred response never edited). Not enumerable: spreading the invocation or
    * `JSON.stringify` gives the plain {@link EmulatorInteraction}.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes sdkpp's patched copy of ts-mls 2.0.0-rc.10 (the newest ts-mls on the registry we use) into
-// node_modules/.sdkpp-ts-mls/<version>-<patch set>/ inside the sdkpp package, and nothing else. ts-mls
-// itself stays untouched; src/protocol/dave/tsMls.ts imports the copy at run time (and calls this file's
+// node_modules/.sdkpp-ts-mls/<version>-<patch set>/ inside the @sdkpp/protocol package, and nothing else. ts-mls
+// itself stays untouched; src/dave/tsMls.ts imports the copy at run time (and calls this file's
 // `ensurePatchedTsMls` to build it on first use when the install script did not run, e.g. under
 // `npm install --ignore-scripts`).
 //
@@ -25,7 +25,7 @@
 //     patch before anything is committed on top of a broken MLS layer.
 //   - As a dependency of an application: the same message as a warning, exit code 0. Failing the app's
 //     whole install for a feature it may never use (voice E2EE) would be worse; DAVE then fails at its
-//     first use with the same explanation (src/protocol/dave/tsMls.ts), never silently.
+//     first use with the same explanation (src/dave/tsMls.ts), never silently.
 //
 //   node scripts/patch-ts-mls.mjs           the install script (policy above)
 //   node scripts/patch-ts-mls.mjs --force   rebuild the copy even if it exists

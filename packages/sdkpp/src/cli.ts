@@ -1,38 +1,25 @@
 #!/usr/bin/env node
 /**
- * The `sdkpp` command line. Each subcommand is an entry of {@link COMMANDS}; add new ones there.
+ * The `sdkpp` command line. Its one command, `emulator`, belongs to the `@sdkpp/emulator` package, which a
+ * game installs as a devDependency: this forwards to that package's command line when it is installed and
+ * says how to install it when it is not, so `npx sdkpp emulator` keeps working.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-import { didYouMean } from '@sdkpp/emulator/cli';
-import type { CommandIo } from '@sdkpp/emulator/cli';
-import { EMULATOR_USAGE, runEmulatorCommand } from '@sdkpp/emulator/cli';
-import { CALL_USAGE } from '@sdkpp/emulator/cli';
-import { EXEC_USAGE } from '@sdkpp/emulator/cli';
+import { didYouMean } from '@sdkpp/protocol';
 
-/** One subcommand. */
-interface Command {
-  /** One line for the overview. */
-  summary: string;
-  /** Full usage text. */
-  usage: string;
-  /** Runs the command; resolves with the exit code. */
-  run(args: string[], io: CommandIo): Promise<number>;
+/** What `@sdkpp/emulator/cli` exports that this uses (the SDK does not depend on the emulator's types). */
+interface EmulatorCli {
+  runEmulatorCli(argv: readonly string[]): Promise<number>;
 }
 
-const COMMANDS: Readonly<Record<string, Command>> = {
-  emulator: {
-    summary: 'start the local platform emulator',
-    usage: EMULATOR_USAGE,
-    run: runEmulatorCommand,
-  },
-};
-
-/** Usage texts of sub-subcommands, for `sdkpp help emulator exec`. */
-const SUBCOMMAND_USAGE: Readonly<Record<string, string>> = {
-  'emulator exec': EXEC_USAGE,
-  'emulator call': CALL_USAGE,
-};
+const INSTALL_HINT =
+  'sdkpp: the emulator is its own package; install it beside sdkpp with\n' +
+  '  npm install --save-dev @sdkpp/emulator\n' +
+  'then run "npx sdkpp emulator" (or "npx sdkpp-emulator").\n';
 
 /** The package's version, from the package.json one level up (from `dist/` or `src/` alike). */
 function version(): string {
@@ -40,12 +27,10 @@ function version(): string {
   return (JSON.parse(text) as { version: string }).version;
 }
 
-function overview(): string {
-  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(16)}${command.summary}`);
-  return `Usage: sdkpp <command> [options]
+const OVERVIEW = `Usage: sdkpp <command> [options]
 
 Commands:
-${lines.join('\n')}
+  emulator        start the local platform emulator (the @sdkpp/emulator package)
   help [command]  show this help, or the help of a command
 
 Options:
@@ -54,64 +39,66 @@ Options:
 
 Run "sdkpp <command> --help" for the options of a command.
 `;
+
+/**
+ * `@sdkpp/emulator/cli`, resolved from the current folder first (the game's own devDependency), then from
+ * beside this package; null when neither has it.
+ */
+async function emulatorCli(): Promise<EmulatorCli | null> {
+  for (const base of [path.join(process.cwd(), 'package.json'), import.meta.url]) {
+    let resolved: string;
+    try {
+      resolved = createRequire(base).resolve('@sdkpp/emulator/package.json');
+    } catch {
+      continue;
+    }
+    const manifest = JSON.parse(readFileSync(resolved, 'utf8')) as {
+      exports?: { './cli'?: { import?: { default?: string } } };
+    };
+    const entry = manifest.exports?.['./cli']?.import?.default;
+    if (entry === undefined) continue;
+    return (await import(pathToFileURL(path.join(path.dirname(resolved), entry)).href)) as EmulatorCli;
+  }
+  return null;
 }
 
-function unknownCommand(name: string, io: CommandIo): number {
-  const known = name.startsWith('-') ? ['--help', '--version'] : [...Object.keys(COMMANDS), 'help'];
+function unknownCommand(name: string): number {
+  const known = name.startsWith('-') ? ['--help', '--version'] : ['emulator', 'help'];
   const guess = didYouMean(name, known);
   const hint = guess ? ` (did you mean "${guess}"?)` : '';
-  io.stderr(
-    `sdkpp: unknown ${name.startsWith('-') ? 'option' : 'command'} "${name}"${hint}\n\n${overview()}`,
+  process.stderr.write(
+    `sdkpp: unknown ${name.startsWith('-') ? 'option' : 'command'} "${name}"${hint}\n\n${OVERVIEW}`,
   );
   return 2;
 }
 
-function processIo(): CommandIo {
-  return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    stopRequested: () =>
-      new Promise((resolve) => {
-        const stop = (signal: NodeJS.Signals): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve(signal);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      }),
-  };
-}
-
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
-async function main(argv: string[], io: CommandIo): Promise<number> {
+async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    io.stderr(overview());
+    process.stderr.write(OVERVIEW);
     return 2;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout(`${version()}\n`);
+    process.stdout.write(`${version()}\n`);
     return 0;
   }
-  if (name === '--help' || name === '-h') {
-    io.stdout(overview());
+  if (name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    process.stdout.write(OVERVIEW);
     return 0;
   }
-  if (name === 'help') {
-    const topic = rest.join(' ');
-    if (topic === '') io.stdout(overview());
-    else if (Object.hasOwn(SUBCOMMAND_USAGE, topic)) io.stdout(SUBCOMMAND_USAGE[topic] ?? '');
-    else if (Object.hasOwn(COMMANDS, topic)) io.stdout(COMMANDS[topic]?.usage ?? '');
-    else return unknownCommand(topic, io);
-    return 0;
+  const [command, forwarded] = name === 'help' ? [rest[0] ?? '', ['help', ...rest.slice(1)]] : [name, rest];
+  if (command !== 'emulator') return unknownCommand(command);
+  const cli = await emulatorCli();
+  if (cli === null) {
+    process.stderr.write(INSTALL_HINT);
+    return 1;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) return unknownCommand(name, io);
-  return command.run(rest, io);
+  // `sdkpp help emulator` is the emulator's own usage: its `help` with no topic.
+  return cli.runEmulatorCli(forwarded);
 }
 
-main(process.argv.slice(2), processIo()).then(
+main(process.argv.slice(2)).then(
   (code) => {
     // Wait for stdout to drain (it may be a pipe), then exit even if a stray handle would keep us alive.
     process.stdout.write('', () => process.exit(code));

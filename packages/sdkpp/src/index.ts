@@ -35,7 +35,22 @@ export {
   AuthorizationTokenType,
   type TokenExchangeResult,
 } from './auth/tokenTypes.js';
-export * from '@sdkpp/protocol';
+// The error family lives in @sdkpp/protocol (the emulator shares it); this package is where a game meets it.
+export {
+  AbortedError,
+  AuthorizationError,
+  BrowserUnavailableError,
+  ClientDestroyedError,
+  ClientNotReadyError,
+  DeauthorizedError,
+  ErrorType,
+  errorTypeToString,
+  HttpError,
+  NetworkError,
+  SdkError,
+  ValidationError,
+  type SdkErrorDetails,
+} from '@sdkpp/protocol';
 export {
   MediaEngineError,
   JS_ENGINE_WARNING_CODE,

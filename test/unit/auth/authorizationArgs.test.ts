@@ -11,7 +11,10 @@ import {
   AuthenticationCodeChallengeMethod,
   createAuthorizationCodeVerifier,
 } from '../../../packages/sdkpp/src/auth/pkce.js';
-import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../../../packages/sdkpp/src/auth/scopes.js';
+import {
+  getDefaultCommunicationScopes,
+  getDefaultPresenceScopes,
+} from '../../../packages/sdkpp/src/auth/scopes.js';
 import { ValidationError } from '../../../packages/protocol/src/errors/index.js';
 
 const defaults = { applicationId: '1234567890123456', generateState: () => 'generated-state-value' };

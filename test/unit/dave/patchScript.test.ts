@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 // and sdkpp as a dependency of an app. A ts-mls it cannot patch fails the repository's install (exit 1) and
 // only warns in an app's install, always with the reason on stderr.
 
-const SCRIPT = path.resolve('scripts/patch-ts-mls.mjs');
+const SCRIPT = path.resolve('packages/protocol/scripts/patch-ts-mls.mjs');
 const TS_MLS = path.resolve('node_modules/ts-mls');
 let scratch: string;
 afterEach(() => rmSync(scratch, { recursive: true, force: true }));

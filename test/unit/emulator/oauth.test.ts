@@ -5,7 +5,10 @@ import {
   makeConsentToken,
   CONSENT_FORM_TTL_MS,
 } from '../../../packages/emulator/src/oauth/csrf.js';
-import { ExternalTokenError, readExternalToken } from '../../../packages/emulator/src/oauth/externalIdentity.js';
+import {
+  ExternalTokenError,
+  readExternalToken,
+} from '../../../packages/emulator/src/oauth/externalIdentity.js';
 import {
   isWellFormedS256Challenge,
   isWellFormedVerifier,

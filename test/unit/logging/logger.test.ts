@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { Logger, LoggingSeverity, REDACTED, SecretRedactor } from '../../../packages/sdkpp/src/logging/index.js';
+import {
+  Logger,
+  LoggingSeverity,
+  REDACTED,
+  SecretRedactor,
+} from '../../../packages/sdkpp/src/logging/index.js';
 
 function collect(logger: Logger, min = LoggingSeverity.Verbose): Array<[string, LoggingSeverity]> {
   const lines: Array<[string, LoggingSeverity]> = [];

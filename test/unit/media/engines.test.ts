@@ -16,7 +16,9 @@ import aeadVectors from '../../vectors/aead.json' with { type: 'json' };
 import { referenceSeal, thrownBy } from './reference.js';
 
 const packageVersion = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(new URL('../../../packages/sdkpp/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
 ).version;
 
 const ENGINES: { kind: MediaEngineKind }[] = [{ kind: 'native' }, { kind: 'js' }];

@@ -32,7 +32,7 @@ describe('loadNativeAddon', () => {
     expect(result).toEqual({
       ok: false,
       reason: 'the native addon is not built (looked for /nonexistent/x.node)',
-      remedy: `run \`npm run build:native\` in ${path.resolve(repoRoot)}`,
+      remedy: `run \`npm run build:native\` in ${path.resolve(repoRoot, 'packages', 'sdkpp')}`,
     });
   });
 
@@ -96,12 +96,14 @@ describe('nativeAddonRemedy', () => {
 });
 
 describe('findPackageRoot', () => {
-  it('walks up to the package named sdkpp', () => {
-    expect(findPackageRoot(path.join(repoRoot, 'src', 'media', 'js'))).toBe(path.resolve(repoRoot));
+  it('walks up to the package of the name asked for', () => {
+    const sdk = path.join(repoRoot, 'packages', 'sdkpp');
+    expect(findPackageRoot(path.join(sdk, 'src', 'media', 'js'), 'sdkpp')).toBe(path.resolve(sdk));
+    expect(findPackageRoot(path.join(sdk, 'src'), 'sdkpp-repository')).toBe(path.resolve(repoRoot));
   });
 
   it('gives undefined when no such package is above', () => {
-    expect(findPackageRoot(scratch)).toBeUndefined();
+    expect(findPackageRoot(scratch, 'sdkpp')).toBeUndefined();
     expect(findPackageRoot(repoRoot, 'not-sdkpp')).toBeUndefined();
   });
 });

@@ -492,7 +492,9 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
 // the environment cleanup hook both join the thread. Run in a child process so a crash shows as a
 // signal instead of taking the test runner down.
 describe('the native transport thread at teardown', () => {
-  const addonPath = fileURLToPath(new URL('../../../build/Release/sdkpp_native.node', import.meta.url));
+  const addonPath = fileURLToPath(
+    new URL('../../../packages/sdkpp/build/Release/sdkpp_native.node', import.meta.url),
+  );
 
   it.runIf(existsSync(addonPath))(
     'is collected and joined while running, and the process exits cleanly',

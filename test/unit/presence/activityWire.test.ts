@@ -6,7 +6,11 @@ import {
   StatusDisplayTypes,
   type Activity,
 } from '../../../packages/sdkpp/src/presence/Activity.js';
-import { activityToWire, omitEmpty, validateActivity } from '../../../packages/sdkpp/src/presence/activityWire.js';
+import {
+  activityToWire,
+  omitEmpty,
+  validateActivity,
+} from '../../../packages/sdkpp/src/presence/activityWire.js';
 import { ValidationError } from '../../../packages/protocol/src/errors/index.js';
 
 describe('activity serialisation', () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { rpcSocketCandidates, rpcSocketDirectory, rpcSocketPath } from '../../../packages/protocol/src/rpcPaths.js';
+import {
+  rpcSocketCandidates,
+  rpcSocketDirectory,
+  rpcSocketPath,
+} from '../../../packages/protocol/src/rpcPaths.js';
 
 describe('RPC socket paths', () => {
   it.each([

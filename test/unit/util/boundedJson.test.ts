@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { jsonDepthExceeds, MAX_JSON_DEPTH, parseBoundedJson } from '../../../packages/protocol/src/base/boundedJson.js';
+import {
+  jsonDepthExceeds,
+  MAX_JSON_DEPTH,
+  parseBoundedJson,
+} from '../../../packages/protocol/src/base/boundedJson.js';
 
 describe('parseBoundedJson', () => {
   it('parses JSON up to the depth bound and refuses one level more, with a typed problem', () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { AbortedError, Client, ClientDestroyedError, type ClientEvents } from '../../../packages/sdkpp/src/index.js';
+import {
+  AbortedError,
+  Client,
+  ClientDestroyedError,
+  type ClientEvents,
+} from '../../../packages/sdkpp/src/index.js';
 import { TypedEmitter } from '../../../packages/protocol/src/base/TypedEmitter.js';
 
 interface TestEvents {

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 import { Logger } from '../../../packages/sdkpp/src/logging/index.js';
-import { VoiceGatewayClient, type VoiceGatewayEnd } from '../../../packages/sdkpp/src/voice/gateway/VoiceGatewayClient.js';
+import {
+  VoiceGatewayClient,
+  type VoiceGatewayEnd,
+} from '../../../packages/sdkpp/src/voice/gateway/VoiceGatewayClient.js';
 
 /** A scripted voice server on loopback: records what each connection sent, the test answers. */
 class ScriptedServer {

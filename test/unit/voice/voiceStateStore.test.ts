@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { VoiceStateStore, type VoiceStateChange } from '../../../packages/sdkpp/src/voice/call/VoiceStateStore.js';
+import {
+  VoiceStateStore,
+  type VoiceStateChange,
+} from '../../../packages/sdkpp/src/voice/call/VoiceStateStore.js';
 import { Logger } from '../../../packages/sdkpp/src/logging/index.js';
 
 const LOBBY = '1000000000000000001';

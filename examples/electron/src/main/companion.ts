@@ -1,5 +1,5 @@
 import { ActivityTypes, Client } from 'sdkpp';
-import type { Emulator } from 'sdkpp/emulator';
+import type { Emulator } from '@sdkpp/emulator';
 
 import { signIn } from './signIn.js';
 

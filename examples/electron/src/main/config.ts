@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 
 import type { ClientOptions } from 'sdkpp';
-import { startEmulator, type Emulator } from 'sdkpp/emulator';
+import { startEmulator, type Emulator } from '@sdkpp/emulator';
 
 /** Where the app's client connects, and what to stop when the app quits. */
 export interface Backend {

@@ -1,5 +1,5 @@
 import { parseBoundedJson } from '@sdkpp/protocol';
-import { didYouMean } from './didYouMean.js';
+import { didYouMean } from '@sdkpp/protocol';
 import { formatFlags, parseFlags, UsageError, type Flag } from './flags.js';
 import type { CommandIo } from './io.js';
 import { TOKEN_HEADER } from '../dashboard/guard.js';

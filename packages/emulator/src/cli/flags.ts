@@ -3,7 +3,7 @@
  * how to apply its value. The `sdkpp` commands and the demo share this, so usage texts, `--help` and
  * "did you mean" behave the same everywhere.
  */
-import { didYouMean } from './didYouMean.js';
+import { didYouMean } from '@sdkpp/protocol';
 
 /** A mistake in the command line: the command prints it with the usage and exits 2. */
 export class UsageError extends Error {

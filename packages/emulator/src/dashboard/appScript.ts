@@ -19,7 +19,7 @@ let loaded: string | undefined;
  */
 export function dashboardScript(): string | Error {
   if (loaded !== undefined) return loaded;
-  const root = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+  const root = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)), '@sdkpp/emulator');
   const file = root === undefined ? DASHBOARD_SCRIPT_FILE : path.join(root, DASHBOARD_SCRIPT_FILE);
   try {
     loaded = readFileSync(file, 'utf8');

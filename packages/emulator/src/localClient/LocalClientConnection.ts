@@ -1,12 +1,6 @@
 import type { Socket } from 'node:net';
 
-import {
-  RpcFrameDecoder,
-  RpcFrameError,
-  RpcOpcode,
-  encodeRpcFrame,
-  type RpcFrame,
-} from '@sdkpp/protocol';
+import { RpcFrameDecoder, RpcFrameError, RpcOpcode, encodeRpcFrame, type RpcFrame } from '@sdkpp/protocol';
 import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
 import type { UserRecord } from '../store/types.js';

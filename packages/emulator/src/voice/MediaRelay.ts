@@ -1,11 +1,6 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 
-import {
-  IP_DISCOVERY_SIZE,
-  type MediaEngine,
-  type RtpHeaderInit,
-  type TransportCryptor,
-} from 'sdkpp/media';
+import { IP_DISCOVERY_SIZE, type MediaEngine, type RtpHeaderInit, type TransportCryptor } from 'sdkpp/media';
 import type { EmulatorLog } from '../log.js';
 import type { EmulatorVoiceCounters, EmulatorVoiceUdpCounters } from '../types.js';
 import { Impairment, type ImpairmentStats, type VoiceImpairment } from './impairment.js';

@@ -1,4 +1,4 @@
-import { DAVE_PROTOCOL_VERSION } from '@sdkpp/protocol';
+import { DAVE_PROTOCOL_VERSION } from '@sdkpp/protocol/dave';
 import type { EmulatorLog } from '../log.js';
 import type { DaveCoordinatorFactory, DaveCoordinatorLike } from './daveBridge.js';
 import { VoiceOp } from './opcodes.js';

@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { WebSocket } from 'ws';
 
 import { TRANSPORT_ENCRYPTION_MODES } from 'sdkpp/media';
-import { DAVE_PROTOCOL_VERSION } from '@sdkpp/protocol';
+import { DAVE_PROTOCOL_VERSION } from '@sdkpp/protocol/dave';
 import { VoiceClose } from '@sdkpp/protocol';
 import type { TimerHandle } from '@sdkpp/protocol';
 import { randomHex, safeEqual } from '../random.js';

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocketServer, type ServerOptions, type WebSocket } from 'ws';
 
-import { DAVE_PROTOCOL_VERSION } from '@sdkpp/protocol';
+import { DAVE_PROTOCOL_VERSION } from '@sdkpp/protocol/dave';
 import { VoiceClose } from '@sdkpp/protocol';
 import type { EmulatorVoiceCall } from '../types.js';
 import type { VoiceImpairment } from './impairment.js';

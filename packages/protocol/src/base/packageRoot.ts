@@ -7,7 +7,7 @@ import path from 'node:path';
  * The same code runs from src/ (vitest, tsx) and bundled into dist/*.js and dist/*.cjs, at different
  * depths, so the package root is found by walking up rather than by a fixed relative path.
  */
-export function findPackageRoot(startDir: string, packageName = 'sdkpp'): string | undefined {
+export function findPackageRoot(startDir: string, packageName: string): string | undefined {
   for (let dir = path.resolve(startDir); ; dir = path.dirname(dir)) {
     if (readPackageName(path.join(dir, 'package.json')) === packageName) return dir;
     if (path.dirname(dir) === dir) return undefined;

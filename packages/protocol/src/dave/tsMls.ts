@@ -20,7 +20,7 @@ let loading: Promise<TsMls> | undefined;
 
 /**
  * Imports sdkpp's patched copy of ts-mls, which the install script writes into
- * `node_modules/.sdkpp-ts-mls/` of the sdkpp package (see scripts/patch-ts-mls.mjs for the two interop
+ * `node_modules/.sdkpp-ts-mls/` of the @sdkpp/protocol package (see scripts/patch-ts-mls.mjs for the two interop
  * patches and why). When the copy is missing (installed with `--ignore-scripts`, or a fresh checkout), it is
  * built here on first use by the same script. Rejects with the script's explanation when ts-mls is not the
  * version the patches were written for; never falls back to the unpatched ts-mls, which cannot share a
@@ -28,10 +28,11 @@ let loading: Promise<TsMls> | undefined;
  */
 export function loadTsMls(): Promise<TsMls> {
   loading ??= (async () => {
-    const packageRoot = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
-    if (packageRoot === undefined) throw new Error('sdkpp: cannot find the sdkpp package folder for ts-mls');
+    const packageRoot = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)), '@sdkpp/protocol');
+    if (packageRoot === undefined)
+      throw new Error('sdkpp: cannot find the @sdkpp/protocol package folder for ts-mls');
     const script = path.join(packageRoot, 'scripts', 'patch-ts-mls.mjs');
-    if (!existsSync(script)) throw new Error(`sdkpp: ${script} is missing; reinstall sdkpp`);
+    if (!existsSync(script)) throw new Error(`sdkpp: ${script} is missing; reinstall @sdkpp/protocol`);
     const { ensurePatchedTsMls } = (await import(pathToFileURL(script).href)) as PatchScript;
     const entry = ensurePatchedTsMls({ packageRoot });
     return (await import(pathToFileURL(entry).href)) as TsMls;

@@ -22,7 +22,21 @@ export {
   type AuthorizationCodeChallenge,
   type AuthorizationCodeVerifier,
 } from '../auth/pkce.js';
-export * from '@sdkpp/protocol';
+export {
+  AbortedError,
+  AuthorizationError,
+  BrowserUnavailableError,
+  ClientDestroyedError,
+  ClientNotReadyError,
+  DeauthorizedError,
+  ErrorType,
+  errorTypeToString,
+  HttpError,
+  NetworkError,
+  SdkError,
+  ValidationError,
+  type SdkErrorDetails,
+} from '@sdkpp/protocol';
 export { LoggingSeverity, type LogCallback } from '../logging/index.js';
 export {
   createInteractionsHandler,

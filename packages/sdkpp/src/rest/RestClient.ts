@@ -1,11 +1,4 @@
-import {
-  AbortedError,
-  HttpError,
-  NetworkError,
-  SdkError,
-  ErrorType,
-  ValidationError,
-} from '@sdkpp/protocol';
+import { AbortedError, HttpError, NetworkError, SdkError, ErrorType, ValidationError } from '@sdkpp/protocol';
 import type { LogWriter } from '../logging/index.js';
 import { systemClock, type Clock } from '@sdkpp/protocol';
 import { RateLimiter, type Attempt, type RateLimitWaitListener } from './RateLimiter.js';

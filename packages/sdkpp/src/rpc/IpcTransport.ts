@@ -5,13 +5,7 @@ import { ErrorType, SdkError } from '@sdkpp/protocol';
 import type { LogWriter } from '../logging/index.js';
 import type { Clock, TimerHandle } from '@sdkpp/protocol';
 import { TypedEmitter } from '@sdkpp/protocol';
-import {
-  RpcFrameDecoder,
-  RpcFrameError,
-  RpcOpcode,
-  encodeRpcFrame,
-  type RpcFrame,
-} from '@sdkpp/protocol';
+import { RpcFrameDecoder, RpcFrameError, RpcOpcode, encodeRpcFrame, type RpcFrame } from '@sdkpp/protocol';
 import { rpcSocketCandidates } from '@sdkpp/protocol';
 
 /** The local client's user, from its READY event. */

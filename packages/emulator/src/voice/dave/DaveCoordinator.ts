@@ -1,11 +1,5 @@
-import { loadTsMls, type TsMls } from '@sdkpp/protocol';
-import {
-  concatBytes,
-  DAVE_PROTOCOL_VERSION,
-  DaveOp,
-  snowflakeBE64,
-  u16,
-} from '@sdkpp/protocol';
+import { loadTsMls, type TsMls } from '@sdkpp/protocol/dave';
+import { concatBytes, DAVE_PROTOCOL_VERSION, DaveOp, snowflakeBE64, u16 } from '@sdkpp/protocol/dave';
 import { systemClock, type Clock } from '@sdkpp/protocol';
 import { TypedEmitter } from '@sdkpp/protocol';
 import { checkCommit, checkKeyPackage } from './commitCheck.js';

@@ -1,7 +1,7 @@
 import type { KeyPackage, MlsMessage } from 'ts-mls';
 
-import type { TsMls } from '@sdkpp/protocol';
-import { bytesEqual, credentialUserId, refKey } from '@sdkpp/protocol';
+import type { TsMls } from '@sdkpp/protocol/dave';
+import { bytesEqual, credentialUserId, refKey } from '@sdkpp/protocol/dave';
 import type { SentProposal } from './proposals.js';
 import type { Leaf } from './roster.js';
 

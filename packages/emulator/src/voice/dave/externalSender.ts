@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 
-import { concatBytes, u16, withLength } from '@sdkpp/protocol';
+import { concatBytes, u16, withLength } from '@sdkpp/protocol/dave';
 
 // The voice server's MLS external sender (dave-e2ee.md §4.1): a P-256 key of its own, the op 25 package that
 // tells members about it, and the external Add/Remove proposals it signs. The bytes are built here by hand

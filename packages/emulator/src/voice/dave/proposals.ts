@@ -1,4 +1,4 @@
-import { concatBytes, proposalRef, refKey, withLength } from '@sdkpp/protocol';
+import { concatBytes, proposalRef, refKey, withLength } from '@sdkpp/protocol/dave';
 import type { ExternalProposal, ExternalSender } from './externalSender.js';
 
 /** A proposal the gateway sent for the current epoch. */

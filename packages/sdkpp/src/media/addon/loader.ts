@@ -124,7 +124,7 @@ function packageCandidates(packageRoot: string): Candidate[] {
 
 function load(searchPaths: readonly string[] | undefined): NativeAddonLoadResult {
   const moduleDir = path.dirname(fileURLToPath(import.meta.url));
-  const packageRoot = findPackageRoot(moduleDir);
+  const packageRoot = findPackageRoot(moduleDir, 'sdkpp');
   const remedy = nativeAddonRemedy(packageRoot);
   const candidates: Candidate[] | undefined =
     searchPaths?.map((file) => ({ file: path.resolve(file), origin: 'search-path' as const })) ??

@@ -192,7 +192,7 @@ export class NativeMediaEngine extends EngineBase implements MediaEngine {
   }
 
   /**
-   * {@inheritDoc MediaEngine.createVoiceTransport}
+   * A voice transport on the addon's own thread ({@link MediaEngine.createVoiceTransport}).
    *
    * Built without libopus (or without its OS's UDP layer) the addon's thread cannot run; the timer-driven
    * transport runs instead, over this engine's objects.

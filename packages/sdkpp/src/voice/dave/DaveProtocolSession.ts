@@ -9,7 +9,7 @@ import { exportSenderKey, generateDaveKeyPackage, groupMembers, type OwnKeyPacka
 import { parseExternalSender, parseProposals, readU16 } from './payloads.js';
 import { daveLog, InputQueue, type DaveLog } from './inputQueue.js';
 import { PendingTransitions } from './transitions.js';
-import { daveCipherSuite, loadTsMls, type TsMls } from '@sdkpp/protocol';
+import { daveCipherSuite, loadTsMls, type TsMls } from '@sdkpp/protocol/dave';
 import {
   checkCommit,
   checkProposal,
@@ -20,7 +20,7 @@ import {
   Refusal,
   type ExternalSenderInfo,
 } from './validation.js';
-import { bytesEqual, concatBytes, DaveOp, snowflakeBE64 } from '@sdkpp/protocol';
+import { bytesEqual, concatBytes, DaveOp, snowflakeBE64 } from '@sdkpp/protocol/dave';
 
 /** discord.js's default: consecutive decrypt failures before the session recovers. */
 const DEFAULT_DECRYPTION_FAILURE_TOLERANCE = 36;

@@ -1,6 +1,6 @@
 import { scrypt } from 'node:crypto';
 
-import { concatBytes, snowflakeBE64 } from '@sdkpp/protocol';
+import { concatBytes, snowflakeBE64 } from '@sdkpp/protocol/dave';
 
 /**
  * DAVE's displayable code (dave-e2ee.md §1.10): `length / groupSize` groups, each the next `groupSize` bytes

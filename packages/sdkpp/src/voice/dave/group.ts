@@ -1,9 +1,9 @@
 import type { CiphersuiteImpl, ClientState, KeyPackage, PrivateKeyPackage } from 'ts-mls';
 
-import { generateP256KeyPair } from '@sdkpp/protocol';
-import { EpochSenderKeys } from '@sdkpp/protocol';
-import type { TsMls } from '@sdkpp/protocol';
-import { credentialUserId, snowflakeBE64 } from '@sdkpp/protocol';
+import { generateP256KeyPair } from '@sdkpp/protocol/dave';
+import { EpochSenderKeys } from '@sdkpp/protocol/dave';
+import type { TsMls } from '@sdkpp/protocol/dave';
+import { credentialUserId, snowflakeBE64 } from '@sdkpp/protocol/dave';
 
 /** A member of a DAVE group: its user id and leaf signature key. */
 export interface GroupMember {

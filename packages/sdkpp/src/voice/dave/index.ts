@@ -25,5 +25,5 @@ export {
   type DaveProtocolSessionOptions,
 } from './DaveProtocolSession.js';
 export { displayableCode, pairwiseFingerprint, privacyCode, verificationCode } from './codes.js';
-export { DAVE_PROTOCOL_VERSION, DaveOp } from '@sdkpp/protocol';
-export { loadTsMls, type TsMls } from '@sdkpp/protocol';
+export { DAVE_PROTOCOL_VERSION, DaveOp } from '@sdkpp/protocol/dave';
+export { loadTsMls, type TsMls } from '@sdkpp/protocol/dave';

@@ -1,5 +1,5 @@
 import { Refusal, type ExternalSenderInfo } from './validation.js';
-import { readVector, refKey } from '@sdkpp/protocol';
+import { readVector, refKey } from '@sdkpp/protocol/dave';
 
 /** The big-endian u16 at the start of `bytes` (a transition id in ops 29 and 30). */
 export function readU16(bytes: Uint8Array): number {

@@ -1,7 +1,7 @@
 import type { ClientState, Credential, MlsMessage, MlsPublicMessage } from 'ts-mls';
 
-import type { TsMls } from '@sdkpp/protocol';
-import { bytesEqual, credentialUserId } from '@sdkpp/protocol';
+import type { TsMls } from '@sdkpp/protocol/dave';
+import { bytesEqual, credentialUserId } from '@sdkpp/protocol/dave';
 
 /** The voice server's MLS external sender, as op 25 announced it. */
 export interface ExternalSenderInfo {

@@ -14,7 +14,7 @@ const WORKER_SCRIPT = path.join('dist', 'voice-processing-worker.js');
 
 /** Where the worker's script is, or undefined when the package has not been built. */
 export function processingWorkerScript(): string | undefined {
-  const root = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
+  const root = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)), 'sdkpp');
   const script = root === undefined ? undefined : path.join(root, WORKER_SCRIPT);
   return script !== undefined && existsSync(script) ? script : undefined;
 }

@@ -1,14 +1,16 @@
 import { defineConfig } from 'tsup';
 
-import { buildDashboardScript } from './packages/emulator/scripts/dashboard-script.js';
-
 // One build for every entry point: ESM first, CommonJS for `require('sdkpp')`, declarations for both.
+// @sdkpp/protocol stays an import (a dependency); the emulator is never part of this package.
+// tsconfig.build.json: the package's own settings, without the root tsconfig's paths (the other packages
+// stay imports, resolved as a game resolves them).
 export default defineConfig({
+  tsconfig: 'tsconfig.build.json',
   entry: {
     index: 'src/index.ts',
-    emulator: 'src/emulator/index.ts',
     bindings: 'bindings/index.ts',
     backend: 'src/backend/index.ts',
+    media: 'src/media/index.ts',
     cli: 'src/cli.ts',
     // Loaded by path as a worker thread (src/voice/processing/ProcessingWorker.ts), not imported.
     'voice-processing-worker': 'src/voice/processing/worker/processingWorkerMain.ts',
@@ -17,9 +19,9 @@ export default defineConfig({
   dts: {
     entry: {
       index: 'src/index.ts',
-      emulator: 'src/emulator/index.ts',
       bindings: 'bindings/index.ts',
       backend: 'src/backend/index.ts',
+      media: 'src/media/index.ts',
     },
   },
   target: 'node22',
@@ -29,9 +31,4 @@ export default defineConfig({
   shims: true,
   splitting: true,
   treeshake: false,
-  // The emulator dashboard's browser script is a classic script of its own, not part of the bundle.
-  onSuccess: () => {
-    buildDashboardScript();
-    return Promise.resolve();
-  },
 });

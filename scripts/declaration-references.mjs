@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Makes the published declarations stand alone: prepends to every dist/*.d.ts and *.d.cts the references
+// Makes a package's published declarations stand alone: prepends to every dist/*.d.ts and *.d.cts the references
 // they need from outside the package, so that a consumer compiles them whatever its tsconfig says.
 //
 // - `types="node"`: the declarations name Buffer, node:http, EventEmitter and so on. TypeScript 7 defaults to
@@ -8,7 +8,7 @@
 //   default lib may stop short of it (TypeScript 5.x with target ES2022, for one).
 //
 // tsup's declaration bundler drops triple-slash directives written in the sources, hence this step after it.
-// Run by `npm run build:ts` and `prepare`; idempotent.
+// Run by each package's `build` (`npm run build:ts` and `prepare` at the root run those); idempotent.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -17,7 +17,8 @@ import console from 'node:console';
 const REFERENCES = ['/// <reference types="node" />', '/// <reference lib="esnext.disposable" />'];
 const HEADER = `${REFERENCES.join('\n')}\n`;
 
-const dist = path.resolve(import.meta.dirname, '..', 'dist');
+// Run from a package's folder (its `build` script): that package's dist/.
+const dist = path.resolve('dist');
 let changed = 0;
 for (const name of readdirSync(dist)) {
   if (!name.endsWith('.d.ts') && !name.endsWith('.d.cts')) continue;
