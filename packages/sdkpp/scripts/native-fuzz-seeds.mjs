@@ -7,7 +7,9 @@ import path from 'node:path';
 
 import { repoRoot } from './native-sanitize.mjs';
 
-const readVectors = (name) => JSON.parse(readFileSync(path.join(repoRoot, 'test', 'vectors', name), 'utf8'));
+// The repository's test vectors (test/vectors at its root; this package is packages/sdkpp).
+const readVectors = (name) =>
+  JSON.parse(readFileSync(path.join(repoRoot, '..', '..', 'test', 'vectors', name), 'utf8'));
 const hex = (text) => Buffer.from(text, 'hex');
 
 function u16(value) {
