@@ -226,6 +226,7 @@ describe('Windows Node (wine) as a host', () => {
       const steps = mkdtempSync(path.join(dir, 'echo-'));
       const config = {
         dist: wine.hostPath(path.resolve('packages/sdkpp/dist')),
+        emulatorDist: wine.hostPath(path.resolve('packages/emulator/dist')),
         http: emulator.http,
         user: bobUser.username,
         lobbySecret: 'wine-echo',
