@@ -1,6 +1,6 @@
 // Helpers for the tests that run the package in a foreign Node on this machine: Windows x64 Node under wine
 // (wineHost.test.ts) and Linux arm64 Node under qemu-user (qemuHost.test.ts). The Nodes, their runners and
-// the setup come from scripts/cross/hosts.mjs and setup-hosts.mjs, which also run from the command line.
+// the setup come from packages/sdkpp/scripts/cross/hosts.mjs and setup-hosts.mjs, which also run from the command line.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -39,7 +39,8 @@ export interface ForeignNode {
   hostUrl(file: string): string;
 }
 
-const script = (name: string): string => pathToFileURL(path.resolve('scripts', 'cross', name)).href;
+const script = (name: string): string =>
+  pathToFileURL(path.resolve('packages', 'sdkpp', 'scripts', 'cross', name)).href;
 
 /**
  * The foreign Node for `host`, after the one-time setup: Debian's wine or qemu-user and the aarch64 runtime
