@@ -9,7 +9,7 @@
 // per round, a few percent at most). Run: npx tsx bench/mls.ts
 import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
 
-import { DaveProtocolSession } from '../packages/sdkpp/src/voice/dave/index.js';
+import { DaveProtocolSession } from '../packages/sdkpp/src/media/dave/session/index.js';
 import { loadTsMls } from '../packages/protocol/src/dave/tsMls.js';
 import { concatBytes, snowflakeBE64, u16, withLength } from '../packages/protocol/src/dave/wire.js';
 import { ExternalSender } from '../packages/emulator/src/voice/dave/externalSender.js';

@@ -3,7 +3,7 @@ import { hkdfSync, randomBytes, randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DAVE_RESULTS } from '../../packages/sdkpp/src/media/index.js';
-import { hkdfSha256Expand, hkdfSha256Extract } from '../../packages/sdkpp/src/media/js/dave/hkdf.js';
+import { hkdfSha256Expand, hkdfSha256Extract } from '../../packages/sdkpp/src/media/dave/js/hkdf.js';
 import type { NativeAddon } from '../../packages/sdkpp/src/media/addon/types.js';
 import { requireNativeAddon } from './requireAddon.js';
 

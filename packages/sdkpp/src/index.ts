@@ -172,7 +172,7 @@ export {
 } from './voice/devices/audioDevices.js';
 export { SYSTEM_DEFAULT_DEVICE_ID, type AudioDeviceLoss } from './voice/devices/SystemDevices.js';
 export type { UserAudioCapturedCallback, UserAudioReceivedCallback } from './voice/call/CallManager.js';
-export type { DaveSessionFactory, DaveSessionLike } from './voice/dave/daveSession.js';
+export type { DaveSessionFactory, DaveSessionLike } from './media/index.js';
 export {
   MAX_LOBBY_METADATA_CHARS,
   MAX_LOBBY_METADATA_KEYS,

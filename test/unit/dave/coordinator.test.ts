@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { generateDisplayableCode, generatePairwiseFingerprint } from '@snazzah/davey';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { displayableCode, pairwiseFingerprint } from '../../../packages/sdkpp/src/voice/dave/index.js';
+import {
+  displayableCode,
+  pairwiseFingerprint,
+} from '../../../packages/sdkpp/src/media/dave/session/index.js';
 import { proposalRef } from '../../../packages/protocol/src/dave/wire.js';
 import { ExternalSender } from '../../../packages/emulator/src/voice/dave/externalSender.js';
 import { FakeClock } from '../../fakes/FakeClock.js';

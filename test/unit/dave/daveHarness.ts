@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 import { DAVESession, type MediaType, type ProposalsOperationType } from '@snazzah/davey';
 
-import { DaveProtocolSession } from '../../../packages/sdkpp/src/voice/dave/index.js';
+import { DaveProtocolSession } from '../../../packages/sdkpp/src/media/dave/session/index.js';
 import { DaveCoordinator } from '../../../packages/emulator/src/voice/dave/DaveCoordinator.js';
 import { createMediaEngine, type MediaEngineKind } from '../../../packages/sdkpp/src/media/index.js';
 import type { Clock } from '../../../packages/protocol/src/base/Clock.js';

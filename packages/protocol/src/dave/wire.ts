@@ -4,7 +4,7 @@ import { VoiceOpcode } from '../voiceGateway.js';
 
 // The few byte-level pieces of RFC 9420's TLS presentation language that DAVE's wire needs outside of
 // ts-mls: variable-length integer prefixes (<V>), big/little-endian ids, and ProposalRef. Shared by the
-// client session (src/dave) and the emulator's voice gateway (src/emulator/voice/dave).
+// client session (sdkpp's src/media/dave/session) and the emulator's voice gateway (its src/voice/dave).
 
 /** DAVE opcodes of the voice gateway (dave-e2ee.md §1.2), by their DAVE names; the numbers are the gateway's. */
 export const DaveOp = {

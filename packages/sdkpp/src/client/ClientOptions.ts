@@ -4,7 +4,7 @@ import type { LogCallback, LoggingSeverity } from '../logging/index.js';
 import type { MediaEnginePreference, MediaEngine } from '../media/index.js';
 import type { LocalClientOptions } from '../rpc/LocalClientLink.js';
 import type { Clock } from '@sdkpp/protocol';
-import type { DaveSessionFactory } from '../voice/dave/daveSession.js';
+import type { DaveSessionFactory } from '../media/index.js';
 import type { VoiceSocketFactory } from '../voice/gateway/VoiceGatewayClient.js';
 
 /** Options of a {@link Client}. All are optional. */

@@ -4,7 +4,7 @@ import { CallManager } from '../voice/call/CallManager.js';
 import { DirectMessageManager } from '../chat/DirectMessageManager.js';
 import { LobbyMessageManager } from '../chat/LobbyMessageManager.js';
 import { MessageStore } from '../chat/MessageStore.js';
-import { DaveProtocolSession } from '../voice/dave/index.js';
+import { DaveProtocolSession } from '../media/index.js';
 import { ClientNotReadyError, ValidationError } from '@sdkpp/protocol';
 import type { GatewayConnection } from '../gateway/GatewayConnection.js';
 import { defaultGatewaySocketFactory } from '../gateway/GatewaySocket.js';

@@ -112,3 +112,16 @@ export type {
   VoiceProcessingLink,
   VoiceProcessingLinkStats,
 } from './devices/types.js';
+// DAVE's MLS session, which keys the engines' frame cryptors (one per voice connection).
+export {
+  DaveProtocolSession,
+  displayableCode,
+  pairwiseFingerprint,
+  privacyCode,
+  verificationCode,
+  type DaveEpochInfo,
+  type DaveProtocolSessionEvents,
+  type DaveProtocolSessionOptions,
+  type DaveSessionFactory,
+  type DaveSessionLike,
+} from './dave/session/index.js';

@@ -14,9 +14,9 @@ import type {
   TransportCryptor,
   TransportEncryptionMode,
 } from '../rtp/types.js';
-import { HashRatchet } from './dave/hashRatchet.js';
-import { JsDaveDecryptor } from './dave/JsDaveDecryptor.js';
-import { JsDaveEncryptor } from './dave/JsDaveEncryptor.js';
+import { HashRatchet } from '../dave/js/hashRatchet.js';
+import { JsDaveDecryptor } from '../dave/js/JsDaveDecryptor.js';
+import { JsDaveEncryptor } from '../dave/js/JsDaveEncryptor.js';
 import { nodeCryptoAeadAlgorithms, nodeCryptoOpen, nodeCryptoSeal } from './nodeCryptoAead.js';
 import { jsAudioCores, wasmCodecInfo } from './audio/jsAudioCores.js';
 import { decodeIpDiscovery, encodeIpDiscovery } from './rtp/ipDiscovery.js';

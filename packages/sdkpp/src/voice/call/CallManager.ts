@@ -5,7 +5,7 @@ import type { GatewayConnection } from '../../gateway/GatewayConnection.js';
 import type { LoggingSeverity, LogWriter } from '../../logging/index.js';
 import type { MediaEngine } from '../../media/index.js';
 import { isSnowflake } from '../../util/snowflake.js';
-import type { DaveSessionFactory } from '../dave/daveSession.js';
+import type { DaveSessionFactory } from '../../media/index.js';
 import { VoiceConnection, type VoiceAudioSettings } from '../connection/VoiceConnection.js';
 import type { VoiceSocketFactory } from '../gateway/VoiceGatewayClient.js';
 import type { AudioDevice } from '../devices/audioDevices.js';

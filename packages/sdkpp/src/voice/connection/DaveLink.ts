@@ -1,5 +1,5 @@
 import type { LogWriter } from '../../logging/index.js';
-import type { DaveSessionFactory, DaveSessionLike } from '../dave/daveSession.js';
+import type { DaveSessionFactory, DaveSessionLike } from '../../media/index.js';
 import { VoiceOpcode } from '@sdkpp/protocol';
 import type { SsrcRouter } from './SsrcRouter.js';
 import type { VoiceGatewayClient } from '../gateway/VoiceGatewayClient.js';

@@ -14,7 +14,7 @@ import {
   MAX_INBOUND_RECOVERIES,
   type InboundAudioState,
 } from './InboundAudioWatchdog.js';
-import type { DaveSessionFactory } from '../dave/daveSession.js';
+import type { DaveSessionFactory } from '../../media/index.js';
 import {
   chooseTransportMode,
   parseClientDisconnect,

@@ -5,7 +5,7 @@ import {
   OPUS_MAX_PACKET_SIZE,
   type JitterBufferStatus,
 } from '../../audio/types.js';
-import { isOpusSilenceFrame } from '../dave/frame.js';
+import { isOpusSilenceFrame } from '../../dave/js/frame.js';
 
 // The TS twin of native/core/audio/jitter_buffer.cc, line for line in behaviour: the same slots, the
 // same RFC 3550 jitter estimate, the same adaptive target, the same counters. Its comments say why.

@@ -1,4 +1,4 @@
-import { LoggingSeverity, type Logger, type LogWriter } from '../../logging/index.js';
+import { LoggingSeverity, type Logger, type LogWriter } from '../../../logging/index.js';
 import { describeError, Refusal, type RefusalAction } from './validation.js';
 
 /** Where a DAVE session logs: one line per call, never key material. */

@@ -1,6 +1,6 @@
 import { createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 
-import { DAVE_KEY_RETENTION_MS, DAVE_MAX_GENERATION_GAP, type DaveResultCode } from '../../dave/types.js';
+import { DAVE_KEY_RETENTION_MS, DAVE_MAX_GENERATION_GAP, type DaveResultCode } from '../types.js';
 import { encryptedSpans, clearBytes, nonceToIv, TAG_SIZE, type ParsedFrame } from './frame.js';
 import { HashRatchet } from './hashRatchet.js';
 import { ReplayWindow } from './replayWindow.js';

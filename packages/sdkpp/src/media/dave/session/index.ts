@@ -1,7 +1,7 @@
 /**
- * DAVE (Discord's audio and video end-to-end encryption) over MLS: the client session (C wires it into the
- * voice connection) and the wire helpers shared with the emulator's voice server
- * (src/emulator/voice/dave/DaveCoordinator.ts, which B wires into the voice gateway).
+ * DAVE (Discord's audio and video end-to-end encryption) over MLS: the client session that keys the frame
+ * cryptors (the client's composition root wires it into each voice connection), and the wire helpers it
+ * shares with the emulator's voice server (@sdkpp/protocol/dave).
  *
  * Client side, one {@link DaveProtocolSession} per voice connection:
  * ```ts
@@ -14,7 +14,7 @@
  * // op 4: await dave.onSessionDescription(d.dave_protocol_version); op 11/13: onClientsConnect/Disconnect;
  * // JSON ops 21, 22, 24: dave.onJson(op, d); binary ops 25, 27, 29, 30: dave.onBinary(op, bytes.subarray(3)).
  * ```
- * The MLS layer is ts-mls 2.0.0-rc.10 with sdkpp's two interop patches (scripts/patch-ts-mls.mjs), cipher
+ * The MLS layer is ts-mls 2.0.0-rc.10 with sdkpp's two interop patches (@sdkpp/protocol's scripts/patch-ts-mls.mjs), cipher
  * suite 2 with P-256 ECDSA on node:crypto.
  * @packageDocumentation
  */
@@ -25,5 +25,6 @@ export {
   type DaveProtocolSessionOptions,
 } from './DaveProtocolSession.js';
 export { displayableCode, pairwiseFingerprint, privacyCode, verificationCode } from './codes.js';
+export type { DaveSessionFactory, DaveSessionLike } from './daveSession.js';
 export { DAVE_PROTOCOL_VERSION, DaveOp } from '@sdkpp/protocol/dave';
 export { loadTsMls, type TsMls } from '@sdkpp/protocol/dave';

@@ -1,7 +1,7 @@
 import type { AuthenticationService, CiphersuiteImpl, ClientState, MlsContext } from 'ts-mls';
 
-import type { Logger, LogWriter } from '../../logging/index.js';
-import { LoggingSeverity } from '../../logging/index.js';
+import type { Logger, LogWriter } from '../../../logging/index.js';
+import { LoggingSeverity } from '../../../logging/index.js';
 import type { Clock } from '@sdkpp/protocol';
 import { TypedEmitter } from '@sdkpp/protocol';
 import { privacyCode as makePrivacyCode, verificationCode as makeVerificationCode } from './codes.js';

@@ -1,6 +1,6 @@
 import { createCipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 
-import { baseSecretArg, nextNonceArg, rangePairs } from '../../dave/args.js';
+import { baseSecretArg, nextNonceArg, rangePairs } from '../args.js';
 import {
   DAVE_MAX_OVERHEAD,
   emptyDaveFailureCounts,
@@ -9,7 +9,7 @@ import {
   type DaveRange,
   type DaveResultCode,
   type DaveStats,
-} from '../../dave/types.js';
+} from '../types.js';
 import { bytesArg } from '../../rtp/args.js';
 import {
   clearBytes,

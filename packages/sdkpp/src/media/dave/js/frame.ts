@@ -1,4 +1,4 @@
-import type { DaveRange, DaveResultCode } from '../../dave/types.js';
+import type { DaveRange, DaveResultCode } from '../types.js';
 
 // The DAVE frame footer, as native/core/dave/frame.cc:
 //   interleaved frame ‖ tag (8) ‖ ULEB128 nonce ‖ ULEB128 (offset, size)… ‖ supplemental size ‖ FA FA

@@ -1,4 +1,4 @@
-import type { LogWriter } from '../../logging/index.js';
+import type { LogWriter } from '../../../logging/index.js';
 
 /**
  * The shape of the DAVE protocol session (`DaveProtocolSession` in this folder) as the voice connection uses it:

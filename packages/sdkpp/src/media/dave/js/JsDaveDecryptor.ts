@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-import { baseSecretArg, retentionArg } from '../../dave/args.js';
+import { baseSecretArg, retentionArg } from '../args.js';
 import {
   emptyDaveFailureCounts,
   type DaveDecryptor,
@@ -8,7 +8,7 @@ import {
   type DaveFrameResult,
   type DaveResultCode,
   type DaveStats,
-} from '../../dave/types.js';
+} from '../types.js';
 import { bytesArg } from '../../rtp/args.js';
 import { EpochKeys } from './epochKeys.js';
 import { isOpusSilenceFrame, overlapsPartially, parseFrame } from './frame.js';
