@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests that judge real-time audio by ear: speech or tones through a live call, compared with what was said.
@@ -32,15 +34,15 @@ export default defineConfig({
     alias: [
       {
         find: /^@sdkpp\/protocol\/dave$/,
-        replacement: new URL('./packages/protocol/src/dave/index.ts', import.meta.url).pathname,
+        replacement: fileURLToPath(new URL('./packages/protocol/src/dave/index.ts', import.meta.url)),
       },
       {
         find: /^@sdkpp\/protocol$/,
-        replacement: new URL('./packages/protocol/src/index.ts', import.meta.url).pathname,
+        replacement: fileURLToPath(new URL('./packages/protocol/src/index.ts', import.meta.url)),
       },
       {
         find: /^sdkpp\/media$/,
-        replacement: new URL('./packages/sdkpp/src/media/index.ts', import.meta.url).pathname,
+        replacement: fileURLToPath(new URL('./packages/sdkpp/src/media/index.ts', import.meta.url)),
       },
     ],
   },

@@ -4,7 +4,16 @@
  * installed only the SDK and in one that installed both.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -54,21 +63,14 @@ function game(name: string, packages: Record<string, string>): string {
     const installed = path.join(modules, packageName);
     mkdirSync(installed, { recursive: true });
     for (const entry of ['package.json', 'dist', 'scripts']) {
-      try {
-        cpSync(path.join(REPO, folder, entry), path.join(installed, entry), { recursive: true });
-      } catch {
-        // A package without scripts/.
-      }
+      cpSync(path.join(REPO, folder, entry), path.join(installed, entry), { recursive: true });
     }
     for (const dependency of Object.keys(manifest(folder).dependencies)) {
       if (dependency in packages) continue;
       const target = path.join(modules, dependency);
+      if (existsSync(target)) continue; // linked already, for another of the packages
       mkdirSync(path.dirname(target), { recursive: true });
-      try {
-        symlinkSync(path.join(REPO, 'node_modules', dependency), target, 'dir');
-      } catch {
-        // Linked already, for another of the packages.
-      }
+      symlinkSync(path.join(REPO, 'node_modules', dependency), target, 'dir');
     }
   }
   return dir;
