@@ -77,13 +77,14 @@ const PACKAGE_RULES = [
     to: { path: EMULATOR },
   },
   {
-    name: 'emulator-through-sdk-media',
+    name: 'emulator-through-sdk-media-and-voice',
     severity: 'error',
     comment:
-      'The emulator is the platform, not a client: of the SDK it uses only the media engine, by its public ' +
-      'entry sdkpp/media (src/media/index.ts).',
+      'The emulator is the platform, not a client: of the SDK it uses the media engine (sdkpp/media, ' +
+      'src/media/index.ts) and, for the chat-app users it puts in voice channels, one voice connection ' +
+      '(sdkpp/voice, src/voice/index.ts), each by its public entry.',
     from: { path: EMULATOR },
-    to: { path: '^packages/sdkpp/', pathNot: `${SDK}media/index\\.ts$` },
+    to: { path: '^packages/sdkpp/', pathNot: `${SDK}(media|voice)/index\\.ts$` },
   },
 ];
 

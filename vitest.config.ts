@@ -44,6 +44,10 @@ export default defineConfig({
         find: /^sdkpp\/media$/,
         replacement: fileURLToPath(new URL('./packages/sdkpp/src/media/index.ts', import.meta.url)),
       },
+      {
+        find: /^sdkpp\/voice$/,
+        replacement: fileURLToPath(new URL('./packages/sdkpp/src/voice/index.ts', import.meta.url)),
+      },
     ],
   },
   test: {

@@ -11,6 +11,7 @@ export default defineConfig({
     bindings: 'bindings/index.ts',
     backend: 'src/backend/index.ts',
     media: 'src/media/index.ts',
+    voice: 'src/voice/index.ts',
     cli: 'src/cli.ts',
     // Loaded by path as a worker thread (src/voice/processing/ProcessingWorker.ts), not imported.
     'voice-processing-worker': 'src/voice/processing/worker/processingWorkerMain.ts',
@@ -22,6 +23,7 @@ export default defineConfig({
       bindings: 'bindings/index.ts',
       backend: 'src/backend/index.ts',
       media: 'src/media/index.ts',
+      voice: 'src/voice/index.ts',
     },
   },
   target: 'node22',

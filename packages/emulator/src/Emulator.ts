@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import { isIPv4, type AddressInfo } from 'node:net';
 
-import { createMediaEngine } from 'sdkpp/media';
+import { createMediaEngine, type MediaEngine } from 'sdkpp/media';
 import { readLaunchCommands } from '@sdkpp/protocol';
 import { systemClock } from '@sdkpp/protocol';
 import { Accounts } from './accounts/Accounts.js';
@@ -54,6 +54,9 @@ import { wirePresence } from './social/wire.js';
 import { exportStoreState, importStoreState, StateExportError } from './store/persist.js';
 import type { StoreState } from './store/types.js';
 import { createBrowserOpener } from './testing/browser.js';
+import { ChannelVoiceUser, type ChannelVoiceUserDeps } from './social/ChannelVoiceUser.js';
+import { GuildVoiceJoins } from './social/guildVoiceJoins.js';
+import { loadLocalCa } from './tls/localCa.js';
 import { wireVoiceStates } from './social/voiceStates.js';
 import { VoiceCalls } from './voice/VoiceCalls.js';
 import { VoiceServer } from './voice/VoiceServer.js';
@@ -84,6 +87,8 @@ import type {
   EmulatorSavedState,
   EmulatorUser,
   EmulatorVoice,
+  EmulatorVoiceChannelJoin,
+  EmulatorVoiceChannelUser,
   GatewaySessionInfo,
   WebhookDelivery,
 } from './types.js';
@@ -196,7 +201,11 @@ class RunningEmulator implements Emulator {
   readonly botToken: string;
   readonly clientSecret: string;
   readonly applicationPublicKey: string;
+  readonly voiceCaFile: string | null;
   readonly #ctx: EmulatorParts;
+  readonly #voiceUserDeps: ChannelVoiceUserDeps;
+  /** The users joinVoiceChannel put in voice channels, left at close. */
+  readonly #voiceUsers = new Set<ChannelVoiceUser>();
   readonly #dashboard: Dashboard;
   readonly #activityHost: ActivityHost;
   readonly #server: Server;
@@ -217,7 +226,7 @@ class RunningEmulator implements Emulator {
     localClient: LocalClientServer | null,
     wallClock: WallClock,
     stopLobbySweep: () => void,
-    voice: { server: VoiceServer; calls: VoiceCalls },
+    voice: { server: VoiceServer; calls: VoiceCalls; caFile: string | null; engine: MediaEngine },
   ) {
     this.#ctx = ctx;
     this.#activityHost = new ActivityHost(ctx, ctx.activities);
@@ -237,6 +246,14 @@ class RunningEmulator implements Emulator {
     this.botToken = ctx.store.state.application.botToken;
     this.clientSecret = ctx.store.state.application.clientSecret;
     this.applicationPublicKey = ctx.webhooks.publicKeyHex;
+    this.voiceCaFile = voice.caFile;
+    this.#voiceUserDeps = {
+      joins: ctx.guildVoice,
+      calls: voice.calls,
+      engine: voice.engine,
+      log: ctx.log,
+      endpoint: () => voice.server.endpoint,
+    };
     this.#dashboard = new Dashboard({
       emulator: this,
       users: () => ctx.store.allUsers().filter((u) => !u.bot),
@@ -285,6 +302,7 @@ class RunningEmulator implements Emulator {
       clientSecret: this.clientSecret,
       botToken: this.botToken,
       users: this.users,
+      voiceCaFile: this.voiceCaFile,
     };
   }
 
@@ -312,6 +330,7 @@ class RunningEmulator implements Emulator {
 
   async #shutdown(): Promise<void> {
     this.#stopLobbySweep();
+    await Promise.all([...this.#voiceUsers].map((user) => user.leave()));
     this.#ctx.webhooks.close();
     this.#dashboard.close();
     this.#activityHost.close();
@@ -524,6 +543,30 @@ class RunningEmulator implements Emulator {
     new GuildAdmin(this.#ctx.store, this.#ctx.guilds).setVoiceState(guildId, user, channelId);
   }
 
+  joinVoiceChannel(options: EmulatorVoiceChannelJoin): EmulatorVoiceChannelUser {
+    const channel = this.#ctx.guilds.channel(options.channel);
+    if (!channel) throw new RangeError(`no channel "${options.channel}"`);
+    const userId =
+      options.user === '@bot' ? this.#ctx.store.botUser().id : this.#ctx.store.findUser(options.user)?.id;
+    if (userId === undefined) throw new RangeError(`no user "${options.user}"`);
+    const user = new ChannelVoiceUser(this.#voiceUserDeps, {
+      guildId: channel.guildId,
+      channelId: channel.id,
+      userId,
+      ...(options.play === undefined ? {} : { play: options.play }),
+      ...(options.record === undefined ? {} : { record: options.record }),
+    });
+    user.join();
+    this.#voiceUsers.add(user);
+    return {
+      sessionId: user.sessionId,
+      leave: async () => {
+        this.#voiceUsers.delete(user);
+        await user.leave();
+      },
+    };
+  }
+
   invokeCommand(options: InvokeCommandOptions): Promise<EmulatorInvocation> {
     return new InteractionAdmin(this.#ctx).invoke(options);
   }
@@ -667,6 +710,21 @@ function voiceApi(server: VoiceServer, calls: VoiceCalls): EmulatorVoice {
   };
 }
 
+/**
+ * The voice gateway's TLS certificate, signed at each start by the local authority kept in `dir` (made
+ * there the first time); null when TLS is off.
+ */
+async function voiceCertificate(
+  dir: string | null,
+  host: string,
+): Promise<{ tls: { cert: string; key: string }; caFile: string } | null> {
+  if (dir === null) return null;
+  const ca = await loadLocalCa(dir);
+  const ips = ['127.0.0.1', ...(isIPv4(host) && host !== '0.0.0.0' && host !== '127.0.0.1' ? [host] : [])];
+  const tls = await ca.issue({ ips, dns: ['localhost'] });
+  return { tls, caFile: ca.certFile };
+}
+
 /** The emulated desktop client, signed in as the chosen user (the first seeded one by default). */
 async function startLocalClient(ctx: EmulatorParts): Promise<LocalClientServer | null> {
   const choice = ctx.options.rpcUser;
@@ -776,6 +834,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const presence = new PresenceService(() => clock.now());
   const relationships = new Relationships(store);
   const guilds = new Guilds(store, log);
+  const calls = new VoiceCalls(() => clock.now());
+  const guildVoice = new GuildVoiceJoins({ guilds, calls, log });
   const bot = wireBotGateway({ hub, guilds, store, http: urls.http });
   // The application record holds the URL, so that Edit Current Application and a saved state keep it.
   const interactionsEndpoint = {
@@ -815,6 +875,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     invites: new Invites(presence, relationships, store.state.application.id),
     messages: new DirectMessages(store, hub),
     guilds,
+    guildVoice,
     bot,
     commands: new Commands(store, log),
     interactions,
@@ -847,12 +908,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   wireLobbyRelay(ctx);
   wireMessageWebhookEvents(ctx);
   wirePremiumEvents({ premium: ctx.premium, bot, webhooks, applicationId: store.state.application.id });
-  const calls = new VoiceCalls(() => clock.now());
+  const voiceEngine = createMediaEngine({ prefer: resolved.voiceMediaEngine });
+  const voiceTls = await voiceCertificate(resolved.voiceCertificateDir, resolved.host).catch(
+    (error: unknown) => {
+      stopLobbySweep();
+      server.close();
+      throw error;
+    },
+  );
   const voiceServer = await VoiceServer.start({
+    tls: voiceTls?.tls ?? null,
     calls,
     log,
     clock,
-    engine: createMediaEngine({ prefer: resolved.voiceMediaEngine }),
+    engine: voiceEngine,
     settings: { ...resolved.voice, host: resolved.host },
     daveFactory: ({ channelId, log: daveLog }) => new DaveCoordinator({ channelId, clock, log: daveLog }),
   }).catch((error: unknown) => {
@@ -860,7 +929,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     server.close();
     throw error;
   });
-  wireVoiceStates({ hub, lobbies: ctx.lobbies, calls, log, endpoint: () => voiceServer.endpoint });
+  wireVoiceStates({
+    hub,
+    lobbies: ctx.lobbies,
+    calls,
+    log,
+    endpoint: () => voiceServer.endpoint,
+    guildVoice,
+  });
 
   const router = new Router(log);
   router.add(allRoutes(ctx));
@@ -902,6 +978,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     {
       server: voiceServer,
       calls,
+      caFile: voiceTls?.caFile ?? null,
+      engine: voiceEngine,
     },
   );
   started.emulator = emulator;

@@ -11,6 +11,7 @@ import type { EmulatorLog } from './log.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { DirectMessages } from './social/DirectMessages.js';
 import type { Guilds } from './social/Guilds.js';
+import type { GuildVoiceJoins } from './social/guildVoiceJoins.js';
 import type { Invites } from './social/Invites.js';
 import type { Lobbies } from './social/Lobbies.js';
 import type { PresenceService } from './social/PresenceService.js';
@@ -60,6 +61,8 @@ export interface EmulatorContext {
   invites: Invites;
   /** Guilds, channels, permissions, channel messages and lobby channel invites. */
   guilds: Guilds;
+  /** Guild voice channels with media: joins, moves, and the rules on a participant's audio. */
+  guildVoice: GuildVoiceJoins;
   /** The application's commands. */
   commands: Commands;
   /** Live interactions. */

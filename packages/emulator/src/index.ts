@@ -70,6 +70,8 @@ export type {
   EmulatorUser,
   EmulatorImpairmentStats,
   EmulatorVoice,
+  EmulatorVoiceChannelJoin,
+  EmulatorVoiceChannelUser,
   EmulatorVoiceCall,
   EmulatorVoiceCounters,
   EmulatorVoiceOptions,

@@ -6,6 +6,7 @@ import { isSnowflake } from './snowflake.js';
 import type { EmulatorOptions, EmulatorSavedState } from './types.js';
 import { Impairment } from './voice/impairment.js';
 import type { VoiceServerSettings } from './voice/serverDeps.js';
+import { defaultCaDir } from './tls/localCa.js';
 
 /** {@link EmulatorOptions} with every default applied and every value checked. */
 export interface ResolvedOptions extends ContextOptions {
@@ -57,6 +58,8 @@ export interface ResolvedOptions extends ContextOptions {
   voice: Omit<VoiceServerSettings, 'host'>;
   /** The media engine of the voice forwarding unit. */
   voiceMediaEngine: 'auto' | 'native' | 'js';
+  /** Where the local certificate authority for the voice gateway's `wss://` is kept; null: no TLS. */
+  voiceCertificateDir: string | null;
   /** {@link EmulatorOptions.state}, checked when the store is built from it. */
   state: EmulatorSavedState | undefined;
 }
@@ -170,8 +173,18 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       positiveInt('identifyTimeoutMs', options.identifyTimeoutMs, 20_000),
     ),
     voiceMediaEngine: voiceMediaEngine(options.voice?.mediaEngine),
+    voiceCertificateDir: certificateDir(options.voice?.certificateDir),
     state: options.state,
   };
+}
+
+function certificateDir(value: unknown): string | null {
+  if (value === false) return null;
+  if (value === undefined) return defaultCaDir();
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new RangeError('EmulatorOptions.voice.certificateDir must be a folder path or false');
+  }
+  return value;
 }
 
 function voiceMediaEngine(value: unknown): 'auto' | 'native' | 'js' {

@@ -201,6 +201,14 @@ export interface EmulatorVoiceOptions {
   allowNonDave?: boolean;
   /** Heartbeat interval in the voice Hello. @defaultValue `13750` */
   heartbeatIntervalMs?: number;
+  /**
+   * Where the emulator's local certificate authority is kept, made there once (folder 0700, key 0600). With
+   * it the voice gateway answers `wss://` as well as `ws://` on its port, with a server certificate the
+   * authority signs at each start; {@link EmulatorInfo.voiceCaFile} is the file to trust. `false`: `ws://`
+   * only. @defaultValue a per-user folder: `$XDG_STATE_HOME/sdkpp-emulator`, else
+   * `~/.local/state/sdkpp-emulator` (`%LOCALAPPDATA%\sdkpp-emulator` on Windows)
+   */
+  certificateDir?: string | false;
   /** How long a voice session whose socket went away can be resumed (op 7). @defaultValue `30_000` */
   resumeWindowMs?: number;
   /** Impairment of forwarded packets from the start; see {@link EmulatorVoice.setImpairment}. */
@@ -251,6 +259,13 @@ export interface EmulatorVoiceCounters {
   refusedDiscoveries: number;
   /** Copies not sent because forwarding to their receiver was blocked ({@link EmulatorVoice.blockForwarding}). */
   droppedBlocked: number;
+  /**
+   * Packets forwarded to nobody because the platform's voice rules silence their sender in a guild voice
+   * channel: server mute, no SPEAK permission, or a stage audience member.
+   */
+  droppedSilenced: number;
+  /** Copies not sent because their receiver is server-deafened. */
+  droppedDeafened: number;
 }
 
 /** A call participant, as {@link EmulatorVoice.calls} shows it. */
@@ -284,8 +299,12 @@ export interface EmulatorVoiceParticipant {
 
 /** A lobby call, as {@link EmulatorVoice.calls} shows it. */
 export interface EmulatorVoiceCall {
-  /** The lobby whose call this is; each lobby has at most one. */
-  lobbyId: string;
+  /** The lobby whose call this is (each lobby has at most one); null for a guild voice channel's call. */
+  lobbyId: string | null;
+  /** The call's channel: the lobby's id, or the guild voice channel's. */
+  channelId: string;
+  /** The guild of a voice channel's call; null for a lobby's. */
+  guildId: string | null;
   /** Participants in join order. */
   participants: EmulatorVoiceParticipant[];
   /** 1 with DAVE, 0 without, null before anyone's Session Description. */
@@ -308,7 +327,27 @@ export interface EmulatorImpairmentStats {
   delayed: number;
 }
 
-/** The voice server of a running emulator: lobby calls, for tests and the dashboard. */
+/** What {@link Emulator.joinVoiceChannel} takes. */
+export interface EmulatorVoiceChannelJoin {
+  /** Username, user id or `'@bot'`. */
+  user: string;
+  /** A voice channel's id (its guild is the channel's). */
+  channel: string;
+  /** A 16-bit PCM WAV file (any rate, mono or stereo) the user speaks once. */
+  play?: string;
+  /** Where the WAV of what the user hears is written (48 kHz stereo). */
+  record?: string;
+}
+
+/** A user {@link Emulator.joinVoiceChannel} put in a voice channel. */
+export interface EmulatorVoiceChannelUser {
+  /** Their voice state's `session_id`. */
+  readonly sessionId: string;
+  /** Leaves the channel; the recording is complete once this resolves. */
+  leave(): Promise<void>;
+}
+
+/** The voice server of a running emulator: lobby and voice channel calls, for tests and the dashboard. */
 export interface EmulatorVoice {
   /** `host:port` of the voice gateway, as VOICE_SERVER_UPDATE's `endpoint` carries it. */
   readonly endpoint: string;
@@ -437,6 +476,12 @@ export interface EmulatorInfo {
   botToken: string;
   /** The full (non-provisional) users, in creation order. */
   users: EmulatorUser[];
+  /**
+   * The emulator's local certificate authority (a PEM file), which signs the voice gateway's `wss://`
+   * certificate: a client that dials only `wss://` (@discordjs/voice) trusts it through
+   * `NODE_EXTRA_CA_CERTS=<this file>`, set before Node starts. Null when `voice.certificateDir` is false.
+   */
+  voiceCaFile: string | null;
 }
 
 /** Options of {@link Emulator.browserAs}. */
@@ -1095,9 +1140,19 @@ export interface Emulator extends EmulatorInfo {
   /**
    * Puts a member (username, id or `'@bot'`) in a guild voice channel, or out of voice with `null`: what a
    * chat-app user joining a voice channel looks like to bots (VOICE_STATE_UPDATE, the voice state endpoints,
-   * the channel's voice start time). The emulator carries no media for guild voice channels.
+   * the channel's voice start time), without audio. {@link Emulator.joinVoiceChannel} joins with audio.
    */
   setGuildVoiceState(guildId: string, user: string, channelId: string | null): void;
+  /**
+   * A chat-app user joins a guild voice channel with audio, as a real participant of its call: they connect
+   * to the voice server (voice gateway, UDP, DAVE as an MLS member of the channel's group, so a bot's
+   * `@discordjs/voice` receiver decrypts what they say), speak `play` (a WAV file) from the moment audio
+   * flows, and record what they hear into `record` (48 kHz stereo WAV, complete once `leave()` resolves).
+   * The channel's rules apply as to anyone (VIEW_CHANNEL and CONNECT, the user limit); bots with
+   * GUILD_VOICE_STATES see their VOICE_STATE_UPDATE. A move (Modify Guild Member's `channel_id`) takes
+   * them along. Throws a RangeError when the join is refused.
+   */
+  joinVoiceChannel(options: EmulatorVoiceChannelJoin): EmulatorVoiceChannelUser;
   /**
    * A user invokes an application command (chat input, user or message context menu), as the chat app would:
    * checked like a client (the command is registered for that guild or globally, allowed in that context and

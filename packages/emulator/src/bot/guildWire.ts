@@ -55,8 +55,8 @@ export function wireMember(
     roles: [...member.roles],
     joined_at: new Date(member.joinedAt).toISOString(),
     premium_since: null,
-    deaf: false,
-    mute: false,
+    deaf: member.deaf ?? false,
+    mute: member.mute ?? false,
     flags: 0,
     pending: false,
     communication_disabled_until: null,
@@ -79,7 +79,15 @@ export function wireChannel(
     permission_overwrites: channel.overwrites.map((o) => ({ ...o })),
     flags: 0,
   };
-  if (channel.type === 2) return { ...common, bitrate: 64_000, user_limit: 0, rtc_region: null, nsfw: false };
+  if (channel.type === 2) {
+    return {
+      ...common,
+      bitrate: channel.bitrate ?? 64_000,
+      user_limit: channel.userLimit ?? 0,
+      rtc_region: channel.rtcRegion ?? null,
+      nsfw: false,
+    };
+  }
   if (channel.type === 4) return common;
   return {
     ...common,

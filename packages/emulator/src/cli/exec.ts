@@ -25,6 +25,8 @@ export function execEnvironment(emulator: Emulator): Record<string, string> {
     SDKPP_CLIENT_SECRET: emulator.clientSecret,
   };
   if (emulator.rpcSocket !== null) env.SDKPP_EMULATOR_RPC_SOCKET = emulator.rpcSocket;
+  // Node reads it at start: the command's bots then trust the voice gateway's wss:// certificate.
+  if (emulator.voiceCaFile !== null) env.NODE_EXTRA_CA_CERTS = emulator.voiceCaFile;
   return env;
 }
 

@@ -39,7 +39,13 @@ export function summary(emulator: Emulator, mode: 'serve' | 'exec'): string {
     row('API', emulator.api),
     row('Gateway', emulator.gateway),
     row('Dashboard', emulator.dashboard),
-    row('Voice', `ws://${emulator.voice.endpoint}/?v=8, UDP port ${emulator.voice.udpPort}`),
+    row(
+      'Voice',
+      `ws://${emulator.voice.endpoint}/?v=8${emulator.voiceCaFile === null ? '' : ' (and wss://)'}, UDP port ${emulator.voice.udpPort}`,
+    ),
+    ...(emulator.voiceCaFile === null
+      ? []
+      : [row('Voice CA', `${emulator.voiceCaFile} (NODE_EXTRA_CA_CERTS for bots that dial wss://)`)]),
     row('Activity', `${emulator.activityUrl} (launch it from the dashboard)`),
     ...mappingLines(emulator.activityUrlMappings()),
     row('App id', emulator.applicationId),

@@ -110,8 +110,10 @@ export interface DashboardParticipant {
 
 /** A lobby call. */
 export interface DashboardCall {
-  /** The lobby whose call it is. */
-  lobbyId: string;
+  /** The call's channel: the lobby's id, or the guild voice channel's. */
+  channelId: string;
+  /** The guild of a voice channel's call; null for a lobby's. */
+  guildId: string | null;
   /** 1 with DAVE, 0 without, null before anyone's Session Description. */
   daveProtocolVersion: number | null;
   /** The MLS epoch the server's proposals target, as a decimal string, or null without DAVE. */

@@ -79,7 +79,8 @@ function userView(emulator: Emulator, user: UserRecord, connected: Map<string, n
 
 function callView(call: EmulatorVoiceCall): DashboardCall {
   return {
-    lobbyId: call.lobbyId,
+    channelId: call.channelId,
+    guildId: call.guildId,
     daveProtocolVersion: call.daveProtocolVersion,
     daveEpoch: call.daveEpoch === null ? null : call.daveEpoch.toString(),
     privacyCode: null,

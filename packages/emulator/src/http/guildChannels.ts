@@ -9,6 +9,7 @@ import {
   optionalString,
   requireObjectBody,
 } from '../bodies/fieldErrors.js';
+import { readVoiceFields } from '../bodies/voiceChannelFields.js';
 import { wireChannel, wireGuild } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
@@ -134,6 +135,7 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
         : undefined;
     const nsfw = optionalBoolean(errors, ['nsfw'], b.nsfw);
     const slowmode = optionalInteger(errors, ['rate_limit_per_user'], b.rate_limit_per_user, 0, 21_600);
+    const voice = kind === ChannelKind.VOICE ? readVoiceFields(errors, b) : {};
     const overwrites =
       b.permission_overwrites === undefined
         ? undefined
@@ -154,6 +156,7 @@ export function guildChannelRoutes(ctx: EmulatorContext): Route[] {
       ...(topic === undefined ? {} : { topic }),
       ...(nsfw === undefined ? {} : { nsfw }),
       ...(slowmode === undefined ? {} : { rateLimitPerUser: slowmode }),
+      ...voice,
       ...(overwrites === undefined ? {} : { overwrites }),
     };
   };

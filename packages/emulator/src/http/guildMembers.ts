@@ -17,6 +17,7 @@ import { outranks } from '../social/memberPermissions.js';
 import type { GuildMemberRecord, GuildRecord } from '../store/types.js';
 import { guildForBot, hierarchyRefusal } from './botAccess.js';
 import { botTopPosition } from './guildRoles.js';
+import { applyMemberVoiceChange, checkMemberVoiceChange, readMemberVoiceChange } from './memberVoice.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
@@ -155,7 +156,9 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
           : optionalString(errors, ['nick'], b.nick, 32)
         : undefined;
       const roles = optionalArray(errors, ['roles'], b.roles, 250);
+      const voice = readMemberVoiceChange(errors, b);
       errors.finish();
+      checkMemberVoiceChange(ctx, guild, userId, botId, voice);
       const held = guilds.guildPermissions(guild.id, botId);
       if (nick !== undefined) {
         if (!hasAll(held, Permission.MANAGE_NICKNAMES)) throw missingPermissions(['MANAGE_NICKNAMES']);
@@ -172,6 +175,7 @@ export function guildMemberRoutes(ctx: EmulatorContext): Route[] {
       }
       if (nick !== undefined) guilds.updateMember(guild.id, userId, { nick });
       if (roles) guilds.setMemberRoles(guild.id, userId, roles.map(String));
+      applyMemberVoiceChange(ctx, guild, userId, voice);
       return jsonReply(200, view(guild, userId));
     }),
     apiRoute('PUT', '/guilds/:guild_id/members/:user_id/roles/:role_id', (req) => {

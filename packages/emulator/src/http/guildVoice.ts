@@ -4,6 +4,7 @@ import { wireGuildVoiceState } from '../bot/voiceWire.js';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, missingPermissions } from '../platform/errors.js';
 import { Permission, hasAll } from '../platform/permissions.js';
+import { voiceRegions } from '../platform/voiceRegions.js';
 import { ChannelKind } from '../social/Guilds.js';
 import { channelForBot, guildForBot } from './botAccess.js';
 import { jsonReply, noContentReply } from './replies.js';
@@ -14,7 +15,7 @@ import { apiRoute, type Route, type RouteRequest } from './router.js';
 export const MAX_VOICE_STATUS = 500;
 
 /**
- * Guild voice without a gateway connection: Get Current User Voice State and Get User Voice State (404 10065
+ * Guild voice without a gateway connection: the voice regions (`GET /voice/regions`, and a guild's), Get Current User Voice State and Get User Voice State (404 10065
  * when the user is not in voice), Set Voice Channel Status (PUT voice-status: ≤ 500 characters; needs
  * SET_VOICE_CHANNEL_STATUS, and MANAGE_CHANNELS too when the bot is not in that channel; writes audit entries
  * 192 / 193), and Get Guild Audit Log (VIEW_AUDIT_LOG; `action_type`, `limit` filters).
@@ -36,6 +37,12 @@ export function guildVoiceRoutes(ctx: EmulatorContext): Route[] {
   };
 
   return [
+    apiRoute('GET', '/voice/regions', () => jsonReply(200, voiceRegions())),
+    apiRoute('GET', '/guilds/:guild_id/regions', (req) => {
+      requireBot(ctx, req);
+      guildForBot(ctx, req.params.guild_id ?? '');
+      return jsonReply(200, voiceRegions());
+    }),
     apiRoute('GET', '/guilds/:guild_id/voice-states/@me', (req) => voiceState(req, botId)),
     apiRoute('GET', '/guilds/:guild_id/voice-states/:user_id', (req) =>
       voiceState(req, req.params.user_id ?? ''),

@@ -9,6 +9,20 @@ export interface GuildVoiceState {
   sessionId: string;
   selfMute: boolean;
   selfDeaf: boolean;
+  /** Server mute (Modify Guild Member `mute`): nobody hears them. */
+  mute: boolean;
+  /** Server deafen (Modify Guild Member `deaf`): they hear nobody. */
+  deaf: boolean;
+}
+
+/** What {@link GuildVoice.set} may change besides the channel. */
+export interface VoiceStateFlags {
+  selfMute?: boolean;
+  selfDeaf?: boolean;
+  mute?: boolean;
+  deaf?: boolean;
+  /** The main gateway session that joined (op 4); a fresh id when none, as for the admin hook's users. */
+  sessionId?: string;
 }
 
 /** A voice channel's ephemeral info (op 43's fields): not part of the channel object. */
@@ -50,9 +64,10 @@ export type GuildVoiceEvents = {
 };
 
 /**
- * Who is in which guild voice channel, the channels' status and start time, and the guild audit log. The
- * emulator carries no media for guild voice channels: voice states come from the admin hook (a chat-app user
- * joining) and are what the voice state endpoints, GUILD_CREATE and the voice-status rule read.
+ * Who is in which guild voice channel, the channels' status and start time, and the guild audit log. Voice
+ * states come from op 4 (a bot's or a user's gateway session) and from the admin hooks (a chat-app user
+ * joining, with or without media); they are what the voice state endpoints, GUILD_CREATE and the
+ * voice-status rule read. The media of a voice channel is a call of {@link VoiceCalls}, kept beside this.
  */
 export class GuildVoice extends TypedEmitter<GuildVoiceEvents> {
   readonly #states = new Map<string, GuildVoiceState>();
@@ -80,12 +95,7 @@ export class GuildVoice extends TypedEmitter<GuildVoiceEvents> {
   }
 
   /** Puts a user in a voice channel of the guild (`channelId` null: out of voice). */
-  set(
-    guildId: string,
-    userId: string,
-    channelId: string | null,
-    flags: { selfMute?: boolean; selfDeaf?: boolean } = {},
-  ): void {
+  set(guildId: string, userId: string, channelId: string | null, flags: VoiceStateFlags = {}): void {
     const key = `${guildId}:${userId}`;
     const before = this.#states.get(key);
     if (channelId === null) {
@@ -99,9 +109,11 @@ export class GuildVoice extends TypedEmitter<GuildVoiceEvents> {
       guildId,
       channelId,
       userId,
-      sessionId: before?.sessionId ?? this.#nextId(),
+      sessionId: flags.sessionId ?? before?.sessionId ?? this.#nextId(),
       selfMute: flags.selfMute ?? before?.selfMute ?? false,
       selfDeaf: flags.selfDeaf ?? before?.selfDeaf ?? false,
+      mute: flags.mute ?? before?.mute ?? false,
+      deaf: flags.deaf ?? before?.deaf ?? false,
     };
     this.#states.set(key, state);
     this.emit('voiceState', state);

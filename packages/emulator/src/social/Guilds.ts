@@ -78,7 +78,16 @@ export type GuildEvents = {
 export type ChannelChange = Partial<
   Pick<
     GuildChannelRecord,
-    'name' | 'position' | 'parentId' | 'overwrites' | 'topic' | 'nsfw' | 'rateLimitPerUser'
+    | 'name'
+    | 'position'
+    | 'parentId'
+    | 'overwrites'
+    | 'topic'
+    | 'nsfw'
+    | 'rateLimitPerUser'
+    | 'userLimit'
+    | 'bitrate'
+    | 'rtcRegion'
   >
 >;
 

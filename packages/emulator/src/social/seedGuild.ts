@@ -19,7 +19,7 @@ export const SEEDED_GUILD_NAME = 'Emulator Guild';
  * The contract's seeded guild: owned by the first user, every other user a member who may view and write
  * (not manage, so only the owner may link its channels). Channels: #welcome at the top level; "Text Channels"
  * with #general, #lfg and #staff (hidden from everyone but the owner); "Voice Channels" with the voice
- * channel "General". The application's bot is in it with {@link SEEDED_BOT_PERMISSIONS}, so #staff is a channel it
+ * channel "General", where everyone may CONNECT and SPEAK. The application's bot is in it with {@link SEEDED_BOT_PERMISSIONS}, so #staff is a channel it
  * cannot view. Nothing is seeded without users, as the guild needs an owner.
  */
 export function seedGuild(
@@ -45,7 +45,14 @@ export function seedGuild(
       },
       { name: 'welcome', position: 0 },
       { name: 'Voice Channels', type: ChannelKind.CATEGORY, position: 1 },
-      { name: 'General', type: ChannelKind.VOICE, parent: 'Voice Channels', position: 0 },
+      {
+        name: 'General',
+        type: ChannelKind.VOICE,
+        parent: 'Voice Channels',
+        position: 0,
+        // Open to every member's voice, bot included: the roles hold only what text channels need.
+        overwrites: [{ id: '@everyone', type: 0, allow: Permission.CONNECT | Permission.SPEAK }],
+      },
     ],
   });
   guilds.addBot(guild.id, bot.id, bot.username, SEEDED_BOT_PERMISSIONS);

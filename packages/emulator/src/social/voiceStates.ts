@@ -4,6 +4,7 @@ import type { GatewayHub } from '../gateway/GatewayHub.js';
 import type { GatewaySession } from '../gateway/GatewaySession.js';
 import type { EmulatorLog } from '../log.js';
 import type { CallParticipant, JoinFlavour, VoiceCall, VoiceCalls } from '../voice/VoiceCalls.js';
+import type { GuildVoiceJoins } from './guildVoiceJoins.js';
 import { MAX_CALL_PARTICIPANTS } from '../voice/VoiceCalls.js';
 import type { Lobbies } from './Lobbies.js';
 
@@ -15,6 +16,8 @@ export interface VoiceStatesDeps {
   log: EmulatorLog;
   /** The voice server's `host:port`, sent as `endpoint`. */
   endpoint: () => string;
+  /** Op 4 for a guild (not a lobby) goes here: guild voice channels. */
+  guildVoice: GuildVoiceJoins;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -93,35 +96,43 @@ export function wireVoiceStates(deps: VoiceStatesDeps): void {
     }
   };
 
-  calls.on('joined', (call, participant) => {
-    broadcast(call.lobbyId, participant, false);
+  /** The voice server update of a join (or a new token): to the joining session only. */
+  const serverUpdate = (call: VoiceCall, participant: CallParticipant): void => {
     const session = hub.session(participant.sessionId);
     if (!session) return;
     const endpoint = deps.endpoint();
     if (participant.flavour === 'guild') {
       hub.dispatchTo(session, 'VOICE_SERVER_UPDATE', {
         token: participant.token,
-        guild_id: call.lobbyId,
+        guild_id: call.serverId,
         endpoint,
       });
     } else {
       hub.dispatchTo(session, 'LOBBY_VOICE_SERVER_UPDATE', {
         token: participant.token,
-        lobby_id: call.lobbyId,
+        lobby_id: call.channelId,
         endpoint,
       });
     }
+  };
+
+  // A guild voice channel's voice states are the guild's (GuildVoice, VOICE_STATE_UPDATE to the guild's
+  // sessions); only lobby calls are broadcast from here.
+  calls.on('joined', (call, participant) => {
+    if (call.guildId === null) broadcast(call.channelId, participant, false);
+    serverUpdate(call, participant);
     log.line(
       'voice',
-      `user ${participant.userId} joined the call of lobby ${call.lobbyId} (${call.participants.size} in it)`,
+      `user ${participant.userId} joined the call of ${call.label} (${call.participants.size} in it)`,
     );
   });
+  calls.on('renewed', serverUpdate);
   calls.on('changed', (call, participant) => {
-    broadcast(call.lobbyId, participant, false);
+    if (call.guildId === null) broadcast(call.channelId, participant, false);
   });
   calls.on('left', (call, participant, reason) => {
-    broadcast(call.lobbyId, participant, true);
-    log.line('voice', `user ${participant.userId} left the call of lobby ${call.lobbyId} (${reason})`);
+    if (call.guildId === null) broadcast(call.channelId, participant, true);
+    log.line('voice', `user ${participant.userId} left the call of ${call.label} (${reason})`);
   });
 
   lobbies.setVoiceStateSource((lobbyId) => {
@@ -140,7 +151,7 @@ export function wireVoiceStates(deps: VoiceStatesDeps): void {
   });
   hub.on('sessionEnded', (session) => {
     for (const { call, participant } of calls.ofSession(session.id)) {
-      calls.leave(call.lobbyId, participant.userId, 'session');
+      calls.leave(call.channelId, participant.userId, 'session');
     }
   });
 
@@ -196,8 +207,8 @@ export function wireVoiceStates(deps: VoiceStatesDeps): void {
       wanted.set(entry.lobby_id, entry);
     }
     for (const { call, participant } of calls.ofSession(session.id)) {
-      if (participant.flavour === 'lobby' && !wanted.has(call.lobbyId)) {
-        calls.leave(call.lobbyId, participant.userId, 'left');
+      if (participant.flavour === 'lobby' && !wanted.has(call.channelId)) {
+        calls.leave(call.channelId, participant.userId, 'left');
       }
     }
     for (const [lobbyId, entry] of wanted) join(session, lobbyId, flagsOf(entry), 'lobby');
@@ -213,9 +224,9 @@ export function wireVoiceStates(deps: VoiceStatesDeps): void {
       refuse(connection, 'op 4 needs a guild_id string and a channel_id string or null');
       return;
     }
-    if (!lobbies.get(guildId) && !calls.get(guildId)) {
-      // Guild voice channels are not served; only lobby calls are.
-      log.line('voice', `op 4 for ${guildId} ignored: only lobby calls are served`);
+    if (!lobbies.get(guildId) && calls.get(guildId)?.guildId !== null) {
+      // Not a lobby (nor the call of one just deleted): a guild's voice channels.
+      deps.guildVoice.fromGateway(session, guildId, channelId, flagsOf(data));
       return;
     }
     if (channelId === null) {

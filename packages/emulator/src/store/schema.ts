@@ -426,6 +426,8 @@ const guildMember = z.strictObject({
   avatar: text().nullable(),
   banner: text().nullable(),
   bio: text().nullable(),
+  mute: z.boolean().exactOptional(),
+  deaf: z.boolean().exactOptional(),
 });
 
 const guild = z.strictObject({
@@ -458,6 +460,9 @@ const channel = z.strictObject({
   topic: text(0, 1024).nullable().exactOptional(),
   nsfw: bool.exactOptional(),
   rateLimitPerUser: integer(0, 21_600).exactOptional(),
+  userLimit: integer(0, 99).exactOptional(),
+  bitrate: integer(8_000, 96_000).exactOptional(),
+  rtcRegion: text().nullable().exactOptional(),
 });
 
 const attachment = z.strictObject({

@@ -313,6 +313,10 @@ export interface GuildMemberRecord {
   avatar: string | null;
   banner: string | null;
   bio: string | null;
+  /** Server mute in voice channels (Modify Guild Member `mute`). Absent in states saved before guild voice. */
+  mute?: boolean;
+  /** Server deafen in voice channels (`deaf`). Absent in states saved before guild voice. */
+  deaf?: boolean;
 }
 
 /** A guild (a server of the chat app) whose channels players may link to lobbies and bots live in. */
@@ -357,6 +361,12 @@ export interface GuildChannelRecord {
   nsfw?: boolean;
   /** Text channels: slowmode seconds (0–21600); bots are not subject to it. */
   rateLimitPerUser?: number;
+  /** Voice channels: at most this many users (1–99; 0 or absent: no limit). MOVE_MEMBERS passes it. */
+  userLimit?: number;
+  /** Voice channels: bits per second (8000–96000). @defaultValue 64000 */
+  bitrate?: number;
+  /** Voice channels: the voice region id, or null (absent) for automatic. */
+  rtcRegion?: string | null;
 }
 
 /** A file attached to a channel message; the bytes live in memory beside the store, not in it. */

@@ -9,7 +9,7 @@ import { Impairment, type ImpairmentStats, type VoiceImpairment } from './impair
 export interface RelayMember {
   readonly ssrc: number;
   readonly userId: string;
-  /** The call (lobby id) it belongs to. */
+  /** The call (its channel id: a lobby's or a guild voice channel's) it belongs to. */
   readonly callId: string;
   /** Its transport cryptor, once Select Protocol chose a mode and op 4 sent the key. */
   cryptor: TransportCryptor | null;
@@ -22,6 +22,10 @@ export interface RelayMember {
   discovered: boolean;
   /** A test hook: while true, nothing is forwarded to this member (its own packets still go out). */
   blocked: boolean;
+  /** Server mute, no SPEAK or a stage audience: its packets are forwarded to nobody. */
+  silenced: boolean;
+  /** Server deafen: nothing is forwarded to it. */
+  deafened: boolean;
   /** RTP packets accepted from this member. */
   packetsFromClient: number;
   /** RTP packets forwarded to this member. */
@@ -47,6 +51,8 @@ export function emptyCallCounters(): VoiceCallCounters {
     discoveries: 0,
     refusedDiscoveries: 0,
     droppedBlocked: 0,
+    droppedSilenced: 0,
+    droppedDeafened: 0,
   };
 }
 
@@ -273,6 +279,10 @@ export class MediaRelay {
     sender.packetsFromClient += 1;
     counters.packetsIn += 1;
     counters.bytesIn += msg.length;
+    if (sender.silenced) {
+      counters.droppedSilenced += 1;
+      return;
+    }
     const { header } = opened;
     // Copies: a delayed send must not see the scratch buffer change under it.
     const payload = Buffer.from(
@@ -304,6 +314,10 @@ export class MediaRelay {
       if (receiver === sender || !receiver.cryptor || !receiver.address) continue;
       if (receiver.blocked) {
         counters.droppedBlocked += 1;
+        continue;
+      }
+      if (receiver.deafened) {
+        counters.droppedDeafened += 1;
         continue;
       }
       const decision = this.#impairment?.decide() ?? { drop: false as const, delayMs: 0 };

@@ -7,7 +7,7 @@ import type { VoiceSession } from './VoiceSession.js';
 /** The voice server's per-call state: the call's voice sessions and its DAVE version and coordinator. */
 export class ServerCallState {
   /** The lobby whose call this is. */
-  readonly lobbyId: string;
+  readonly channelId: string;
   /** The voice sessions, by user. */
   readonly sessions = new Map<string, VoiceSession>();
   /** The call's DAVE coordinator while the call runs DAVE version 1. */
@@ -15,9 +15,9 @@ export class ServerCallState {
   /** Decided by the first op 4: 1 with DAVE, 0 without (downgraded for good until the call empties). */
   daveVersion: number | null = null;
 
-  /** @param lobbyId - The lobby whose call this is. */
-  constructor(lobbyId: string) {
-    this.lobbyId = lobbyId;
+  /** @param channelId - The lobby or voice channel whose call this is. */
+  constructor(channelId: string) {
+    this.channelId = channelId;
   }
 
   /** The sessions that got op 4, but `except`. */
@@ -79,7 +79,7 @@ export function daveVersionFor(state: ServerCallState, session: VoiceSession, wi
   state.daveVersion = DAVE_PROTOCOL_VERSION;
   if (!state.dave) {
     const dave = factory({
-      channelId: state.lobbyId,
+      channelId: state.channelId,
       log: (line) => {
         wiring.log.line('dave', line);
       },
@@ -109,5 +109,5 @@ function downgrade(state: ServerCallState, log: EmulatorLog): void {
     member.daveProtocolVersion = 0;
     member.sendJson(VoiceOp.DavePrepareTransition, { protocol_version: 0, transition_id: 0 });
   }
-  log.line('voice', `call of lobby ${state.lobbyId} downgraded to DAVE version 0 (allowNonDave)`);
+  log.line('voice', `call of ${state.channelId} downgraded to DAVE version 0 (allowNonDave)`);
 }

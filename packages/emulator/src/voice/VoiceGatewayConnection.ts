@@ -227,7 +227,7 @@ export class VoiceGatewayConnection {
   #daveOf(session: VoiceSession, op: number): DaveCoordinatorLike | undefined {
     const dave =
       session.daveProtocolVersion === DAVE_PROTOCOL_VERSION
-        ? this.#host.calls.get(session.lobbyId)?.dave
+        ? this.#host.calls.get(session.channelId)?.dave
         : null;
     if (!dave)
       this.#host.deps.log.line('voice', `op ${op} from user ${session.userId} ignored: DAVE is not on`);
@@ -248,7 +248,7 @@ export class VoiceGatewayConnection {
       this.close(request.code, request.reason, false);
       return;
     }
-    const call = calls.get(request.serverId);
+    const call = calls.forServer(request.serverId, request.userId);
     if (!call) {
       this.close(VoiceClose.ServerNotFound, 'server not found', false);
       return;
@@ -273,10 +273,10 @@ export class VoiceGatewayConnection {
       return;
     }
     const states = this.#host.calls;
-    let state = states.get(call.lobbyId);
+    let state = states.get(call.channelId);
     if (!state) {
-      state = new ServerCallState(call.lobbyId);
-      states.set(call.lobbyId, state);
+      state = new ServerCallState(call.channelId);
+      states.set(call.channelId, state);
     }
     const previous = state.sessions.get(participant.userId);
     if (previous) {
@@ -286,22 +286,24 @@ export class VoiceGatewayConnection {
         true,
       );
       // endSession may have dropped the call state with its last session.
-      state = states.get(call.lobbyId) ?? state;
-      states.set(call.lobbyId, state);
+      state = states.get(call.channelId) ?? state;
+      states.set(call.channelId, state);
     }
     const relay: RelayMember = {
       ssrc: this.#newSsrc(),
       userId: participant.userId,
-      callId: call.lobbyId,
+      callId: call.channelId,
       cryptor: null,
       address: null,
       discovered: false,
       blocked: false,
+      silenced: participant.rules.silenced,
+      deafened: participant.rules.deafened,
       packetsFromClient: 0,
       packetsToClient: 0,
     };
     const session = new VoiceSession({
-      lobbyId: call.lobbyId,
+      channelId: call.channelId,
       userId: participant.userId,
       gatewaySessionId: participant.sessionId,
       relay,
@@ -320,10 +322,7 @@ export class VoiceGatewayConnection {
       heartbeat_interval: settings.heartbeatIntervalMs,
       experiments: [],
     });
-    log.line(
-      'voice',
-      `user ${session.userId} identified in the call of lobby ${call.lobbyId} (ssrc ${relay.ssrc})`,
-    );
+    log.line('voice', `user ${session.userId} identified in the call of ${call.label} (ssrc ${relay.ssrc})`);
   }
 
   #newSsrc(): number {
@@ -341,8 +340,8 @@ export class VoiceGatewayConnection {
       return;
     }
     const { seqAck } = request;
-    const call = calls.get(request.serverId);
-    const state = this.#host.calls.get(request.serverId);
+    const call = calls.forServerSession(request.serverId, request.sessionId);
+    const state = call ? this.#host.calls.get(call.channelId) : undefined;
     if (!call) {
       this.close(VoiceClose.ServerNotFound, 'server not found', false);
       return;
@@ -398,7 +397,7 @@ export class VoiceGatewayConnection {
       this.close(VoiceClose.BadRequest, 'bad request: protocol already selected', true);
       return;
     }
-    const state = this.#host.calls.get(session.lobbyId);
+    const state = this.#host.calls.get(session.channelId);
     if (!state) return;
     const key = randomBytes(32);
     session.relay.cryptor = this.#host.deps.engine.createTransportCryptor(mode, key);
@@ -427,7 +426,7 @@ export class VoiceGatewayConnection {
     }
     const { speaking } = request;
     session.speaking = speaking;
-    for (const other of this.#host.calls.get(session.lobbyId)?.described(session) ?? []) {
+    for (const other of this.#host.calls.get(session.channelId)?.described(session) ?? []) {
       other.sendJson(VoiceOp.Speaking, { speaking, ssrc: session.relay.ssrc, user_id: session.userId });
     }
   }

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 import { WebSocketServer, type ServerOptions, type WebSocket } from 'ws';
 
 import { DAVE_PROTOCOL_VERSION } from '@sdkpp/protocol/dave';
 import { VoiceClose } from '@sdkpp/protocol';
+import { tlsOrPlain } from '../tls/tlsOrPlain.js';
 import type { EmulatorVoiceCall } from '../types.js';
 import type { VoiceImpairment } from './impairment.js';
 import type { ServerCallState } from './ServerCallState.js';
@@ -36,6 +37,8 @@ export class VoiceServer {
   readonly #conns = new Set<VoiceGatewayConnection>();
   readonly #host: VoiceGatewayConnectionHost;
   #endpoint = '';
+  /** The TCP listener: plain and TLS connections on one port, both handed to #http. */
+  #listener: NetServer | undefined;
   #udpPort = 0;
   #noDaveLogged = false;
 
@@ -58,6 +61,12 @@ export class VoiceServer {
     if (deps.settings.impairment) this.#relay.setImpairment(deps.settings.impairment);
     deps.calls.on('left', (call, participant, reason) => {
       this.#participantLeft(call, participant, reason);
+    });
+    deps.calls.on('changed', (call, participant) => {
+      const session = this.#calls.get(call.channelId)?.sessions.get(participant.userId);
+      if (!session || session.ended) return;
+      session.relay.silenced = participant.rules.silenced;
+      session.relay.deafened = participant.rules.deafened;
     });
     this.#host = {
       deps,
@@ -91,10 +100,12 @@ export class VoiceServer {
     const server = new VoiceServer(deps);
     const { port, udpPort } = deps.settings;
     const host = VoiceServer.#ipv4(deps.settings.host);
+    const listener = tlsOrPlain(server.#http, deps.tls ?? null);
+    server.#listener = listener;
     await new Promise<void>((resolve, reject) => {
-      server.#http.once('error', reject);
-      server.#http.listen(port, host, () => {
-        server.#http.off('error', reject);
+      listener.once('error', reject);
+      listener.listen(port, host, () => {
+        listener.off('error', reject);
         resolve();
       });
     });
@@ -104,10 +115,10 @@ export class VoiceServer {
     try {
       server.#udpPort = await server.#relay.bind(host, udpPort);
     } catch (error) {
-      server.#http.close();
+      listener.close();
       throw error;
     }
-    const address = server.#http.address() as AddressInfo;
+    const address = listener.address() as AddressInfo;
     server.#endpoint = `${VoiceServer.#reachable(address.address)}:${address.port}`;
     deps.log.line('voice', `voice gateway on ${server.#endpoint}, UDP port ${server.#udpPort}`);
     return server;
@@ -150,6 +161,7 @@ export class VoiceServer {
     await Promise.all([
       this.#relay.close(),
       new Promise<void>((resolve) => {
+        this.#listener?.close();
         this.#http.close(() => {
           resolve();
         });
@@ -163,9 +175,11 @@ export class VoiceServer {
   /** Every call with its participants, voice connections, DAVE epoch and counters. */
   callsInfo(): EmulatorVoiceCall[] {
     return this.#d.calls.all().map((call) => {
-      const state = this.#calls.get(call.lobbyId);
+      const state = this.#calls.get(call.channelId);
       return {
-        lobbyId: call.lobbyId,
+        lobbyId: call.guildId === null ? call.channelId : null,
+        channelId: call.channelId,
+        guildId: call.guildId,
         participants: [...call.participants.values()].map((p) => {
           const session = state?.sessions.get(p.userId);
           return {
@@ -189,16 +203,16 @@ export class VoiceServer {
         }),
         daveProtocolVersion: state?.daveVersion ?? null,
         daveEpoch: state?.dave ? state.dave.epoch : null,
-        counters: this.#relay.callCounters(call.lobbyId),
+        counters: this.#relay.callCounters(call.channelId),
       };
     });
   }
 
   /** Destroys voice sockets without a close frame (their sessions stay resumable); returns how many. */
-  dropConnections(userId?: string, lobbyId?: string): number {
+  dropConnections(userId?: string, channelId?: string): number {
     let dropped = 0;
     for (const call of this.#calls.values()) {
-      if (lobbyId !== undefined && call.lobbyId !== lobbyId) continue;
+      if (channelId !== undefined && call.channelId !== channelId) continue;
       for (const session of call.sessions.values()) {
         if (userId !== undefined && session.userId !== userId) continue;
         const ws = session.socket;
@@ -214,10 +228,10 @@ export class VoiceServer {
   }
 
   /** Blocks or unblocks forwarding to a user's current voice sessions; returns how many changed. */
-  blockForwarding(userId: string, blocked: boolean, lobbyId?: string): number {
+  blockForwarding(userId: string, blocked: boolean, channelId?: string): number {
     let changed = 0;
     for (const call of this.#calls.values()) {
-      if (lobbyId !== undefined && call.lobbyId !== lobbyId) continue;
+      if (channelId !== undefined && call.channelId !== channelId) continue;
       const session = call.sessions.get(userId);
       if (!session || session.ended) continue;
       session.relay.blocked = blocked;
@@ -279,14 +293,19 @@ export class VoiceServer {
   // ── ending ───────────────────────────────────────────────────────────────────────────────────────────
 
   #participantLeft(call: VoiceCall, participant: CallParticipant, reason: LeaveReason): void {
-    const session = this.#calls.get(call.lobbyId)?.sessions.get(participant.userId);
+    const session = this.#calls.get(call.channelId)?.sessions.get(participant.userId);
     if (!session || session.gatewaySessionId !== participant.sessionId) return;
     const close =
       reason === 'ended'
         ? { code: VoiceClose.CallTerminated, reason: 'call terminated' }
         : {
             code: VoiceClose.Disconnected,
-            reason: reason === 'kicked' ? 'disconnected: kicked' : 'disconnected',
+            reason:
+              reason === 'kicked'
+                ? 'disconnected: kicked'
+                : reason === 'moved'
+                  ? 'disconnected: moved'
+                  : 'disconnected',
           };
     this.#endSession(session, close, true);
   }
@@ -316,7 +335,7 @@ export class VoiceServer {
     }
     this.#relay.remove(session.relay);
     session.relay.cryptor = null;
-    const state = this.#calls.get(session.lobbyId);
+    const state = this.#calls.get(session.channelId);
     if (!state) return;
     if (state.sessions.get(session.userId) === session) state.sessions.delete(session.userId);
     if (announce && session.described) {
@@ -329,8 +348,8 @@ export class VoiceServer {
       state.dave?.close();
       state.dave = null;
       state.daveVersion = null;
-      this.#calls.delete(state.lobbyId);
+      this.#calls.delete(state.channelId);
     }
-    this.#d.log.line('voice', `voice session of user ${session.userId} in lobby ${session.lobbyId} ended`);
+    this.#d.log.line('voice', `voice session of user ${session.userId} in ${session.channelId} ended`);
   }
 }

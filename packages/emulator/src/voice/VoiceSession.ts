@@ -19,7 +19,7 @@ interface Sequenced {
  * frames' u16 seq share one counter, which wraps at 2^16.
  */
 export class VoiceSession {
-  readonly lobbyId: string;
+  readonly channelId: string;
   readonly userId: string;
   /** The main gateway session it was identified with. */
   readonly gatewaySessionId: string;
@@ -44,13 +44,13 @@ export class VoiceSession {
   #evicted = false;
 
   constructor(init: {
-    lobbyId: string;
+    channelId: string;
     userId: string;
     gatewaySessionId: string;
     relay: RelayMember;
     maxDaveProtocolVersion: number;
   }) {
-    this.lobbyId = init.lobbyId;
+    this.channelId = init.channelId;
     this.userId = init.userId;
     this.gatewaySessionId = init.gatewaySessionId;
     this.relay = init.relay;

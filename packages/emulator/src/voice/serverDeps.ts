@@ -1,3 +1,5 @@
+import type { SecureContextOptions } from 'node:tls';
+
 import type { MediaEngine } from 'sdkpp/media';
 import type { Clock } from '@sdkpp/protocol';
 import type { EmulatorLog } from '../log.js';
@@ -37,4 +39,6 @@ export interface VoiceServerDeps {
   settings: VoiceServerSettings;
   /** Makes each call's DAVE coordinator; without it calls run DAVE version 0 (logged). */
   daveFactory?: DaveCoordinatorFactory;
+  /** The certificate and key that let the voice gateway answer `wss://` on its port too; null: `ws://` only. */
+  tls?: SecureContextOptions | null;
 }

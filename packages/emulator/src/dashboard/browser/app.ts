@@ -309,7 +309,7 @@ type Child = Node | string | null | undefined;
             el(
               'td',
               null,
-              button('Kick', 'kick', { 'data-user': p.userId, 'data-lobby': call.lobbyId }, true),
+              button('Kick', 'kick', { 'data-user': p.userId, 'data-lobby': call.channelId }, true),
             ),
           ),
         );
@@ -336,8 +336,13 @@ type Child = Node | string | null | undefined;
       box.appendChild(
         el(
           'div',
-          { cls: 'card call', 'data-call-id': call.lobbyId },
-          el('h3', null, 'Call in lobby ', el('code', { text: call.lobbyId })),
+          { cls: 'card call', 'data-call-id': call.channelId },
+          el(
+            'h3',
+            null,
+            call.guildId === null ? 'Call in lobby ' : 'Voice channel ',
+            el('code', { text: call.channelId }),
+          ),
           dave,
           table,
         ),

@@ -67,6 +67,12 @@ export interface VoiceAudioSettings {
 export interface VoiceConnectionOptions extends VoiceIdentity {
   /** The voice server's `host:port` from the server update. */
   endpoint: string;
+  /**
+   * The call's channel: its id is the DAVE group's. A lobby's id is both its call's channel and the voice
+   * `server_id`; a guild voice channel's call names the guild as the server.
+   * @defaultValue `serverId`
+   */
+  channelId?: string;
   /** `wss` (true) or `ws` (false). */
   secure: boolean;
   engine: MediaEngine;
@@ -161,7 +167,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     this.#dave = new DaveLink({
       factory: options.dave,
       selfUserId: options.userId,
-      channelId: options.serverId,
+      channelId: options.channelId ?? options.serverId,
       log: this.#log,
       gateway: this.#gateway,
       router: this.#router,
