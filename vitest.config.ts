@@ -23,6 +23,8 @@ const REALTIME_AUDIO = [
   'test/integration/wineHost.test.ts',
   'test/integration/qemuHost.test.ts',
   'test/integration/nodeLines.test.ts',
+  'test/emulator/guildVoice.test.ts',
+  'test/emulator/discordjsVoice.test.ts',
 ];
 
 export default defineConfig({

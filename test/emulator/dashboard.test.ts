@@ -46,7 +46,8 @@ interface DashboardStateJson {
   }[];
   lobbies: { id: string; members: { id: string; connected: boolean }[]; messages: { content: string }[] }[];
   calls: {
-    lobbyId: string;
+    channelId: string;
+    guildId: string | null;
     daveProtocolVersion: number | null;
     daveEpoch: string | null;
     privacyCode: null;
@@ -329,7 +330,12 @@ describe('the emulator dashboard over HTTP', () => {
     const res = await fetch(`${emulator.dashboard}/api/state`);
     const text = await res.text();
     const call = (JSON.parse(text) as DashboardStateJson).calls[0];
-    expect(call).toMatchObject({ lobbyId, daveProtocolVersion: 1, privacyCode: null });
+    expect(call).toMatchObject({
+      channelId: lobbyId,
+      guildId: null,
+      daveProtocolVersion: 1,
+      privacyCode: null,
+    });
     expect(call?.daveEpoch).toBe(String(emulator.voice.calls()[0]?.daveEpoch));
     expect(Number(call?.daveEpoch)).toBeGreaterThan(0);
     const ssrcs = emulator.voice.calls()[0]?.participants.map((p) => p.voice?.ssrc);

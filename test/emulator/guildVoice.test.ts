@@ -10,6 +10,7 @@ import type { Emulator } from '../../packages/emulator/src/index.js';
 import { writeWavFile } from '../../packages/emulator/src/testing/wav.js';
 import { botSession as openBotSession } from './botHelpers.js';
 import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import { tone, toneLevel } from './toneHelpers.js';
 
 const GUILDS = 1 << 0;
 const GUILD_VOICE_STATES = 1 << 7;
@@ -20,33 +21,6 @@ const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-guild-voice-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A 440 Hz tone at -12 dBFS, 48 kHz stereo. */
-function tone(seconds: number): Int16Array {
-  const frames = Math.round(seconds * 48_000);
-  const pcm = new Int16Array(frames * 2);
-  for (let i = 0; i < frames; i++) {
-    const v = Math.round(0.25 * 32767 * Math.sin((2 * Math.PI * 440 * i) / 48_000));
-    pcm[2 * i] = v;
-    pcm[2 * i + 1] = v;
-  }
-  return pcm;
-}
-
-/** The power of `hz` in the left channel (Goertzel), as an amplitude relative to full scale. */
-function toneLevel(pcm: Int16Array, hz: number): number {
-  const n = pcm.length / 2;
-  const k = 2 * Math.cos((2 * Math.PI * hz) / 48_000);
-  let s1 = 0;
-  let s2 = 0;
-  for (let i = 0; i < n; i++) {
-    const s = (pcm[2 * i] ?? 0) / 32768 + k * s1 - s2;
-    s2 = s1;
-    s1 = s;
-  }
-  const power = s1 * s1 + s2 * s2 - k * s1 * s2;
-  return (2 * Math.sqrt(power)) / n;
-}
 
 function seededVoice(emu: Emulator): { guildId: string; voiceId: string } {
   const [guild] = emu.guilds();
@@ -67,7 +41,7 @@ describe('guild voice channels', () => {
     const { guildId, voiceId } = seededVoice(emu);
     const play = path.join(dir, 'tone.wav');
     const heard = path.join(dir, 'heard.wav');
-    writeWavFile(play, tone(3));
+    writeWavFile(play, tone(3, 440));
     const bob = emu.joinVoiceChannel({ user: 'bob', channel: voiceId, record: heard });
     await until(() => emu.voice.calls()[0]?.participants[0]?.voice?.connected === true, 'bob connected');
     const alice = emu.joinVoiceChannel({ user: 'alice', channel: voiceId, play });
