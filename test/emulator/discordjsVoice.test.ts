@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { readWavFile } from '../../packages/protocol/src/index.js';
 import { writeWavFile } from '../../packages/emulator/src/testing/wav.js';
-import { closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
-import { tone, toneLevel } from './toneHelpers.js';
+import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
+import { seededVoice, tone, toneLevel, until } from './voiceChannelHelpers.js';
 
 const { running } = closeAfterEach();
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-djs-voice-'));
@@ -29,8 +29,7 @@ interface BotLine {
 describe('a discord.js bot with @discordjs/voice in a guild voice channel', () => {
   it('joins a seeded voice channel over wss:// with DAVE, plays a tone a user records, and receives the user', async () => {
     const { emu, logs } = await loggedEmulator(running, { users: 2, voice: { certificateDir: dir } });
-    const [guild] = emu.guilds();
-    const voiceId = guild?.channels.find((c) => c.type === 2)?.id ?? '';
+    const { guildId, voiceId } = seededVoice(emu);
     // Alice speaks 660 Hz for 12 s and records what she hears; the bot plays 440 Hz for 3 s.
     const alicePlays = path.join(dir, 'alice.wav');
     const aliceHeard = path.join(dir, 'alice-heard.wav');
@@ -51,7 +50,7 @@ describe('a discord.js bot with @discordjs/voice in a guild voice channel', () =
         NODE_EXTRA_CA_CERTS: emu.voiceCaFile ?? '',
         SDKPP_EMULATOR_HTTP: emu.http,
         SDKPP_BOT_TOKEN: emu.botToken,
-        GUILD: guild?.id ?? '',
+        GUILD: guildId,
         CHANNEL: voiceId,
         PLAY: botPlays,
         OUT: dir,
@@ -104,6 +103,29 @@ describe('a discord.js bot with @discordjs/voice in a guild voice channel', () =
           [emu.users.find((u) => u.username === 'alice')?.id, 1],
         ]),
       );
+      // Moved to another channel by a moderator, the bot's connection follows (a new voice server).
+      const bot = `Bot ${emu.botToken}`;
+      const raid = (
+        await call<{ id: string }>(emu, bot, 'POST', `/guilds/${guildId}/channels`, {
+          name: 'Raid',
+          type: 2,
+        })
+      ).json.id;
+      emu.setChannelOverwrite(raid, '@everyone', { allow: (1n << 20n) | (1n << 21n) });
+      const role = emu.createRole(guildId, { name: 'Mover', permissions: 1n << 24n });
+      emu.setMemberRoles(guildId, '@bot', [role.id]);
+      const moved = await call(emu, bot, 'PATCH', `/guilds/${guildId}/members/${emu.applicationId}`, {
+        channel_id: raid,
+      });
+      expect(moved.status).toBe(200);
+      await until(() => {
+        const inRaid = emu.voice.calls().find((c) => c.channelId === raid)?.participants[0];
+        return (
+          inRaid?.userId === emu.applicationId &&
+          inRaid.voice?.mode !== undefined &&
+          inRaid.voice.mode !== null
+        );
+      }, "the bot's connection in Raid");
       child.stdin.write('stop\n');
       const received = await next('received');
       expect(await exited).toBe(0);

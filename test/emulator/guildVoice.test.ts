@@ -6,34 +6,24 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
 import { readWavFile } from '../../packages/protocol/src/index.js';
-import type { Emulator } from '../../packages/emulator/src/index.js';
 import { writeWavFile } from '../../packages/emulator/src/testing/wav.js';
 import { botSession as openBotSession } from './botHelpers.js';
 import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
-import { tone, toneLevel } from './toneHelpers.js';
+import { seededVoice, tone, toneLevel, until } from './voiceChannelHelpers.js';
 
 const GUILDS = 1 << 0;
 const GUILD_VOICE_STATES = 1 << 7;
 const CONNECT = 1n << 20n;
+const SPEAK = 1n << 21n;
+const MUTE = 1n << 22n;
+const DEAFEN = 1n << 23n;
+const MOVE = 1n << 24n;
 
 const { running, cleanups } = closeAfterEach();
 const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-guild-voice-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-function seededVoice(emu: Emulator): { guildId: string; voiceId: string } {
-  const [guild] = emu.guilds();
-  return { guildId: guild?.id ?? '', voiceId: guild?.channels.find((c) => c.type === 2)?.id ?? '' };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('guild voice channels', () => {
   it('carries a tone between two chat-app users in a seeded voice channel, over DAVE', async () => {
@@ -123,10 +113,90 @@ describe('guild voice channels', () => {
     expect(logs.some((l) => l.includes('refused a voice channel: channel') && l.includes('is full'))).toBe(
       true,
     );
-    emu.setChannelOverwrite(voiceId, 'bob', { allow: 1n << 24n });
+    emu.setChannelOverwrite(voiceId, 'bob', { allow: MOVE });
     const bob = emu.joinVoiceChannel({ user: 'bob', channel: voiceId });
     expect(emu.voice.calls()[0]?.participants.map((p) => p.userId).length).toBe(2);
     await bob.leave();
     await alice.leave();
   });
+
+  it('moves a member with MOVE_MEMBERS (their connection follows), and mutes them with MUTE_MEMBERS', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2, voice: { certificateDir: false } });
+    const { guildId, voiceId } = seededVoice(emu);
+    const bot = `Bot ${emu.botToken}`;
+    const created = await call<{ id: string }>(emu, bot, 'POST', `/guilds/${guildId}/channels`, {
+      name: 'Raid',
+      type: 2,
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const raid = created.json.id;
+    emu.setChannelOverwrite(raid, '@everyone', { allow: CONNECT | SPEAK });
+    const play = path.join(dir, 'moved.wav');
+    writeWavFile(play, tone(20, 440));
+    const alice = emu.joinVoiceChannel({ user: 'alice', channel: voiceId, play });
+    const aliceId = emu.users.find((u) => u.username === 'alice')?.id ?? '';
+    const { gw } = await openBotSession(emu, GUILDS | GUILD_VOICE_STATES);
+    cleanups.push(() => gw.ws.close());
+    const member = `/guilds/${guildId}/members/${aliceId}`;
+    const refused = await call(emu, bot, 'PATCH', member, { channel_id: raid });
+    expect([refused.status, refused.json.code]).toEqual([403, 50013]);
+    const role = emu.createRole(guildId, { name: 'Voice moderator', permissions: MOVE | MUTE | DEAFEN });
+    emu.setMemberRoles(guildId, '@bot', [role.id]);
+    const notInVoice = await call(emu, bot, 'PATCH', `/guilds/${guildId}/members/${emu.users[1]?.id ?? ''}`, {
+      channel_id: raid,
+    });
+    expect([notInVoice.status, notInVoice.json.code]).toEqual([400, 40032]);
+    const textChannel = emu.guilds()[0]?.channels.find((c) => c.type === 0)?.id ?? '';
+    const notVoice = await call(emu, bot, 'PATCH', member, { channel_id: textChannel });
+    expect([notVoice.status, notVoice.json.code]).toEqual([400, 50035]);
+
+    expect((await call(emu, bot, 'PATCH', member, { channel_id: raid })).status).toBe(200);
+    expect(
+      (
+        await gw.next(
+          (p) => p.t === 'VOICE_STATE_UPDATE' && (p.d as { channel_id: string }).channel_id === raid,
+        )
+      ).d,
+    ).toMatchObject({ user_id: aliceId, guild_id: guildId });
+    await until(() => {
+      const moved = emu.voice.calls().find((c) => c.channelId === raid);
+      return moved?.participants[0]?.voice?.mode !== undefined && moved.participants[0].voice.mode !== null;
+    }, "alice's connection in Raid");
+    expect(emu.voice.calls().map((c) => c.channelId)).toEqual([raid]);
+    // Someone to hear her: a lone member's client need not send.
+    const bob = emu.joinVoiceChannel({ user: 'bob', channel: raid });
+    await until(() => (emu.voice.calls()[0]?.counters.packetsForwarded ?? 0) > 20, 'alice heard in Raid');
+
+    expect((await call(emu, bot, 'PATCH', member, { mute: true })).json).toMatchObject({ mute: true });
+    expect(
+      (await gw.next((p) => p.t === 'VOICE_STATE_UPDATE' && (p.d as { mute: boolean }).mute)).d,
+    ).toMatchObject({ user_id: aliceId, channel_id: raid, mute: true });
+    const before = emu.voice.calls()[0]?.counters.droppedSilenced ?? 0;
+    await until(
+      () => (emu.voice.calls()[0]?.counters.droppedSilenced ?? 0) > before + 20,
+      'silenced packets',
+    );
+    await bob.leave();
+    await alice.leave();
+  }, 30_000);
+
+  it('a member without SPEAK is heard by nobody until the channel lets them speak', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2, voice: { certificateDir: false } });
+    const { voiceId } = seededVoice(emu);
+    emu.setChannelOverwrite(voiceId, '@bot', { allow: CONNECT, deny: SPEAK });
+    const play = path.join(dir, 'unheard.wav');
+    const heard = path.join(dir, 'unheard-heard.wav');
+    writeWavFile(play, tone(8, 440));
+    const bob = emu.joinVoiceChannel({ user: 'bob', channel: voiceId, record: heard });
+    const speaker = emu.joinVoiceChannel({ user: '@bot', channel: voiceId, play });
+    await until(() => (emu.voice.calls()[0]?.counters.droppedSilenced ?? 0) > 100, 'packets dropped');
+    expect(emu.voice.calls()[0]?.counters.packetsForwarded).toBe(0);
+    emu.setChannelOverwrite(voiceId, '@bot', null);
+    await until(() => (emu.voice.calls()[0]?.counters.packetsForwarded ?? 0) > 100, 'packets forwarded');
+    await speaker.leave();
+    await bob.leave();
+    // Only what came after SPEAK was allowed: most of the 8 s, not all of it.
+    const level = toneLevel(readWavFile(heard), 440);
+    expect(level).toBeGreaterThan(0.03);
+  }, 30_000);
 });

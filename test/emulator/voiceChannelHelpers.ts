@@ -1,3 +1,5 @@
+import type { Emulator } from '../../packages/emulator/src/index.js';
+
 /** A sine tone at 0.25 of full scale (-12 dBFS), 48 kHz interleaved stereo. */
 export function tone(seconds: number, hz: number): Int16Array {
   const frames = Math.round(seconds * 48_000);
@@ -27,4 +29,19 @@ export function toneLevel(pcm: Int16Array, hz: number): number {
   }
   const power = s1 * s1 + s2 * s2 - k * s1 * s2;
   return (2 * Math.sqrt(Math.max(power, 0))) / n;
+}
+
+/** The seeded guild and its voice channel "General". */
+export function seededVoice(emu: Emulator): { guildId: string; voiceId: string } {
+  const [guild] = emu.guilds();
+  return { guildId: guild?.id ?? '', voiceId: guild?.channels.find((c) => c.type === 2)?.id ?? '' };
+}
+
+/** Polls `check` every 20 ms until it holds; rejects naming `what` after `timeoutMs`. */
+export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
