@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -26,7 +26,11 @@ describe('sdkpp CLI', () => {
       'clientSecret',
       'botToken',
       'users',
+      'voiceCaFile',
     ]);
+    // The voice gateway's wss:// authority, in the per-user state folder when no --state is given.
+    expect(info.voiceCaFile).toMatch(/sdkpp-emulator[/\\]authority[/\\]ca\.pem$/);
+    expect(readFileSync(String(info.voiceCaFile), 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
     expect(info.http).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(info.api).toBe(`${String(info.http)}/api/v10`);
     expect(info.gateway).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/);

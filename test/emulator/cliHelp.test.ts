@@ -21,6 +21,7 @@ const EMULATOR_FLAGS = [
   '--http-latency MS',
   '--voice-port N',
   '--voice-udp-port N',
+  '--voice-ca DIR|none',
   '--allow-non-dave',
   '--voice-impairment SPEC',
   '--json',

@@ -89,10 +89,13 @@ export const EMULATOR_FLAGS: readonly Flag<EmulatorCommandLine>[] = [
     name: 'state',
     value: 'FILE',
     default: 'none: nothing is kept',
-    help: 'load users, friends, lobbies, messages and tokens from FILE if it exists,\nand save them there on exit',
+    help:
+      'load users, friends, lobbies, messages and tokens from FILE if it exists,\nand save them there on exit ' +
+      '(the voice certificate authority is kept beside it, in FILE.ca)',
     apply: (line, value) => {
       if (value.length === 0) throw new UsageError('--state needs a file name');
       line.statePath = value;
+      voice(line).certificateDir ??= `${value}.ca`;
     },
   },
   {
@@ -254,6 +257,16 @@ export const EMULATOR_FLAGS: readonly Flag<EmulatorCommandLine>[] = [
     help: 'UDP port of the voice forwarding unit',
     apply: (line, value) => {
       voice(line).udpPort = integerValue('voice-udp-port', value, 0, 65_535);
+    },
+  },
+  {
+    name: 'voice-ca',
+    value: 'DIR|none',
+    default: 'beside --state, else $XDG_STATE_HOME/sdkpp-emulator',
+    help: "where the local certificate authority behind the voice gateway's wss:// is kept\n(made there once); none: ws:// only",
+    apply: (line, value) => {
+      if (value.length === 0) throw new UsageError('--voice-ca needs a folder, or none');
+      voice(line).certificateDir = value === 'none' ? false : value;
     },
   },
   {
