@@ -10,31 +10,10 @@ import {
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { bothInCall, twoInALobby } from '../integration/callHelpers.js';
 import { allSecrets, emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
+import { act, pageToken } from './dashboardHelpers.js';
 import { rawRequest } from './helpers.js';
 
 /** The page's token, read the way the page's script reads it. */
-async function pageToken(emulator: Emulator): Promise<string> {
-  const html = await (await fetch(emulator.dashboard)).text();
-  const token = /<meta name="dashboard-token" content="([^"]+)">/.exec(html)?.[1];
-  if (!token) throw new Error('no token in the dashboard page');
-  return token;
-}
-
-/** POSTs an action the way the page does; `headers` override or add to the page's headers. */
-async function act(
-  emulator: Emulator,
-  path: string,
-  body: unknown,
-  headers: Record<string, string>,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${emulator.dashboard}/api/${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
 interface DashboardStateJson {
   users: {
     id: string;

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { readWavFile } from '../../packages/protocol/src/index.js';
 import { writeWavFile } from '../../packages/emulator/src/testing/wav.js';
 import { botSession as openBotSession } from './botHelpers.js';
+import { act, pageToken } from './dashboardHelpers.js';
 import { call, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
 import { seededVoice, tone, toneLevel, until } from './voiceChannelHelpers.js';
 
@@ -199,4 +200,35 @@ describe('guild voice channels', () => {
     const level = toneLevel(readWavFile(heard), 440);
     expect(level).toBeGreaterThan(0.03);
   }, 30_000);
+
+  it('puts a user in a voice channel from the dashboard and takes them out; a kick ends their recording', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2, voice: { certificateDir: false } });
+    const { guildId, voiceId } = seededVoice(emu);
+    const headers = { 'X-Dashboard-Token': await pageToken(emu) };
+    const bot = `Bot ${emu.botToken}`;
+    const stateOf = async (username: string) => {
+      const id = emu.users.find((u) => u.username === username)?.id ?? '';
+      return call(emu, bot, 'GET', `/guilds/${guildId}/voice-states/${id}`);
+    };
+    const heard = path.join(dir, 'dashboard-heard.wav');
+    const joined = await act(emu, 'voice/join', { user: 'alice', channel: voiceId, record: heard }, headers);
+    expect(joined).toMatchObject({ status: 200, json: { username: 'alice' } });
+    expect((await stateOf('alice')).json).toMatchObject({
+      channel_id: voiceId,
+      session_id: joined.json.sessionId,
+    });
+    const again = await act(emu, 'voice/join', { user: 'alice', channel: voiceId }, headers);
+    expect(again).toMatchObject({ status: 400, json: { error: 'refused' } });
+    expect(await act(emu, 'voice/leave', { user: 'alice' }, headers)).toMatchObject({ status: 200 });
+    expect(emu.voice.calls()).toEqual([]);
+    expect(await act(emu, 'voice/leave', { user: 'alice' }, headers)).toMatchObject({ status: 404 });
+    // A moderator's kick puts the user out for good: the hook's user may join again.
+    await act(emu, 'voice/join', { user: 'bob', channel: voiceId }, headers);
+    const bobId = emu.users.find((u) => u.username === 'bob')?.id ?? '';
+    expect(await act(emu, `calls/${voiceId}/kick`, { userId: bobId }, headers)).toMatchObject({
+      status: 200,
+    });
+    expect((await stateOf('bob')).status).toBe(404);
+    expect((await act(emu, 'voice/join', { user: 'bob', channel: voiceId }, headers)).status).toBe(200);
+  });
 });

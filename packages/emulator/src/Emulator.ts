@@ -543,6 +543,17 @@ class RunningEmulator implements Emulator {
     new GuildAdmin(this.#ctx.store, this.#ctx.guilds).setVoiceState(guildId, user, channelId);
   }
 
+  async leaveVoiceChannel(user: string): Promise<boolean> {
+    const userId = user === '@bot' ? this.#ctx.store.botUser().id : this.#ctx.store.findUser(user)?.id;
+    for (const joined of this.#voiceUsers) {
+      if (joined.userId !== userId) continue;
+      this.#voiceUsers.delete(joined);
+      await joined.leave();
+      return true;
+    }
+    return false;
+  }
+
   joinVoiceChannel(options: EmulatorVoiceChannelJoin): EmulatorVoiceChannelUser {
     const channel = this.#ctx.guilds.channel(options.channel);
     if (!channel) throw new RangeError(`no channel "${options.channel}"`);
@@ -556,6 +567,12 @@ class RunningEmulator implements Emulator {
       ...(options.play === undefined ? {} : { play: options.play }),
       ...(options.record === undefined ? {} : { record: options.record }),
     });
+    for (const other of this.#voiceUsers) {
+      if (other.ended) this.#voiceUsers.delete(other);
+      else if (other.userId === userId) {
+        throw new RangeError(`user "${options.user}" is in a voice channel already`);
+      }
+    }
     user.join();
     this.#voiceUsers.add(user);
     return {

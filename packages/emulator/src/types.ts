@@ -1154,6 +1154,11 @@ export interface Emulator extends EmulatorInfo {
    */
   joinVoiceChannel(options: EmulatorVoiceChannelJoin): EmulatorVoiceChannelUser;
   /**
+   * The user {@link Emulator.joinVoiceChannel} put in a voice channel (username, id or `'@bot'`) leaves it, as
+   * their `leave()` does; resolves false when there was none.
+   */
+  leaveVoiceChannel(user: string): Promise<boolean>;
+  /**
    * A user invokes an application command (chat input, user or message context menu), as the chat app would:
    * checked like a client (the command is registered for that guild or globally, allowed in that context and
    * installation, `default_member_permissions`, required options), then delivered to the interactions

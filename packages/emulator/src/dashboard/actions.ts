@@ -130,17 +130,50 @@ export const DASHBOARD_ACTIONS: DashboardAction[] = [
     },
   },
   {
+    // `:lobby` is a call's channel: a lobby's id, or a guild voice channel's.
     pattern: ['calls', ':lobby', 'kick'],
     run(target, params, body) {
       const userId = requireString(objectBody(body), 'userId');
       const lobbyId = params.lobby ?? '';
-      if (!target.emulator.voice.calls().some((call) => call.lobbyId === lobbyId)) {
-        throw new ActionError(404, 'unknown_call', `No call in lobby ${lobbyId}`);
+      if (!target.emulator.voice.calls().some((call) => call.channelId === lobbyId)) {
+        throw new ActionError(404, 'unknown_call', `No call in ${lobbyId}`);
       }
       if (!target.emulator.voice.kick(lobbyId, userId)) {
-        throw new ActionError(404, 'not_in_call', `User ${userId} is not in the call of lobby ${lobbyId}`);
+        throw new ActionError(404, 'not_in_call', `User ${userId} is not in the call of ${lobbyId}`);
       }
       return { status: 200, value: { kicked: userId, lobbyId } };
+    },
+  },
+  {
+    pattern: ['voice', 'join'],
+    run(target, _params, body) {
+      const fields = objectBody(body);
+      const user = userNamed(target, requireString(fields, 'user'));
+      const play = optionalString(fields, 'play');
+      const record = optionalString(fields, 'record');
+      try {
+        const joined = target.emulator.joinVoiceChannel({
+          user: user.id,
+          channel: requireString(fields, 'channel'),
+          ...(play === undefined || play === '' ? {} : { play }),
+          ...(record === undefined || record === '' ? {} : { record }),
+        });
+        return { status: 200, value: { sessionId: joined.sessionId, username: user.username } };
+      } catch (error) {
+        // A refused join (no CONNECT, a full channel) or an unreadable WAV file.
+        if (error instanceof Error) throw new ActionError(400, 'refused', error.message);
+        throw error;
+      }
+    },
+  },
+  {
+    pattern: ['voice', 'leave'],
+    async run(target, _params, body) {
+      const user = userNamed(target, requireString(objectBody(body), 'user'));
+      if (!(await target.emulator.leaveVoiceChannel(user.id))) {
+        throw new ActionError(404, 'not_joined', `${user.username} was not put in a voice channel from here`);
+      }
+      return { status: 200, value: { left: user.username } };
     },
   },
   CALL_ACTION,

@@ -91,6 +91,15 @@ export function dashboardPage(token: string, origin: string, application: Dashbo
   </section>
   <section id="calls-section">
     <h2>Voice calls</h2>
+    <form id="join-voice" class="card" autocomplete="off">
+      <h3>Put a user in a voice channel, with audio</h3>
+      <select name="user" aria-label="who joins"></select>
+      <select name="channel" aria-label="which voice channel"></select>
+      <input name="play" placeholder="WAV file to speak (on the emulator's machine)" aria-label="play">
+      <input name="record" placeholder="WAV file to record into" aria-label="record">
+      <button type="submit">Join</button>
+      <button type="button" data-action="leave-voice">Leave</button>
+    </form>
     <div id="calls" class="cards"><p class="empty">No calls.</p></div>
   </section>
   <section id="bot-section">

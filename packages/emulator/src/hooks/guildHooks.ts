@@ -106,6 +106,27 @@ export const GUILD_HOOKS: readonly AdminHook[] = [
     },
   }),
   defineHook({
+    name: 'joinVoiceChannel',
+    area: AREA,
+    description:
+      'A user joins a voice channel with audio: speaks the WAV file `play`, records what they hear into `record`.',
+    args: z.strictObject({
+      user: userArg,
+      channel: idArg,
+      play: z.string().min(1).max(4096).exactOptional(),
+      record: z.string().min(1).max(4096).exactOptional(),
+    }),
+    run: (emulator, args) => ({ sessionId: emulator.joinVoiceChannel(args).sessionId }),
+  }),
+  defineHook({
+    name: 'leaveVoiceChannel',
+    area: AREA,
+    description:
+      'A user joinVoiceChannel put in a voice channel leaves it (their recording is then complete).',
+    args: z.strictObject({ user: userArg }),
+    run: (emulator, { user }) => emulator.leaveVoiceChannel(user),
+  }),
+  defineHook({
     name: 'setAutoModKeywords',
     area: AREA,
     description: 'Keywords AutoMod blocks in a guild (400 200000).',

@@ -3,7 +3,7 @@ import { VoiceConnection, type LogWriter, type VoiceAudioSettings } from 'sdkpp/
 import { WavFileOutput, readWavFile } from '@sdkpp/protocol';
 import type { EmulatorLog } from '../log.js';
 import { randomToken } from '../random.js';
-import type { CallParticipant, VoiceCall, VoiceCalls } from '../voice/VoiceCalls.js';
+import type { CallParticipant, LeaveReason, VoiceCall, VoiceCalls } from '../voice/VoiceCalls.js';
 import type { GuildVoiceJoins } from './guildVoiceJoins.js';
 
 /** 20 ms of 48 kHz interleaved stereo. */
@@ -52,6 +52,7 @@ export class ChannelVoiceUser {
   #pump: NodeJS.Timeout | undefined;
   #left = false;
   readonly #onServer: (call: VoiceCall, participant: CallParticipant) => void;
+  readonly #onLeft: (call: VoiceCall, participant: CallParticipant, reason: LeaveReason) => void;
 
   constructor(deps: ChannelVoiceUserDeps, options: ChannelVoiceUserOptions) {
     this.#d = deps;
@@ -62,6 +63,16 @@ export class ChannelVoiceUser {
     this.#onServer = (call, participant) => {
       if (participant.sessionId === this.#sessionId && !this.#left) this.#connect(call, participant);
     };
+    // Kicked, disconnected by a moderator, or the channel went away: the user is out, and so is the pump.
+    this.#onLeft = (_call, participant, reason) => {
+      if (participant.sessionId !== this.#sessionId || reason === 'moved' || reason === 'replaced') return;
+      void this.#end();
+    };
+  }
+
+  /** The user's id. */
+  get userId(): string {
+    return this.#o.userId;
   }
 
   /** The main gateway session id the user's voice state carries. */
@@ -74,6 +85,7 @@ export class ChannelVoiceUser {
     const { calls, joins } = this.#d;
     calls.on('joined', this.#onServer);
     calls.on('renewed', this.#onServer);
+    calls.on('left', this.#onLeft);
     const result = joins.join(this.#o.guildId, this.#o.channelId, this.#o.userId, this.#sessionId, {
       selfMute: false,
       selfDeaf: false,
@@ -90,8 +102,18 @@ export class ChannelVoiceUser {
     }, PUMP_MS);
   }
 
+  /** Whether the user is out of the channel (left, or put out by a moderator). */
+  get ended(): boolean {
+    return this.#left;
+  }
+
   /** Leaves the channel, closes the voice connection and finishes the recording. */
   async leave(): Promise<void> {
+    await this.#end();
+    this.#d.joins.leaveSession(this.#o.guildId, this.#o.userId, this.#sessionId);
+  }
+
+  async #end(): Promise<void> {
     if (this.#left) return;
     this.#left = true;
     clearInterval(this.#pump);
@@ -100,13 +122,13 @@ export class ChannelVoiceUser {
     this.#connection = undefined;
     this.#drain(connection);
     await connection?.close();
-    this.#d.joins.leaveSession(this.#o.guildId, this.#o.userId, this.#sessionId);
     this.#recording?.close();
   }
 
   #detach(): void {
     this.#d.calls.off('joined', this.#onServer);
     this.#d.calls.off('renewed', this.#onServer);
+    this.#d.calls.off('left', this.#onLeft);
   }
 
   #connect(call: VoiceCall, participant: CallParticipant): void {

@@ -23,6 +23,8 @@ interface ActionReply {
   dropped?: number;
   url?: string;
   instanceId?: string;
+  sessionId?: string;
+  left?: string;
 }
 
 type Child = Node | string | null | undefined;
@@ -513,6 +515,26 @@ type Child = Node | string | null | undefined;
     });
   }
 
+  /** The join form's users and the guilds' voice channels. */
+  function drawJoinVoiceForm(now: DashboardState): void {
+    const formEl = byId('join-voice');
+    const users = required(
+      formEl.querySelector<HTMLSelectElement>('select[name=user]'),
+      "the join form's user select",
+    );
+    const channels = required(formEl.querySelector('select[name=channel]'), "the join form's channel select");
+    const chosen = users.value;
+    clear(users);
+    addUserOptions(users, now);
+    if (chosen !== '') users.value = chosen;
+    clear(channels);
+    now.bot.guilds.forEach(function (g) {
+      g.channels.forEach(function (c) {
+        if (c.type === 2) channels.appendChild(el('option', { value: c.id, text: g.name + ' 🔊 ' + c.name }));
+      });
+    });
+  }
+
   /** The channels an Activity launches in: every guild channel but categories, then a private launch. */
   function drawLaunchForm(now: DashboardState): void {
     const formEl = byId('launch-activity');
@@ -575,6 +597,7 @@ type Child = Node | string | null | undefined;
     ['commands', (now) => [now.bot.commands, now.bot.guilds], drawCommands],
     ['botActivity', (now) => [now.bot.interactions, now.bot.deliveries], drawBotActivity],
     ['launchForm', (now) => now.bot.guilds, drawLaunchForm],
+    ['joinVoiceForm', (now) => now.bot.guilds, drawJoinVoiceForm],
     ['activity', (now) => now.activity, drawActivity],
   ];
 
@@ -662,6 +685,31 @@ type Child = Node | string | null | undefined;
         notice('/' + command + ' invoked (' + String(reply.delivery) + ')');
       },
     );
+  });
+
+  // The join form puts the chosen user in the chosen voice channel with audio; Leave takes them out.
+  byId('join-voice').addEventListener('submit', function (event) {
+    event.preventDefault();
+    const formEl = event.target instanceof HTMLFormElement ? event.target : null;
+    if (!formEl) return;
+    const value = (name: string): string => formValue(formEl, name);
+    act(
+      'voice/join',
+      { user: value('user'), channel: value('channel'), play: value('play'), record: value('record') },
+      function (reply) {
+        notice(String(reply.username) + ' joined the voice channel');
+      },
+    );
+  });
+  byId('join-voice').addEventListener('click', function (event) {
+    const button = event.target instanceof Element ? event.target.closest('button[data-action]') : null;
+    if (button?.getAttribute('data-action') !== 'leave-voice') return;
+    event.stopPropagation();
+    const formEl = byId('join-voice');
+    if (!(formEl instanceof HTMLFormElement)) return;
+    act('voice/leave', { user: formValue(formEl, 'user') }, function (reply) {
+      notice(String(reply.left) + ' left the voice channel');
+    });
   });
 
   // The launch form's submit launches for the chosen player; the link to their window shows here only.
