@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Emulator, EmulatorUploadFile } from '../../packages/emulator/src/index.js';
 import { call, closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';
+import { verifyingEndpoint } from './verifyingEndpoint.js';
 
 type Json = Record<string, unknown> & Record<string, unknown>[];
 const { running, cleanups } = closeAfterEach();
@@ -225,7 +226,7 @@ describe('modals: File Upload and the modal-only inputs inside Labels', () => {
 });
 
 describe('ATTACHMENT options and their file types', () => {
-  it('keeps file_types on attachment options and refuses it elsewhere', async () => {
+  it('keeps file_types on attachment options, refuses it elsewhere, and checks the files invoked with', async () => {
     const { emu } = await loggedEmulator(running, { users: 1 });
     const made = await call<Json>(
       emu,
@@ -264,5 +265,28 @@ describe('ATTACHMENT options and their file types', () => {
       },
     );
     expect(junk.json).toMatchObject({ code: 50035, errors: { options: { 0: { file_types: { 0: {} } } } } });
+
+    // Invoked with a file: checked against file_types, then in resolved.attachments and downloadable.
+    const endpoint = await verifyingEndpoint(() => emu.applicationPublicKey);
+    cleanups.push(() => void endpoint.close());
+    await emu.setInteractionsEndpointUrl(endpoint.url);
+    const channel = emu.guilds()[0]?.channels.find((c) => c.name === 'general')?.id ?? '';
+    const run = (replay: unknown) =>
+      emu.invokeCommand({ user: 'alice', command: 'upload', channel, options: { replay } });
+    await expect(run({ filename: 'notes.txt', contentType: 'text/plain', data: 'aGk=' })).rejects.toThrow(
+      /not of the types/,
+    );
+    await expect(run('1234')).rejects.toThrow(/takes a file/);
+    await expect(run({ filename: 'a.rep', data: 'not base64!' })).rejects.toThrow(/not base64/);
+    await run({ filename: 'final.rep', data: Buffer.from('GG').toString('base64') });
+    const data = endpoint.received.at(-1)?.body?.data as {
+      options: { name: string; type: number; value: string }[];
+      resolved: { attachments: Record<string, Record<string, unknown>> };
+    };
+    const [replay] = data.options;
+    expect(replay).toMatchObject({ name: 'replay', type: 11 });
+    const attachment = data.resolved.attachments[replay?.value ?? ''];
+    expect(attachment).toMatchObject({ filename: 'final.rep', size: 2, ephemeral: true });
+    expect(await (await fetch(String(attachment?.url))).text()).toBe('GG');
   });
 });

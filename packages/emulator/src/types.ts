@@ -738,7 +738,11 @@ export interface InvokeCommandOptions {
   dm?: string;
   /** The other 2–9 users (usernames or ids) of a group DM it is invoked in (context 2): a user-installed app only. */
   groupDm?: string[];
-  /** Chat input option values by option name (ids for users, channels and roles). */
+  /**
+   * Chat input option values by option name (ids for users, channels and roles; for an ATTACHMENT option an
+   * {@link EmulatorUploadFile}, checked against the option's `file_types` and reaching the app in
+   * `resolved.attachments`).
+   */
   options?: Record<string, unknown>;
   /** A context-menu command's target: a user id, or a message id in `channel`. */
   target?: string;

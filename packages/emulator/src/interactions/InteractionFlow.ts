@@ -15,6 +15,7 @@ import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, CommandRecord, GuildChannelRecord } from '../store/types.js';
 import type { WebhookEvents } from '../webhooks/WebhookEvents.js';
 import { CommandType, OptionType } from './commandBodies.js';
+import { checkUpload, isUpload, keepUpload, type CheckedUpload } from './uploads.js';
 import {
   botDm,
   InteractionContext,
@@ -241,6 +242,7 @@ export class InteractionFlow {
       const given = input.options ?? {};
       const defs = command.options.filter(isRecord);
       const options: Record<string, unknown>[] = [];
+      const uploads: { option: Record<string, unknown>; upload: CheckedUpload }[] = [];
       for (const def of defs) {
         const name = String(def.name);
         // Own keys only: an option named `constructor` must not find Object.prototype's.
@@ -250,6 +252,16 @@ export class InteractionFlow {
           continue;
         }
         const type = Number(def.type);
+        if (type === OptionType.ATTACHMENT) {
+          // A file the user attaches: checked now, kept once every option passed.
+          if (!isUpload(value))
+            throw new RangeError(`option "${name}" of /${command.name} takes a file: { filename, data }`);
+          const fileTypes = Array.isArray(def.file_types) ? def.file_types : undefined;
+          const option: Record<string, unknown> = { name, type, value: '' };
+          uploads.push({ option, upload: checkUpload(value, name, fileTypes) });
+          options.push(option);
+          continue;
+        }
         const fits =
           type === OptionType.STRING
             ? typeof value === 'string'
@@ -288,6 +300,17 @@ export class InteractionFlow {
       const unknownNames = Object.keys(given).filter((n) => !defs.some((d) => d.name === n));
       if (unknownNames.length > 0)
         throw new RangeError(`/${command.name} has no option ${unknownNames.join(', ')}`);
+      const target = {
+        nextId: () => store.nextId(),
+        files: guilds.messages.files,
+        http: this.#d.http,
+        channelId: place.channel?.id ?? this.privateChannelOf(place).id,
+      };
+      for (const { option, upload } of uploads) {
+        const attachment = keepUpload(target, upload);
+        option.value = attachment.id;
+        (resolved.attachments ??= {})[String(attachment.id)] = attachment;
+      }
       if (options.length > 0) data.options = options;
     }
     if (Object.keys(resolved).length > 0) data.resolved = resolved;

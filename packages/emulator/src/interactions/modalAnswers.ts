@@ -1,31 +1,10 @@
-import { wireAttachment } from '../bot/messageWire.js';
 import { ComponentType, MAX_FILE_UPLOADS } from '../bodies/componentBodies.js';
 import { isRecord } from '../bodies/fieldErrors.js';
-import { fileTypeAllowed } from '../bodies/fileTypes.js';
-import { MAX_ATTACHMENT_BYTES } from '../bodies/messageBodies.js';
-import type { AttachmentFiles } from '../social/AttachmentFiles.js';
-import type { AttachmentRecord } from '../store/types.js';
 import type { EmulatorUploadFile } from '../types.js';
+import { checkUpload, keepUpload, type UploadTarget } from './uploads.js';
 
-/** What {@link ModalAnswers} needs: ids, where uploads are kept, and where their URLs point. */
-export interface ModalAnswerDeps {
-  nextId: () => string;
-  files: AttachmentFiles;
-  /** The emulator's HTTP origin. */
-  http: string;
-  /** The channel of the modal's interaction (guild channel or private channel id), for the upload URLs. */
-  channelId: string;
-}
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** An upload's bytes: given as bytes, or as base64 text (what a JSON caller sends). */
-function bytesOf(file: EmulatorUploadFile, id: string): Buffer {
-  if (typeof file.data !== 'string') return Buffer.from(file.data);
-  if (file.data.length % 4 !== 0 || !BASE64.test(file.data))
-    throw new RangeError(`a file of "${id}" is not base64 (data)`);
-  return Buffer.from(file.data, 'base64');
-}
+/** What {@link ModalAnswers} needs: where uploads go. */
+export type ModalAnswerDeps = UploadTarget;
 
 /** The `value`s of a component's `options`. */
 function optionValues(input: Record<string, unknown>): unknown[] {
@@ -137,40 +116,13 @@ export class ModalAnswers {
     const max = Math.min(bound(input, 'max_values', 1), MAX_FILE_UPLOADS);
     if (files.length < min || files.length > max) throw new RangeError(`"${id}": upload ${min}–${max} files`);
     const fileTypes = Array.isArray(input.file_types) ? input.file_types : undefined;
-    const checked = files.map((file) => {
-      if (file.filename.length < 1 || file.filename.length > 1024 || /[/\\]/.test(file.filename))
-        throw new RangeError(`a file of "${id}" needs a name of 1–1024 characters without a slash`);
-      const bytes = bytesOf(file, id);
-      if (bytes.length > MAX_ATTACHMENT_BYTES)
-        throw new RangeError(`${file.filename} is over the ${MAX_ATTACHMENT_BYTES}-byte upload limit`);
-      const contentType = file.contentType ?? null;
-      if (!fileTypeAllowed(fileTypes, file.filename, contentType))
-        throw new RangeError(
-          `${file.filename} is not of the types "${id}" takes (${(fileTypes ?? []).join(', ')})`,
-        );
-      return { file, bytes, contentType };
-    });
+    const checked = files.map((file) => checkUpload(file, id, fileTypes));
     // Kept only once every file passed, so a refused submission leaves nothing behind.
-    return checked.map(({ file, bytes, contentType }) => {
-      const record: AttachmentRecord = {
-        id: this.#deps.nextId(),
-        filename: file.filename,
-        size: bytes.length,
-        contentType,
-        description: null,
-        spoiler: false,
-      };
-      this.#deps.files.put(record.id, {
-        bytes,
-        contentType,
-        loose: { channelId: this.#deps.channelId, filename: file.filename },
-      });
-      // Uploads through an interaction are ephemeral attachments: they belong to no message.
-      this.attachments[record.id] = {
-        ...wireAttachment(this.#deps.http, this.#deps.channelId, record),
-        ephemeral: true,
-      };
-      return record.id;
+    return checked.map((upload) => {
+      const attachment = keepUpload(this.#deps, upload);
+      const attachmentId = String(attachment.id);
+      this.attachments[attachmentId] = attachment;
+      return attachmentId;
     });
   }
 }
