@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { checkHookArgs, findHook } from '../../packages/emulator/src/hooks/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { authorizeUrl, exchange, getCode, locationParams, pkce, signIn } from './helpers.js';
 import { call as apiCall, closeAfterEach, loggedEmulator } from './lobbyHelpers.js';
@@ -171,6 +172,23 @@ describe('GET /users/@me/connections', () => {
     expect(
       (await call(emu, `Bearer ${withScope.access_token}`, 'GET', '/users/@me/connections')).json,
     ).toHaveLength(2);
+    // The admin hook takes the same, checked by its schema first.
+    const hook = findHook('setUserConnections');
+    if (!hook) throw new Error('no setUserConnections hook');
+    expect(
+      checkHookArgs(hook, { user: 'bob', connections: [{ type: 'github', id: '', name: 'b' }] }),
+    ).toMatchObject({
+      ok: false,
+    });
+    const args = checkHookArgs(hook, {
+      user: 'bob',
+      connections: [{ type: 'xbox', id: 'x1', name: 'bobx' }],
+    });
+    if (!args.ok) throw new Error(args.problems.join('; '));
+    await hook.run(emu, args.args);
+    expect(
+      (await call(emu, `Bearer ${bob.access_token}`, 'GET', '/users/@me/connections')).json,
+    ).toMatchObject([{ type: 'xbox', id: 'x1', name: 'bobx', verified: true, visibility: 1 }]);
     emu.setUserConnections('alice', []);
     expect(
       (await call(emu, `Bearer ${withScope.access_token}`, 'GET', '/users/@me/connections')).json,
