@@ -1,5 +1,6 @@
 import {
   ApplicationIntegrationType,
+  AttachmentBuilder,
   Client,
   Events,
   GatewayIntentBits,
@@ -13,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { findHook } from '../../packages/emulator/src/hooks/index.js';
 import { checkHookArgs } from '../../packages/emulator/src/hooks/hook.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
-import { call, closeAfterEach, loggedEmulator, withCommand } from './lobbyHelpers.js';
+import { call, closeAfterEach, loggedEmulator, until, withCommand } from './lobbyHelpers.js';
 import { ATTACH, EMBED_LINKS, READ_HISTORY, SEND, VIEW } from './permissionBits.js';
 import { verifyingEndpoint } from './verifyingEndpoint.js';
 
@@ -200,6 +201,7 @@ describe('a discord.js v14 bot used as a user-installed app in a group DM', () =
     const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${emu.http}/api` } });
     cleanups.push(() => void client.destroy());
     const seen: Record<string, unknown>[] = [];
+    const urls: string[] = [];
     client.on(Events.InteractionCreate, (interaction: Interaction) => {
       if (!interaction.isChatInputCommand()) return;
       seen.push({
@@ -209,7 +211,16 @@ describe('a discord.js v14 bot used as a user-installed app in a group DM', () =
         emojis: interaction.appPermissions.has(PermissionFlagsBits.UseExternalEmojis),
         guild: interaction.guildId,
       });
-      void interaction.reply({ content: 'from the group DM', flags: MessageFlags.Ephemeral });
+      void interaction
+        .reply({
+          content: 'from the group DM',
+          flags: MessageFlags.Ephemeral,
+          files: [new AttachmentBuilder(Buffer.from('d6: 4'), { name: 'roll.txt' })],
+          withResponse: true,
+        })
+        .then((answer) => {
+          urls.push(answer.resource?.message?.attachments.first()?.url ?? '');
+        });
     });
     await client.login(emu.botToken);
     await new Promise<void>((resolve) => {
@@ -240,6 +251,10 @@ describe('a discord.js v14 bot used as a user-installed app in a group DM', () =
         guild: null,
       },
     ]);
+    // The ephemeral reply's file answers at its url, though no channel holds the message.
+    await until(() => urls.length > 0, 'the reply with its file');
+    expect(urls[0]).toMatch(/\/roll\.txt$/);
+    expect(await (await fetch(urls[0] ?? '')).text()).toBe('d6: 4');
     // Over plain HTTP the command shows what discord.js registered.
     const listed = await call<Record<string, unknown>[]>(
       emu,

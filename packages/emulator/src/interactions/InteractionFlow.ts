@@ -511,7 +511,7 @@ export class InteractionFlow {
         embeds: 'embeds' in body ? (body.embeds ?? []) : [],
         components: 'components' in body ? (body.components ?? []) : [],
         flags,
-        attachments: 'attachments' in body ? this.#attachments(body.attachments, files) : [],
+        attachments: 'attachments' in body ? this.#attachments(interaction, body.attachments, files) : [],
       },
       null,
     );
@@ -539,7 +539,7 @@ export class InteractionFlow {
         embeds: body.embeds ?? [],
         components: body.components ?? [],
         flags: (body.flags ?? 0) | (this.#forcedEphemeral(interaction) ? EPHEMERAL : 0),
-        attachments: this.#attachments(body.attachments, files),
+        attachments: this.#attachments(interaction, body.attachments, files),
       },
       interaction.originalMessageId,
     );
@@ -577,7 +577,8 @@ export class InteractionFlow {
     }
     if (body.embeds !== undefined) change.embeds = body.embeds;
     if (body.components !== undefined) change.components = body.components;
-    if (body.attachments !== undefined) change.attachments = this.#attachments(body.attachments, files);
+    if (body.attachments !== undefined)
+      change.attachments = this.#attachments(interaction, body.attachments, files);
     if (poll !== undefined) change.poll = checkPoll(poll);
     change.flags = ((body.flags ?? record.flags ?? 0) & ~LOADING) | ((record.flags ?? 0) & EPHEMERAL);
     if (interaction.privateMessages.has(record.id)) {
@@ -605,7 +606,15 @@ export class InteractionFlow {
     return { ...body, flags: (body.flags ?? 0) | (flags & EPHEMERAL) };
   }
 
+  /** The channel an interaction's messages are in: its guild channel, else its DM or group DM. */
+  #channelIdOf(interaction: LiveInteraction): string {
+    return (
+      interaction.channelId ?? interaction.privateChannel?.id ?? botDm(interaction.userId, this.#botId).id
+    );
+  }
+
   #attachments(
+    interaction: LiveInteraction,
     specs:
       | {
           id: string;
@@ -622,7 +631,13 @@ export class InteractionFlow {
       if (!file) return [];
       const filename = spec.filename ?? file.filename;
       const id = store.nextId();
-      guilds.messages.files.put(id, { bytes: file.bytes, contentType: file.contentType });
+      // Loose as well: an ephemeral or DM message is no stored channel message, and its files must still
+      // answer at their url.
+      guilds.messages.files.put(id, {
+        bytes: file.bytes,
+        contentType: file.contentType,
+        loose: { channelId: this.#channelIdOf(interaction), filename },
+      });
       return [
         {
           id,
@@ -696,8 +711,7 @@ export class InteractionFlow {
     const record: ChannelMessageRecord = {
       ...fields,
       id: store.nextId(),
-      channelId:
-        interaction.channelId ?? interaction.privateChannel?.id ?? botDm(interaction.userId, this.#botId).id,
+      channelId: this.#channelIdOf(interaction),
       createdAt: store.now(),
     };
     interaction.privateMessages.set(record.id, record);
