@@ -1,6 +1,9 @@
 import {
+  ActionRowBuilder,
   ApplicationIntegrationType,
   AttachmentBuilder,
+  ButtonBuilder,
+  ButtonStyle,
   Client,
   Events,
   GatewayIntentBits,
@@ -202,7 +205,13 @@ describe('a discord.js v14 bot used as a user-installed app in a group DM', () =
     cleanups.push(() => void client.destroy());
     const seen: Record<string, unknown>[] = [];
     const urls: string[] = [];
+    const clicks: (InteractionContextType | null)[] = [];
     client.on(Events.InteractionCreate, (interaction: Interaction) => {
+      if (interaction.isButton()) {
+        clicks.push(interaction.context);
+        void interaction.update({ content: 'rolled again' });
+        return;
+      }
       if (!interaction.isChatInputCommand()) return;
       seen.push({
         context: interaction.context,
@@ -216,6 +225,11 @@ describe('a discord.js v14 bot used as a user-installed app in a group DM', () =
           content: 'from the group DM',
           flags: MessageFlags.Ephemeral,
           files: [new AttachmentBuilder(Buffer.from('d6: 4'), { name: 'roll.txt' })],
+          components: [
+            new ActionRowBuilder<ButtonBuilder>().addComponents(
+              new ButtonBuilder().setCustomId('again').setLabel('Again').setStyle(ButtonStyle.Primary),
+            ),
+          ],
           withResponse: true,
         })
         .then((answer) => {
@@ -255,6 +269,15 @@ describe('a discord.js v14 bot used as a user-installed app in a group DM', () =
     await until(() => urls.length > 0, 'the reply with its file');
     expect(urls[0]).toMatch(/\/roll\.txt$/);
     expect(await (await fetch(urls[0] ?? '')).text()).toBe('d6: 4');
+    // A click on the reply's button happens in the same group DM.
+    const click = await emu.clickComponent({
+      user: 'alice',
+      message: answer.message?.id ?? '',
+      customId: 'again',
+    });
+    expect(click.context).toBe(2);
+    expect((await click.response()).message).toMatchObject({ content: 'rolled again' });
+    expect(clicks).toEqual([InteractionContextType.PrivateChannel]);
     // Over plain HTTP the command shows what discord.js registered.
     const listed = await call<Record<string, unknown>[]>(
       emu,
