@@ -8,6 +8,7 @@ import { readLaunchCommands } from '@sdkpp/protocol';
 import { systemClock } from '@sdkpp/protocol';
 import { Accounts } from './accounts/Accounts.js';
 import { wireUser } from './accounts/userObject.js';
+import { setConnections } from './accounts/connections.js';
 import type { EmulatorContext, EmulatorUrls } from './context.js';
 import { Dashboard } from './dashboard/Dashboard.js';
 import { GatewayHub } from './gateway/GatewayHub.js';
@@ -18,6 +19,7 @@ import { Router } from './http/router.js';
 import { EmulatorLog } from './log.js';
 import { IdTokenSigner, generateSigningJwk } from './oauth/idToken.js';
 import { portalDefaults } from './store/migrate.js';
+import { removeUserInstall } from './store/userInstalls.js';
 import { generateApplicationKey } from './store/applicationKey.js';
 import { resolveOptions, webhookUrl, type ResolvedOptions } from './options.js';
 import { randomToken } from './random.js';
@@ -34,6 +36,7 @@ import { ActivityProxy, activityOrigin } from './activities/ActivityProxy.js';
 import { activityInstances, launchActivity, launchFor } from './activityHost/activityAdmin.js';
 import { wireBotGateway } from './bot/botGateway.js';
 import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
+import { enrollInQuest } from './webhooks/questEnrollment.js';
 import { Premium, SkuType } from './premium/Premium.js';
 import { entitlementView, skuView, subscriptionView } from './premium/premiumAdmin.js';
 import { wirePremiumEvents } from './premium/premiumEvents.js';
@@ -65,6 +68,8 @@ import type {
   BrowserOptions,
   Emulator,
   EmulatorChannelMessage,
+  EmulatorConnectionInput,
+  EnrollInQuestOptions,
   EmulatorGuild,
   EmulatorGuildRole,
   EmulatorCommand,
@@ -364,12 +369,20 @@ class RunningEmulator implements Emulator {
     }
   }
 
+  setUserConnections(user: string, connections: readonly EmulatorConnectionInput[]): void {
+    setConnections(this.#ctx.store, this.#requireUser(user), connections);
+  }
+
   banUser(id: string): void {
     this.#ctx.accounts.ban(id);
   }
 
   setWebhookEventsUrl(url: string | null): void {
     this.#ctx.webhooks.url = webhookUrl(url);
+  }
+
+  enrollInQuest(options: EnrollInQuestOptions): Record<string, unknown> {
+    return enrollInQuest(this.#ctx, options);
   }
 
   webhookDeliveries(): WebhookDelivery[] {
@@ -836,6 +849,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       log.line('accounts', `friends, lobbies and messages of ${sourceId} moved to ${destinationId}`);
     },
     deauthorized: (user) => {
+      removeUserInstall(store.state.application, user.id);
       webhooks.emit('APPLICATION_DEAUTHORIZED', { user: wireUser(user) });
     },
   });

@@ -771,9 +771,23 @@ export interface InvokeCommandOptions {
   command: string;
   /** 1 chat input, 2 user, 3 message. @defaultValue 1 */
   type?: number;
-  /** The guild text channel it is invoked in; absent: the DM with the app's bot user (context 1). */
+  /**
+   * The guild text channel it is invoked in (context 0, GUILD). Without `channel`, `dm` and `groupDm`: the DM
+   * with the app's bot user (context 1, BOT_DM).
+   */
   channel?: string;
-  /** Chat input option values by option name (ids for users, channels and roles). */
+  /**
+   * Another user (username or id) whose DM with the invoking user it is invoked in (context 2, PRIVATE_CHANNEL):
+   * a user-installed app only. `app_permissions` is then the document's limited DM set.
+   */
+  dm?: string;
+  /** The other 2–9 users (usernames or ids) of a group DM it is invoked in (context 2): a user-installed app only. */
+  groupDm?: string[];
+  /**
+   * Chat input option values by option name (ids for users, channels and roles; for an ATTACHMENT option an
+   * {@link EmulatorUploadFile}, checked against the option's `file_types` and reaching the app in
+   * `resolved.attachments`).
+   */
   options?: Record<string, unknown>;
   /** A context-menu command's target: a user id, or a message id in `channel`. */
   target?: string;
@@ -783,6 +797,35 @@ export interface InvokeCommandOptions {
    * @defaultValue 'guild'
    */
   installation?: 'guild' | 'user';
+}
+
+/** A file a user uploads (a modal's File Upload component). */
+export interface EmulatorUploadFile {
+  /** The file's name (1–1024 characters, no slash). */
+  filename: string;
+  /** Its media type, e.g. `image/png`; absent: none named (served as `application/octet-stream`). */
+  contentType?: string;
+  /** Its bytes, or base64 text of them (what a JSON caller sends); at most 10 MiB. */
+  data: Uint8Array | string;
+}
+
+/** What {@link Emulator.submitModal} takes. */
+export interface SubmitModalOptions {
+  /** Who submits it (username or id): the user the modal was opened for. */
+  user: string;
+  /** The interaction whose response opened the modal. */
+  interaction: string;
+  /**
+   * Answers by custom id: a Text Input's text, a select's or Checkbox Group's picked values, a Radio Group's
+   * value, a Checkbox's boolean.
+   */
+  values: Record<string, string | string[] | boolean>;
+  /**
+   * Files by the custom id of a File Upload component: within its `min_values`–`max_values` (0–10), each of
+   * its `file_types` when it names some. They reach the app in `data.resolved.attachments`, downloadable from
+   * their `url`.
+   */
+  files?: Record<string, readonly EmulatorUploadFile[]>;
 }
 
 /** A modal an app opened in answer to an interaction. */
@@ -817,8 +860,10 @@ export interface EmulatorInteraction {
   userId: string;
   /** Its guild, or null in the DM with the bot. */
   guildId: string | null;
-  /** Its channel, or null in the DM with the bot. */
+  /** Its guild channel, or null in a DM or group DM. */
   channelId: string | null;
+  /** The interaction context: 0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL (a DM between users, a group DM). */
+  context: 0 | 1 | 2;
   /** How the app is installed where it was triggered. */
   installation: 'guild' | 'user';
   /** `pending`, `gateway`, `http <status>` (with what went wrong after it, if anything), or `failed: …`. */
@@ -985,6 +1030,36 @@ export interface EmulatorChannelMessage {
 }
 
 /** A running emulator. */
+/** What {@link Emulator.enrollInQuest} takes. */
+export interface EnrollInQuestOptions {
+  /** The user who enrolls (username or id). */
+  user: string;
+  /** The Quest's id (a snowflake; the emulator keeps no Quests, the platform runs them). */
+  questId: string;
+}
+
+/** A connection of {@link Emulator.setUserConnections}: an account of another service the user connected. */
+export interface EmulatorConnectionInput {
+  /** The service, as the platform names it: `github`, `steam`, `twitch`, `xbox`, … */
+  type: string;
+  /** The account's id on that service (1–256 characters). */
+  id: string;
+  /** The account's name on that service (1–256 characters). */
+  name: string;
+  /** @defaultValue true */
+  verified?: boolean;
+  /** 0: only the user sees it; 1: everyone does. @defaultValue 1 */
+  visibility?: 0 | 1;
+  /** @defaultValue false */
+  friendSync?: boolean;
+  /** @defaultValue true */
+  showActivity?: boolean;
+  /** @defaultValue false */
+  twoWayLink?: boolean;
+  /** @defaultValue false */
+  revoked?: boolean;
+}
+
 export interface Emulator extends EmulatorInfo {
   /** The voice server: lobby calls, kicks, drops and impairment. */
   readonly voice: EmulatorVoice;
@@ -992,6 +1067,12 @@ export interface Emulator extends EmulatorInfo {
   setWebhookEventsUrl(url: string | null): void;
   /** The latest webhook event deliveries (at most 100), with their attempts and outcome. */
   webhookDeliveries(): WebhookDelivery[];
+  /**
+   * A user enrolls in one of the application's Quests: sends the QUEST_USER_ENROLLMENT webhook event (signed,
+   * retried like the others; nothing without a webhook events URL) and resolves with its data (`user_id`,
+   * `user`, `quest_id`, `enrolled_at`).
+   */
+  enrollInQuest(options: EnrollInQuestOptions): Record<string, unknown>;
   /** Closes every socket (gateway clients get close code 1001); resolves when the port is free. */
   close(): Promise<void>;
   /** The same as {@link Emulator.close}, for `await using emulator = await startEmulator(…)`. */
@@ -1021,6 +1102,11 @@ export interface Emulator extends EmulatorInfo {
       premiumType?: 0 | 1 | 2 | 3;
     },
   ): void;
+  /**
+   * Replaces a user's connections (accounts of other services), which Get Current User Connections answers to
+   * a token holding the `connections` scope; an empty list removes them all. At most 50.
+   */
+  setUserConnections(user: string, connections: readonly EmulatorConnectionInput[]): void;
   /**
    * Bans a user: tokens are deleted at once, gateway sessions close with 4004, and the user's external
    * identity moves to a new restricted provisional account, whose merges then fail with 530017.
@@ -1182,11 +1268,7 @@ export interface Emulator extends EmulatorInfo {
    * values, or a checkbox's boolean), checked against the modal (required fields, lengths). Resolves once
    * delivered; {@link EmulatorInvocation.response} awaits the app's answer.
    */
-  submitModal(options: {
-    user: string;
-    interaction: string;
-    values: Record<string, string | string[] | boolean>;
-  }): Promise<EmulatorInvocation>;
+  submitModal(options: SubmitModalOptions): Promise<EmulatorInvocation>;
   /** The latest interactions (at most 500), oldest first. */
   interactions(): EmulatorInteraction[];
   /** The application's commands, global ones first, each scope oldest first. */

@@ -121,6 +121,7 @@ describe('consent page', () => {
         nonce: undefined,
         prompt: undefined,
         loginHint: undefined,
+        integrationType: undefined,
       },
       users: [],
       selectedUserId: undefined,

@@ -7,6 +7,7 @@ import {
   type FieldErrors,
   type FieldPath,
 } from './fieldErrors.js';
+import { checkFileTypes } from './fileTypes.js';
 import { keepComponentFields } from './knownFields.js';
 
 /** Component types, the platform's numbers. */
@@ -327,13 +328,23 @@ class Checker {
         const accessory = this.#type(c.accessory, [...at, 'accessory']);
         if (accessory === ComponentType.BUTTON && isRecord(c.accessory))
           this.#button(c.accessory, [...at, 'accessory']);
-        else if (accessory !== undefined && accessory !== ComponentType.THUMBNAIL) {
+        else if (accessory === ComponentType.THUMBNAIL && isRecord(c.accessory))
+          this.#media(c.accessory.media, [...at, 'accessory', 'media'], false);
+        else if (accessory !== undefined) {
           this.#wrong([...at, 'accessory'], "a section's accessory is a thumbnail or a button");
         }
         return;
       }
       case ComponentType.MEDIA_GALLERY:
-        optionalArray(this.#errors, [...at, 'items'], c.items, 10, 1);
+        optionalArray(this.#errors, [...at, 'items'], c.items, 10, 1)?.forEach((item, i) => {
+          this.#media(isRecord(item) ? item.media : undefined, [...at, 'items', i, 'media'], false);
+        });
+        if (c.items === undefined)
+          this.#errors.add([...at, 'items'], 'BASE_TYPE_REQUIRED', 'This field is required');
+        return;
+      case ComponentType.FILE:
+        // A File component shows an uploaded attachment only: its url is an attachment:// reference.
+        this.#media(c.file, [...at, 'file'], true);
         return;
       case ComponentType.CONTAINER: {
         optionalInteger(this.#errors, [...at, 'accent_color'], c.accent_color, 0, 0xffffff);
@@ -349,7 +360,26 @@ class Checker {
         return;
       }
       default:
-        return; // File and Separator carry nothing the emulator checks beyond their type.
+        return; // A Separator carries nothing the emulator checks beyond its type.
+    }
+  }
+
+  /**
+   * An unfurled media item `{url}` of a Thumbnail, Media Gallery item or File: an http(s) URL or an
+   * `attachment://<filename>` reference to a file of the message (only the latter for a File).
+   */
+  #media(media: unknown, at: FieldPath, attachmentOnly: boolean): void {
+    const url = isRecord(media) ? media.url : undefined;
+    if (typeof url !== 'string' || url.length === 0 || url.length > 2048) {
+      this.#errors.add([...at, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    } else if (!/^attachment:\/\/[^/]+$/.test(url) && (attachmentOnly || !/^https?:\/\//.test(url))) {
+      this.#errors.add(
+        [...at, 'url'],
+        'UNFURLED_MEDIA_ITEM_URL_INVALID',
+        attachmentOnly
+          ? 'A file component takes an attachment:// reference.'
+          : 'Must be an http(s) or attachment:// URL.',
+      );
     }
   }
 
@@ -398,6 +428,7 @@ class Checker {
         );
       }
       optionalBoolean(this.#errors, [...innerAt, 'required'], inner.required);
+      checkFileTypes(this.#errors, [...innerAt, 'file_types'], inner.file_types);
     } else if (type === ComponentType.CHECKBOX) {
       this.#customId(inner, innerAt, true);
       optionalBoolean(this.#errors, [...innerAt, 'default'], inner.default);

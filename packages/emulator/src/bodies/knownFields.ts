@@ -85,7 +85,13 @@ const COMPONENTS: Readonly<Record<number, Shape>> = {
   14: { divider: 'value', spacing: 'value' },
   17: { components: 'components', accent_color: 'value', spoiler: 'value' },
   18: { label: 'value', description: 'value', component: 'component' },
-  19: { custom_id: 'value', min_values: 'value', max_values: 'value', required: 'value' },
+  19: {
+    custom_id: 'value',
+    min_values: 'value',
+    max_values: 'value',
+    required: 'value',
+    file_types: 'values',
+  },
   21: { custom_id: 'value', options: { list: OPTION }, required: 'value' },
   22: {
     custom_id: 'value',
@@ -113,6 +119,7 @@ const COMMAND_OPTION: Shape = {
   min_length: 'value',
   max_length: 'value',
   autocomplete: 'value',
+  file_types: 'values',
 };
 
 /** An activity of a gateway presence update (op 3), as the document lists its fields. */

@@ -1,6 +1,8 @@
 import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorStore } from '../store/Store.js';
+import { IS_COMPONENTS_V2 } from '../bodies/componentBodies.js';
 import type { AttachmentRecord, ChannelMessageRecord } from '../store/types.js';
+import { exposeAttachments } from './componentMedia.js';
 
 /** Attachment flag IS_SPOILER. */
 export const ATTACHMENT_IS_SPOILER = 1 << 3;
@@ -60,6 +62,13 @@ export function wireMessage(
 ): Record<string, unknown> {
   const author = store.user(record.authorId);
   const show = view.content;
+  // With IS_COMPONENTS_V2, attachments show only through a Thumbnail, Media Gallery or File component.
+  const v2 = ((record.flags ?? 0) & IS_COMPONENTS_V2) !== 0;
+  const exposed = v2
+    ? exposeAttachments(record.components ?? [], record.attachments ?? [], (a) =>
+        attachmentUrl(view.http, record.channelId, a),
+      )
+    : null;
   const attachments = (list: AttachmentRecord[] | undefined): unknown[] =>
     show ? (list ?? []).map((a) => wireAttachment(view.http, record.channelId, a)) : [];
   const reference = record.reference ?? null;
@@ -79,9 +88,11 @@ export function wireMessage(
       return user ? [wireUser(user)] : [];
     }),
     mention_roles: [...(record.mentionRoles ?? [])],
-    attachments: attachments(record.attachments),
+    attachments: attachments(
+      exposed ? (record.attachments ?? []).filter((a) => exposed.shown.has(a.id)) : record.attachments,
+    ),
     embeds: show ? structuredClone(record.embeds ?? []) : [],
-    components: show ? structuredClone(record.components ?? []) : [],
+    components: show ? (exposed?.components ?? structuredClone(record.components ?? [])) : [],
     pinned: typeof record.pinnedAt === 'number',
     flags: record.flags ?? 0,
     ...(record.nonce === undefined || record.nonce === null ? {} : { nonce: record.nonce }),

@@ -34,6 +34,33 @@ export const ACCOUNT_HOOKS: readonly AdminHook[] = [
     },
   }),
   defineHook({
+    name: 'setUserConnections',
+    area: AREA,
+    description:
+      "Replaces a user's connections (accounts of other services) that GET /users/@me/connections answers.",
+    args: z.strictObject({
+      user: userArg,
+      connections: z
+        .array(
+          z.strictObject({
+            type: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'must be a service name such as github or steam'),
+            id: z.string().min(1).max(256),
+            name: z.string().min(1).max(256),
+            verified: z.boolean().exactOptional(),
+            visibility: z.union([z.literal(0), z.literal(1)]).exactOptional(),
+            friendSync: z.boolean().exactOptional(),
+            showActivity: z.boolean().exactOptional(),
+            twoWayLink: z.boolean().exactOptional(),
+            revoked: z.boolean().exactOptional(),
+          }),
+        )
+        .max(50),
+    }),
+    run: (emulator, { user, connections }) => {
+      emulator.setUserConnections(user, connections);
+    },
+  }),
+  defineHook({
     name: 'banUser',
     area: AREA,
     description: 'Bans a user: tokens deleted, gateway sessions closed with 4004.',

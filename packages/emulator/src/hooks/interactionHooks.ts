@@ -31,12 +31,20 @@ export const INTERACTION_HOOKS: readonly AdminHook[] = [
   defineHook({
     name: 'invokeCommand',
     area: AREA,
-    description: 'A user invokes a command; with "awaitResponse": true, answers what the app responded.',
+    description:
+      'A user invokes a command in a guild channel, the bot DM, a DM or a group DM; "awaitResponse": true answers the response.',
     args: z.strictObject({
       user: userArg,
       command: z.string().min(1).describe('name or id'),
       type: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).exactOptional(),
       channel: idArg.exactOptional(),
+      dm: userArg.exactOptional().describe('the other user of a DM (context 2; installation "user")'),
+      groupDm: z
+        .array(userArg)
+        .min(2)
+        .max(9)
+        .exactOptional()
+        .describe('the other users of a group DM (context 2; installation "user")'),
       options: z.record(z.string(), z.unknown()).exactOptional(),
       target: idArg.exactOptional(),
       installation: z.enum(['guild', 'user']).exactOptional(),
@@ -62,11 +70,27 @@ export const INTERACTION_HOOKS: readonly AdminHook[] = [
   defineHook({
     name: 'submitModal',
     area: AREA,
-    description: 'A user submits the modal an interaction opened: values by custom id.',
+    description:
+      'A user submits the modal an interaction opened: values (and File Upload files) by custom id.',
     args: z.strictObject({
       user: userArg,
       interaction: idArg,
       values: z.record(z.string(), z.union([z.string(), z.array(z.string()), z.boolean()])),
+      files: z
+        .record(
+          z.string(),
+          z
+            .array(
+              z.strictObject({
+                filename: z.string().min(1).max(1024),
+                contentType: z.string().min(1).max(255).exactOptional(),
+                data: z.base64().describe('the bytes, base64'),
+              }),
+            )
+            .max(10),
+        )
+        .exactOptional()
+        .describe("File Upload components' files by custom id"),
       ...awaiting,
     }),
     run: async (emulator, { awaitResponse, timeoutMs, ...options }) =>

@@ -47,6 +47,13 @@ export const PREMIUM_HOOKS: readonly AdminHook[] = [
     },
   }),
   defineHook({
+    name: 'enrollInQuest',
+    area: AREA,
+    description: "A user enrolls in one of the app's Quests: the QUEST_USER_ENROLLMENT webhook event.",
+    args: z.strictObject({ user: userArg, questId: idArg }),
+    run: (emulator, args) => emulator.enrollInQuest(args),
+  }),
+  defineHook({
     name: 'entitlements',
     area: AREA,
     description: 'Every entitlement, oldest first.',

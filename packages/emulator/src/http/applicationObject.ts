@@ -2,7 +2,7 @@ import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
 import { applicationFlags } from '../store/applicationFlags.js';
 import { verifyKeyHex } from '../store/applicationKey.js';
-import type { InstallParamsRecord } from '../store/types.js';
+import type { ApplicationRecord, InstallParamsRecord } from '../store/types.js';
 
 /** The platform's application integration types: the keys of `integration_types_config`. */
 const INTEGRATION_TYPE = { guild: '0', user: '1' } as const;
@@ -32,6 +32,16 @@ function authorizations(ctx: EmulatorContext): Map<string, Set<string>> {
 }
 
 /**
+ * The users who installed the app to their account: those whose authorization made a user install
+ * (`integration_type=1`), and those holding a grant with `applications.commands`.
+ */
+function userInstallsOf(app: ApplicationRecord, granted: Map<string, Set<string>>): Set<string> {
+  const users = new Set(app.userInstalls ?? []);
+  for (const [userId, scopes] of granted) if (scopes.has('applications.commands')) users.add(userId);
+  return users;
+}
+
+/**
  * The application object, as Get Current Application returns it: what the developer portal holds of the one
  * application the emulator serves. The owner is the first test user (alice in a seeded world), standing in
  * for the developer's own account, which the emulator does not have; absent while there is no user. Counts
@@ -46,7 +56,7 @@ export function wireApplication(ctx: EmulatorContext): Record<string, unknown> {
   const bot = store.botUser();
   const owner = store.fullUsers()[0];
   const granted = authorizations(ctx);
-  const installs = [...granted.values()].filter((scopes) => scopes.has('applications.commands')).length;
+  const installs = userInstallsOf(app, granted).size;
   const config: Record<string, unknown> = {};
   for (const context of ['guild', 'user'] as const) {
     const params = app.installContexts[context];

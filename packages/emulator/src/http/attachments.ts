@@ -4,7 +4,8 @@ import type { Route } from './router.js';
 /**
  * Serves uploaded attachments at `/attachments/{channel}/{attachment}/{filename}` (the `url` of an attachment
  * object), as `application/octet-stream` unless the uploader named a type, and never inline-rendered as a
- * page: the emulator's origin also serves the dashboard.
+ * page: the emulator's origin also serves the dashboard. Files of no message (a modal's uploads) are served
+ * under the channel and name they were uploaded with.
  */
 export function attachmentRoutes(ctx: EmulatorContext): Route[] {
   return [
@@ -18,8 +19,13 @@ export function attachmentRoutes(ctx: EmulatorContext): Route[] {
           .inChannel(req.params.channel_id ?? '')
           .find((m) => (m.attachments ?? []).some((a) => a.id === req.params.attachment_id));
         const record = message?.attachments?.find((a) => a.id === req.params.attachment_id);
-        const file = record ? ctx.guilds.messages.files.get(record.id) : undefined;
-        if (!record || !file || record.filename !== req.params.filename) {
+        const id = req.params.attachment_id ?? '';
+        const file = ctx.guilds.messages.files.get(record?.id ?? id);
+        // A file of no message (a modal's upload) answers under the channel and name it was uploaded with.
+        const named = record
+          ? record.filename === req.params.filename
+          : file?.loose?.channelId === req.params.channel_id && file?.loose?.filename === req.params.filename;
+        if (!file || !named) {
           return { status: 404, headers: { 'Content-Type': 'text/plain' }, body: 'Not found' };
         }
         return {

@@ -38,6 +38,8 @@ export interface AuthorizeRequest {
   nonce: string | undefined;
   prompt: string | undefined;
   loginHint: string | undefined;
+  /** `integration_type`: 0 a guild install, 1 a user install; undefined when not given. */
+  integrationType: '0' | '1' | undefined;
 }
 
 /** The outcome of checking an authorize request. */
@@ -113,6 +115,15 @@ export function checkAuthorizeRequest(fields: Fields, app: ApplicationRecord): A
   if (integrationType !== undefined && integrationType !== '0' && integrationType !== '1') {
     return fail('invalid_request', 'integration_type must be 0 or 1');
   }
+  // The portal's Installation page decides which installs the link may make: a context taken out of
+  // `integration_types_config` (PATCH /applications/@me) ends installs of that kind.
+  const context = integrationType === '1' ? 'user' : integrationType === '0' ? 'guild' : undefined;
+  if (context !== undefined && app.installContexts[context] === undefined) {
+    return fail(
+      'invalid_request',
+      `This application does not support ${context} installs (integration_type ${integrationType})`,
+    );
+  }
   const prompt = params.get('prompt');
   if (prompt !== undefined && prompt !== 'consent' && prompt !== 'none') {
     return fail('invalid_request', 'prompt must be consent or none');
@@ -128,6 +139,7 @@ export function checkAuthorizeRequest(fields: Fields, app: ApplicationRecord): A
       nonce,
       prompt,
       loginHint: params.get('login_hint'),
+      integrationType: integrationType === '0' || integrationType === '1' ? integrationType : undefined,
     },
   };
 }

@@ -22,6 +22,7 @@ const BOT_PARAMS = [
   'redirect_uri',
   'state',
   'login_hint',
+  'integration_type',
 ];
 /** Name of the guild picker. */
 export const GUILD_FIELD = 'guild_id';
@@ -58,6 +59,15 @@ function check(ctx: EmulatorContext, fields: Fields): BotRequest {
       TITLE,
       `The emulator adds a bot with the scopes bot and applications.commands alone; ask for ${other} in a separate sign-in.`,
     );
+  }
+  // Adding a bot is a guild install: the link cannot make it a user install, nor make it once the portal's
+  // Installation page dropped guild installs.
+  const integrationType = params.get('integration_type') ?? '0';
+  if (integrationType !== '0') {
+    throw new HtmlError(400, TITLE, 'The bot scope is a guild install: integration_type must be 0.');
+  }
+  if (app.installContexts.guild === undefined) {
+    throw new HtmlError(400, TITLE, 'This application does not support guild installs.');
   }
   const permissionsText = params.get('permissions') ?? '0';
   if (!/^[0-9]{1,20}$/.test(permissionsText) || (BigInt(permissionsText) & ~ALL_PERMISSIONS) !== 0n) {

@@ -3,14 +3,15 @@ import { missingAccess, unknown } from '../platform/errors.js';
 import { ChannelKind } from '../social/Guilds.js';
 import type { GuildChannelRecord } from '../store/types.js';
 import { jsonReply } from './replies.js';
-import { authenticate, requireBearer } from './requestAuth.js';
+import { authenticate } from './requestAuth.js';
 import { apiRoute, type Route } from './router.js';
 import { requireScope } from './scopes.js';
 
-/** 404 10004. */
-export /** 403 50001, the platform's answer to a caller outside the guild or lobby. */
-function /** The guild routes the SDK reads to choose a channel to link: the user's guilds and a guild's channels. */
-guildRoutes(ctx: EmulatorContext): Route[] {
+/**
+ * The guild routes the SDK reads to choose a channel to link: a guild's channels (the current user's guilds
+ * are currentUserGuilds.ts's).
+ */
+export function guildRoutes(ctx: EmulatorContext): Route[] {
   const { guilds, lobbies } = ctx;
   const applicationId = ctx.store.state.application.id;
 
@@ -36,20 +37,6 @@ guildRoutes(ctx: EmulatorContext): Route[] {
   };
 
   return [
-    apiRoute('GET', '/users/@me/guilds', (req) => {
-      const caller = requireBearer(ctx, req);
-      requireScope(caller, 'guilds');
-      const me = caller.user.id;
-      const list = guilds.guildsOf(me).map((g) => ({
-        id: g.id,
-        name: g.name,
-        icon: null,
-        banner: null,
-        owner: g.ownerId === me,
-        permissions: guilds.guildPermissions(g.id, me).toString(),
-      }));
-      return jsonReply(200, list);
-    }),
     apiRoute('GET', '/guilds/:guild_id/channels', (req) => {
       const caller = authenticate(ctx, req, { bearer: true, bot: true });
       requireScope(caller, 'guilds.channels.read');

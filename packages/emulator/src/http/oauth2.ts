@@ -3,6 +3,7 @@ import type { EmulatorContext } from '../context.js';
 import { checkConsentToken, makeConsentToken } from '../oauth/csrf.js';
 import { withQueryParams } from '../oauth/redirectUris.js';
 import { expandScopes } from '../store/scopes.js';
+import { addUserInstall } from '../store/userInstalls.js';
 import type { UserRecord } from '../store/types.js';
 import { checkAuthorizeRequest, type AuthorizeRequest } from './authorizeRequest.js';
 import type { Fields } from './body.js';
@@ -54,6 +55,10 @@ function approve(ctx: EmulatorContext, request: AuthorizeRequest, user: UserReco
     expiresAt: store.now() + options.codeTtlMs,
   });
   ctx.log.line('oauth2', `${user.username} authorized ${request.scopes.join(' ')}`);
+  // A user install: the link's integration_type 1 with applications.commands (the portal's User Install link).
+  if (request.integrationType === '1' && request.scopes.includes('applications.commands')) {
+    addUserInstall(store.state.application, user.id);
+  }
   // The app is now installed to the user (integration type 1): the APPLICATION_AUTHORIZED webhook event.
   ctx.webhooks.emit('APPLICATION_AUTHORIZED', {
     integration_type: 1,

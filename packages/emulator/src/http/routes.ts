@@ -18,6 +18,7 @@ import { guildRoleRoutes } from './guildRoles.js';
 import { guildSearchRoutes } from './guildSearch.js';
 import { guildVoiceRoutes } from './guildVoice.js';
 import { guildRoutes } from './guilds.js';
+import { currentUserGuildRoutes } from './currentUserGuilds.js';
 import { interactionRoutes } from './interactionRoutes.js';
 import { inviteRoutes } from './invites.js';
 import { lobbyRoutes } from './lobbies.js';
@@ -43,6 +44,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...directMessageRoutes(ctx),
     ...lobbyRoutes(ctx),
     ...guildRoutes(ctx),
+    ...currentUserGuildRoutes(ctx),
     ...guildRoleRoutes(ctx),
     ...guildMemberRoutes(ctx),
     ...guildBanRoutes(ctx),

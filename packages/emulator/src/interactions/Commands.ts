@@ -96,7 +96,8 @@ export class Commands {
       description: fields.description ?? '',
       options: fields.options ?? [],
       defaultMemberPermissions: fields.defaultMemberPermissions ?? null,
-      integrationTypes: fields.integrationTypes ?? [0, 1],
+      // The document: the app's supported installation contexts when the command is created.
+      integrationTypes: fields.integrationTypes ?? this.#supportedIntegrationTypes(),
       contexts: fields.contexts ?? [0, 1, 2],
       nsfw: fields.nsfw ?? false,
       handler: fields.handler ?? null,
@@ -108,6 +109,15 @@ export class Commands {
       `${guildId === null ? 'global' : `guild ${guildId}`} command ${name} (type ${type}) registered`,
     );
     return { command, created: true };
+  }
+
+  /** The installation contexts the application supports now (0 guild, 1 user), as integration types. */
+  #supportedIntegrationTypes(): number[] {
+    const { installContexts } = this.#store.state.application;
+    const types: number[] = [];
+    if (installContexts.guild !== undefined) types.push(0);
+    if (installContexts.user !== undefined) types.push(1);
+    return types;
   }
 
   /** Changes a command (its type stays); a rename onto another command of the scope is refused. */

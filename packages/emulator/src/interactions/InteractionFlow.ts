@@ -15,6 +15,14 @@ import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, CommandRecord, GuildChannelRecord } from '../store/types.js';
 import type { WebhookEvents } from '../webhooks/WebhookEvents.js';
 import { CommandType, OptionType } from './commandBodies.js';
+import { checkUpload, isUpload, keepUpload, type CheckedUpload } from './uploads.js';
+import {
+  botDm,
+  InteractionContext,
+  privateAppPermissions,
+  wirePrivateChannel,
+  type PrivateChannel,
+} from './privatePlace.js';
 import { postSigned } from '../webhooks/signedPost.js';
 import {
   ALLOWED_CALLBACKS,
@@ -30,17 +38,6 @@ import {
 export const EPHEMERAL = 1 << 6;
 /** Message flag LOADING (a deferred response not yet edited). */
 export const LOADING = 1 << 7;
-
-/** The document's rule for DMs: what `app_permissions` holds in a DM with another user… */
-const DM_APP_PERMISSIONS =
-  Permission.VIEW_CHANNEL |
-  Permission.SEND_MESSAGES |
-  Permission.READ_MESSAGE_HISTORY |
-  Permission.ATTACH_FILES |
-  Permission.EMBED_LINKS |
-  Permission.MENTION_EVERYONE;
-/** …and in the DM with the app's bot user, which adds USE_EXTERNAL_EMOJIS. */
-const BOT_DM_APP_PERMISSIONS = DM_APP_PERMISSIONS | Permission.USE_EXTERNAL_EMOJIS;
 
 /** What the flow needs. */
 export interface InteractionFlowDeps {
@@ -63,8 +60,10 @@ export interface InteractionFlowDeps {
 /** Who invokes, and where. */
 export interface InvocationPlace {
   userId: string;
-  /** A guild text channel, or null for the DM with the app's bot user. */
+  /** A guild text channel, or null for a private channel. */
   channel: GuildChannelRecord | null;
+  /** Where, when `channel` is null: a DM or group DM; absent, the DM with the app's bot user. */
+  privateChannel?: PrivateChannel | null;
   installation: 'guild' | 'user';
 }
 
@@ -98,10 +97,15 @@ export class InteractionFlow {
     return this.#d.store.state.application.id;
   }
 
+  /** The private channel of a place without a guild channel: the one named, else the bot DM. */
+  privateChannelOf(place: InvocationPlace): PrivateChannel {
+    return place.privateChannel ?? botDm(place.userId, this.#botId);
+  }
+
   /** `app_permissions`: the bot's in a guild it is in; else what @everyone holds there; the DM sets in DMs. */
   appPermissions(place: InvocationPlace): bigint {
     const { guilds } = this.#d;
-    if (!place.channel) return BOT_DM_APP_PERMISSIONS;
+    if (!place.channel) return privateAppPermissions(this.privateChannelOf(place));
     if (guilds.isMember(place.channel.guildId, this.#botId))
       return guilds.permissions(this.#botId, place.channel.id);
     const guild = guilds.guild(place.channel.guildId);
@@ -121,12 +125,14 @@ export class InteractionFlow {
   ): Promise<LiveInteraction> {
     const { store, guilds, interactions } = this.#d;
     const channel = place.channel;
+    const privateChannel = channel ? null : this.privateChannelOf(place);
     const interaction = interactions.create({
       type: kind,
       name,
       userId: place.userId,
       guildId: channel?.guildId ?? null,
       channelId: channel?.id ?? null,
+      privateChannel,
       installation: place.installation,
     });
     const user = store.user(place.userId);
@@ -153,12 +159,8 @@ export class InteractionFlow {
             guild_locale: 'en-US',
           }
         : {
-            channel: {
-              id: this.dmChannelId(place.userId),
-              type: 1,
-              recipients: user ? [wireUser(user)] : [],
-            },
-            channel_id: this.dmChannelId(place.userId),
+            channel: privateChannel ? wirePrivateChannel(privateChannel, store) : undefined,
+            channel_id: privateChannel?.id,
             user: user ? wireUser(user) : undefined,
           }),
       token: interaction.token,
@@ -168,7 +170,7 @@ export class InteractionFlow {
       entitlements: [],
       // String values only: the document notes that '0' was once wrongly sent as a number.
       authorizing_integration_owners: owners,
-      context: channel ? 0 : 1,
+      context: privateChannel?.context ?? InteractionContext.GUILD,
       attachment_size_limit: MAX_ATTACHMENT_BYTES,
       ...extra,
     };
@@ -188,17 +190,13 @@ export class InteractionFlow {
       userId: place.userId,
       guildId: place.channel?.guildId ?? null,
       channelId: place.channel?.id ?? null,
+      privateChannel: place.channel ? null : this.privateChannelOf(place),
       installation: place.installation,
     });
     interaction.delivery = 'none: the platform launched the Activity (DISCORD_LAUNCH_ACTIVITY)';
     interaction.responseType = CallbackType.LAUNCH_ACTIVITY;
     interaction.launch = this.#d.launchActivity(place.userId, place.channel?.id ?? null);
     return interaction;
-  }
-
-  /** The id of the DM channel between a user and the app's bot (stable, derived from the user id). */
-  dmChannelId(userId: string): string {
-    return (BigInt(userId) ^ BigInt(this.#botId) ^ 1n).toString();
   }
 
   /** Builds `data` for a command invocation; throws a RangeError when the options do not fit the command. */
@@ -244,6 +242,7 @@ export class InteractionFlow {
       const given = input.options ?? {};
       const defs = command.options.filter(isRecord);
       const options: Record<string, unknown>[] = [];
+      const uploads: { option: Record<string, unknown>; upload: CheckedUpload }[] = [];
       for (const def of defs) {
         const name = String(def.name);
         // Own keys only: an option named `constructor` must not find Object.prototype's.
@@ -253,6 +252,16 @@ export class InteractionFlow {
           continue;
         }
         const type = Number(def.type);
+        if (type === OptionType.ATTACHMENT) {
+          // A file the user attaches: checked now, kept once every option passed.
+          if (!isUpload(value))
+            throw new RangeError(`option "${name}" of /${command.name} takes a file: { filename, data }`);
+          const fileTypes = Array.isArray(def.file_types) ? def.file_types : undefined;
+          const option: Record<string, unknown> = { name, type, value: '' };
+          uploads.push({ option, upload: checkUpload(value, name, fileTypes) });
+          options.push(option);
+          continue;
+        }
         const fits =
           type === OptionType.STRING
             ? typeof value === 'string'
@@ -274,11 +283,13 @@ export class InteractionFlow {
         if (type === OptionType.CHANNEL) {
           const channel = guilds.channel(text);
           if (!channel) throw new RangeError(`no channel "${text}"`);
-          // Resolved channels carry the bot's permissions there, only when the bot is in the guild.
+          // Resolved channels carry the invoking user's permissions there (`permissions`), and the bot's
+          // (`app_permissions`, the document's rule) only when the bot is in the guild.
           (resolved.channels ??= {})[text] = {
             id: channel.id,
             name: channel.name,
             type: channel.type,
+            permissions: guilds.permissions(place.userId, channel.id).toString(),
             ...(guilds.isMember(channel.guildId, this.#botId)
               ? { app_permissions: guilds.permissions(this.#botId, channel.id).toString() }
               : {}),
@@ -289,6 +300,17 @@ export class InteractionFlow {
       const unknownNames = Object.keys(given).filter((n) => !defs.some((d) => d.name === n));
       if (unknownNames.length > 0)
         throw new RangeError(`/${command.name} has no option ${unknownNames.join(', ')}`);
+      const target = {
+        nextId: () => store.nextId(),
+        files: guilds.messages.files,
+        http: this.#d.http,
+        channelId: place.channel?.id ?? this.privateChannelOf(place).id,
+      };
+      for (const { option, upload } of uploads) {
+        const attachment = keepUpload(target, upload);
+        option.value = attachment.id;
+        (resolved.attachments ??= {})[String(attachment.id)] = attachment;
+      }
       if (options.length > 0) data.options = options;
     }
     if (Object.keys(resolved).length > 0) data.resolved = resolved;
@@ -489,7 +511,7 @@ export class InteractionFlow {
         embeds: 'embeds' in body ? (body.embeds ?? []) : [],
         components: 'components' in body ? (body.components ?? []) : [],
         flags,
-        attachments: 'attachments' in body ? this.#attachments(body.attachments, files) : [],
+        attachments: 'attachments' in body ? this.#attachments(interaction, body.attachments, files) : [],
       },
       null,
     );
@@ -517,7 +539,7 @@ export class InteractionFlow {
         embeds: body.embeds ?? [],
         components: body.components ?? [],
         flags: (body.flags ?? 0) | (this.#forcedEphemeral(interaction) ? EPHEMERAL : 0),
-        attachments: this.#attachments(body.attachments, files),
+        attachments: this.#attachments(interaction, body.attachments, files),
       },
       interaction.originalMessageId,
     );
@@ -555,7 +577,8 @@ export class InteractionFlow {
     }
     if (body.embeds !== undefined) change.embeds = body.embeds;
     if (body.components !== undefined) change.components = body.components;
-    if (body.attachments !== undefined) change.attachments = this.#attachments(body.attachments, files);
+    if (body.attachments !== undefined)
+      change.attachments = this.#attachments(interaction, body.attachments, files);
     if (poll !== undefined) change.poll = checkPoll(poll);
     change.flags = ((body.flags ?? record.flags ?? 0) & ~LOADING) | ((record.flags ?? 0) & EPHEMERAL);
     if (interaction.privateMessages.has(record.id)) {
@@ -583,7 +606,15 @@ export class InteractionFlow {
     return { ...body, flags: (body.flags ?? 0) | (flags & EPHEMERAL) };
   }
 
+  /** The channel an interaction's messages are in: its guild channel, else its DM or group DM. */
+  #channelIdOf(interaction: LiveInteraction): string {
+    return (
+      interaction.channelId ?? interaction.privateChannel?.id ?? botDm(interaction.userId, this.#botId).id
+    );
+  }
+
   #attachments(
+    interaction: LiveInteraction,
     specs:
       | {
           id: string;
@@ -600,7 +631,13 @@ export class InteractionFlow {
       if (!file) return [];
       const filename = spec.filename ?? file.filename;
       const id = store.nextId();
-      guilds.messages.files.put(id, { bytes: file.bytes, contentType: file.contentType });
+      // Loose as well: an ephemeral or DM message is no stored channel message, and its files must still
+      // answer at their url.
+      guilds.messages.files.put(id, {
+        bytes: file.bytes,
+        contentType: file.contentType,
+        loose: { channelId: this.#channelIdOf(interaction), filename },
+      });
       return [
         {
           id,
@@ -674,7 +711,7 @@ export class InteractionFlow {
     const record: ChannelMessageRecord = {
       ...fields,
       id: store.nextId(),
-      channelId: interaction.channelId ?? this.dmChannelId(interaction.userId),
+      channelId: this.#channelIdOf(interaction),
       createdAt: store.now(),
     };
     interaction.privateMessages.set(record.id, record);

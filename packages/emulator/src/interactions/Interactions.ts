@@ -1,6 +1,7 @@
 import { randomToken, safeEqual } from '../random.js';
 import type { EmulatorLog } from '../log.js';
 import type { ChannelMessageRecord } from '../store/types.js';
+import type { PrivateChannel } from './privatePlace.js';
 
 /** Interaction types. */
 export const InteractionKind = {
@@ -59,6 +60,8 @@ export interface LiveInteraction {
   userId: string;
   guildId: string | null;
   channelId: string | null;
+  /** The DM or group DM it happened in (null in a guild channel). */
+  privateChannel: PrivateChannel | null;
   /** `guild` (the bot is installed in the guild) or `user` (a user-installed app). */
   installation: 'guild' | 'user';
   /** The payload as delivered. */
@@ -102,7 +105,10 @@ export class Interactions {
 
   /** Records a new interaction; the caller fills in the payload. */
   create(
-    fields: Pick<LiveInteraction, 'type' | 'name' | 'userId' | 'guildId' | 'channelId' | 'installation'>,
+    fields: Pick<
+      LiveInteraction,
+      'type' | 'name' | 'userId' | 'guildId' | 'channelId' | 'privateChannel' | 'installation'
+    >,
   ): LiveInteraction {
     const interaction: LiveInteraction = {
       ...fields,

@@ -8,6 +8,7 @@ import {
   type FieldPath,
   requireObjectBody,
 } from '../bodies/fieldErrors.js';
+import { checkFileTypes } from '../bodies/fileTypes.js';
 import { keepCommandOptionFields } from '../bodies/knownFields.js';
 import type { CommandRecord } from '../store/types.js';
 
@@ -95,6 +96,15 @@ function checkOptions(
       checkOptions(errors, option.options, [...at, 'options'], depth + 1);
     }
     optionalArray(errors, [...at, 'choices'], option.choices, 25);
+    if (option.file_types !== undefined) {
+      if (type !== OptionType.ATTACHMENT) {
+        errors.add(
+          [...at, 'file_types'],
+          'APPLICATION_COMMAND_OPTIONS_FILE_TYPES_INVALID',
+          'Only attachment options have file_types',
+        );
+      } else checkFileTypes(errors, [...at, 'file_types'], option.file_types);
+    }
   });
   // Stored and echoed as the platform would: an option's own fields only, whatever else the client sent.
   return keepCommandOptionFields(list);

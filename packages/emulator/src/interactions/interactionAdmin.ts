@@ -8,15 +8,28 @@ import type {
   EmulatorCommand,
   EmulatorInvocation,
   InvokeCommandOptions,
+  SubmitModalOptions,
 } from '../types.js';
 import { CommandType, EntryPointHandler } from './commandBodies.js';
 import type { Commands } from './Commands.js';
 import { InteractionFlow, type InvocationPlace } from './InteractionFlow.js';
 import { InteractionKind, type Interactions, type LiveInteraction } from './Interactions.js';
 import { interactionView } from './interactionView.js';
+import { ModalAnswers } from './modalAnswers.js';
+import { groupDm, InteractionContext, userDm, type PrivateChannel } from './privatePlace.js';
 import { awaitResponse } from './responseWait.js';
 
 export { interactionView } from './interactionView.js';
+
+/** A group DM holds at most 10 users (the platform's). */
+const MAX_GROUP_DM_USERS = 10;
+
+/** The interaction contexts' names, for the refusals. */
+const CONTEXT_NAMES: Readonly<Record<number, string>> = {
+  [InteractionContext.GUILD]: 'GUILD',
+  [InteractionContext.BOT_DM]: 'BOT_DM',
+  [InteractionContext.PRIVATE_CHANNEL]: 'PRIVATE_CHANNEL',
+};
 
 /** The admin view of a command. */
 export function commandView(c: CommandRecord): EmulatorCommand {
@@ -41,6 +54,8 @@ export interface InteractionAdminDeps {
   readonly commands: Commands;
   readonly interactions: Interactions;
   readonly flow: InteractionFlow;
+  /** The emulator's origins: uploads are served at the HTTP one. */
+  readonly urls: { readonly http: string };
 }
 
 /**
@@ -71,10 +86,37 @@ export class InteractionAdmin {
     return user.id;
   }
 
+  /**
+   * The private channel an invocation names (`dm`: a DM with another user; `groupDm`: a group DM with 2–9
+   * others), or null for a guild channel or the bot DM.
+   */
+  #privateChannel(userId: string, options: InvokeCommandOptions): PrivateChannel | null {
+    const places = [options.channel, options.dm, options.groupDm].filter((p) => p !== undefined);
+    if (places.length > 1) throw new RangeError('name one place: channel, dm or groupDm');
+    if (options.dm !== undefined) {
+      const other = this.#userId(options.dm);
+      if (other === userId) throw new RangeError('a DM is with another user (leave dm out for the bot DM)');
+      return userDm(userId, other);
+    }
+    if (options.groupDm !== undefined) {
+      const others = [...new Set(options.groupDm.map((name) => this.#userId(name)))].filter(
+        (id) => id !== userId,
+      );
+      if (others.length < 2 || others.length > MAX_GROUP_DM_USERS - 1) {
+        throw new RangeError(
+          `a group DM holds 3–${MAX_GROUP_DM_USERS} users: name 2–${MAX_GROUP_DM_USERS - 1} others`,
+        );
+      }
+      return groupDm(userId, others);
+    }
+    return null;
+  }
+
   /** See Emulator.invokeCommand. */
   async invoke(options: InvokeCommandOptions): Promise<EmulatorInvocation> {
     const { guilds, commands, flow } = this.#ctx;
     const userId = this.#userId(options.user);
+    const privateChannel = this.#privateChannel(userId, options);
     const channel = options.channel === undefined ? null : (guilds.channel(options.channel) ?? null);
     if (options.channel !== undefined && channel?.type !== ChannelKind.TEXT) {
       throw new RangeError(`no text channel "${options.channel}"`);
@@ -82,6 +124,16 @@ export class InteractionAdmin {
     if (channel && !guilds.mayView(userId, channel.id))
       throw new RangeError(`${options.user} cannot see that channel`);
     const installation = options.installation ?? 'guild';
+    if (privateChannel && installation !== 'user') {
+      throw new RangeError(
+        'only a user-installed app is used in DMs between users and group DMs (installation "user")',
+      );
+    }
+    if (installation === 'user' && this.#ctx.store.state.application.installContexts.user === undefined) {
+      throw new RangeError(
+        'the application does not support user installs (integration_types_config has no 1)',
+      );
+    }
     if (
       installation === 'guild' &&
       channel &&
@@ -99,9 +151,11 @@ export class InteractionAdmin {
       .flatMap((scope) => commands.list(scope))
       .find((c) => (c.name === options.command || c.id === options.command) && c.type === type);
     if (!command) throw new RangeError(`no command "${options.command}" of type ${type} here`);
-    const context = channel ? 0 : 1;
+    const context = channel
+      ? InteractionContext.GUILD
+      : (privateChannel?.context ?? InteractionContext.BOT_DM);
     if (!command.contexts.includes(context))
-      throw new RangeError(`/${command.name} is not available in this context`);
+      throw new RangeError(`/${command.name} is not available in this context (${CONTEXT_NAMES[context]})`);
     if (!command.integrationTypes.includes(installation === 'guild' ? 0 : 1)) {
       throw new RangeError(`/${command.name} is not available to ${installation}-installed apps`);
     }
@@ -111,7 +165,7 @@ export class InteractionAdmin {
         throw new RangeError(`${options.user} lacks the permissions /${command.name} needs`);
       }
     }
-    const place: InvocationPlace = { userId, channel, installation };
+    const place: InvocationPlace = { userId, channel, privateChannel, installation };
     if (
       command.type === CommandType.PRIMARY_ENTRY_POINT &&
       command.handler === EntryPointHandler.DISCORD_LAUNCH_ACTIVITY
@@ -163,7 +217,12 @@ export class InteractionAdmin {
       data.values = values;
     }
     const channel = channelId === null ? null : (this.#ctx.guilds.channel(channelId) ?? null);
-    const place: InvocationPlace = { userId, channel, installation: owner?.installation ?? 'guild' };
+    const place: InvocationPlace = {
+      userId,
+      channel,
+      privateChannel: owner?.privateChannel ?? null,
+      installation: owner?.installation ?? 'guild',
+    };
     const message = flow.wire(owner ?? ({ guildId: channel?.guildId ?? null } as LiveInteraction), record);
     const started = await flow.start(InteractionKind.MESSAGE_COMPONENT, options.customId, place, data, {
       message,
@@ -172,58 +231,53 @@ export class InteractionAdmin {
   }
 
   /** See Emulator.submitModal. */
-  async submit(options: {
-    user: string;
-    interaction: string;
-    values: Record<string, string | string[] | boolean>;
-  }): Promise<EmulatorInvocation> {
-    const { flow, interactions, guilds } = this.#ctx;
+  async submit(options: SubmitModalOptions): Promise<EmulatorInvocation> {
+    const { flow, interactions, guilds, store } = this.#ctx;
     const userId = this.#userId(options.user);
     const opened = interactions.get(options.interaction);
     if (!opened?.modal) throw new RangeError(`interaction ${options.interaction} has no open modal`);
     if (opened.userId !== userId) throw new RangeError('the modal was opened for another user');
     const modal = opened.modal;
-    const given = { ...options.values };
-    const answer = (input: Record<string, unknown>): Record<string, unknown> => {
-      const id = String(input.custom_id);
-      const value = given[id];
-      Reflect.deleteProperty(given, id);
-      const type = Number(input.type);
-      if (type === ComponentType.TEXT_INPUT) {
-        const text = typeof value === 'string' ? value : '';
-        const required = input.required !== false;
-        if (required && text.length === 0) throw new RangeError(`"${id}" is required`);
-        const min = typeof input.min_length === 'number' ? input.min_length : 0;
-        const max = typeof input.max_length === 'number' ? input.max_length : 4000;
-        if (text.length > 0 && (text.length < min || text.length > max))
-          throw new RangeError(`"${id}" must be ${min}–${max} characters`);
-        return { type, id: input.id, custom_id: id, value: text };
-      }
-      if (type === ComponentType.CHECKBOX)
-        return { type, id: input.id, custom_id: id, value: value === true };
-      const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-      if (input.required !== false && values.length === 0) throw new RangeError(`"${id}" is required`);
-      return { type, id: input.id, custom_id: id, values };
+    const channel = opened.channelId === null ? null : (guilds.channel(opened.channelId) ?? null);
+    const place: InvocationPlace = {
+      userId,
+      channel,
+      privateChannel: opened.privateChannel,
+      installation: opened.installation,
     };
+    const answers = new ModalAnswers(
+      {
+        nextId: () => store.nextId(),
+        files: guilds.messages.files,
+        http: this.#ctx.urls.http,
+        channelId: channel?.id ?? flow.privateChannelOf(place).id,
+      },
+      options.values,
+      options.files,
+    );
     const components = modal.components.filter(isRecord).map((c) => {
       if (c.type === ComponentType.LABEL && isRecord(c.component))
-        return { type: c.type, id: c.id, component: answer(c.component) };
+        return { type: c.type, id: c.id, component: answers.answer(c.component) };
       if (c.type === ComponentType.ACTION_ROW && Array.isArray(c.components)) {
-        return { type: c.type, id: c.id, components: c.components.filter(isRecord).map(answer) };
+        return {
+          type: c.type,
+          id: c.id,
+          components: c.components.filter(isRecord).map((i) => answers.answer(i)),
+        };
       }
       return { type: c.type, id: c.id };
     });
-    const extra = Object.keys(given);
+    const extra = answers.leftover();
     if (extra.length > 0) throw new RangeError(`the modal has no field ${extra.join(', ')}`);
     opened.modal = null;
-    const channel = opened.channelId === null ? null : (guilds.channel(opened.channelId) ?? null);
-    const place: InvocationPlace = { userId, channel, installation: opened.installation };
     const fromMessage = opened.payload.message;
+    const data: Record<string, unknown> = { custom_id: modal.customId, components };
+    if (Object.keys(answers.attachments).length > 0) data.resolved = { attachments: answers.attachments };
     const started = await flow.start(
       InteractionKind.MODAL_SUBMIT,
       modal.customId,
       place,
-      { custom_id: modal.customId, components },
+      data,
       fromMessage === undefined ? {} : { message: fromMessage },
     );
     return this.#invocation(started);

@@ -10,6 +10,7 @@ export function interactionView(i: LiveInteraction): EmulatorInteraction {
     userId: i.userId,
     guildId: i.guildId,
     channelId: i.channelId,
+    context: i.channelId !== null ? 0 : (i.privateChannel?.context ?? 1),
     installation: i.installation,
     delivery: i.delivery,
     responseType: i.responseType,

@@ -2,6 +2,11 @@
 export interface StoredFile {
   bytes: Buffer;
   contentType: string | null;
+  /**
+   * For a file no stored message holds (a modal's upload, an attachment option's file): the channel and name
+   * its URL is served under. A message's attachment is found through the message instead.
+   */
+  loose?: { channelId: string; filename: string };
 }
 
 /** The default budget of {@link AttachmentFiles}: 256 MiB. */

@@ -31,6 +31,14 @@ export const MAX_APPLICATION_DESCRIPTION = 400;
 export const MAX_APPLICATION_TAGS = 5;
 /** The longest application tag. */
 export const MAX_APPLICATION_TAG = 20;
+/** User installs kept (the emulator's bound: far more users than a test makes). */
+export const MAX_USER_INSTALLS = 100_000;
+/** Connections a user may hold (the emulator's bound; the platform publishes none). */
+export const MAX_CONNECTIONS = 50;
+/** The longest connection id or name. */
+export const MAX_CONNECTION_FIELD = 256;
+/** A connection's service name: what the platform's `type` values look like. */
+export const CONNECTION_TYPE = /^[a-z0-9_-]{1,32}$/;
 
 /** A path inside a value: object keys and array indices. */
 export type ValuePath = readonly PropertyKey[];
@@ -256,6 +264,10 @@ const application = z.strictObject({
     user: installParams.nullable().exactOptional(),
   }),
   interactionsEndpointUrl: webUrl.nullable(),
+  userInstalls: z
+    .array(snowflake, { error: must('an array') })
+    .max(MAX_USER_INSTALLS)
+    .exactOptional(),
 });
 
 /** The ID token signing key: a P-256 private key as generateSigningJwk makes it, one node:crypto accepts. */
@@ -275,6 +287,18 @@ const signingKey: z.ZodType<Record<string, unknown>> = z
     }
   });
 
+const connection = z.strictObject({
+  type: pattern(CONNECTION_TYPE, 'a service name (lowercase letters, digits, "_" and "-")'),
+  id: text(1, MAX_CONNECTION_FIELD),
+  name: text(1, MAX_CONNECTION_FIELD),
+  verified: bool,
+  visibility: oneOf([0, 1]),
+  friendSync: bool,
+  showActivity: bool,
+  twoWayLink: bool,
+  revoked: bool,
+});
+
 const user = z.strictObject({
   id: snowflake,
   username: text(1, 100),
@@ -290,6 +314,10 @@ const user = z.strictObject({
   ).nullable(),
   primaryGuildTag: text(1, 4).nullable(),
   premiumType: oneOf([0, 1, 2, 3]),
+  connections: z
+    .array(connection, { error: must('an array') })
+    .max(MAX_CONNECTIONS)
+    .exactOptional(),
 });
 
 const scopes = z.array(z.string({ error: must('a string') }), { error: must('an array') });

@@ -38,6 +38,7 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'dm_channels.messages.read': 'Read direct messages sent from the game',
   'dm_channels.messages.write': 'Send direct messages from the game',
   guilds: 'Know which servers you are in',
+  connections: 'See the accounts you connected (third-party services)',
   'guilds.channels.read': 'See the channels of your servers to link them to lobbies',
   'lobbies.write': 'Create, join and chat in game lobbies',
   bot: 'Add a bot to a server',

@@ -46,6 +46,11 @@ export interface ApplicationRecord {
    * over the bot's gateway.
    */
   interactionsEndpointUrl: string | null;
+  /**
+   * The users who installed the app to their account (an authorization with `integration_type=1` and
+   * `applications.commands`), until they deauthorize it; absent: none.
+   */
+  userInstalls?: string[];
 }
 
 /** An Ed25519 private key as a JWK (RFC 8037): `d` the 32-byte seed, `x` the public key, both base64url. */
@@ -85,6 +90,26 @@ export interface UserRecord {
   primaryGuildTag: string | null;
   /** The user's subscription tier (0 none, 1–3); shown only to apps holding `identify.premium`. */
   premiumType: 0 | 1 | 2 | 3;
+  /** Accounts of other services the user connected (absent: none); see {@link ConnectionRecord}. */
+  connections?: ConnectionRecord[];
+}
+
+/** An account of another service a user connected (Get Current User Connections, `connections` scope). */
+export interface ConnectionRecord {
+  /** The service, as the platform names it (`github`, `steam`, `twitch`, …). */
+  type: string;
+  /** The account's id on that service. */
+  id: string;
+  /** The account's name on that service. */
+  name: string;
+  verified: boolean;
+  /** 0: only the user sees it; 1: everyone does. */
+  visibility: 0 | 1;
+  friendSync: boolean;
+  showActivity: boolean;
+  twoWayLink: boolean;
+  /** Whether the connection was revoked. */
+  revoked: boolean;
 }
 
 /** How an access token came to be. */

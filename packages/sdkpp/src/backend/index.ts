@@ -57,6 +57,7 @@ export {
   type LobbyMessageDeleteEvent,
   type LobbyMessageEvent,
   type EntitlementCreateEvent,
+  type QuestUserEnrollmentEvent,
   type Interaction,
   type InteractionResponse,
   type OtherWebhookEvent,

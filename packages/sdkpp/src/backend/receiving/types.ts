@@ -128,6 +128,28 @@ export interface EntitlementCreateEvent {
   };
 }
 
+/**
+ * QUEST_USER_ENROLLMENT: a user enrolled in one of the app's Quests. The platform does not publish the data's
+ * shape; these are the fields the emulator sends (the user, the Quest, when), and further ones pass through.
+ */
+export interface QuestUserEnrollmentEvent {
+  /** The event type. */
+  readonly type: 'QUEST_USER_ENROLLMENT';
+  /** When the event happened (ISO 8601). */
+  readonly timestamp: string;
+  /** The enrollment. */
+  readonly data: Readonly<Record<string, unknown>> & {
+    /** The Quest's id (snowflake). */
+    readonly quest_id: string;
+    /** The enrolled user's id. */
+    readonly user_id: string;
+    /** The enrolled user. */
+    readonly user?: PlatformUser;
+    /** When the user enrolled (ISO 8601). */
+    readonly enrolled_at?: string;
+  };
+}
+
 /** LOBBY_MESSAGE_CREATE / _UPDATE: a message in one of the app's lobbies, sent or changed. */
 export interface LobbyMessageEvent {
   /** The event type. */
@@ -203,12 +225,13 @@ export type WebhookEvent =
   | ApplicationAuthorizedEvent
   | ApplicationDeauthorizedEvent
   | EntitlementCreateEvent
+  | QuestUserEnrollmentEvent
   | LobbyMessageEvent
   | LobbyMessageDeleteEvent
   | GameDirectMessageEvent
   | GameDirectMessageDeleteEvent;
 
-/** An event of another type (QUEST_USER_ENROLLMENT, later additions), untyped. */
+/** An event of another type (later additions), untyped. */
 export interface OtherWebhookEvent {
   /** The event type, as the platform names it. */
   readonly type: string;
