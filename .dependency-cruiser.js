@@ -139,9 +139,10 @@ const EMULATOR_FLOORS = [
   {
     name: 'base',
     what:
-      "the public types, the log, randomness, snowflakes, and the platform's own numbers (platform/: intents, " +
-      'permission bits, API errors)',
-    parts: ['types\\.ts$', 'log\\.ts$', 'random\\.ts$', 'snowflake\\.ts$', 'platform/'],
+      "the public types, the log, randomness, snowflakes, the platform's own numbers (platform/: intents, " +
+      'permission bits, API errors, voice regions) and TLS (tls/: the local certificate authority, one port for ' +
+      'ws:// and wss://)',
+    parts: ['types\\.ts$', 'log\\.ts$', 'random\\.ts$', 'snowflake\\.ts$', 'platform/', 'tls/'],
   },
   {
     name: 'data',
