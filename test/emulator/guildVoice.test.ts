@@ -94,6 +94,17 @@ describe('guild voice channels', () => {
       ip: '127.0.0.1',
       modes: expect.arrayContaining(['aead_aes256_gcm_rtpsize']) as unknown,
     });
+    // A new region for the channel is a new voice server for everyone in it.
+    const regions = (await call<{ id: string; optimal: boolean }[]>(emu, null, 'GET', '/voice/regions')).json;
+    expect(regions.map((r) => r.id)).toContain('rotterdam');
+    const bot = `Bot ${emu.botToken}`;
+    const unknownRegion = await call(emu, bot, 'PATCH', `/channels/${voiceId}`, { rtc_region: 'atlantis' });
+    expect([unknownRegion.status, unknownRegion.json.code]).toEqual([400, 50035]);
+    const moved = await call(emu, bot, 'PATCH', `/channels/${voiceId}`, { rtc_region: 'rotterdam' });
+    expect(moved.json).toMatchObject({ rtc_region: 'rotterdam' });
+    const renewed = (await gw.dispatch('VOICE_SERVER_UPDATE')).d as Record<string, unknown>;
+    expect(renewed).toMatchObject({ guild_id: guildId, endpoint: emu.voice.endpoint });
+    expect(renewed.token).not.toBe(server.token);
     // Leaving: channel_id null.
     gw.send(4, { guild_id: guildId, channel_id: null, self_mute: false, self_deaf: false });
     expect((await gw.dispatch('VOICE_STATE_UPDATE')).d).toMatchObject({ channel_id: null });

@@ -34,7 +34,8 @@ const emulator: Promise<Emulator> = startEmulator({ users: 1 });
 const speech: Promise<SpeechAudio> = synthesizeSpeech('hello');
 const backend: typeof GameBackend = GameBackend;
 const args: typeof bindings.AuthorizationArgs = bindings.AuthorizationArgs;
-export const used = [verifier.verifier, client, scopes, emulator, speech, backend, args];
+const connection: typeof VoiceConnection = VoiceConnection;
+export const used = [verifier.verifier, client, scopes, emulator, speech, backend, args, connection];
 `;
 
 const IMPORTS = `
@@ -42,6 +43,7 @@ import { Client, createAuthorizationCodeVerifier } from 'sdkpp';
 import { startEmulator, synthesizeSpeech, type Emulator, type SpeechAudio } from '@sdkpp/emulator';
 import * as bindings from 'sdkpp/bindings';
 import { GameBackend } from 'sdkpp/backend';
+import { VoiceConnection } from 'sdkpp/voice';
 `;
 
 /** Links a package from this repository's node_modules (`from`, default `name`) into the consumer's. */

@@ -81,6 +81,7 @@ describe('two packages', () => {
     const files = await packed('packages/sdkpp');
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/media.js');
+    expect(files).toContain('dist/voice.js');
     expect(files).toContain('native/core/dave/encryptor.cc');
     expect(files.filter((file) => /^native\/(fuzz|test)\//.test(file))).toEqual([]);
     expect(files.filter((file) => /emulator|dashboard/i.test(file))).toEqual([]);
