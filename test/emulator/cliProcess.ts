@@ -74,6 +74,8 @@ export interface EmulatorLine {
   applicationId: string;
   botToken: string;
   users: Array<{ id: string; username: string }>;
+  /** The voice gateway's local certificate authority (null with --voice-ca none). */
+  voiceCaFile: string | null;
 }
 
 /**

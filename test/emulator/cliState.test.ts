@@ -74,9 +74,13 @@ describe('sdkpp emulator --state', () => {
     const lobbyId = ((await lobby.json()) as { id: string }).id;
     expect(await first.stop()).toBe(0);
 
-    // Written atomically (no temporary file left), readable only by its owner, versioned.
-    expect(readdirSync(dir)).toEqual(['world.json']);
+    // Written atomically (no temporary file left), readable only by its owner, versioned; the voice
+    // gateway's certificate authority is kept beside it, its folder and keys the owner's alone.
+    expect(readdirSync(dir).sort()).toEqual(['world.json', 'world.json.ca']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.info.voiceCaFile).toBe(path.join(`${file}.ca`, 'authority', 'ca.pem'));
+    expect(statSync(`${file}.ca`).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(`${file}.ca`, 'authority', 'ca-key.pem')).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { format: string; version: number };
     expect(saved).toMatchObject({ format: 'sdkpp-emulator-state', version: 2 });
 

@@ -751,7 +751,7 @@ async function voiceCertificate(
   if (dir === null) return null;
   const ca = await loadLocalCa(dir);
   const ips = ['127.0.0.1', ...(isIPv4(host) && host !== '0.0.0.0' && host !== '127.0.0.1' ? [host] : [])];
-  const tls = await ca.issue({ ips, dns: ['localhost'] });
+  const tls = await ca.serverCertificate({ ips, dns: ['localhost'] });
   return { tls, caFile: ca.certFile };
 }
 
