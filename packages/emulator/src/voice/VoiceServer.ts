@@ -100,7 +100,12 @@ export class VoiceServer {
     const server = new VoiceServer(deps);
     const { port, udpPort } = deps.settings;
     const host = VoiceServer.#ipv4(deps.settings.host);
-    const listener = tlsOrPlain(server.#http, deps.tls ?? null);
+    const listener = tlsOrPlain(server.#http, deps.tls ?? null, {
+      firstByteMs: deps.settings.identifyTimeoutMs,
+      onRefused: (why) => {
+        deps.log.line('voice', `connection closed: ${why}`);
+      },
+    });
     server.#listener = listener;
     await new Promise<void>((resolve, reject) => {
       listener.once('error', reject);
