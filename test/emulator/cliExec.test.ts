@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { exitOf, hasStackTrace, killChildren, output, runCli, runToEnd } from './cliProcess.js';
@@ -15,6 +17,7 @@ const me = await fetch(env.SDKPP_EMULATOR_API + '/users/@me', {
 console.log(JSON.stringify({
   env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SDKPP_') && k !== 'SDKPP_BOT_TOKEN' && k !== 'SDKPP_CLIENT_SECRET')),
   clientSecretLength: (env.SDKPP_CLIENT_SECRET ?? '').length,
+  caFile: env.NODE_EXTRA_CA_CERTS ?? null,
   info,
   bot: me.status,
   args: process.argv.slice(1),
@@ -49,6 +52,7 @@ describe('sdkpp emulator exec', () => {
         users: Array<{ username: string }>;
       };
       clientSecretLength: number;
+      caFile: string | null;
       bot: number;
       args: string[];
     };
@@ -68,6 +72,9 @@ describe('sdkpp emulator exec', () => {
     });
     expect(seen.info.applicationPublicKey).toMatch(/^[0-9a-f]{64}$/);
     expect(seen.clientSecretLength).toBeGreaterThan(0);
+    // Node reads it at start: the command's bots trust the voice gateway's wss:// certificate.
+    expect(seen.caFile).toMatch(/authority[/\\]ca\.pem$/);
+    expect(readFileSync(seen.caFile ?? '', 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
     expect(seen.env.SDKPP_EMULATOR_RPC_SOCKET).toMatch(/discord-ipc-0$/);
     expect(seen.info.users.map((u) => u.username)).toEqual(['alice', 'bob', 'carol']);
     // The summary went to stderr, and the emulator is gone once the command ended.

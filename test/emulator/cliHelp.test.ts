@@ -72,6 +72,7 @@ describe('sdkpp --version, --help and mistakes', () => {
       'SDKPP_BOT_TOKEN',
       'SDKPP_APP_PUBLIC_KEY',
       'SDKPP_CLIENT_SECRET',
+      'NODE_EXTRA_CA_CERTS',
     ]) {
       expect(exec.stdout).toContain(name);
     }

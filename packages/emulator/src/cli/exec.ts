@@ -47,6 +47,8 @@ Environment of the command:
   SDKPP_BOT_TOKEN                       the bot token
   SDKPP_APP_PUBLIC_KEY                  the application's public key (verifies interactions and events)
   SDKPP_CLIENT_SECRET                   the client secret (a game server's token exchange)
+  NODE_EXTRA_CA_CERTS                   the voice gateway's local authority: a bot's wss:// trusts it
+                                        (not with --voice-ca none)
 
 Options (those of "sdkpp emulator"):
 ${formatFlags(EMULATOR_FLAGS)}`;
