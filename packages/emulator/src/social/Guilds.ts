@@ -22,6 +22,7 @@ import type {
 import { ChannelInvites } from './ChannelInvites.js';
 import { ChannelMessages, mentionsIn } from './ChannelMessages.js';
 import { GuildVoice } from './GuildVoice.js';
+import { Slowmode } from './Slowmode.js';
 import { channelPermissions, guildPermissions } from './memberPermissions.js';
 
 /** Channel types the emulator models. */
@@ -106,6 +107,8 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   readonly messages: ChannelMessages;
   /** Voice states, voice channel status and start time, and the audit log. */
   readonly voice: GuildVoice;
+  /** Who wrote last in each slowmode channel. */
+  readonly slowmode: Slowmode;
 
   constructor(store: EmulatorStore, log: EmulatorLog) {
     super();
@@ -114,6 +117,7 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     this.invites = new ChannelInvites(store);
     this.messages = new ChannelMessages(store, log);
     this.voice = new GuildVoice({ now: () => store.now(), nextId: () => store.nextId(), log });
+    this.slowmode = new Slowmode(() => store.now());
   }
 
   readonly #autoMod = new Map<string, string[]>();
@@ -626,7 +630,8 @@ export class Guilds extends TypedEmitter<GuildEvents> {
 
   /**
    * A chat-app user writes in a channel (the admin hook): stored, then relayed to a linked lobby. Throws a
-   * `RangeError` when the user may not write there or the content is empty or too long.
+   * `RangeError` when the user may not write there or the content is empty or too long, and its
+   * `SlowmodeError` subclass within the channel's slowmode window.
    */
   post(channelId: string, authorId: string, content: string): ChannelMessageRecord {
     const channel = this.channel(channelId);
@@ -637,6 +642,10 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     }
     if (content.length === 0 || content.length > MAX_CHANNEL_MESSAGE) {
       throw new RangeError(`content must be 1–${MAX_CHANNEL_MESSAGE} characters`);
+    }
+    const bot = this.#store.user(authorId)?.bot === true;
+    if (!Slowmode.exempt(this.permissions(authorId, channelId), bot)) {
+      this.slowmode.check(channel.id, authorId, channel.rateLimitPerUser ?? 0);
     }
     const mentions = mentionsIn(content);
     return this.messages.create(channel, {
