@@ -627,6 +627,10 @@ class RunningEmulator implements Emulator {
     this.#ctx.guilds.setAutoModKeywords(guildId, keywords);
   }
 
+  setGuildFeatures(guildId: string, features: string[]): void {
+    this.#ctx.guilds.setFeatures(guildId, features);
+  }
+
   postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage {
     return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).post(channelId, userIdOrName, content);
   }

@@ -25,6 +25,9 @@ import { GuildVoice } from './GuildVoice.js';
 import { Slowmode } from './Slowmode.js';
 import { channelPermissions, guildPermissions } from './memberPermissions.js';
 
+/** The most features a guild may be given (a bound on the list; the platform's guilds have a few dozen). */
+export const MAX_GUILD_FEATURES = 64;
+
 /** Channel types the emulator models. */
 export const ChannelKind = { TEXT: 0, VOICE: 2, CATEGORY: 4 } as const;
 
@@ -133,6 +136,22 @@ export class Guilds extends TypedEmitter<GuildEvents> {
       guildId,
       keywords.map((k) => k.toLowerCase()).filter((k) => k.length > 0),
     );
+  }
+
+  /**
+   * Sets a guild's features (upper-case names, at most {@link MAX_GUILD_FEATURES}, duplicates dropped); throws a
+   * `RangeError` for an unknown guild or a malformed name.
+   */
+  setFeatures(guildId: string, features: readonly string[]): void {
+    const guild = this.#need(guildId);
+    const unique = [...new Set(features)];
+    if (unique.length > MAX_GUILD_FEATURES) throw new RangeError(`at most ${MAX_GUILD_FEATURES} features`);
+    for (const f of unique) {
+      if (!/^[A-Z0-9_]{1,64}$/.test(f))
+        throw new RangeError(`"${f.slice(0, 70)}" is not a guild feature name`);
+    }
+    guild.features = unique;
+    this.#log.line('guilds', `${guild.name} has the features ${unique.join(', ') || '(none)'}`);
   }
 
   /** A guild by id. */
@@ -453,7 +472,15 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   /** Creates a role at the top of the list; `roleCreated` follows. */
   createRole(
     guildId: string,
-    input: { name: string; permissions: bigint; color?: number; hoist?: boolean; mentionable?: boolean },
+    input: {
+      name: string;
+      permissions: bigint;
+      color?: number;
+      secondaryColor?: number | null;
+      tertiaryColor?: number | null;
+      hoist?: boolean;
+      mentionable?: boolean;
+    },
   ): RoleRecord {
     const guild = this.#need(guildId);
     const role = this.#addRole(guild, { ...input, botId: null });
@@ -538,6 +565,8 @@ export class Guilds extends TypedEmitter<GuildEvents> {
       permissions: bigint;
       botId: string | null;
       color?: number;
+      secondaryColor?: number | null;
+      tertiaryColor?: number | null;
       hoist?: boolean;
       mentionable?: boolean;
     },
@@ -549,6 +578,9 @@ export class Guilds extends TypedEmitter<GuildEvents> {
       permissions: input.permissions.toString(),
       position: top + 1,
       color: input.color ?? 0,
+      // Only a gradient role carries these, so a solid one is saved as before gradients.
+      ...(input.secondaryColor == null ? {} : { secondaryColor: input.secondaryColor }),
+      ...(input.tertiaryColor == null ? {} : { tertiaryColor: input.tertiaryColor }),
       hoist: input.hoist ?? false,
       mentionable: input.mentionable ?? false,
       botId: input.botId,

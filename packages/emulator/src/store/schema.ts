@@ -414,6 +414,8 @@ const role = z.strictObject({
   permissions: bitfield,
   position: integer(0),
   color: integer(0, 0xffffff),
+  secondaryColor: integer(0, 0xffffff).nullable().exactOptional(),
+  tertiaryColor: integer(0, 0xffffff).nullable().exactOptional(),
   hoist: bool,
   mentionable: bool,
   botId: snowflake.nullable(),
@@ -438,6 +440,10 @@ const guild = z.strictObject({
   // Absent until the first ban. A ban may name a user who never joined, or one since merged away (the guild
   // drops those when it next reads its bans), so no link to users is required.
   bans: record(snowflake, z.strictObject({ reason: text(0, 512).nullable() })).exactOptional(),
+  features: z
+    .array(pattern(/^[A-Z0-9_]{1,64}$/, 'a guild feature name'), { error: must('an array') })
+    .max(64)
+    .exactOptional(),
 });
 
 const overwrite = z.strictObject({

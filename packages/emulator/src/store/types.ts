@@ -293,8 +293,12 @@ export interface RoleRecord {
   permissions: string;
   /** Sort position; @everyone is 0. */
   position: number;
-  /** RGB colour (the deprecated `color`; 0 for none). */
+  /** RGB colour (the deprecated `color`; 0 for none); always `colors.primary_color`. */
   color: number;
+  /** A gradient's second colour (ENHANCED_ROLE_COLORS guilds only), or null / absent for a solid colour. */
+  secondaryColor?: number | null;
+  /** A holographic style's third colour (needs a second one too), or null / absent. */
+  tertiaryColor?: number | null;
   /** Shown apart in the member list. */
   hoist: boolean;
   mentionable: boolean;
@@ -332,6 +336,8 @@ export interface GuildRecord {
    * is refused for an unknown user, and one whose user was deleted since is dropped when the list is read.
    */
   bans?: Record<string, GuildBanRecord>;
+  /** Guild features (`ENHANCED_ROLE_COLORS`, …) the admin hook `setGuildFeatures` gave it; absent: none. */
+  features?: string[];
 }
 
 /** A guild ban: the user may not join the guild again until it is lifted. */
