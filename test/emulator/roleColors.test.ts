@@ -92,7 +92,9 @@ describe('role colors (gradients with ENHANCED_ROLE_COLORS)', () => {
       colors: { primary_color: 0x00ff00, secondary_color: 0x0000ff, tertiary_color: null },
     });
     // Clearing the second colour makes it solid again.
-    const cleared = await gradient.setColors({ primaryColor: 0x00ff00, secondaryColor: null });
+    const cleared = await guild.roles.edit(gradient, {
+      colors: { primaryColor: 0x00ff00, secondaryColor: null },
+    });
     expect(cleared.colors?.secondaryColor).toBeNull();
 
     // The guild object carries the feature; the saved state keeps the feature and the colours.
