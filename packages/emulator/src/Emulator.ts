@@ -33,6 +33,8 @@ import { ActivityInstances } from './activities/ActivityInstances.js';
 import { ActivityProxy, activityOrigin } from './activities/ActivityProxy.js';
 import { activityInstances, launchActivity, launchFor } from './activityHost/activityAdmin.js';
 import { wireBotGateway } from './bot/botGateway.js';
+import { addUserResource } from './social/resourceAdmin.js';
+import { wireResourceGateway } from './bot/resourceGateway.js';
 import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
 import { Premium, SkuType } from './premium/Premium.js';
 import { entitlementView, skuView, subscriptionView } from './premium/premiumAdmin.js';
@@ -627,6 +629,17 @@ class RunningEmulator implements Emulator {
     this.#ctx.guilds.setAutoModKeywords(guildId, keywords);
   }
 
+  addGuildResource(options: {
+    guildId: string;
+    user: string;
+    kind: 'emoji' | 'sticker' | 'sound' | 'event';
+    name: string;
+  }): string {
+    const user = this.#ctx.store.findUser(options.user);
+    if (!user || user.bot) throw new RangeError(`no user "${options.user}"`);
+    return addUserResource(this.#ctx.store, this.#ctx.guilds, { ...options, userId: user.id });
+  }
+
   setGuildFeatures(guildId: string, features: string[]): void {
     this.#ctx.guilds.setFeatures(guildId, features);
   }
@@ -781,6 +794,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const relationships = new Relationships(store);
   const guilds = new Guilds(store, log);
   const bot = wireBotGateway({ hub, guilds, store, http: urls.http });
+  wireResourceGateway({ bot, guilds, store });
   // The application record holds the URL, so that Edit Current Application and a saved state keep it.
   const interactionsEndpoint = {
     get url(): string | null {

@@ -1,6 +1,7 @@
 import { wireUser } from '../accounts/userObject.js';
 import { Permission } from '../platform/permissions.js';
 import type { Guilds } from '../social/Guilds.js';
+import { wireEmoji, wireSticker } from './resourceWire.js';
 import type {
   GuildChannelRecord,
   GuildMemberRecord,
@@ -129,8 +130,8 @@ export function wireGuild(guild: GuildRecord, guilds: Guilds): Record<string, un
     default_message_notifications: 0,
     explicit_content_filter: 0,
     roles: guilds.rolesOf(guild.id).map(wireRole),
-    emojis: [],
-    stickers: [],
+    emojis: guilds.resources.list(guild.id, 'emojis').map((e) => wireEmoji(e)),
+    stickers: guilds.resources.list(guild.id, 'stickers').map((s) => wireSticker(s, guild.id)),
     features: [...(guild.features ?? [])],
     mfa_level: 0,
     application_id: null,

@@ -127,6 +127,19 @@ export const GUILD_HOOKS: readonly AdminHook[] = [
     },
   }),
   defineHook({
+    name: 'addGuildResource',
+    area: AREA,
+    description:
+      'A member makes a guild emoji, sticker, soundboard sound or scheduled event; returns its id.',
+    args: z.strictObject({
+      guildId: idArg,
+      user: userArg,
+      kind: z.enum(['emoji', 'sticker', 'sound', 'event']),
+      name: z.string().min(1).max(100),
+    }),
+    run: (emulator, args) => emulator.addGuildResource(args),
+  }),
+  defineHook({
     name: 'postChannelMessage',
     area: AREA,
     description: 'A chat-app user writes in a guild text channel (relayed to a linked lobby).',

@@ -12,10 +12,12 @@ import { currentApplicationRoutes } from './currentApplication.js';
 import { directMessageRoutes } from './directMessages.js';
 import { guildBanRoutes } from './guildBans.js';
 import { guildChannelRoutes } from './guildChannels.js';
+import { guildEmojiRoutes } from './guildEmojis.js';
 import { guildInviteRoutes } from './guildInvites.js';
 import { guildMemberRoutes } from './guildMembers.js';
 import { guildRoleRoutes } from './guildRoles.js';
 import { guildSearchRoutes } from './guildSearch.js';
+import { guildStickerRoutes } from './guildStickers.js';
 import { guildVoiceRoutes } from './guildVoice.js';
 import { guildRoutes } from './guilds.js';
 import { interactionRoutes } from './interactionRoutes.js';
@@ -57,6 +59,8 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...commandRoutes(ctx),
     ...currentApplicationRoutes(ctx),
     ...appEmojiRoutes(ctx),
+    ...guildEmojiRoutes(ctx),
+    ...guildStickerRoutes(ctx),
     ...premiumRoutes(ctx),
     ...storeRoutes(ctx),
     ...interactionRoutes(ctx),

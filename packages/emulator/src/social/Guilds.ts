@@ -22,6 +22,7 @@ import type {
 import { ChannelInvites } from './ChannelInvites.js';
 import { ChannelMessages, mentionsIn } from './ChannelMessages.js';
 import { GuildVoice } from './GuildVoice.js';
+import { GuildResources } from './GuildResources.js';
 import { Slowmode } from './Slowmode.js';
 import { channelPermissions, guildPermissions } from './memberPermissions.js';
 
@@ -112,6 +113,8 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   readonly voice: GuildVoice;
   /** Who wrote last in each slowmode channel. */
   readonly slowmode: Slowmode;
+  /** Custom emoji, stickers, soundboard sounds, scheduled events and AutoMod rules. */
+  readonly resources: GuildResources;
 
   constructor(store: EmulatorStore, log: EmulatorLog) {
     super();
@@ -121,6 +124,7 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     this.messages = new ChannelMessages(store, log);
     this.voice = new GuildVoice({ now: () => store.now(), nextId: () => store.nextId(), log });
     this.slowmode = new Slowmode(() => store.now());
+    this.resources = new GuildResources((id) => this.guild(id), log);
   }
 
   readonly #autoMod = new Map<string, string[]>();
