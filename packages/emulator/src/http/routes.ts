@@ -27,6 +27,7 @@ import { pinRoutes } from './pins.js';
 import { premiumRoutes } from './premium.js';
 import { storeRoutes } from './storePage.js';
 import { relationshipRoutes } from './relationships.js';
+import { scheduledEventRoutes } from './scheduledEvents.js';
 import type { Route } from './router.js';
 import { tokenRoutes } from './token.js';
 import { userRoutes } from './users.js';
@@ -61,6 +62,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...appEmojiRoutes(ctx),
     ...guildEmojiRoutes(ctx),
     ...guildStickerRoutes(ctx),
+    ...scheduledEventRoutes(ctx),
     ...premiumRoutes(ctx),
     ...storeRoutes(ctx),
     ...interactionRoutes(ctx),
