@@ -28,6 +28,7 @@ import { premiumRoutes } from './premium.js';
 import { storeRoutes } from './storePage.js';
 import { relationshipRoutes } from './relationships.js';
 import { scheduledEventRoutes } from './scheduledEvents.js';
+import { soundboardRoutes } from './soundboard.js';
 import type { Route } from './router.js';
 import { tokenRoutes } from './token.js';
 import { userRoutes } from './users.js';
@@ -63,6 +64,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...guildEmojiRoutes(ctx),
     ...guildStickerRoutes(ctx),
     ...scheduledEventRoutes(ctx),
+    ...soundboardRoutes(ctx),
     ...premiumRoutes(ctx),
     ...storeRoutes(ctx),
     ...interactionRoutes(ctx),
