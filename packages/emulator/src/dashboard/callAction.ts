@@ -1,5 +1,6 @@
 import { checkHookArgs, findHook, hookAnswerJson } from '../hooks/index.js';
 import { InteractionResponseError } from '../interactions/InteractionResponseError.js';
+import { AutoModError } from '../social/autoMod.js';
 import { SlowmodeError } from '../social/Slowmode.js';
 import { ActionError, type DashboardAction } from './actionTypes.js';
 
@@ -11,7 +12,8 @@ import { ActionError, type DashboardAction } from './actionTypes.js';
  * Refusals: 404 `unknown_hook`; 400 `bad_arguments` when the body does not fit the hook's schema (checked
  * here as well as by the command line, since anything holding the token may call); 400 `refused` when the
  * hook refused (a RangeError: an unknown user, a channel the player cannot see, …); 429 `slowmode` with the
- * platform's `code` 20016 and `retry_after` (seconds) for a user's send within a channel's slowmode; 504 or 502 with the
+ * platform's `code` 20016 and `retry_after` (seconds) for a user's send within a channel's slowmode; 400
+ * or 403 `automod` with the platform's `code` for a send AutoMod refused; 504 or 502 with the
  * reason of an awaited interaction response that did not come.
  */
 export const CALL_ACTION: DashboardAction = {
@@ -33,6 +35,9 @@ export const CALL_ACTION: DashboardAction = {
           code: error.code,
           retry_after: error.retryAfter,
         });
+      }
+      if (error instanceof AutoModError) {
+        throw new ActionError(error.status, 'automod', error.message, { code: error.code });
       }
       if (error instanceof RangeError) throw new ActionError(400, 'refused', error.message);
       if (error instanceof InteractionResponseError) {

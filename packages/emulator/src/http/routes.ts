@@ -5,6 +5,7 @@ import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
 import { appEmojiRoutes } from './appEmojis.js';
 import { attachmentRoutes } from './attachments.js';
+import { autoModRuleRoutes } from './autoModRules.js';
 import { channelInviteRoutes } from './channelInvites.js';
 import { channelMessageRoutes } from './channelMessages.js';
 import { commandRoutes } from './commands.js';
@@ -65,6 +66,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...guildStickerRoutes(ctx),
     ...scheduledEventRoutes(ctx),
     ...soundboardRoutes(ctx),
+    ...autoModRuleRoutes(ctx),
     ...premiumRoutes(ctx),
     ...storeRoutes(ctx),
     ...interactionRoutes(ctx),

@@ -22,6 +22,7 @@ import type {
 import { ChannelInvites } from './ChannelInvites.js';
 import { ChannelMessages, mentionsIn } from './ChannelMessages.js';
 import { GuildVoice } from './GuildVoice.js';
+import { checkAutoMod } from './autoMod.js';
 import { GuildResources } from './GuildResources.js';
 import { Slowmode } from './Slowmode.js';
 import { channelPermissions, guildPermissions } from './memberPermissions.js';
@@ -667,7 +668,8 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   /**
    * A chat-app user writes in a channel (the admin hook): stored, then relayed to a linked lobby. Throws a
    * `RangeError` when the user may not write there or the content is empty or too long, and its
-   * `SlowmodeError` subclass within the channel's slowmode window.
+   * `SlowmodeError` subclass within the channel's slowmode window, its `AutoModError` subclass when an AutoMod
+   * rule blocks the content or quarantines the member.
    */
   post(channelId: string, authorId: string, content: string): ChannelMessageRecord {
     const channel = this.channel(channelId);
@@ -679,8 +681,13 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     if (content.length === 0 || content.length > MAX_CHANNEL_MESSAGE) {
       throw new RangeError(`content must be 1–${MAX_CHANNEL_MESSAGE} characters`);
     }
-    const bot = this.#store.user(authorId)?.bot === true;
-    if (!Slowmode.exempt(this.permissions(authorId, channelId), bot)) {
+    const author = this.#store.user(authorId);
+    const bot = author?.bot === true;
+    const held = this.permissions(authorId, channelId);
+    const guild = this.guild(channel.guildId);
+    // AutoMod first: a refused send does not count against the slowmode window.
+    if (author && guild && !bot) checkAutoMod(guild, channel.id, author, held, content);
+    if (!Slowmode.exempt(held, bot)) {
       this.slowmode.check(channel.id, authorId, channel.rateLimitPerUser ?? 0);
     }
     const mentions = mentionsIn(content);
