@@ -166,4 +166,30 @@ describe('guild emoji and stickers (expressions) through discord.js', () => {
     expect((await deleted).id).toBe(sticker.id);
     expect((await restored.stickers.fetch()).size).toBe(4);
   });
+  it('bounds the emoji: 50 static (30008) and 50 animated (30018) over HTTP, 1000 kept whoever adds them', async () => {
+    emu = await startEmulator({ users: 2, rateLimits: 'off' });
+    const seeded = emu.guilds()[0];
+    if (!seeded) throw new Error('no seeded guild');
+    emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_GUILD_EXPRESSIONS });
+    const e = emu;
+    const create = async (name: string, image: Buffer, type: string) => {
+      const res = await fetch(`${e.api}/guilds/${seeded.id}/emojis`, {
+        method: 'POST',
+        headers: { Authorization: `Bot ${e.botToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, image: `data:image/${type};base64,${image.toString('base64')}` }),
+      });
+      return { status: res.status, code: ((await res.json()) as { code?: number }).code };
+    };
+    for (let n = 0; n < 50; n += 1) expect((await create(`s${n}`, PNG, 'png')).status).toBe(201);
+    expect(await create('s50', PNG, 'png')).toEqual({ status: 400, code: 30008 });
+    for (let n = 0; n < 50; n += 1) expect((await create(`a${n}`, GIF, 'gif')).status).toBe(201);
+    expect(await create('a50', GIF, 'gif')).toEqual({ status: 400, code: 30018 });
+    // The admin hook skips the platform's limits, not the store's bound.
+    for (let n = 100; n < 1000; n += 1) {
+      e.addGuildResource({ guildId: seeded.id, user: 'alice', kind: 'emoji', name: `u${n}` });
+    }
+    expect(() =>
+      e.addGuildResource({ guildId: seeded.id, user: 'alice', kind: 'emoji', name: 'one_more' }),
+    ).toThrow(/1000 emojis already/);
+  });
 });

@@ -196,4 +196,54 @@ describe('guild scheduled events through discord.js', () => {
       creatorId: seeded.ownerId,
     });
   });
+  it('bounds the list: 100 uncompleted events (30038), and the oldest finished one goes at 250 kept', async () => {
+    // Hundreds of calls in a row: the emulator's HTTP rate limits would answer 429 first.
+    emu = await startEmulator({ users: 2, rateLimits: 'off' });
+    const seeded = emu.guilds()[0];
+    if (!seeded) throw new Error('no seeded guild');
+    emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_EVENTS });
+    const e = emu;
+    const start = Date.now() + HOUR;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${e.api}/guilds/${seeded.id}/scheduled-events${path}`, {
+        method,
+        headers: { Authorization: `Bot ${e.botToken}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    const create = (n: number) =>
+      call('POST', '', {
+        name: `event ${n}`,
+        privacy_level: 2,
+        scheduled_start_time: new Date(start + n).toISOString(),
+        scheduled_end_time: new Date(start + HOUR + n).toISOString(),
+        entity_type: 3,
+        entity_metadata: { location: 'here' },
+      });
+    const ids: string[] = [];
+    // 150 events made and canceled (finished), then 100 open ones.
+    for (let n = 0; n < 150; n += 1) {
+      const made = await create(n);
+      expect(made.status).toBe(200);
+      ids.push(String(made.json.id));
+      expect((await call('PATCH', `/${String(made.json.id)}`, { status: 4 })).status).toBe(200);
+    }
+    for (let n = 150; n < 250; n += 1) expect((await create(n)).status).toBe(200);
+    const refused = await create(250);
+    expect(refused.status).toBe(400);
+    expect(refused.json.code).toBe(30038);
+    // Completing one open event frees a place; the table is full, so the oldest finished event goes.
+    const list = await fetch(`${e.api}/guilds/${seeded.id}/scheduled-events`, {
+      headers: { Authorization: `Bot ${e.botToken}` },
+    });
+    const events = (await list.json()) as { id: string; status: number }[];
+    expect(events).toHaveLength(250);
+    const open = events.find((ev) => ev.status === 1);
+    expect((await call('PATCH', `/${open?.id ?? ''}`, { status: 2 })).status).toBe(200);
+    expect((await call('PATCH', `/${open?.id ?? ''}`, { status: 3 })).status).toBe(200);
+    expect((await create(251)).status).toBe(200);
+    expect((await call('GET', `/${ids[0] ?? ''}`)).status).toBe(404);
+    expect((await call('GET', `/${ids[1] ?? ''}`)).status).toBe(200);
+  });
 });

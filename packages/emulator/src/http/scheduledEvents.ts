@@ -12,6 +12,9 @@ import { apiRoute, type Route, type RouteRequest } from './router.js';
 /** Scheduled or active events per guild (the platform's limit; 30038 beyond it). */
 export const MAX_SCHEDULED_EVENTS = 100;
 
+/** Events kept per guild, finished ones included; past it the oldest finished event is dropped. */
+export const MAX_KEPT_EVENTS = 250;
+
 const BITS: ResourceBits = { create: Permission.CREATE_EVENTS, manage: Permission.MANAGE_EVENTS };
 
 /** Status changes the platform allows: SCHEDULED → ACTIVE or CANCELED, ACTIVE → COMPLETED. */
@@ -70,13 +73,20 @@ export function scheduledEventRoutes(ctx: EmulatorContext): Route[] {
       };
       checkScheduledEvent(errors, shape, channelKind(guild), store.now(), true);
       errors.finish();
-      const open = resources.list(guild.id, 'scheduledEvents').filter((e) => e.status <= 2);
+      const all = resources.list(guild.id, 'scheduledEvents');
+      const open = all.filter((e) => e.status <= 2);
       if (open.length >= MAX_SCHEDULED_EVENTS) {
         throw new ApiError(
           400,
           30038,
           `Maximum number of uncompleted guild scheduled events reached (${MAX_SCHEDULED_EVENTS})`,
         );
+      }
+      // Finished events (completed, canceled) stay listed, as on the platform, until the guild keeps too many:
+      // then the oldest finished one goes (with its DELETE event), so the table stays bounded.
+      const finished = all.filter((e) => e.status > 2);
+      if (all.length >= MAX_KEPT_EVENTS && finished[0]) {
+        resources.delete(guild.id, 'scheduledEvents', finished[0].id);
       }
       const record = resources.add(guild.id, 'scheduledEvents', {
         id: store.nextId(),

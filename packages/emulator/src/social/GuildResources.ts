@@ -10,6 +10,12 @@ import type {
   SoundboardSoundRecord,
 } from '../store/types.js';
 
+/**
+ * The most records of one kind a guild keeps, whoever adds them: a bound on memory and on the saved state
+ * above the platform's own limits, which the routes check first (the admin hook has none of its own).
+ */
+export const MAX_RECORDS_PER_TABLE = 1000;
+
 /** How a record changed. */
 export type ResourceChange = 'create' | 'update' | 'delete';
 
@@ -63,11 +69,17 @@ export class GuildResources extends TypedEmitter<GuildResourceEvents> {
     return records && Object.hasOwn(records, id) ? (records[id] as Tables[K]) : undefined;
   }
 
-  /** Stores a new record; its event follows. Throws a `RangeError` for an unknown guild. */
+  /**
+   * Stores a new record; its event follows. Throws a `RangeError` for an unknown guild or a table at
+   * {@link MAX_RECORDS_PER_TABLE}.
+   */
   add<K extends keyof Tables>(guildId: string, table: K, record: Tables[K]): Tables[K] {
     const guild = this.#guild(guildId);
     if (!guild) throw new RangeError(`no guild "${guildId}"`);
     const records = (guild[table] ??= {}) as Record<string, Tables[K]>;
+    if (Object.keys(records).length >= MAX_RECORDS_PER_TABLE) {
+      throw new RangeError(`${guild.name} has ${MAX_RECORDS_PER_TABLE} ${table} already`);
+    }
     records[record.id] = record;
     this.#log.line('guilds', `${guild.name}: ${table} ${record.id} created`);
     this.#announce('create', guildId, table, record);
