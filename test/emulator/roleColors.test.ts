@@ -63,7 +63,12 @@ describe('role colors (gradients with ENHANCED_ROLE_COLORS)', () => {
     expect(Object.keys(badBody.errors.colors).sort()).toEqual(['primary_color', 'secondary_color']);
 
     // With the feature (the admin hook), gradients and the holographic style are accepted.
+    const updated = new Promise<Guild>((resolve) =>
+      client?.once(Events.GuildUpdate, (_old, now) => resolve(now)),
+    );
     emu.setGuildFeatures(guild.id, ['ENHANCED_ROLE_COLORS']);
+    // GUILD_UPDATE tells the bot at once.
+    expect((await updated).features).toEqual(['ENHANCED_ROLE_COLORS']);
     const gradient = await guild.roles.create({
       name: 'gradient',
       colors: { primaryColor: 0xff0000, secondaryColor: 0x0000ff },

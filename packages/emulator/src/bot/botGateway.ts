@@ -148,6 +148,10 @@ export function wireBotGateway(deps: {
     }
   });
 
+  guilds.on('guildUpdated', (guild) => {
+    if (!guilds.isMember(guild.id, botId)) return;
+    dispatch('GUILD_UPDATE', Intent.GUILDS, guild.id, () => wireGuild(guild, guilds));
+  });
   guilds.on('memberAdded', (guildId, userId) => {
     const guild = guilds.guild(guildId);
     const member = guilds.member(guildId, userId);

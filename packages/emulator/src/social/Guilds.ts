@@ -60,6 +60,8 @@ export interface NewGuild {
 
 /** Events of {@link Guilds}. */
 export type GuildEvents = {
+  /** A guild's own fields changed (its features). */
+  guildUpdated: [guild: GuildRecord];
   /** A user joined a guild. */
   memberAdded: [guildId: string, userId: string];
   /** A member's roles (and so permissions), nick or profile changed. */
@@ -156,6 +158,7 @@ export class Guilds extends TypedEmitter<GuildEvents> {
         throw new RangeError(`"${f.slice(0, 70)}" is not a guild feature name`);
     }
     guild.features = unique;
+    this.emit('guildUpdated', guild);
     this.#log.line('guilds', `${guild.name} has the features ${unique.join(', ') || '(none)'}`);
   }
 
