@@ -35,6 +35,8 @@ import { ActivityInstances } from './activities/ActivityInstances.js';
 import { ActivityProxy, activityOrigin } from './activities/ActivityProxy.js';
 import { activityInstances, launchActivity, launchFor } from './activityHost/activityAdmin.js';
 import { wireBotGateway } from './bot/botGateway.js';
+import { addUserResource } from './social/resourceAdmin.js';
+import { wireResourceGateway } from './bot/resourceGateway.js';
 import { wireMessageWebhookEvents } from './webhooks/messageEvents.js';
 import { enrollInQuest } from './webhooks/questEnrollment.js';
 import { Premium, SkuType } from './premium/Premium.js';
@@ -700,6 +702,21 @@ class RunningEmulator implements Emulator {
     this.#ctx.guilds.setAutoModKeywords(guildId, keywords);
   }
 
+  addGuildResource(options: {
+    guildId: string;
+    user: string;
+    kind: 'emoji' | 'sticker' | 'sound' | 'event';
+    name: string;
+  }): string {
+    const user = this.#ctx.store.findUser(options.user);
+    if (!user || user.bot) throw new RangeError(`no user "${options.user}"`);
+    return addUserResource(this.#ctx.store, this.#ctx.guilds, { ...options, userId: user.id });
+  }
+
+  setGuildFeatures(guildId: string, features: string[]): void {
+    this.#ctx.guilds.setFeatures(guildId, features);
+  }
+
   postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage {
     return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).post(channelId, userIdOrName, content);
   }
@@ -868,6 +885,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const calls = new VoiceCalls(() => clock.now());
   const guildVoice = new GuildVoiceJoins({ guilds, calls, log });
   const bot = wireBotGateway({ hub, guilds, store, http: urls.http });
+  wireResourceGateway({ bot, guilds, store });
   // The application record holds the URL, so that Edit Current Application and a saved state keep it.
   const interactionsEndpoint = {
     get url(): string | null {

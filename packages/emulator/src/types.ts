@@ -1331,6 +1331,22 @@ export interface Emulator extends EmulatorInfo {
   /** Keywords AutoMod blocks in a guild: a message or edit containing one gets 400 200000. */
   setAutoModKeywords(guildId: string, keywords: string[]): void;
   /**
+   * Sets a guild's features (`ENHANCED_ROLE_COLORS` lets its roles have gradient colours), as the platform
+   * grants them; at most 64 upper-case names. Kept by `--state`; sent in the guild object from then on.
+   */
+  setGuildFeatures(guildId: string, features: string[]): void;
+  /**
+   * A member (username or id) makes a guild resource as the chat app would: an `emoji`, a `sticker`, a
+   * soundboard `sound`, or an external scheduled `event` starting in an hour. Returns its id; the bot's
+   * sessions get the matching event. Throws a `RangeError` for a non-member or a bad name.
+   */
+  addGuildResource(options: {
+    guildId: string;
+    user: string;
+    kind: 'emoji' | 'sticker' | 'sound' | 'event';
+    name: string;
+  }): string;
+  /**
    * A chat-app user (username or id) writes in a guild text channel; the message is relayed to a lobby
    * linked to the channel. Throws a `RangeError` when the user may not view or write there, or the content is
    * not 1–2000 characters.

@@ -7,6 +7,7 @@ import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, GuildChannelRecord, GuildRecord } from '../store/types.js';
 import { wireChannel, obfuscatedChannel, wireGuild, wireMember, wireRole } from './guildWire.js';
 import { wireMessage } from './messageWire.js';
+import { wireScheduledEvent, wireSound } from './resourceWire.js';
 import { wireGuildVoiceState } from './voiceWire.js';
 
 /** The guild size above which GUILD_CREATE leaves offline members out (Identify's `large_threshold` default). */
@@ -105,8 +106,12 @@ export function wireBotGateway(deps: {
       threads: [],
       presences: [],
       stage_instances: [],
-      guild_scheduled_events: [],
-      soundboard_sounds: [],
+      guild_scheduled_events: guilds.resources
+        .list(guild.id, 'scheduledEvents')
+        .map((e) => wireScheduledEvent(e, guild.id, store.user(e.creatorId))),
+      soundboard_sounds: guilds.resources
+        .list(guild.id, 'soundboardSounds')
+        .map((s) => wireSound(s, guild.id, store.user(s.userId))),
     };
   };
 
@@ -143,6 +148,10 @@ export function wireBotGateway(deps: {
     }
   });
 
+  guilds.on('guildUpdated', (guild) => {
+    if (!guilds.isMember(guild.id, botId)) return;
+    dispatch('GUILD_UPDATE', Intent.GUILDS, guild.id, () => wireGuild(guild, guilds));
+  });
   guilds.on('memberAdded', (guildId, userId) => {
     const guild = guilds.guild(guildId);
     const member = guilds.member(guildId, userId);

@@ -1,6 +1,7 @@
 import { wireUser } from '../accounts/userObject.js';
 import { Permission } from '../platform/permissions.js';
 import type { Guilds } from '../social/Guilds.js';
+import { wireEmoji, wireSticker } from './resourceWire.js';
 import type {
   GuildChannelRecord,
   GuildMemberRecord,
@@ -21,7 +22,11 @@ export function wireRole(role: RoleRecord): Record<string, unknown> {
     id: role.id,
     name: role.name,
     color: role.color,
-    colors: { primary_color: role.color, secondary_color: null, tertiary_color: null },
+    colors: {
+      primary_color: role.color,
+      secondary_color: role.secondaryColor ?? null,
+      tertiary_color: role.tertiaryColor ?? null,
+    },
     hoist: role.hoist,
     icon: null,
     unicode_emoji: null,
@@ -133,9 +138,9 @@ export function wireGuild(guild: GuildRecord, guilds: Guilds): Record<string, un
     default_message_notifications: 0,
     explicit_content_filter: 0,
     roles: guilds.rolesOf(guild.id).map(wireRole),
-    emojis: [],
-    stickers: [],
-    features: [],
+    emojis: guilds.resources.list(guild.id, 'emojis').map((e) => wireEmoji(e)),
+    stickers: guilds.resources.list(guild.id, 'stickers').map((s) => wireSticker(s, guild.id)),
+    features: [...(guild.features ?? [])],
     mfa_level: 0,
     application_id: null,
     system_channel_id: null,

@@ -253,7 +253,7 @@ export class Dashboard {
     } catch (error) {
       if (!(error instanceof ActionError)) throw error;
       this.#deps.log.line('dashboard', `${label} ${error.status} (${error.error})`);
-      sendJson(res, error.status, { error: error.error, message: error.message });
+      sendJson(res, error.status, { ...error.extra, error: error.error, message: error.message });
     }
   }
 

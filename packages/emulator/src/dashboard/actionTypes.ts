@@ -3,16 +3,19 @@ import type { Emulator } from '../types.js';
 
 /** A refused action: the HTTP status and the JSON error body `{ error, message }`. */
 export class ActionError extends Error {
-  /** The HTTP status (400, 404, 409). */
+  /** The HTTP status (400, 404, 409, 429). */
   readonly status: number;
   /** A short machine-readable reason. */
   readonly error: string;
+  /** More fields of the body (a slowmode refusal's platform `code` and `retry_after`). */
+  readonly extra: Readonly<Record<string, unknown>>;
 
-  constructor(status: number, error: string, message: string) {
+  constructor(status: number, error: string, message: string, extra: Record<string, unknown> = {}) {
     super(message);
     this.name = 'ActionError';
     this.status = status;
     this.error = error;
+    this.extra = extra;
   }
 }
 

@@ -136,6 +136,31 @@ export const GUILD_HOOKS: readonly AdminHook[] = [
     },
   }),
   defineHook({
+    name: 'setGuildFeatures',
+    area: AREA,
+    description: "Sets a guild's features (ENHANCED_ROLE_COLORS allows gradient role colours).",
+    args: z.strictObject({
+      guildId: idArg,
+      features: z.array(z.string().regex(/^[A-Z0-9_]{1,64}$/, 'must be a feature name')).max(64),
+    }),
+    run: (emulator, { guildId, features }) => {
+      emulator.setGuildFeatures(guildId, features);
+    },
+  }),
+  defineHook({
+    name: 'addGuildResource',
+    area: AREA,
+    description:
+      'A member makes a guild emoji, sticker, soundboard sound or scheduled event; returns its id.',
+    args: z.strictObject({
+      guildId: idArg,
+      user: userArg,
+      kind: z.enum(['emoji', 'sticker', 'sound', 'event']),
+      name: z.string().min(1).max(100),
+    }),
+    run: (emulator, args) => emulator.addGuildResource(args),
+  }),
+  defineHook({
     name: 'postChannelMessage',
     area: AREA,
     description: 'A chat-app user writes in a guild text channel (relayed to a linked lobby).',

@@ -9,10 +9,15 @@ import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** Application emoji per application (the document's limit). */
 export const MAX_APP_EMOJIS = 2000;
-/** An emoji image's size limit (256 KiB, as the platform's). */
-const MAX_IMAGE_BYTES = 256 * 1024;
-const NAME = /^[A-Za-z0-9_]{2,32}$/;
-const IMAGE = /^data:image\/(png|jpeg|gif|webp|avif);base64,([A-Za-z0-9+/]+={0,2})$/;
+/** An emoji image's size limit (256 KiB, as the platform's); guild emoji share it. */
+export const MAX_IMAGE_BYTES = 256 * 1024;
+/** An emoji name: 2–32 letters, digits and underscores. */
+export const NAME = /^[A-Za-z0-9_]{2,32}$/;
+/**
+ * An emoji image as a `data:` URI: the format (`gif` is animated) and the base64 bytes. `image/jpg` is there
+ * because discord.js labels every Buffer so (DataResolver.resolveBase64), and the platform takes it.
+ */
+export const IMAGE = /^data:image\/(png|jpeg|jpg|gif|webp|avif);base64,([A-Za-z0-9+/]+={0,2})$/;
 
 /**
  * Application emoji, managed with the bot token: list (`{items}`), get, create (a `data:` image of at most

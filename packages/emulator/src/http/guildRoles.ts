@@ -1,11 +1,11 @@
 import {
   FieldErrors,
   optionalBoolean,
-  optionalInteger,
   optionalBitfield,
   optionalName,
   requireObjectBody,
 } from '../bodies/fieldErrors.js';
+import { ENHANCED_ROLE_COLORS, readRoleColors } from '../bodies/roleColors.js';
 import { wireRole } from '../bot/guildWire.js';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, missingPermissions, unknown } from '../platform/errors.js';
@@ -57,7 +57,8 @@ export function guildRoleRoutes(ctx: EmulatorContext): Route[] {
       b.permissions === undefined || b.permissions === null
         ? undefined
         : optionalBitfield(errors, ['permissions'], b.permissions);
-    const color = optionalInteger(errors, ['color'], b.color, 0, 0xffffff);
+    const enhanced = (guild.features ?? []).includes(ENHANCED_ROLE_COLORS);
+    const colors = readRoleColors(errors, b, enhanced);
     const hoist = optionalBoolean(errors, ['hoist'], b.hoist);
     const mentionable = optionalBoolean(errors, ['mentionable'], b.mentionable);
     errors.finish();
@@ -72,7 +73,7 @@ export function guildRoleRoutes(ctx: EmulatorContext): Route[] {
           ? { permissions: '0' }
           : {}
         : { permissions: permissions.toString() }),
-      ...(color === undefined ? {} : { color }),
+      ...(colors ?? {}),
       ...(hoist === undefined ? {} : { hoist }),
       ...(mentionable === undefined ? {} : { mentionable }),
     };
@@ -106,6 +107,8 @@ export function guildRoleRoutes(ctx: EmulatorContext): Route[] {
         name: fields.name ?? 'new role',
         permissions: parsePermissions(fields.permissions),
         ...(fields.color === undefined ? {} : { color: fields.color }),
+        ...(fields.secondaryColor === undefined ? {} : { secondaryColor: fields.secondaryColor }),
+        ...(fields.tertiaryColor === undefined ? {} : { tertiaryColor: fields.tertiaryColor }),
         ...(fields.hoist === undefined ? {} : { hoist: fields.hoist }),
         ...(fields.mentionable === undefined ? {} : { mentionable: fields.mentionable }),
       });

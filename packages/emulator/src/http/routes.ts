@@ -5,6 +5,7 @@ import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
 import { appEmojiRoutes } from './appEmojis.js';
 import { attachmentRoutes } from './attachments.js';
+import { autoModRuleRoutes } from './autoModRules.js';
 import { channelInviteRoutes } from './channelInvites.js';
 import { channelMessageRoutes } from './channelMessages.js';
 import { commandRoutes } from './commands.js';
@@ -12,10 +13,12 @@ import { currentApplicationRoutes } from './currentApplication.js';
 import { directMessageRoutes } from './directMessages.js';
 import { guildBanRoutes } from './guildBans.js';
 import { guildChannelRoutes } from './guildChannels.js';
+import { guildEmojiRoutes } from './guildEmojis.js';
 import { guildInviteRoutes } from './guildInvites.js';
 import { guildMemberRoutes } from './guildMembers.js';
 import { guildRoleRoutes } from './guildRoles.js';
 import { guildSearchRoutes } from './guildSearch.js';
+import { guildStickerRoutes } from './guildStickers.js';
 import { guildVoiceRoutes } from './guildVoice.js';
 import { guildRoutes } from './guilds.js';
 import { currentUserGuildRoutes } from './currentUserGuilds.js';
@@ -26,6 +29,8 @@ import { pinRoutes } from './pins.js';
 import { premiumRoutes } from './premium.js';
 import { storeRoutes } from './storePage.js';
 import { relationshipRoutes } from './relationships.js';
+import { scheduledEventRoutes } from './scheduledEvents.js';
+import { soundboardRoutes } from './soundboard.js';
 import type { Route } from './router.js';
 import { tokenRoutes } from './token.js';
 import { userRoutes } from './users.js';
@@ -59,6 +64,11 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...commandRoutes(ctx),
     ...currentApplicationRoutes(ctx),
     ...appEmojiRoutes(ctx),
+    ...guildEmojiRoutes(ctx),
+    ...guildStickerRoutes(ctx),
+    ...scheduledEventRoutes(ctx),
+    ...soundboardRoutes(ctx),
+    ...autoModRuleRoutes(ctx),
     ...premiumRoutes(ctx),
     ...storeRoutes(ctx),
     ...interactionRoutes(ctx),

@@ -35,6 +35,9 @@ const UNKNOWN_CODES = {
   Emoji: 10014,
   Ban: 10026,
   Lobby: 10031,
+  Sticker: 10060,
+  'Guild Scheduled Event': 10070,
+  Sound: 10097,
 } as const;
 
 /** A 404 "Unknown …" error with the platform's code, e.g. `unknown('Lobby')` → 10031 Unknown Lobby. */

@@ -22,7 +22,13 @@ import type {
 import { ChannelInvites } from './ChannelInvites.js';
 import { ChannelMessages, mentionsIn } from './ChannelMessages.js';
 import { GuildVoice } from './GuildVoice.js';
+import { checkAutoMod } from './autoMod.js';
+import { GuildResources } from './GuildResources.js';
+import { Slowmode } from './Slowmode.js';
 import { channelPermissions, guildPermissions } from './memberPermissions.js';
+
+/** The most features a guild may be given (a bound on the list; the platform's guilds have a few dozen). */
+export const MAX_GUILD_FEATURES = 64;
 
 /** Channel types the emulator models. */
 export const ChannelKind = { TEXT: 0, VOICE: 2, CATEGORY: 4 } as const;
@@ -54,6 +60,8 @@ export interface NewGuild {
 
 /** Events of {@link Guilds}. */
 export type GuildEvents = {
+  /** A guild's own fields changed (its features). */
+  guildUpdated: [guild: GuildRecord];
   /** A user joined a guild. */
   memberAdded: [guildId: string, userId: string];
   /** A member's roles (and so permissions), nick or profile changed. */
@@ -115,6 +123,10 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   readonly messages: ChannelMessages;
   /** Voice states, voice channel status and start time, and the audit log. */
   readonly voice: GuildVoice;
+  /** Who wrote last in each slowmode channel. */
+  readonly slowmode: Slowmode;
+  /** Custom emoji, stickers, soundboard sounds, scheduled events and AutoMod rules. */
+  readonly resources: GuildResources;
 
   constructor(store: EmulatorStore, log: EmulatorLog) {
     super();
@@ -123,6 +135,8 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     this.invites = new ChannelInvites(store);
     this.messages = new ChannelMessages(store, log);
     this.voice = new GuildVoice({ now: () => store.now(), nextId: () => store.nextId(), log });
+    this.slowmode = new Slowmode(() => store.now());
+    this.resources = new GuildResources((id) => this.guild(id), log);
   }
 
   readonly #autoMod = new Map<string, string[]>();
@@ -138,6 +152,23 @@ export class Guilds extends TypedEmitter<GuildEvents> {
       guildId,
       keywords.map((k) => k.toLowerCase()).filter((k) => k.length > 0),
     );
+  }
+
+  /**
+   * Sets a guild's features (upper-case names, at most {@link MAX_GUILD_FEATURES}, duplicates dropped); throws a
+   * `RangeError` for an unknown guild or a malformed name.
+   */
+  setFeatures(guildId: string, features: readonly string[]): void {
+    const guild = this.#need(guildId);
+    const unique = [...new Set(features)];
+    if (unique.length > MAX_GUILD_FEATURES) throw new RangeError(`at most ${MAX_GUILD_FEATURES} features`);
+    for (const f of unique) {
+      if (!/^[A-Z0-9_]{1,64}$/.test(f))
+        throw new RangeError(`"${f.slice(0, 70)}" is not a guild feature name`);
+    }
+    guild.features = unique;
+    this.emit('guildUpdated', guild);
+    this.#log.line('guilds', `${guild.name} has the features ${unique.join(', ') || '(none)'}`);
   }
 
   /** A guild by id. */
@@ -458,7 +489,15 @@ export class Guilds extends TypedEmitter<GuildEvents> {
   /** Creates a role at the top of the list; `roleCreated` follows. */
   createRole(
     guildId: string,
-    input: { name: string; permissions: bigint; color?: number; hoist?: boolean; mentionable?: boolean },
+    input: {
+      name: string;
+      permissions: bigint;
+      color?: number;
+      secondaryColor?: number | null;
+      tertiaryColor?: number | null;
+      hoist?: boolean;
+      mentionable?: boolean;
+    },
   ): RoleRecord {
     const guild = this.#need(guildId);
     const role = this.#addRole(guild, { ...input, botId: null });
@@ -543,6 +582,8 @@ export class Guilds extends TypedEmitter<GuildEvents> {
       permissions: bigint;
       botId: string | null;
       color?: number;
+      secondaryColor?: number | null;
+      tertiaryColor?: number | null;
       hoist?: boolean;
       mentionable?: boolean;
     },
@@ -554,6 +595,9 @@ export class Guilds extends TypedEmitter<GuildEvents> {
       permissions: input.permissions.toString(),
       position: top + 1,
       color: input.color ?? 0,
+      // Only a gradient role carries these, so a solid one is saved as before gradients.
+      ...(input.secondaryColor == null ? {} : { secondaryColor: input.secondaryColor }),
+      ...(input.tertiaryColor == null ? {} : { tertiaryColor: input.tertiaryColor }),
       hoist: input.hoist ?? false,
       mentionable: input.mentionable ?? false,
       botId: input.botId,
@@ -635,7 +679,9 @@ export class Guilds extends TypedEmitter<GuildEvents> {
 
   /**
    * A chat-app user writes in a channel (the admin hook): stored, then relayed to a linked lobby. Throws a
-   * `RangeError` when the user may not write there or the content is empty or too long.
+   * `RangeError` when the user may not write there or the content is empty or too long, and its
+   * `SlowmodeError` subclass within the channel's slowmode window, its `AutoModError` subclass when an AutoMod
+   * rule blocks the content or quarantines the member.
    */
   post(channelId: string, authorId: string, content: string): ChannelMessageRecord {
     const channel = this.channel(channelId);
@@ -646,6 +692,15 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     }
     if (content.length === 0 || content.length > MAX_CHANNEL_MESSAGE) {
       throw new RangeError(`content must be 1–${MAX_CHANNEL_MESSAGE} characters`);
+    }
+    const author = this.#store.user(authorId);
+    const bot = author?.bot === true;
+    const held = this.permissions(authorId, channelId);
+    const guild = this.guild(channel.guildId);
+    // AutoMod first: a refused send does not count against the slowmode window.
+    if (author && guild && !bot) checkAutoMod(guild, channel.id, author, held, content);
+    if (!Slowmode.exempt(held, bot)) {
+      this.slowmode.check(channel.id, authorId, channel.rateLimitPerUser ?? 0);
     }
     const mentions = mentionsIn(content);
     return this.messages.create(channel, {

@@ -442,6 +442,8 @@ const role = z.strictObject({
   permissions: bitfield,
   position: integer(0),
   color: integer(0, 0xffffff),
+  secondaryColor: integer(0, 0xffffff).nullable().exactOptional(),
+  tertiaryColor: integer(0, 0xffffff).nullable().exactOptional(),
   hoist: bool,
   mentionable: bool,
   botId: snowflake.nullable(),
@@ -458,6 +460,70 @@ const guildMember = z.strictObject({
   deaf: z.boolean().exactOptional(),
 });
 
+const guildEmoji = z.strictObject({
+  id: snowflake,
+  name: pattern(/^[A-Za-z0-9_]{2,32}$/, 'an emoji name (2–32 letters, digits or "_")'),
+  animated: bool,
+  userId: snowflake,
+  roles: z.array(snowflake, { error: must('an array') }),
+  createdAt: time,
+});
+
+const guildSticker = z.strictObject({
+  id: snowflake,
+  name: text(2, 30),
+  description: text(0, 100).nullable(),
+  tags: text(1, 200),
+  formatType: oneOf([1, 2, 3, 4]),
+  userId: snowflake,
+  createdAt: time,
+});
+
+const soundboardSound = z.strictObject({
+  id: snowflake,
+  name: text(2, 32),
+  volume: z
+    .number({ error: must('a number') })
+    .min(0)
+    .max(1),
+  emojiId: snowflake.nullable(),
+  emojiName: text(1, 32).nullable(),
+  userId: snowflake,
+  createdAt: time,
+});
+
+const scheduledEvent = z.strictObject({
+  id: snowflake,
+  channelId: snowflake.nullable(),
+  creatorId: snowflake,
+  name: text(1, 100),
+  description: text(0, 1000).nullable(),
+  startsAt: time,
+  endsAt: time.nullable(),
+  entityType: oneOf([1, 2, 3]),
+  status: oneOf([1, 2, 3, 4]),
+  location: text(1, 100).nullable(),
+  createdAt: time,
+});
+
+const autoModRule = z.strictObject({
+  id: snowflake,
+  name: text(1, 100),
+  creatorId: snowflake,
+  eventType: oneOf([1, 2]),
+  triggerType: oneOf([1, 6]),
+  keywords: z.array(text(1, 60), { error: must('an array') }).max(1000),
+  allowList: z.array(text(1, 60), { error: must('an array') }).max(1000),
+  actions: z
+    .array(z.strictObject({ type: oneOf([1, 2, 3, 4]), metadata: z.record(z.string(), z.unknown()) }), {
+      error: must('an array'),
+    })
+    .max(10),
+  enabled: bool,
+  exemptRoles: z.array(snowflake, { error: must('an array') }).max(20),
+  exemptChannels: z.array(snowflake, { error: must('an array') }).max(50),
+});
+
 const guild = z.strictObject({
   id: snowflake,
   name: text(),
@@ -468,6 +534,15 @@ const guild = z.strictObject({
   // Absent until the first ban. A ban may name a user who never joined, or one since merged away (the guild
   // drops those when it next reads its bans), so no link to users is required.
   bans: record(snowflake, z.strictObject({ reason: text(0, 512).nullable() })).exactOptional(),
+  features: z
+    .array(pattern(/^[A-Z0-9_]{1,64}$/, 'a guild feature name'), { error: must('an array') })
+    .max(64)
+    .exactOptional(),
+  emojis: table(snowflake, guildEmoji, 'id').exactOptional(),
+  stickers: table(snowflake, guildSticker, 'id').exactOptional(),
+  soundboardSounds: table(snowflake, soundboardSound, 'id').exactOptional(),
+  scheduledEvents: table(snowflake, scheduledEvent, 'id').exactOptional(),
+  autoModRules: table(snowflake, autoModRule, 'id').exactOptional(),
 });
 
 const overwrite = z.strictObject({

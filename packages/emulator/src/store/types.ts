@@ -318,8 +318,12 @@ export interface RoleRecord {
   permissions: string;
   /** Sort position; @everyone is 0. */
   position: number;
-  /** RGB colour (the deprecated `color`; 0 for none). */
+  /** RGB colour (the deprecated `color`; 0 for none); always `colors.primary_color`. */
   color: number;
+  /** A gradient's second colour (ENHANCED_ROLE_COLORS guilds only), or null / absent for a solid colour. */
+  secondaryColor?: number | null;
+  /** A holographic style's third colour (needs a second one too), or null / absent. */
+  tertiaryColor?: number | null;
   /** Shown apart in the member list. */
   hoist: boolean;
   mentionable: boolean;
@@ -361,6 +365,105 @@ export interface GuildRecord {
    * is refused for an unknown user, and one whose user was deleted since is dropped when the list is read.
    */
   bans?: Record<string, GuildBanRecord>;
+  /** Guild features (`ENHANCED_ROLE_COLORS`, …) the admin hook `setGuildFeatures` gave it; absent: none. */
+  features?: string[];
+  /** Custom emoji by id (absent in states saved before them: none). */
+  emojis?: Record<string, GuildEmojiRecord>;
+  /** Stickers by id (absent: none). */
+  stickers?: Record<string, GuildStickerRecord>;
+  /** Soundboard sounds by id (absent: none). */
+  soundboardSounds?: Record<string, SoundboardSoundRecord>;
+  /** Scheduled events by id (absent: none). */
+  scheduledEvents?: Record<string, ScheduledEventRecord>;
+  /** AutoMod rules by id (absent: none). */
+  autoModRules?: Record<string, AutoModRuleRecord>;
+}
+
+/** A guild's custom emoji; the emulator keeps its name and kind, not the picture. */
+export interface GuildEmojiRecord {
+  id: string;
+  /** 2–32 letters, digits and underscores. */
+  name: string;
+  animated: boolean;
+  /** Who made it (a user, or the bot): editing another's needs MANAGE_GUILD_EXPRESSIONS. */
+  userId: string;
+  /** Roles allowed to use it (empty: everyone). */
+  roles: string[];
+  /** Unix ms. */
+  createdAt: number;
+}
+
+/** A guild sticker; the emulator keeps its fields and format, not the file. */
+export interface GuildStickerRecord {
+  id: string;
+  /** 2–30 characters. */
+  name: string;
+  /** 0–100 characters, or null. */
+  description: string | null;
+  /** The autocomplete tags (an emoji name or words), up to 200 characters. */
+  tags: string;
+  /** 1 PNG, 2 APNG, 3 LOTTIE, 4 GIF. */
+  formatType: 1 | 2 | 3 | 4;
+  userId: string;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+/** A guild soundboard sound; the emulator keeps its fields, not the audio. */
+export interface SoundboardSoundRecord {
+  id: string;
+  /** 2–32 characters. */
+  name: string;
+  /** 0–1. */
+  volume: number;
+  emojiId: string | null;
+  emojiName: string | null;
+  userId: string;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+/** A guild scheduled event: 1 STAGE_INSTANCE, 2 VOICE (a channel), 3 EXTERNAL (a location and an end time). */
+export interface ScheduledEventRecord {
+  id: string;
+  /** The stage or voice channel; null for an external event. */
+  channelId: string | null;
+  creatorId: string;
+  /** 1–100 characters. */
+  name: string;
+  /** 0–1000 characters, or null. */
+  description: string | null;
+  /** Unix ms. */
+  startsAt: number;
+  /** Unix ms, or null (required for external events). */
+  endsAt: number | null;
+  entityType: 1 | 2 | 3;
+  /** 1 SCHEDULED, 2 ACTIVE, 3 COMPLETED, 4 CANCELED. */
+  status: 1 | 2 | 3 | 4;
+  /** External events: where (1–100 characters); null otherwise. */
+  location: string | null;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+/** An AutoMod rule (the keyword kinds the emulator enforces: KEYWORD 1 and MEMBER_PROFILE 6). */
+export interface AutoModRuleRecord {
+  id: string;
+  name: string;
+  creatorId: string;
+  /** 1 MESSAGE_SEND, 2 MEMBER_UPDATE. */
+  eventType: 1 | 2;
+  /** 1 KEYWORD, 6 MEMBER_PROFILE. */
+  triggerType: 1 | 6;
+  /** `keyword_filter` (matched case-insensitively, `*` at either end as the platform's wildcards). */
+  keywords: string[];
+  /** `allow_list`: words that never match. */
+  allowList: string[];
+  /** Actions as validated: `{type, metadata}` (1 BLOCK_MESSAGE, 2 SEND_ALERT_MESSAGE, 3 TIMEOUT, 4 BLOCK_MEMBER_INTERACTION). */
+  actions: { type: 1 | 2 | 3 | 4; metadata: Record<string, unknown> }[];
+  enabled: boolean;
+  exemptRoles: string[];
+  exemptChannels: string[];
 }
 
 /** A guild ban: the user may not join the guild again until it is lifted. */
