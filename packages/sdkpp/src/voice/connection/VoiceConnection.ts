@@ -109,8 +109,8 @@ export interface VoiceConnectionEvents {
 
 /**
  * One voice connection: the voice gateway session and the UDP transport it sets up (IP discovery, Select
- * Protocol, the transport key), with the DAVE session ({@link DaveLink}), the per-SSRC routing of keys and
- * gains ({@link SsrcRouter}) and speaking in both directions ({@link SpeakingTracker}) each in its own file.
+ * Protocol, the transport key), with the DAVE session (`DaveLink`), the per-SSRC routing of keys and
+ * gains (`SsrcRouter`) and speaking in both directions (`SpeakingTracker`) each in its own file.
  * The owner drives {@link VoiceConnection.tick} and the audio ({@link VoiceConnection.pushCapture},
  * {@link VoiceConnection.drainPlayout}) from its 20 ms audio pump; nothing outside reaches the transport.
  */
@@ -217,7 +217,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     return this.#audio !== undefined;
   }
 
-  /** Microphone frames the transport still holds (0 while none runs); see {@link TransportAudio}. */
+  /** Microphone frames the transport still holds (0 while none runs); see `TransportAudio`. */
   captureBacklog(): number {
     return this.#audio?.captureBacklog() ?? 0;
   }
