@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -228,6 +228,16 @@ describe('guild voice channels', () => {
       channel_id: voiceId,
       session_id: joined.json.sessionId,
     });
+    const notWav = path.join(dir, 'notes.txt');
+    writeFileSync(notWav, 'keep me');
+    const overwrite = await act(
+      emu,
+      'voice/join',
+      { user: 'bob', channel: voiceId, record: notWav },
+      headers,
+    );
+    expect(overwrite).toMatchObject({ status: 400, json: { error: 'refused' } });
+    expect(readFileSync(notWav, 'utf8')).toBe('keep me');
     const again = await act(emu, 'voice/join', { user: 'alice', channel: voiceId }, headers);
     expect(again).toMatchObject({ status: 400, json: { error: 'refused' } });
     expect(await act(emu, 'voice/leave', { user: 'alice' }, headers)).toMatchObject({ status: 200 });

@@ -138,6 +138,8 @@ describe('the soundboard over HTTP and the gateway', () => {
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     const voiceId = seeded.channels.find((c) => c.type === 2)?.id ?? '';
+    // The seeded voice channel opens CONNECT and SPEAK to everyone; here the bot's role alone decides.
+    emu.setChannelOverwrite(voiceId, '@everyone', null);
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CONNECT | CREATE_GUILD_EXPRESSIONS });
     const guild = await login(emu);
     const sound = await guild.soundboardSounds.create({ file: MP3, contentType: 'audio/mpeg', name: 'horn' });

@@ -1,3 +1,5 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+
 import { DaveProtocolSession, type MediaEngine } from 'sdkpp/media';
 import { VoiceConnection, type LogWriter, type VoiceAudioSettings } from 'sdkpp/voice';
 import { WavFileOutput, readWavFile } from '@sdkpp/protocol';
@@ -59,6 +61,7 @@ export class ChannelVoiceUser {
     this.#o = options;
     // Read before joining: a bad file refuses the hook instead of leaving a silent user behind.
     this.#speech = options.play === undefined ? null : readWavFile(options.play);
+    if (options.record !== undefined) refuseToOverwrite(options.record);
     this.#recording = options.record === undefined ? null : new WavFileOutput(options.record);
     this.#onServer = (call, participant) => {
       if (participant.sessionId === this.#sessionId && !this.#left) this.#connect(call, participant);
@@ -191,6 +194,28 @@ export class ChannelVoiceUser {
         recording?.write(frame);
       },
     });
+  }
+}
+
+/**
+ * A recording may replace an earlier recording, never another file: the path comes from a hook, the CLI or
+ * the dashboard, and a slip must not truncate a file that is not a WAV.
+ */
+function refuseToOverwrite(file: string): void {
+  let head: Buffer;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      head = Buffer.alloc(12);
+      readSync(fd, head, 0, 12, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return; // Nothing there (or nothing readable): a new file.
+  }
+  if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') {
+    throw new RangeError(`record: ${file} exists and is not a WAV file; choose another path`);
   }
 }
 
