@@ -5,6 +5,7 @@ import {
   Events,
   GatewayIntentBits,
   type AutoModerationRule,
+  type AutoModerationRuleCreateOptions,
 } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 
@@ -34,24 +35,27 @@ describe('AutoMod rules: KEYWORD and MEMBER_PROFILE with BLOCK_MEMBER_INTERACTIO
     await expect(guild.autoModerationRules.fetch()).rejects.toMatchObject({ status: 403, code: 50013 });
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | MANAGE_GUILD });
 
+    // Both refused rules block member interaction; each call names only the part it gets wrong.
+    const blocking = (rule: Pick<AutoModerationRuleCreateOptions, 'name' | 'eventType' | 'triggerType'>) =>
+      guild.autoModerationRules.create({
+        ...rule,
+        triggerMetadata: { keywordFilter: ['x'] },
+        actions: [{ type: AutoModerationActionType.BlockMemberInteraction }],
+      });
     // BLOCK_MEMBER_INTERACTION only goes with MEMBER_PROFILE: 50035 on a KEYWORD rule.
     await expect(
-      guild.autoModerationRules.create({
+      blocking({
         name: 'wrong',
         eventType: AutoModerationRuleEventType.MessageSend,
         triggerType: AutoModerationRuleTriggerType.Keyword,
-        triggerMetadata: { keywordFilter: ['x'] },
-        actions: [{ type: AutoModerationActionType.BlockMemberInteraction }],
       }),
     ).rejects.toMatchObject({ code: 50035 });
     // MEMBER_PROFILE goes with MEMBER_UPDATE.
     await expect(
-      guild.autoModerationRules.create({
+      blocking({
         name: 'wrong event',
         eventType: AutoModerationRuleEventType.MessageSend,
         triggerType: AutoModerationRuleTriggerType.MemberProfile,
-        triggerMetadata: { keywordFilter: ['x'] },
-        actions: [{ type: AutoModerationActionType.BlockMemberInteraction }],
       }),
     ).rejects.toMatchObject({ code: 50035 });
 
