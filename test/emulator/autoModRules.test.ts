@@ -2,15 +2,15 @@ import {
   AutoModerationActionType,
   AutoModerationRuleEventType,
   AutoModerationRuleTriggerType,
-  Client,
   Events,
   GatewayIntentBits,
   type AutoModerationRule,
-  type Guild,
+  type AutoModerationRuleCreateOptions,
 } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { discordjsBotAfterEach } from './discordjsHelpers.js';
 
 // Bits written out from the document, not imported from the emulator (see permissionBits.ts).
 const VIEW = 1n << 10n;
@@ -19,61 +19,48 @@ const MANAGE_GUILD = 1n << 5n;
 
 describe('AutoMod rules: KEYWORD and MEMBER_PROFILE with BLOCK_MEMBER_INTERACTION', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-    client = undefined;
-    emu = undefined;
-  });
-
-  async function login(e: Emulator): Promise<Guild> {
-    client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.AutoModerationConfiguration],
-      rest: { api: `${e.http}/api` },
-    });
-    const ready = new Promise<void>((resolve) => client?.once(Events.ClientReady, () => resolve()));
-    await client.login(e.botToken);
-    await ready;
-    const guild = client.guilds.cache.first();
-    if (!guild) throw new Error('no guild');
-    return guild;
-  }
+  const bot = discordjsBotAfterEach([
+    GatewayIntentBits.Guilds,
+    GatewayIntentBits.AutoModerationConfiguration,
+  ]);
 
   it('quarantines a member whose profile matches: their sends are refused until the profile changes', async () => {
-    emu = await startEmulator({ users: 3 });
+    emu = await bot.start({ users: 3 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     const generalId = seeded.channels.find((c) => c.name === 'general')?.id ?? '';
-    const guild = await login(emu);
+    const guild = await bot.login(emu);
 
     // Rules need MANAGE_GUILD.
     await expect(guild.autoModerationRules.fetch()).rejects.toMatchObject({ status: 403, code: 50013 });
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | MANAGE_GUILD });
 
+    // Both refused rules block member interaction; each call names only the part it gets wrong.
+    const blocking = (rule: Pick<AutoModerationRuleCreateOptions, 'name' | 'eventType' | 'triggerType'>) =>
+      guild.autoModerationRules.create({
+        ...rule,
+        triggerMetadata: { keywordFilter: ['x'] },
+        actions: [{ type: AutoModerationActionType.BlockMemberInteraction }],
+      });
     // BLOCK_MEMBER_INTERACTION only goes with MEMBER_PROFILE: 50035 on a KEYWORD rule.
     await expect(
-      guild.autoModerationRules.create({
+      blocking({
         name: 'wrong',
         eventType: AutoModerationRuleEventType.MessageSend,
         triggerType: AutoModerationRuleTriggerType.Keyword,
-        triggerMetadata: { keywordFilter: ['x'] },
-        actions: [{ type: AutoModerationActionType.BlockMemberInteraction }],
       }),
     ).rejects.toMatchObject({ code: 50035 });
     // MEMBER_PROFILE goes with MEMBER_UPDATE.
     await expect(
-      guild.autoModerationRules.create({
+      blocking({
         name: 'wrong event',
         eventType: AutoModerationRuleEventType.MessageSend,
         triggerType: AutoModerationRuleTriggerType.MemberProfile,
-        triggerMetadata: { keywordFilter: ['x'] },
-        actions: [{ type: AutoModerationActionType.BlockMemberInteraction }],
       }),
     ).rejects.toMatchObject({ code: 50035 });
 
     const announced = new Promise<AutoModerationRule>((resolve) =>
-      client?.once(Events.AutoModerationRuleCreate, resolve),
+      bot.client?.once(Events.AutoModerationRuleCreate, resolve),
     );
     const rule = await guild.autoModerationRules.create({
       name: 'No scam names',
@@ -130,13 +117,13 @@ describe('AutoMod rules: KEYWORD and MEMBER_PROFILE with BLOCK_MEMBER_INTERACTIO
   });
 
   it('blocks keywords in users’ messages with BLOCK_MESSAGE, keeps rules with the state, and deletes them', async () => {
-    emu = await startEmulator({ users: 3 });
+    emu = await bot.start({ users: 3 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     const generalId = seeded.channels.find((c) => c.name === 'general')?.id ?? '';
     const lfgId = seeded.channels.find((c) => c.name === 'lfg')?.id ?? '';
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | MANAGE_GUILD });
-    const guild = await login(emu);
+    const guild = await bot.login(emu);
     const rule = await guild.autoModerationRules.create({
       name: 'Words',
       eventType: AutoModerationRuleEventType.MessageSend,
@@ -156,11 +143,10 @@ describe('AutoMod rules: KEYWORD and MEMBER_PROFILE with BLOCK_MEMBER_INTERACTIO
     emu.postChannelMessage(lfgId, 'bob', 'cheat in an exempt channel');
 
     const saved = emu.exportState();
-    await client?.destroy();
-    client = undefined;
+    await bot.logout();
     await emu.close();
-    emu = await startEmulator({ state: saved, rpc: false });
-    const restored = await login(emu);
+    emu = await bot.start({ state: saved, rpc: false });
+    const restored = await bot.login(emu);
     const rules = await restored.autoModerationRules.fetch();
     expect(rules.map((r) => r.name)).toEqual(['Words']);
     expect(() => emu?.postChannelMessage(generalId, 'bob', 'cheat')).toThrow(/AutoMod/);

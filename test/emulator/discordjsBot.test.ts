@@ -1,38 +1,21 @@
-import { ChannelType, Client, Events, GatewayIntentBits, type Message, type TextChannel } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { ChannelType, Events, GatewayIntentBits, type Message, type TextChannel } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
-
-/** A discord.js v14 client pointed at the emulator (REST and, through GET /gateway/bot, the gateway). */
-function botClient(emu: Emulator, intents: GatewayIntentBits[]): Client {
-  return new Client({ intents, rest: { api: `${emu.http}/api` } });
-}
-
-async function login(client: Client, token: string): Promise<void> {
-  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-  await client.login(token);
-  await ready;
-}
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { discordjsBotAfterEach } from './discordjsHelpers.js';
 
 describe('a discord.js v14 bot against the emulator', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-    client = undefined;
-    emu = undefined;
-  });
+  const bot = discordjsBotAfterEach([
+    GatewayIntentBits.Guilds,
+    GatewayIntentBits.GuildMessages,
+    GatewayIntentBits.MessageContent,
+    GatewayIntentBits.GuildMembers,
+  ]);
 
   it('logs in, sees its guild and channels, sends and receives messages', async () => {
-    emu = await startEmulator({ users: 2, privilegedIntents: ['message_content', 'members'] });
-    client = botClient(emu, [
-      GatewayIntentBits.Guilds,
-      GatewayIntentBits.GuildMessages,
-      GatewayIntentBits.MessageContent,
-      GatewayIntentBits.GuildMembers,
-    ]);
-    await login(client, emu.botToken);
+    emu = await bot.start({ users: 2, privilegedIntents: ['message_content', 'members'] });
+    const client = await bot.connect(emu);
     const guild = client.guilds.cache.first();
     expect(guild?.name).toBe('Emulator Guild');
     expect(guild?.members.cache.size).toBe(3);
@@ -61,7 +44,7 @@ describe('a discord.js v14 bot against the emulator', () => {
     expect(stored.at(-1)).toMatchObject({ content: 'hello from discord.js', authorId: emu.applicationId });
 
     const received = new Promise<Message>((resolve) => {
-      client?.on(Events.MessageCreate, (m) => {
+      client.on(Events.MessageCreate, (m) => {
         if (m.author.id !== me.id) resolve(m);
       });
     });
@@ -85,21 +68,16 @@ describe('a discord.js v14 bot against the emulator', () => {
 
 describe('a discord.js v14 bot and channel obfuscation', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-  });
+  const bot = discordjsBotAfterEach([GatewayIntentBits.Guilds]);
 
   it('sees the channel it cannot view obfuscated, then whole once it may view it', async () => {
-    emu = await startEmulator({ users: 2, channelObfuscation: true });
-    client = botClient(emu, [GatewayIntentBits.Guilds]);
-    await login(client, emu.botToken);
+    emu = await bot.start({ users: 2, channelObfuscation: true });
+    const client = await bot.connect(emu);
     const guild = client.guilds.cache.first();
     const staffId = emu.guilds()[0]?.channels.find((c) => c.name === 'staff')?.id ?? '';
     expect(guild?.channels.cache.get(staffId)?.name).toBe('___hidden___');
     const updated = new Promise<string>((resolve) => {
-      client?.on(Events.ChannelUpdate, (_old, now) => {
+      client.on(Events.ChannelUpdate, (_old, now) => {
         if (now.id === staffId && 'name' in now) resolve(now.name);
       });
     });

@@ -1,8 +1,9 @@
-import { Client, DiscordAPIError, Events, GatewayIntentBits, type GuildBan } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { DiscordAPIError, Events, GatewayIntentBits, type GuildBan } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
 import { botSession as openBotSession } from './botHelpers.js';
+import { discordjsBotAfterEach } from './discordjsHelpers.js';
 import { getCode, postCodeExchange, postJson, type TestGateway } from './helpers.js';
 import { call as apiCall, closeAfterEach, data, loggedEmulator, player } from './lobbyHelpers.js';
 import {
@@ -380,34 +381,22 @@ describe('joining a guild one is banned from', () => {
 
 describe('a discord.js v14 bot banning', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-    client = undefined;
-    emu = undefined;
-  });
+  const bot = discordjsBotAfterEach([GatewayIntentBits.Guilds, GatewayIntentBits.GuildModeration]);
 
   it('bans with deleteMessageSeconds, receives guildBanAdd, fetches and removes bans', async () => {
-    emu = await startEmulator({ users: 3 });
+    emu = await bot.start({ users: 3 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | READ_HISTORY | BAN });
     const general = seeded.channels.find((c) => c.name === 'general')?.id ?? '';
     const [alice = '', , carol = ''] = emu.users.map((u) => u.id);
-    client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildModeration],
-      rest: { api: `${emu.http}/api` },
-    });
-    const ready = new Promise<void>((resolve) => client?.once(Events.ClientReady, () => resolve()));
-    await client.login(emu.botToken);
-    await ready;
+    const client = await bot.connect(emu);
     const guild = client.guilds.cache.get(seeded.id);
     if (!guild) throw new Error('the bot does not see its guild');
 
     emu.postChannelMessage(general, 'carol', 'buy gold');
     emu.postChannelMessage(general, 'bob', 'hello');
-    const banAdd = new Promise<GuildBan>((resolve) => client?.once(Events.GuildBanAdd, resolve));
+    const banAdd = new Promise<GuildBan>((resolve) => client.once(Events.GuildBanAdd, resolve));
     await guild.members.ban(carol, { deleteMessageSeconds: 60, reason: 'gold seller' });
     expect((await banAdd).user.id).toBe(carol);
     expect(emu.channelMessages(general).map((m) => m.content)).toEqual(['hello']);
@@ -419,7 +408,7 @@ describe('a discord.js v14 bot banning', () => {
     expect(refused).toBeInstanceOf(DiscordAPIError);
     expect((refused as DiscordAPIError).code).toBe(50013);
 
-    const banRemove = new Promise<GuildBan>((resolve) => client?.once(Events.GuildBanRemove, resolve));
+    const banRemove = new Promise<GuildBan>((resolve) => client.once(Events.GuildBanRemove, resolve));
     await guild.bans.remove(carol);
     expect((await banRemove).user.id).toBe(carol);
     expect((await guild.bans.fetch()).size).toBe(0);

@@ -1,7 +1,8 @@
-import { Client, Events, GatewayIntentBits, type Guild, type GuildEmoji, type Sticker } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Events, GatewayIntentBits, type GuildEmoji, type Sticker } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { discordjsBotAfterEach } from './discordjsHelpers.js';
 
 // Bits written out from the document, not imported from the emulator (see permissionBits.ts).
 const VIEW = 1n << 10n;
@@ -18,32 +19,13 @@ const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(64, 2)]
 
 describe('guild emoji and stickers (expressions) through discord.js', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-    client = undefined;
-    emu = undefined;
-  });
-
-  async function login(e: Emulator): Promise<Guild> {
-    client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildExpressions],
-      rest: { api: `${e.http}/api` },
-    });
-    const ready = new Promise<void>((resolve) => client?.once(Events.ClientReady, () => resolve()));
-    await client.login(e.botToken);
-    await ready;
-    const guild = client.guilds.cache.first();
-    if (!guild) throw new Error('no guild');
-    return guild;
-  }
+  const bot = discordjsBotAfterEach([GatewayIntentBits.Guilds, GatewayIntentBits.GuildExpressions]);
 
   it('needs CREATE_GUILD_EXPRESSIONS to create, MANAGE_GUILD_EXPRESSIONS for others’ emoji, and sends the events', async () => {
-    emu = await startEmulator({ users: 2 });
+    emu = await bot.start({ users: 2 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
-    const guild = await login(emu);
+    const guild = await bot.login(emu);
 
     // The seeded bot holds neither bit: 403 50013.
     await expect(guild.emojis.create({ attachment: PNG, name: 'nope' })).rejects.toMatchObject({
@@ -58,7 +40,7 @@ describe('guild emoji and stickers (expressions) through discord.js', () => {
     });
 
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_GUILD_EXPRESSIONS });
-    const created = new Promise<GuildEmoji>((resolve) => client?.once(Events.GuildEmojiCreate, resolve));
+    const created = new Promise<GuildEmoji>((resolve) => bot.client?.once(Events.GuildEmojiCreate, resolve));
     const emoji = await guild.emojis.create({ attachment: PNG, name: 'trophy' });
     expect(emoji.name).toBe('trophy');
     expect(emoji.animated).toBe(false);
@@ -71,11 +53,11 @@ describe('guild emoji and stickers (expressions) through discord.js', () => {
 
     // Its own: CREATE_GUILD_EXPRESSIONS suffices to rename and delete.
     const renamed = new Promise<GuildEmoji>((resolve) =>
-      client?.once(Events.GuildEmojiUpdate, (_old, now) => resolve(now)),
+      bot.client?.once(Events.GuildEmojiUpdate, (_old, now) => resolve(now)),
     );
     await emoji.edit({ name: 'cup' });
     expect((await renamed).name).toBe('cup');
-    const deleted = new Promise<GuildEmoji>((resolve) => client?.once(Events.GuildEmojiDelete, resolve));
+    const deleted = new Promise<GuildEmoji>((resolve) => bot.client?.once(Events.GuildEmojiDelete, resolve));
     await animated.delete();
     expect((await deleted).id).toBe(animated.id);
 
@@ -105,19 +87,19 @@ describe('guild emoji and stickers (expressions) through discord.js', () => {
     expect(Object.keys(body.errors).sort()).toEqual(['image', 'name', 'roles']);
 
     // A new session's GUILD_CREATE carries the emoji list.
-    await client?.destroy();
-    const again = await login(emu);
+    await bot.logout();
+    const again = await bot.login(emu);
     expect(again.emojis.cache.map((e) => e.name)).toEqual(['cup']);
   });
 
   it('creates stickers from a multipart file, edits and deletes them, and saves them with the state', async () => {
-    emu = await startEmulator({ users: 2 });
+    emu = await bot.start({ users: 2 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_GUILD_EXPRESSIONS });
-    const guild = await login(emu);
+    const guild = await bot.login(emu);
 
-    const created = new Promise<Sticker>((resolve) => client?.once(Events.GuildStickerCreate, resolve));
+    const created = new Promise<Sticker>((resolve) => bot.client?.once(Events.GuildStickerCreate, resolve));
     const sticker = await guild.stickers.create({
       file: { attachment: PNG, name: 'win.png' },
       name: 'victory',
@@ -155,19 +137,18 @@ describe('guild emoji and stickers (expressions) through discord.js', () => {
     ).rejects.toMatchObject({ code: 30039 });
 
     const saved = emu.exportState();
-    await client?.destroy();
-    client = undefined;
+    await bot.logout();
     await emu.close();
-    emu = await startEmulator({ state: saved, rpc: false });
-    const restored = await login(emu);
+    emu = await bot.start({ state: saved, rpc: false });
+    const restored = await bot.login(emu);
     expect(restored.stickers.cache.get(sticker.id)?.description).toBe('A great win');
-    const deleted = new Promise<Sticker>((resolve) => client?.once(Events.GuildStickerDelete, resolve));
+    const deleted = new Promise<Sticker>((resolve) => bot.client?.once(Events.GuildStickerDelete, resolve));
     await restored.stickers.delete(sticker.id);
     expect((await deleted).id).toBe(sticker.id);
     expect((await restored.stickers.fetch()).size).toBe(4);
   });
   it('bounds the emoji: 50 static (30008) and 50 animated (30018) over HTTP, 1000 kept whoever adds them', async () => {
-    emu = await startEmulator({ users: 2, rateLimits: 'off' });
+    emu = await bot.start({ users: 2, rateLimits: 'off' });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_GUILD_EXPRESSIONS });

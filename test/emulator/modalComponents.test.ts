@@ -228,42 +228,27 @@ describe('modals: File Upload and the modal-only inputs inside Labels', () => {
 describe('ATTACHMENT options and their file types', () => {
   it('keeps file_types on attachment options, refuses it elsewhere, and checks the files invoked with', async () => {
     const { emu } = await loggedEmulator(running, { users: 1 });
-    const made = await call<Json>(
-      emu,
-      `Bot ${emu.botToken}`,
-      'POST',
-      `/applications/${emu.applicationId}/commands`,
-      {
-        name: 'upload',
-        description: 'Upload a replay',
-        options: [{ type: 11, name: 'replay', description: 'The replay', file_types: ['.rep', 'video'] }],
-      },
-    );
+    // The three commands below go the same way (the bot registers them): only the command differs.
+    const register = (command: Record<string, unknown>) =>
+      call<Json>(emu, `Bot ${emu.botToken}`, 'POST', `/applications/${emu.applicationId}/commands`, command);
+    const made = await register({
+      name: 'upload',
+      description: 'Upload a replay',
+      options: [{ type: 11, name: 'replay', description: 'The replay', file_types: ['.rep', 'video'] }],
+    });
     expect(made.status).toBe(201);
     expect((made.json.options as Json)[0]).toMatchObject({ file_types: ['.rep', 'video'] });
-    const wrong = await call<Json>(
-      emu,
-      `Bot ${emu.botToken}`,
-      'POST',
-      `/applications/${emu.applicationId}/commands`,
-      {
-        name: 'named',
-        description: 'A name',
-        options: [{ type: 3, name: 'name', description: 'A name', file_types: ['image'] }],
-      },
-    );
+    const wrong = await register({
+      name: 'named',
+      description: 'A name',
+      options: [{ type: 3, name: 'name', description: 'A name', file_types: ['image'] }],
+    });
     expect(wrong.json).toMatchObject({ code: 50035, errors: { options: { 0: { file_types: {} } } } });
-    const junk = await call<Json>(
-      emu,
-      `Bot ${emu.botToken}`,
-      'POST',
-      `/applications/${emu.applicationId}/commands`,
-      {
-        name: 'junk',
-        description: 'Junk',
-        options: [{ type: 11, name: 'f', description: 'F', file_types: ['png'] }],
-      },
-    );
+    const junk = await register({
+      name: 'junk',
+      description: 'Junk',
+      options: [{ type: 11, name: 'f', description: 'F', file_types: ['png'] }],
+    });
     expect(junk.json).toMatchObject({ code: 50035, errors: { options: { 0: { file_types: { 0: {} } } } } });
 
     // Invoked with a file: checked against file_types, then in resolved.attachments and downloadable.

@@ -1,67 +1,28 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { verifyKey } from 'discord-interactions';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import {
-  createWebhookEventsHandler,
-  type RequestHandler,
-  type WebhookEvent,
-} from '../../packages/sdkpp/src/backend/index.js';
+import { createWebhookEventsHandler, type WebhookEvent } from '../../packages/sdkpp/src/backend/index.js';
 import { findHook } from '../../packages/emulator/src/hooks/index.js';
 import { checkHookArgs } from '../../packages/emulator/src/hooks/hook.js';
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import {
+  recordingReceiver,
+  until,
+  webhookReceiversAfterEach,
+  type ReceivedWebhook,
+} from './webhookReceivers.js';
 
 // QUEST_USER_ENROLLMENT from the enrollInQuest admin hook, received over loopback HTTP by a bare recorder that
 // discord-interactions' verifier checks, and by sdkpp/backend's receiver, typed.
 
-const servers: Server[] = [];
 let emu: Emulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
-});
-
-async function listen(handler: RequestHandler): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
-}
-
-async function bodyOf(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const receivers = webhookReceiversAfterEach();
 
 describe('QUEST_USER_ENROLLMENT', () => {
   it('is sent signed to the webhook events URL when a user enrolls in a Quest', async () => {
-    emu = await startEmulator({ users: 2 });
-    const received: { signature: string; timestamp: string; body: string }[] = [];
-    emu.setWebhookEventsUrl(
-      await listen((request, response) => {
-        void bodyOf(request).then((body) => {
-          received.push({
-            signature: String(request.headers['x-signature-ed25519']),
-            timestamp: String(request.headers['x-signature-timestamp']),
-            body,
-          });
-          response.writeHead(204).end();
-        });
-      }),
-    );
+    emu = await receivers.start({ users: 2 });
+    const received: ReceivedWebhook[] = [];
+    emu.setWebhookEventsUrl(await receivers.listen(recordingReceiver(received)));
     const alice = emu.users[0];
     const data = emu.enrollInQuest({ user: 'alice', questId: '1300000000000000001' });
     expect(data).toMatchObject({ user_id: alice?.id, quest_id: '1300000000000000001' });
@@ -93,10 +54,10 @@ describe('QUEST_USER_ENROLLMENT', () => {
   });
 
   it('reaches sdkpp/backend typed, through the enrollInQuest admin hook', async () => {
-    emu = await startEmulator({ users: 2 });
+    emu = await receivers.start({ users: 2 });
     const events: WebhookEvent[] = [];
     emu.setWebhookEventsUrl(
-      await listen(
+      await receivers.listen(
         createWebhookEventsHandler({
           publicKey: emu.applicationPublicKey,
           onEvent: (event) => {

@@ -1,7 +1,8 @@
-import { Client, Events, GatewayIntentBits, type Guild } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Events, GatewayIntentBits, type Guild } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { discordjsBotAfterEach } from './discordjsHelpers.js';
 
 // Bits written out from the document, not imported from the emulator (see permissionBits.ts).
 const VIEW = 1n << 10n;
@@ -10,30 +11,14 @@ const MANAGE_ROLES = 1n << 28n;
 
 describe('role colors (gradients with ENHANCED_ROLE_COLORS)', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-    client = undefined;
-    emu = undefined;
-  });
-
-  async function botGuild(e: Emulator): Promise<Guild> {
-    client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${e.http}/api` } });
-    const ready = new Promise<void>((resolve) => client?.once(Events.ClientReady, () => resolve()));
-    await client.login(e.botToken);
-    await ready;
-    const guild = client.guilds.cache.first();
-    if (!guild) throw new Error('no guild');
-    return guild;
-  }
+  const bot = discordjsBotAfterEach([GatewayIntentBits.Guilds]);
 
   it('refuses a gradient without the feature, keeps color = primary_color, and saves the colors', async () => {
-    emu = await startEmulator({ users: 2 });
+    emu = await bot.start({ users: 2 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | MANAGE_ROLES });
-    const guild = await botGuild(emu);
+    const guild = await bot.login(emu);
     expect(guild.features).toEqual([]);
 
     // A solid colour through `colors`: the deprecated `color` follows the primary colour.
@@ -64,7 +49,7 @@ describe('role colors (gradients with ENHANCED_ROLE_COLORS)', () => {
 
     // With the feature (the admin hook), gradients and the holographic style are accepted.
     const updated = new Promise<Guild>((resolve) =>
-      client?.once(Events.GuildUpdate, (_old, now) => resolve(now)),
+      bot.client?.once(Events.GuildUpdate, (_old, now) => resolve(now)),
     );
     emu.setGuildFeatures(guild.id, ['ENHANCED_ROLE_COLORS']);
     // GUILD_UPDATE tells the bot at once.
@@ -108,10 +93,9 @@ describe('role colors (gradients with ENHANCED_ROLE_COLORS)', () => {
     });
     expect(((await fetched.json()) as { features: string[] }).features).toEqual(['ENHANCED_ROLE_COLORS']);
     const saved = emu.exportState();
-    await client?.destroy();
-    client = undefined;
+    await bot.logout();
     await emu.close();
-    emu = await startEmulator({ state: saved, rpc: false });
+    emu = await bot.start({ state: saved, rpc: false });
     const again = await fetch(`${emu.api}/guilds/${guild.id}/roles/${holo.id}`, {
       headers: { Authorization: `Bot ${emu.botToken}` },
     });

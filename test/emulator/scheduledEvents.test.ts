@@ -1,16 +1,15 @@
 import {
-  Client,
   Events,
   GatewayIntentBits,
   GuildScheduledEventEntityType,
   GuildScheduledEventPrivacyLevel,
   GuildScheduledEventStatus,
-  type Guild,
   type GuildScheduledEvent,
 } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { discordjsBotAfterEach } from './discordjsHelpers.js';
 
 // Bits written out from the document, not imported from the emulator (see permissionBits.ts).
 const VIEW = 1n << 10n;
@@ -22,34 +21,15 @@ const HOUR = 3_600_000;
 
 describe('guild scheduled events through discord.js', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-    client = undefined;
-    emu = undefined;
-  });
-
-  async function login(e: Emulator): Promise<Guild> {
-    client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildScheduledEvents],
-      rest: { api: `${e.http}/api` },
-    });
-    const ready = new Promise<void>((resolve) => client?.once(Events.ClientReady, () => resolve()));
-    await client.login(e.botToken);
-    await ready;
-    const guild = client.guilds.cache.first();
-    if (!guild) throw new Error('no guild');
-    return guild;
-  }
+  const bot = discordjsBotAfterEach([GatewayIntentBits.Guilds, GatewayIntentBits.GuildScheduledEvents]);
 
   it('creates voice and external events with CREATE_EVENTS, checks each entity type, and moves status', async () => {
-    emu = await startEmulator({ users: 2 });
+    emu = await bot.start({ users: 2 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     const voiceId = seeded.channels.find((c) => c.type === 2)?.id ?? '';
     const textId = seeded.channels.find((c) => c.name === 'general')?.id ?? '';
-    const guild = await login(emu);
+    const guild = await bot.login(emu);
     const start = new Date(Date.now() + HOUR);
     const external = {
       name: 'Tournament',
@@ -70,7 +50,7 @@ describe('guild scheduled events through discord.js', () => {
 
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_EVENTS });
     const announced = new Promise<GuildScheduledEvent>((resolve) =>
-      client?.once(Events.GuildScheduledEventCreate, resolve),
+      bot.client?.once(Events.GuildScheduledEventCreate, resolve),
     );
     const event = await guild.scheduledEvents.create({ ...external, description: 'Finals' });
     expect(event).toMatchObject({
@@ -126,7 +106,7 @@ describe('guild scheduled events through discord.js', () => {
 
     // Status moves: SCHEDULED → ACTIVE → COMPLETED; nothing goes back.
     const updated = new Promise<GuildScheduledEvent | null>((resolve) =>
-      client?.once(Events.GuildScheduledEventUpdate, (_old, now) => resolve(now)),
+      bot.client?.once(Events.GuildScheduledEventUpdate, (_old, now) => resolve(now)),
     );
     const active = await event.setStatus(GuildScheduledEventStatus.Active);
     expect(active.status).toBe(GuildScheduledEventStatus.Active);
@@ -155,7 +135,7 @@ describe('guild scheduled events through discord.js', () => {
     expect(fetched.map((e) => e.name).sort()).toEqual(['Tournament', 'Voice night']);
 
     const deleted = new Promise<{ id: string }>((resolve) =>
-      client?.once(Events.GuildScheduledEventDelete, resolve),
+      bot.client?.once(Events.GuildScheduledEventDelete, resolve),
     );
     await guild.scheduledEvents.delete(voice.id);
     expect((await deleted).id).toBe(voice.id);
@@ -163,7 +143,7 @@ describe('guild scheduled events through discord.js', () => {
   });
 
   it('needs MANAGE_EVENTS for a member’s event, and keeps events in the saved state and GUILD_CREATE', async () => {
-    emu = await startEmulator({ users: 2 });
+    emu = await bot.start({ users: 2 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_EVENTS });
@@ -173,7 +153,7 @@ describe('guild scheduled events through discord.js', () => {
       kind: 'event',
       name: 'Alice night',
     });
-    const guild = await login(emu);
+    const guild = await bot.login(emu);
     // GUILD_CREATE carried it.
     expect(guild.scheduledEvents.cache.get(hers)?.name).toBe('Alice night');
     await expect(guild.scheduledEvents.edit(hers, { name: 'Mine' })).rejects.toMatchObject({
@@ -186,11 +166,10 @@ describe('guild scheduled events through discord.js', () => {
     expect(renamed.name).toBe('Our night');
 
     const saved = emu.exportState();
-    await client?.destroy();
-    client = undefined;
+    await bot.logout();
     await emu.close();
-    emu = await startEmulator({ state: saved, rpc: false });
-    const restored = await login(emu);
+    emu = await bot.start({ state: saved, rpc: false });
+    const restored = await bot.login(emu);
     expect(restored.scheduledEvents.cache.get(hers)).toMatchObject({
       name: 'Our night',
       creatorId: seeded.ownerId,
@@ -198,7 +177,7 @@ describe('guild scheduled events through discord.js', () => {
   });
   it('bounds the list: 100 uncompleted events (30038), and the oldest finished one goes at 250 kept', async () => {
     // Hundreds of calls in a row: the emulator's HTTP rate limits would answer 429 first.
-    emu = await startEmulator({ users: 2, rateLimits: 'off' });
+    emu = await bot.start({ users: 2, rateLimits: 'off' });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_EVENTS });

@@ -1,7 +1,8 @@
-import { Client, Events, GatewayIntentBits, type TextChannel } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayIntentBits, type TextChannel } from 'discord.js';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { discordjsBotAfterEach } from './discordjsHelpers.js';
 
 // Bits written out from the document, not imported from the emulator (see permissionBits.ts).
 const VIEW = 1n << 10n;
@@ -20,20 +21,11 @@ async function dashboardToken(emu: Emulator): Promise<string> {
 
 describe('slowmode (rate_limit_per_user) on user sends', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-    client = undefined;
-    emu = undefined;
-  });
+  const bot = discordjsBotAfterEach([GatewayIntentBits.Guilds]);
 
   it('refuses a second user message within the window with 429 20016 and retry_after; bots are exempt', async () => {
-    emu = await startEmulator({ users: 4 });
-    client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: `${emu.http}/api` } });
-    const ready = new Promise<void>((resolve) => client?.once(Events.ClientReady, () => resolve()));
-    await client.login(emu.botToken);
-    await ready;
+    emu = await bot.start({ users: 4 });
+    const client = await bot.connect(emu);
     const guild = emu.guilds()[0];
     const generalId = guild?.channels.find((c) => c.name === 'general')?.id ?? '';
     const general = (await client.channels.fetch(generalId)) as TextChannel;
@@ -91,7 +83,7 @@ describe('slowmode (rate_limit_per_user) on user sends', () => {
   });
 
   it('lets BYPASS_SLOWMODE and the owner through; MANAGE_MESSAGES or MANAGE_CHANNELS alone no longer do', async () => {
-    emu = await startEmulator({ users: 4 });
+    emu = await bot.start({ users: 4 });
     const guild = emu.guilds()[0];
     if (!guild) throw new Error('no seeded guild');
     const generalId = guild.channels.find((c) => c.name === 'general')?.id ?? '';

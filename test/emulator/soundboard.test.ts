@@ -1,15 +1,14 @@
 import {
-  Client,
   Events,
   GatewayIntentBits,
-  type Guild,
   type GuildSoundboardSound,
   type VoiceChannel,
   type VoiceChannelEffect,
 } from 'discord.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import type { Emulator } from '../../packages/emulator/src/index.js';
+import { discordjsBotAfterEach } from './discordjsHelpers.js';
 
 // Bits written out from the document, not imported from the emulator (see permissionBits.ts).
 const VIEW = 1n << 10n;
@@ -30,36 +29,17 @@ const MP3 = Buffer.concat([
 
 describe('the soundboard over HTTP and the gateway', () => {
   let emu: Emulator | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.destroy();
-    await emu?.close();
-    client = undefined;
-    emu = undefined;
-  });
-
-  async function login(e: Emulator): Promise<Guild> {
-    client = new Client({
-      intents: [
-        GatewayIntentBits.Guilds,
-        GatewayIntentBits.GuildExpressions,
-        GatewayIntentBits.GuildVoiceStates,
-      ],
-      rest: { api: `${e.http}/api` },
-    });
-    const ready = new Promise<void>((resolve) => client?.once(Events.ClientReady, () => resolve()));
-    await client.login(e.botToken);
-    await ready;
-    const guild = client.guilds.cache.first();
-    if (!guild) throw new Error('no guild');
-    return guild;
-  }
+  const bot = discordjsBotAfterEach([
+    GatewayIntentBits.Guilds,
+    GatewayIntentBits.GuildExpressions,
+    GatewayIntentBits.GuildVoiceStates,
+  ]);
 
   it('manages guild sounds with the expression bits and sends the sound events', async () => {
-    emu = await startEmulator({ users: 2 });
+    emu = await bot.start({ users: 2 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
-    const guild = await login(emu);
+    const guild = await bot.login(emu);
 
     const defaults = await fetch(`${emu.api}/soundboard-default-sounds`, {
       headers: { Authorization: `Bot ${emu.botToken}` },
@@ -72,7 +52,7 @@ describe('the soundboard over HTTP and the gateway', () => {
     ).rejects.toMatchObject({ status: 403, code: 50013 });
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CREATE_GUILD_EXPRESSIONS });
     const created = new Promise<GuildSoundboardSound>((resolve) =>
-      client?.once(Events.GuildSoundboardSoundCreate, resolve),
+      bot.client?.once(Events.GuildSoundboardSoundCreate, resolve),
     );
     const sound = await guild.soundboardSounds.create({
       file: MP3,
@@ -105,7 +85,7 @@ describe('the soundboard over HTTP and the gateway', () => {
     expect(JSON.stringify(await big.json())).toContain('BINARY_TYPE_MAX_SIZE');
 
     const updated = new Promise<GuildSoundboardSound | null>((resolve) =>
-      client?.once(Events.GuildSoundboardSoundUpdate, (_old, now) => resolve(now)),
+      bot.client?.once(Events.GuildSoundboardSoundUpdate, (_old, now) => resolve(now)),
     );
     await guild.soundboardSounds.edit(sound, { name: 'goooal', volume: 1 });
     expect((await updated)?.name).toBe('goooal');
@@ -117,7 +97,7 @@ describe('the soundboard over HTTP and the gateway', () => {
     await expect(guild.soundboardSounds.delete(hers)).rejects.toMatchObject({ code: 50013 });
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | MANAGE_GUILD_EXPRESSIONS });
     const deleted = new Promise<{ soundId: string }>((resolve) =>
-      client?.once(Events.GuildSoundboardSoundDelete, (s) => resolve({ soundId: s.soundId })),
+      bot.client?.once(Events.GuildSoundboardSoundDelete, (s) => resolve({ soundId: s.soundId })),
     );
     await guild.soundboardSounds.delete(hers);
     expect((await deleted).soundId).toBe(hers);
@@ -125,23 +105,22 @@ describe('the soundboard over HTTP and the gateway', () => {
 
     // Sounds are in GUILD_CREATE and the saved state.
     const saved = emu.exportState();
-    await client?.destroy();
-    client = undefined;
+    await bot.logout();
     await emu.close();
-    emu = await startEmulator({ state: saved, rpc: false });
-    const restored = await login(emu);
+    emu = await bot.start({ state: saved, rpc: false });
+    const restored = await bot.login(emu);
     expect(restored.soundboardSounds.cache.map((s) => s.name)).toEqual(['goooal']);
   });
 
   it('sends a sound in the voice channel the bot is in, with SPEAK and USE_SOUNDBOARD', async () => {
-    emu = await startEmulator({ users: 2 });
+    emu = await bot.start({ users: 2 });
     const seeded = emu.guilds()[0];
     if (!seeded) throw new Error('no seeded guild');
     const voiceId = seeded.channels.find((c) => c.type === 2)?.id ?? '';
     // The seeded voice channel opens CONNECT and SPEAK to everyone; here the bot's role alone decides.
     emu.setChannelOverwrite(voiceId, '@everyone', null);
     emu.addBotToGuild(seeded.id, { permissions: VIEW | SEND | CONNECT | CREATE_GUILD_EXPRESSIONS });
-    const guild = await login(emu);
+    const guild = await bot.login(emu);
     const sound = await guild.soundboardSounds.create({ file: MP3, contentType: 'audio/mpeg', name: 'horn' });
     const voice = (await guild.channels.fetch(voiceId)) as VoiceChannel;
 
@@ -156,7 +135,7 @@ describe('the soundboard over HTTP and the gateway', () => {
 
     emu.setGuildVoiceState(seeded.id, '@bot', voiceId);
     const effect = new Promise<VoiceChannelEffect>((resolve) =>
-      client?.once(Events.VoiceChannelEffectSend, resolve),
+      bot.client?.once(Events.VoiceChannelEffectSend, resolve),
     );
     await voice.sendSoundboardSound(sound);
     const got = await effect;

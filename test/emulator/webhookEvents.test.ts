@@ -1,70 +1,27 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { verifyKey } from 'discord-interactions';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import {
-  createWebhookEventsHandler,
-  type RequestHandler,
-  type WebhookEvent,
-} from '../../packages/sdkpp/src/backend/index.js';
+import { createWebhookEventsHandler, type WebhookEvent } from '../../packages/sdkpp/src/backend/index.js';
 import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
 import { signIn } from './helpers.js';
+import {
+  recordingReceiver,
+  until,
+  webhookReceiversAfterEach,
+  type ReceivedWebhook,
+} from './webhookReceivers.js';
 
 // The emulator's webhook events, received over loopback HTTP: by a bare recorder whose requests
 // discord-interactions' own verifier checks, and by sdkpp/backend's receiver.
 
-interface Received {
-  signature: string;
-  timestamp: string;
-  body: string;
-}
-
-const servers: Server[] = [];
 let emu: Emulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
-});
-
-async function listen(handler: RequestHandler): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
-}
-
-async function bodyOf(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const receivers = webhookReceiversAfterEach();
 
 describe('webhook events', () => {
   it('sends APPLICATION_AUTHORIZED on consent and APPLICATION_DEAUTHORIZED on revoke, signed as the platform signs', async () => {
-    const received: Received[] = [];
-    const url = await listen((request, response) => {
-      void bodyOf(request).then((body) => {
-        received.push({
-          signature: String(request.headers['x-signature-ed25519']),
-          timestamp: String(request.headers['x-signature-timestamp']),
-          body,
-        });
-        response.writeHead(204).end();
-      });
-    });
-    emu = await startEmulator({ autoConsent: true, users: 2, webhookEventsUrl: url });
+    const received: ReceivedWebhook[] = [];
+    const url = await receivers.listen(recordingReceiver(received));
+    emu = await receivers.start({ autoConsent: true, users: 2, webhookEventsUrl: url });
     const alice = emu.users.find((u) => u.username === 'alice');
     await signIn(emu, 'alice');
     const authorized = await until('APPLICATION_AUTHORIZED', () => received[0]);
@@ -111,10 +68,10 @@ describe('webhook events', () => {
   });
 
   it('reaches sdkpp/backend typed, and sends again after a failed attempt', async () => {
-    emu = await startEmulator({ autoConsent: true, users: 2 });
+    emu = await receivers.start({ autoConsent: true, users: 2 });
     const events: WebhookEvent[] = [];
     let failures = 1;
-    const url = await listen(
+    const url = await receivers.listen(
       createWebhookEventsHandler({
         publicKey: emu.applicationPublicKey,
         onEvent: (event) => {
@@ -141,7 +98,7 @@ describe('webhook events', () => {
     await expect(startEmulator({ webhookEventsUrl: 'ftp://example.test/' })).rejects.toThrow(
       /http: or https:/,
     );
-    emu = await startEmulator({ users: 1 });
+    emu = await receivers.start({ users: 1 });
     expect(() => emu?.setWebhookEventsUrl('not a url')).toThrow(/http: or https:/);
     emu.setWebhookEventsUrl(null);
     expect(emu.applicationPublicKey).toMatch(/^[0-9a-f]{64}$/);
@@ -150,10 +107,10 @@ describe('webhook events', () => {
 
 describe('lobby and game direct message webhook events', () => {
   it('sends LOBBY_MESSAGE_* and GAME_DIRECT_MESSAGE_* typed to sdkpp/backend', async () => {
-    emu = await startEmulator({ autoConsent: true, users: 2 });
+    emu = await receivers.start({ autoConsent: true, users: 2 });
     const events: WebhookEvent[] = [];
     emu.setWebhookEventsUrl(
-      await listen(
+      await receivers.listen(
         createWebhookEventsHandler({
           publicKey: emu.applicationPublicKey,
           onEvent: (event) => {

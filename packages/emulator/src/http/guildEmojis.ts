@@ -7,27 +7,22 @@ import {
 } from '../bodies/fieldErrors.js';
 import { wireEmoji } from '../bot/resourceWire.js';
 import type { EmulatorContext } from '../context.js';
-import { ApiError, unknown } from '../platform/errors.js';
-import { Permission } from '../platform/permissions.js';
+import { ApiError } from '../platform/errors.js';
 import type { GuildEmojiRecord, GuildRecord } from '../store/types.js';
 import { IMAGE, MAX_IMAGE_BYTES, NAME } from './appEmojis.js';
 import { jsonReply, noContentReply } from './replies.js';
 import {
+  EXPRESSION_BITS,
+  guildResource,
   requireCreate,
   requireEdit,
   resourceGuild,
   seesCreator,
-  type ResourceBits,
 } from './resourceAccess.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** Static and animated emoji per guild, each (the platform's limits for a guild without boosts). */
 export const MAX_GUILD_EMOJIS = 50;
-
-const BITS: ResourceBits = {
-  create: Permission.CREATE_GUILD_EXPRESSIONS,
-  manage: Permission.MANAGE_GUILD_EXPRESSIONS,
-};
 
 /**
  * A guild's custom emoji: list, get, create (a `data:` image of at most 256 KiB; 50 static and 50 animated),
@@ -38,13 +33,8 @@ export function guildEmojiRoutes(ctx: EmulatorContext): Route[] {
   const { guilds, store } = ctx;
   const resources = guilds.resources;
   const view = (guild: GuildRecord, e: GuildEmojiRecord): Record<string, unknown> =>
-    wireEmoji(e, seesCreator(ctx, guild, BITS) ? store.user(e.userId) : undefined);
-  const one = (req: RouteRequest): { guild: GuildRecord; emoji: GuildEmojiRecord } => {
-    const guild = resourceGuild(ctx, req);
-    const emoji = resources.get(guild.id, 'emojis', req.params.emoji_id ?? '');
-    if (!emoji) throw unknown('Emoji');
-    return { guild, emoji };
-  };
+    wireEmoji(e, seesCreator(ctx, guild, EXPRESSION_BITS) ? store.user(e.userId) : undefined);
+  const one = (req: RouteRequest) => guildResource(ctx, req, 'emojis', 'emoji_id', 'Emoji');
   const readRoles = (errors: FieldErrors, guild: GuildRecord, value: unknown): string[] | undefined => {
     const roles = optionalArray(errors, ['roles'], value, 250);
     if (!roles) return undefined;
@@ -74,7 +64,7 @@ export function guildEmojiRoutes(ctx: EmulatorContext): Route[] {
       );
     }),
     apiRoute('GET', `${base}/:emoji_id`, (req) => {
-      const { guild, emoji } = one(req);
+      const { guild, record: emoji } = one(req);
       return jsonReply(200, view(guild, emoji));
     }),
     apiRoute(
@@ -82,7 +72,7 @@ export function guildEmojiRoutes(ctx: EmulatorContext): Route[] {
       base,
       async (req) => {
         const guild = resourceGuild(ctx, req);
-        requireCreate(ctx, guild, BITS);
+        requireCreate(ctx, guild, EXPRESSION_BITS);
         const b = requireObjectBody(await req.json());
         const errors = new FieldErrors();
         const name = readName(errors, b.name, true);
@@ -121,8 +111,8 @@ export function guildEmojiRoutes(ctx: EmulatorContext): Route[] {
       { maxBodyBytes: Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4096 },
     ),
     apiRoute('PATCH', `${base}/:emoji_id`, async (req) => {
-      const { guild, emoji } = one(req);
-      requireEdit(ctx, guild, emoji.userId, BITS);
+      const { guild, record: emoji } = one(req);
+      requireEdit(ctx, guild, emoji.userId, EXPRESSION_BITS);
       const body = await req.json();
       const b = isRecord(body) ? body : {};
       const errors = new FieldErrors();
@@ -136,8 +126,8 @@ export function guildEmojiRoutes(ctx: EmulatorContext): Route[] {
       return jsonReply(200, view(guild, emoji));
     }),
     apiRoute('DELETE', `${base}/:emoji_id`, (req) => {
-      const { guild, emoji } = one(req);
-      requireEdit(ctx, guild, emoji.userId, BITS);
+      const { guild, record: emoji } = one(req);
+      requireEdit(ctx, guild, emoji.userId, EXPRESSION_BITS);
       resources.delete(guild.id, 'emojis', emoji.id);
       return noContentReply();
     }),

@@ -1,16 +1,16 @@
 import { FieldErrors, isRecord, optionalString } from '../bodies/fieldErrors.js';
 import { wireSticker } from '../bot/resourceWire.js';
 import type { EmulatorContext } from '../context.js';
-import { ApiError, unknown } from '../platform/errors.js';
-import { Permission } from '../platform/permissions.js';
+import { ApiError } from '../platform/errors.js';
 import type { GuildRecord, GuildStickerRecord } from '../store/types.js';
 import { jsonReply, noContentReply } from './replies.js';
 import {
+  EXPRESSION_BITS,
+  guildResource,
   requireCreate,
   requireEdit,
   resourceGuild,
   seesCreator,
-  type ResourceBits,
 } from './resourceAccess.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 
@@ -18,11 +18,6 @@ import { apiRoute, type Route, type RouteRequest } from './router.js';
 export const MAX_GUILD_STICKERS = 5;
 /** A sticker file's size limit (512 KiB, as the platform's). */
 export const MAX_STICKER_BYTES = 512 * 1024;
-
-const BITS: ResourceBits = {
-  create: Permission.CREATE_GUILD_EXPRESSIONS,
-  manage: Permission.MANAGE_GUILD_EXPRESSIONS,
-};
 
 /** The sticker format of a file by its first bytes: 1 PNG, 2 APNG (a PNG with an `acTL` chunk), 4 GIF. */
 function formatOf(bytes: Buffer): 1 | 2 | 4 | undefined {
@@ -42,13 +37,8 @@ export function guildStickerRoutes(ctx: EmulatorContext): Route[] {
   const { guilds, store } = ctx;
   const resources = guilds.resources;
   const view = (guild: GuildRecord, s: GuildStickerRecord): Record<string, unknown> =>
-    wireSticker(s, guild.id, seesCreator(ctx, guild, BITS) ? store.user(s.userId) : undefined);
-  const one = (req: RouteRequest): { guild: GuildRecord; sticker: GuildStickerRecord } => {
-    const guild = resourceGuild(ctx, req);
-    const sticker = resources.get(guild.id, 'stickers', req.params.sticker_id ?? '');
-    if (!sticker) throw unknown('Sticker');
-    return { guild, sticker };
-  };
+    wireSticker(s, guild.id, seesCreator(ctx, guild, EXPRESSION_BITS) ? store.user(s.userId) : undefined);
+  const one = (req: RouteRequest) => guildResource(ctx, req, 'stickers', 'sticker_id', 'Sticker');
   /** The text fields; `required` for a create, where name and tags must be there. */
   const readFields = (
     errors: FieldErrors,
@@ -82,12 +72,12 @@ export function guildStickerRoutes(ctx: EmulatorContext): Route[] {
       );
     }),
     apiRoute('GET', `${base}/:sticker_id`, (req) => {
-      const { guild, sticker } = one(req);
+      const { guild, record: sticker } = one(req);
       return jsonReply(200, view(guild, sticker));
     }),
     apiRoute('POST', base, async (req) => {
       const guild = resourceGuild(ctx, req);
-      requireCreate(ctx, guild, BITS);
+      requireCreate(ctx, guild, EXPRESSION_BITS);
       if (!req.isMultipart()) {
         throw new ApiError(400, 50035, 'Invalid Form Body', {
           errors: { file: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } },
@@ -125,8 +115,8 @@ export function guildStickerRoutes(ctx: EmulatorContext): Route[] {
       return jsonReply(201, view(guild, record));
     }),
     apiRoute('PATCH', `${base}/:sticker_id`, async (req) => {
-      const { guild, sticker } = one(req);
-      requireEdit(ctx, guild, sticker.userId, BITS);
+      const { guild, record: sticker } = one(req);
+      requireEdit(ctx, guild, sticker.userId, EXPRESSION_BITS);
       const body = await req.json();
       const errors = new FieldErrors();
       const change = readFields(errors, isRecord(body) ? body : {}, false);
@@ -135,8 +125,8 @@ export function guildStickerRoutes(ctx: EmulatorContext): Route[] {
       return jsonReply(200, view(guild, sticker));
     }),
     apiRoute('DELETE', `${base}/:sticker_id`, (req) => {
-      const { guild, sticker } = one(req);
-      requireEdit(ctx, guild, sticker.userId, BITS);
+      const { guild, record: sticker } = one(req);
+      requireEdit(ctx, guild, sticker.userId, EXPRESSION_BITS);
       resources.delete(guild.id, 'stickers', sticker.id);
       return noContentReply();
     }),

@@ -1,6 +1,7 @@
 import type { EmulatorContext } from '../context.js';
-import { missingPermissions } from '../platform/errors.js';
-import { hasAll, permissionNames } from '../platform/permissions.js';
+import { missingPermissions, unknown } from '../platform/errors.js';
+import { Permission, hasAll, permissionNames } from '../platform/permissions.js';
+import type { GuildResourceTables } from '../social/GuildResources.js';
 import type { GuildRecord } from '../store/types.js';
 import { guildForBot } from './botAccess.js';
 import { requireBot } from './requestAuth.js';
@@ -14,10 +15,33 @@ export interface ResourceBits {
   manage: bigint;
 }
 
+/** The bits of the guild's expressions (emoji, stickers, soundboard sounds), which share their rules. */
+export const EXPRESSION_BITS: ResourceBits = {
+  create: Permission.CREATE_GUILD_EXPRESSIONS,
+  manage: Permission.MANAGE_GUILD_EXPRESSIONS,
+};
+
 /** The guild of a `/guilds/{guild_id}/…` route, called with the bot token, the bot in it (404 / 403 50001). */
 export function resourceGuild(ctx: EmulatorContext, req: RouteRequest): GuildRecord {
   requireBot(ctx, req);
   return guildForBot(ctx, req.params.guild_id ?? '');
+}
+
+/**
+ * The record of a `/guilds/{guild_id}/…/{id}` route: the guild as {@link resourceGuild} finds it, then the
+ * record whose id is the route parameter `param` in the guild's `table`, or 404 with the code of `entity`.
+ */
+export function guildResource<K extends keyof GuildResourceTables>(
+  ctx: EmulatorContext,
+  req: RouteRequest,
+  table: K,
+  param: string,
+  entity: Parameters<typeof unknown>[0],
+): { guild: GuildRecord; record: GuildResourceTables[K] } {
+  const guild = resourceGuild(ctx, req);
+  const record = ctx.guilds.resources.get(guild.id, table, req.params[param] ?? '');
+  if (!record) throw unknown(entity);
+  return { guild, record };
 }
 
 /**

@@ -2,11 +2,17 @@ import { FieldErrors, requireObjectBody } from '../bodies/fieldErrors.js';
 import { checkScheduledEvent, readScheduledEventBody } from '../bodies/scheduledEventBody.js';
 import { wireScheduledEvent } from '../bot/resourceWire.js';
 import type { EmulatorContext } from '../context.js';
-import { ApiError, invalidFormBody, unknown } from '../platform/errors.js';
+import { ApiError, invalidFormBody } from '../platform/errors.js';
 import { Permission } from '../platform/permissions.js';
 import type { GuildRecord, ScheduledEventRecord } from '../store/types.js';
 import { jsonReply, noContentReply } from './replies.js';
-import { requireCreate, requireEdit, resourceGuild, type ResourceBits } from './resourceAccess.js';
+import {
+  guildResource,
+  requireCreate,
+  requireEdit,
+  resourceGuild,
+  type ResourceBits,
+} from './resourceAccess.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** Scheduled or active events per guild (the platform's limit; 30038 beyond it). */
@@ -32,12 +38,8 @@ export function scheduledEventRoutes(ctx: EmulatorContext): Route[] {
   const resources = guilds.resources;
   const view = (guild: GuildRecord, e: ScheduledEventRecord): Record<string, unknown> =>
     wireScheduledEvent(e, guild.id, store.user(e.creatorId));
-  const one = (req: RouteRequest): { guild: GuildRecord; event: ScheduledEventRecord } => {
-    const guild = resourceGuild(ctx, req);
-    const event = resources.get(guild.id, 'scheduledEvents', req.params.event_id ?? '');
-    if (!event) throw unknown('Guild Scheduled Event');
-    return { guild, event };
-  };
+  const one = (req: RouteRequest) =>
+    guildResource(ctx, req, 'scheduledEvents', 'event_id', 'Guild Scheduled Event');
   const channelKind = (guild: GuildRecord) => (id: string) => {
     const channel = guilds.channel(id);
     return channel?.guildId === guild.id ? channel.type : undefined;
@@ -52,7 +54,7 @@ export function scheduledEventRoutes(ctx: EmulatorContext): Route[] {
       );
     }),
     apiRoute('GET', `${base}/:event_id`, (req) => {
-      const { guild, event } = one(req);
+      const { guild, record: event } = one(req);
       return jsonReply(200, view(guild, event));
     }),
     apiRoute('POST', base, async (req) => {
@@ -104,7 +106,7 @@ export function scheduledEventRoutes(ctx: EmulatorContext): Route[] {
       return jsonReply(200, view(guild, record));
     }),
     apiRoute('PATCH', `${base}/:event_id`, async (req) => {
-      const { guild, event } = one(req);
+      const { guild, record: event } = one(req);
       requireEdit(ctx, guild, event.creatorId, BITS);
       const errors = new FieldErrors();
       const f = readScheduledEventBody(errors, requireObjectBody(await req.json()));
@@ -153,7 +155,7 @@ export function scheduledEventRoutes(ctx: EmulatorContext): Route[] {
       return jsonReply(200, view(guild, event));
     }),
     apiRoute('DELETE', `${base}/:event_id`, (req) => {
-      const { guild, event } = one(req);
+      const { guild, record: event } = one(req);
       requireEdit(ctx, guild, event.creatorId, BITS);
       resources.delete(guild.id, 'scheduledEvents', event.id);
       return noContentReply();

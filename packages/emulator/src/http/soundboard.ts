@@ -10,16 +10,17 @@ import type { GuildRecord, SoundboardSoundRecord } from '../store/types.js';
 import { channelForBot } from './botAccess.js';
 import { jsonReply, noContentReply } from './replies.js';
 import { requireBot } from './requestAuth.js';
-import { requireCreate, requireEdit, resourceGuild, type ResourceBits } from './resourceAccess.js';
+import {
+  EXPRESSION_BITS,
+  guildResource,
+  requireCreate,
+  requireEdit,
+  resourceGuild,
+} from './resourceAccess.js';
 import { apiRoute, type Route, type RouteRequest } from './router.js';
 
 /** Soundboard sounds per guild (the platform's limit for a guild without boosts; 30045 beyond it). */
 export const MAX_GUILD_SOUNDS = 8;
-
-const BITS: ResourceBits = {
-  create: Permission.CREATE_GUILD_EXPRESSIONS,
-  manage: Permission.MANAGE_GUILD_EXPRESSIONS,
-};
 
 /**
  * The soundboard over HTTP (no audio is played): the default sounds, a guild's sounds (list as `{items}`, get,
@@ -35,12 +36,7 @@ export function soundboardRoutes(ctx: EmulatorContext): Route[] {
   const botId = store.state.application.id;
   const view = (guild: GuildRecord, s: SoundboardSoundRecord): Record<string, unknown> =>
     wireSound(s, guild.id, store.user(s.userId));
-  const one = (req: RouteRequest): { guild: GuildRecord; sound: SoundboardSoundRecord } => {
-    const guild = resourceGuild(ctx, req);
-    const sound = resources.get(guild.id, 'soundboardSounds', req.params.sound_id ?? '');
-    if (!sound) throw unknown('Sound');
-    return { guild, sound };
-  };
+  const one = (req: RouteRequest) => guildResource(ctx, req, 'soundboardSounds', 'sound_id', 'Sound');
   const base = '/guilds/:guild_id/soundboard-sounds';
   return [
     apiRoute('GET', '/soundboard-default-sounds', (req) => {
@@ -57,7 +53,7 @@ export function soundboardRoutes(ctx: EmulatorContext): Route[] {
       });
     }),
     apiRoute('GET', `${base}/:sound_id`, (req) => {
-      const { guild, sound } = one(req);
+      const { guild, record: sound } = one(req);
       return jsonReply(200, view(guild, sound));
     }),
     apiRoute(
@@ -65,7 +61,7 @@ export function soundboardRoutes(ctx: EmulatorContext): Route[] {
       base,
       async (req) => {
         const guild = resourceGuild(ctx, req);
-        requireCreate(ctx, guild, BITS);
+        requireCreate(ctx, guild, EXPRESSION_BITS);
         const errors = new FieldErrors();
         const f = readSoundBody(errors, requireObjectBody(await req.json()), true);
         errors.finish();
@@ -87,8 +83,8 @@ export function soundboardRoutes(ctx: EmulatorContext): Route[] {
       { maxBodyBytes: Math.ceil((MAX_SOUND_BYTES * 4) / 3) + 4096 },
     ),
     apiRoute('PATCH', `${base}/:sound_id`, async (req) => {
-      const { guild, sound } = one(req);
-      requireEdit(ctx, guild, sound.userId, BITS);
+      const { guild, record: sound } = one(req);
+      requireEdit(ctx, guild, sound.userId, EXPRESSION_BITS);
       const body = await req.json();
       const errors = new FieldErrors();
       const f = readSoundBody(errors, isRecord(body) ? body : {}, false);
@@ -97,8 +93,8 @@ export function soundboardRoutes(ctx: EmulatorContext): Route[] {
       return jsonReply(200, view(guild, sound));
     }),
     apiRoute('DELETE', `${base}/:sound_id`, (req) => {
-      const { guild, sound } = one(req);
-      requireEdit(ctx, guild, sound.userId, BITS);
+      const { guild, record: sound } = one(req);
+      requireEdit(ctx, guild, sound.userId, EXPRESSION_BITS);
       resources.delete(guild.id, 'soundboardSounds', sound.id);
       return noContentReply();
     }),

@@ -42,6 +42,9 @@ interface Tables {
   autoModRules: AutoModRuleRecord;
 }
 
+/** The same tables, for the routes that look a record up by its table's name (http/resourceAccess.ts). */
+export type GuildResourceTables = Tables;
+
 /**
  * A guild's own resources, kept in its record so they leave with it and `--state` saves them: custom emoji,
  * stickers, soundboard sounds, scheduled events and AutoMod rules. Who may do what is the routes' rule; this
