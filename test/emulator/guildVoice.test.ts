@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -238,8 +238,11 @@ describe('guild voice channels', () => {
     );
     expect(overwrite).toMatchObject({ status: 400, json: { error: 'refused' } });
     expect(readFileSync(notWav, 'utf8')).toBe('keep me');
-    const again = await act(emu, 'voice/join', { user: 'alice', channel: voiceId }, headers);
+    // A refused second join leaves its recording path untouched.
+    const never = path.join(dir, 'never.wav');
+    const again = await act(emu, 'voice/join', { user: 'alice', channel: voiceId, record: never }, headers);
     expect(again).toMatchObject({ status: 400, json: { error: 'refused' } });
+    expect(existsSync(never)).toBe(false);
     expect(await act(emu, 'voice/leave', { user: 'alice' }, headers)).toMatchObject({ status: 200 });
     expect(emu.voice.calls()).toEqual([]);
     expect(await act(emu, 'voice/leave', { user: 'alice' }, headers)).toMatchObject({ status: 404 });

@@ -443,6 +443,11 @@ class RunningEmulator implements Emulator {
     return user.id;
   }
 
+  /** {@link Emulator.#requireUser}, or the bot for `'@bot'`. */
+  #memberId(idOrName: string): string {
+    return idOrName === '@bot' ? this.#ctx.store.botUser().id : this.#requireUser(idOrName);
+  }
+
   rpcDispatch(event: string, data: unknown): number {
     if (!/^[A-Z][A-Z0-9_]*$/.test(event)) throw new RangeError(`"${event}" is not an RPC event name`);
     return this.#localClient?.dispatch(event, data) ?? 0;
@@ -559,6 +564,7 @@ class RunningEmulator implements Emulator {
   }
 
   async leaveVoiceChannel(user: string): Promise<boolean> {
+    // An unknown user was put in no channel: false, as for a known one who was not.
     const userId = user === '@bot' ? this.#ctx.store.botUser().id : this.#ctx.store.findUser(user)?.id;
     for (const joined of this.#voiceUsers) {
       if (joined.userId !== userId) continue;
@@ -572,9 +578,14 @@ class RunningEmulator implements Emulator {
   joinVoiceChannel(options: EmulatorVoiceChannelJoin): EmulatorVoiceChannelUser {
     const channel = this.#ctx.guilds.channel(options.channel);
     if (!channel) throw new RangeError(`no channel "${options.channel}"`);
-    const userId =
-      options.user === '@bot' ? this.#ctx.store.botUser().id : this.#ctx.store.findUser(options.user)?.id;
-    if (userId === undefined) throw new RangeError(`no user "${options.user}"`);
+    const userId = this.#memberId(options.user);
+    // Before the user is made: making it opens the recording, which a refused join must not touch.
+    for (const other of this.#voiceUsers) {
+      if (other.ended) this.#voiceUsers.delete(other);
+      else if (other.userId === userId) {
+        throw new RangeError(`user "${options.user}" is in a voice channel already`);
+      }
+    }
     const user = new ChannelVoiceUser(this.#voiceUserDeps, {
       guildId: channel.guildId,
       channelId: channel.id,
@@ -582,12 +593,6 @@ class RunningEmulator implements Emulator {
       ...(options.play === undefined ? {} : { play: options.play }),
       ...(options.record === undefined ? {} : { record: options.record }),
     });
-    for (const other of this.#voiceUsers) {
-      if (other.ended) this.#voiceUsers.delete(other);
-      else if (other.userId === userId) {
-        throw new RangeError(`user "${options.user}" is in a voice channel already`);
-      }
-    }
     user.join();
     this.#voiceUsers.add(user);
     return {
@@ -758,8 +763,8 @@ function voiceApi(server: VoiceServer, calls: VoiceCalls): EmulatorVoice {
 }
 
 /**
- * The voice gateway's TLS certificate, signed at each start by the local authority kept in `dir` (made
- * there the first time); null when TLS is off.
+ * The voice gateway's TLS certificate from the local authority kept in `dir` (the authority is made there
+ * the first time, the certificate kept until it nears its end); null when TLS is off.
  */
 async function voiceCertificate(
   dir: string | null,
