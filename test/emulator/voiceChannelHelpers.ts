@@ -1,4 +1,5 @@
 import type { Emulator } from '../../packages/emulator/src/index.js';
+import { eventually } from '../integration/helpers.js';
 
 /** A sine tone at 0.25 of full scale (-12 dBFS), 48 kHz interleaved stereo. */
 export function tone(seconds: number, hz: number): Int16Array {
@@ -37,11 +38,7 @@ export function seededVoice(emu: Emulator): { guildId: string; voiceId: string }
   return { guildId: guild?.id ?? '', voiceId: guild?.channels.find((c) => c.type === 2)?.id ?? '' };
 }
 
-/** Polls `check` every 20 ms until it holds; rejects naming `what` after `timeoutMs`. */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** {@link eventually} with the check's name first and a 10 s bound, as these tests read. */
+export function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  return eventually(check, timeoutMs, what);
 }
