@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startEmulator, type Emulator } from '../../packages/emulator/src/index.js';
+import { botSession } from './botHelpers.js';
 import { signIn } from './helpers.js';
 import { call as apiCall } from './lobbyHelpers.js';
 
@@ -271,6 +272,46 @@ describe('guilds and channels (emulator)', () => {
     expect(emu.channelMessages(general)).toHaveLength(1);
     emu.addGuildMember(guildId, 'carol');
     expect(emu.postChannelMessage(general, 'carol', 'back').content).toBe('back');
+  });
+
+  it('modifies a guild with MANAGE_GUILD, tells the bot gateway, and refuses without it or with a bad body', async () => {
+    const { gw } = await botSession(emu, 1 /* GUILDS */);
+    try {
+      // The seeded bot holds no MANAGE_GUILD.
+      const refused = await call(emu, bot, 'PATCH', `/guilds/${guildId}`, { name: 'Renamed' });
+      expect(refused.status).toBe(403);
+      expect(refused.json).toMatchObject({ code: 50013 });
+      const guild = emu.createGuild({ owner: 'alice', name: 'Editable', members: ['bob'] });
+      emu.addBotToGuild(guild.id, { permissions: (1n << 5n) | VIEW });
+      const edited = await call(emu, bot, 'PATCH', `/guilds/${guild.id}`, {
+        name: 'Edited',
+        description: 'Weekly raids',
+        afk_timeout: 60, // accepted, not modelled
+      });
+      expect(edited.status).toBe(200);
+      expect(edited.json).toMatchObject({
+        id: guild.id,
+        name: 'Edited',
+        description: 'Weekly raids',
+        icon: null,
+      });
+      const update = await gw.dispatch('GUILD_UPDATE');
+      expect(update.d).toMatchObject({ id: guild.id, name: 'Edited', description: 'Weekly raids' });
+      const mine = await call(emu, bob, 'GET', '/users/@me/guilds');
+      expect(mine.json.find((g) => g.id === guild.id)).toMatchObject({ name: 'Edited' });
+      for (const body of [
+        { name: 'x' },
+        { icon: 'data:text/plain;base64,AA==' },
+        { description: 'd'.repeat(121) },
+      ]) {
+        const bad = await call(emu, bot, 'PATCH', `/guilds/${guild.id}`, body);
+        expect(bad.status, JSON.stringify(body)).toBe(400);
+        expect(bad.json).toMatchObject({ code: 50035 });
+      }
+      expect(emu.guilds().find((g) => g.id === guild.id)?.name).toBe('Edited');
+    } finally {
+      gw.ws.close();
+    }
   });
 
   it('starts without a guild when seedGuild is false', async () => {

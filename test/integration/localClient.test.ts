@@ -12,6 +12,7 @@ import {
   ClientNotReadyError,
   ValidationError,
   type ActivityInvite,
+  type GuildStatus,
 } from '../../packages/sdkpp/src/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { IpcTransport, RpcError } from '../../packages/sdkpp/src/rpc/IpcTransport.js';
@@ -153,10 +154,10 @@ describe('the desktop client over RPC', () => {
     expect(invites[1]).toMatchObject({ type: ActivityActionTypes.JoinRequest, senderId: sender.id });
     const other: [string, unknown][] = [];
     game.on('localClientEvent', (evt, data) => other.push([evt, data]));
-    await game.subscribeLocalClientEvent('GUILD_STATUS');
-    emulator.rpcDispatch('GUILD_STATUS', { guild: { id: '1', name: 'Guild' }, online: 3 });
-    await eventually(() => other.length === 1, 5000, 'GUILD_STATUS');
-    expect(other[0]).toEqual(['GUILD_STATUS', { guild: { id: '1', name: 'Guild' }, online: 3 }]);
+    await game.subscribeLocalClientEvent('CURRENT_USER_UPDATE');
+    emulator.rpcDispatch('CURRENT_USER_UPDATE', { id: '1', username: 'renamed' });
+    await eventually(() => other.length === 1, 5000, 'CURRENT_USER_UPDATE');
+    expect(other[0]).toEqual(['CURRENT_USER_UPDATE', { id: '1', username: 'renamed' }]);
     await expect(game.subscribeLocalClientEvent('bad name')).rejects.toBeInstanceOf(ValidationError);
 
     // The desktop client crashes and comes back: subscriptions are renewed by themselves.
@@ -171,6 +172,60 @@ describe('the desktop client over RPC', () => {
     await game.removeAuthorizeRequestCallback();
     await eventually(() => emulator.rpcDispatch('AUTHORIZE_REQUEST', {}) === 0, 5000, 'unsubscribed');
     expect(requests).toBe(2);
+  });
+
+  it('reports a watched guild changing through GUILD_STATUS, and refuses a guild the player is not in', async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const [alice, bob] = [userAt(emulator, 0), userAt(emulator, 1)];
+    const guild = emulator.createGuild({
+      owner: bob.username,
+      name: 'Raid night',
+      members: [alice.username],
+    });
+    emulator.addBotToGuild(guild.id, { permissions: (1n << 5n) | (1n << 10n) }); // MANAGE_GUILD, VIEW_CHANNEL
+    const elsewhere = emulator.createGuild({ owner: bob.username, name: 'Bob only' });
+    const game = localClientFor(emulator);
+    const statuses: GuildStatus[] = [];
+    game.on('guildStatus', (status) => statuses.push(status));
+
+    await game.subscribeGuildStatus(guild.id);
+    const refused = await game.subscribeGuildStatus(elsewhere.id).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(RpcError);
+    expect(refused).toMatchObject({ code: 4003 });
+    await expect(game.subscribeGuildStatus('not-an-id')).rejects.toBeInstanceOf(ValidationError);
+
+    // The guild's moderator renames it and sets an icon through the HTTP API, as a bot would.
+    const modify = (body: unknown): Promise<Response> =>
+      fetch(`${emulator.api}/guilds/${guild.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bot ${emulator.botToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const pixel =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const renamed = await modify({ name: 'Raid night (EU)', icon: pixel });
+    expect(renamed.status).toBe(200);
+    const wire = (await renamed.json()) as { name: string; icon: string };
+    expect(wire.name).toBe('Raid night (EU)');
+    expect(wire.icon).toMatch(/^[0-9a-f]{32}$/);
+    await eventually(() => statuses.length === 1, 5000, 'GUILD_STATUS');
+    expect(statuses[0]).toEqual({
+      guildId: guild.id,
+      name: 'Raid night (EU)',
+      iconUrl: `https://cdn.discordapp.com/icons/${guild.id}/${wire.icon}.png`,
+      online: 0,
+    });
+
+    // A bad body changes nothing and sends nothing.
+    expect((await modify({ name: 'x' })).status).toBe(400);
+    // After unsubscribing, a change reaches no one.
+    await game.unsubscribeGuildStatus(guild.id);
+    expect((await modify({ icon: null })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(statuses).toHaveLength(1);
   });
 
   it('survives a hostile peer on the same socket', async () => {

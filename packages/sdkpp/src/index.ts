@@ -179,4 +179,5 @@ export {
   MAX_LOBBY_SECRET_LENGTH,
 } from './lobbies/limits.js';
 export type { GuildChannel, GuildMinimal, LinkedLobby } from './guilds/types.js';
+export type { GuildStatus } from './guilds/guildStatus.js';
 export type { JoinLinkedLobbyGuildOptions } from './guilds/GuildManager.js';

@@ -126,11 +126,11 @@ export function wireGuild(guild: GuildRecord, guilds: Guilds): Record<string, un
   return {
     id: guild.id,
     name: guild.name,
-    icon: null,
+    icon: guild.icon ?? null,
     splash: null,
     discovery_splash: null,
     banner: null,
-    description: null,
+    description: guild.description ?? null,
     owner_id: guild.ownerId,
     afk_channel_id: null,
     afk_timeout: 300,

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-
+import { imageField } from '../bodies/imageField.js';
 import { EDITABLE_APPLICATION_FLAGS } from '../store/applicationFlags.js';
 import { ALL_PERMISSIONS } from '../platform/permissions.js';
 import { isKnownScope } from '../store/scopes.js';
@@ -22,7 +21,6 @@ export const MAX_APPLICATION_IMAGE_BYTES = 1024 * 1024;
 const MAX_URL = 2048;
 /** How many scopes an install link may ask for. */
 const MAX_INSTALL_SCOPES = 16;
-const IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
 
 /**
  * Fields the platform takes that the emulator cannot honour through this endpoint: refused by name rather
@@ -72,24 +70,6 @@ function urlField(errors: FieldErrors, name: string, value: unknown): string | n
     return undefined;
   }
   return url.href;
-}
-
-/**
- * An image field: a `data:` URI of a png, jpeg, gif or webp of at most 1 MiB, kept as a new hash (the
- * emulator keeps no picture, as a client only ever sees the CDN's hash); null clears it.
- */
-function imageField(errors: FieldErrors, name: string, value: unknown): string | null | undefined {
-  if (value === null) return null;
-  const image = typeof value === 'string' ? IMAGE.exec(value) : null;
-  if (!image) {
-    errors.add([name], 'BINARY_TYPE_INVALID', 'A data URI of a png, jpeg, gif or webp image.');
-    return undefined;
-  }
-  if (Buffer.byteLength(image[2] ?? '', 'base64') > MAX_APPLICATION_IMAGE_BYTES) {
-    errors.add([name], 'BINARY_TYPE_MAX_SIZE', `The image is over ${MAX_APPLICATION_IMAGE_BYTES} bytes.`);
-    return undefined;
-  }
-  return randomBytes(16).toString('hex');
 }
 
 function tagsField(errors: FieldErrors, value: unknown): string[] | undefined {
@@ -244,7 +224,7 @@ export function readApplicationEdit(body: unknown, currentFlags: number): Applic
     ['cover_image', 'coverImage'],
   ] as const) {
     if (!has(name)) continue;
-    const hash = imageField(errors, name, b[name]);
+    const hash = imageField(errors, [name], b[name], MAX_APPLICATION_IMAGE_BYTES);
     if (hash !== undefined) edit[key] = hash;
   }
   if (has('tags')) {

@@ -57,7 +57,7 @@ export function currentUserGuildRoutes(ctx: EmulatorContext): Route[] {
       const list = page(guilds.guildsOf(me), query).map((g) => ({
         id: g.id,
         name: g.name,
-        icon: null,
+        icon: g.icon ?? null,
         banner: null,
         owner: g.ownerId === me,
         permissions: guilds.guildPermissions(g.id, me).toString(),

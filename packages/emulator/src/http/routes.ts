@@ -16,6 +16,7 @@ import { guildChannelRoutes } from './guildChannels.js';
 import { guildEmojiRoutes } from './guildEmojis.js';
 import { guildInviteRoutes } from './guildInvites.js';
 import { guildMemberRoutes } from './guildMembers.js';
+import { guildEditRoutes } from './guildEdit.js';
 import { guildRoleRoutes } from './guildRoles.js';
 import { guildSearchRoutes } from './guildSearch.js';
 import { guildStickerRoutes } from './guildStickers.js';
@@ -50,6 +51,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...lobbyRoutes(ctx),
     ...guildRoutes(ctx),
     ...currentUserGuildRoutes(ctx),
+    ...guildEditRoutes(ctx),
     ...guildRoleRoutes(ctx),
     ...guildMemberRoutes(ctx),
     ...guildBanRoutes(ctx),

@@ -20,6 +20,8 @@ const CLOSE_GRACE_MS = 1_000;
 export class LocalClientConnection {
   readonly id: string;
   readonly subscriptions = new Set<string>();
+  /** The guilds this game watches through GUILD_STATUS. */
+  readonly guildStatus = new Set<string>();
   readonly #socket: Socket;
   readonly #ctx: EmulatorContext;
   readonly #user: UserRecord;
@@ -70,6 +72,11 @@ export class LocalClientConnection {
     if (!this.ready || !this.subscriptions.has(evt)) return false;
     this.#send(RpcOpcode.Frame, dispatchBody(evt, data));
     return true;
+  }
+
+  /** Sends GUILD_STATUS for a guild if the game watches it; returns whether it was sent. */
+  dispatchGuildStatus(guildId: string, data: unknown): boolean {
+    return this.guildStatus.has(guildId) && this.dispatch('GUILD_STATUS', data);
   }
 
   /** Destroys the socket without a CLOSE frame (a crash of the desktop client). */
@@ -174,6 +181,7 @@ export class LocalClientConnection {
       user: this.#user,
       source: this.source,
       subscriptions: this.subscriptions,
+      guildStatus: this.guildStatus,
       record: this.#hooks.record,
       consent: this.#hooks.consent,
     };

@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
 import type { EmulatorContext } from '../context.js';
-import type { UserRecord } from '../store/types.js';
+import type { GuildRecord, UserRecord } from '../store/types.js';
+import { guildStatusData } from './guildStatus.js';
 import { LocalClientConnection } from './LocalClientConnection.js';
 import { listenOnLocalClientSocket, type LocalClientSocket } from './socketPath.js';
 
@@ -60,6 +61,7 @@ export class LocalClientServer {
     server.on('error', (error) => {
       ctx.log.line('rpc', `local client server error: ${error.message}`);
     });
+    ctx.guilds.on('guildUpdated', local.#onGuildUpdated);
     ctx.log.line('rpc', `local client of ${user.username} listening`);
     return local;
   }
@@ -114,6 +116,7 @@ export class LocalClientServer {
 
   /** Closes every connection (CLOSE 1000) and removes the socket. */
   async close(): Promise<void> {
+    this.#ctx.guilds.off('guildUpdated', this.#onGuildUpdated);
     for (const connection of this.#connections) connection.close(1000, 'The local client is shutting down');
     await new Promise<void>((resolve) => {
       this.#server.close(() => {
@@ -123,6 +126,13 @@ export class LocalClientServer {
     });
     await this.#socket.remove();
   }
+
+  /** A guild changed: GUILD_STATUS to the games watching it, while the signed-in user is still a member. */
+  readonly #onGuildUpdated = (guild: GuildRecord): void => {
+    if (!this.#ctx.guilds.isMember(guild.id, this.#user.id)) return;
+    const data = guildStatusData(guild);
+    for (const connection of this.#connections) connection.dispatchGuildStatus(guild.id, data);
+  };
 
   #accept(raw: Socket): void {
     const connection = new LocalClientConnection(String(this.#nextId), raw, this.#ctx, this.#user, {

@@ -3,6 +3,7 @@ import type { EmulatorContext } from '../context.js';
 import { expandScopes, isKnownScope, parseScopeParam } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
 import { readActivity } from './activity.js';
+import { guildStatusSubscription } from './guildStatus.js';
 import { RpcCommandError, RpcErrorCode, SUBSCRIBABLE_EVENTS, type RpcCommand } from './protocol.js';
 
 /** What a command handler may touch: the emulator, the bound user and its own connection. */
@@ -12,6 +13,8 @@ export interface CommandScope {
   /** The presence source of this connection. */
   source: string;
   subscriptions: Set<string>;
+  /** The guilds this connection watches through GUILD_STATUS. */
+  guildStatus: Set<string>;
   /** Records a command the admin API reports (invite replies and the like). */
   record(cmd: string, args: Record<string, unknown>): void;
   /** Whether the player approves an AUTHORIZE shown in the desktop client. */
@@ -165,6 +168,15 @@ function subscription(scope: CommandScope, command: RpcCommand): unknown {
   const evt = command.evt;
   if (evt === undefined || !SUBSCRIBABLE_EVENTS.has(evt)) {
     fail(RpcErrorCode.InvalidEvent, `Invalid event: ${evt ?? '(none)'}`);
+  }
+  if (evt === 'GUILD_STATUS') {
+    return guildStatusSubscription(
+      scope.ctx.guilds,
+      scope.user,
+      command,
+      scope.guildStatus,
+      scope.subscriptions,
+    );
   }
   if (command.cmd === 'SUBSCRIBE') scope.subscriptions.add(evt);
   else scope.subscriptions.delete(evt);

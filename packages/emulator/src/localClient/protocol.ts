@@ -3,6 +3,7 @@ export const RpcErrorCode = {
   UnknownError: 1000,
   InvalidPayload: 4000,
   InvalidCommand: 4002,
+  InvalidGuild: 4003,
   InvalidEvent: 4004,
   InvalidPermissions: 4006,
   InvalidClientId: 4007,

@@ -58,9 +58,16 @@ export interface NewGuild {
   channels?: NewGuildChannel[];
 }
 
+/** What Modify Guild may change; absent fields keep their value, null clears an icon or description. */
+export interface GuildChange {
+  name?: string;
+  icon?: string | null;
+  description?: string | null;
+}
+
 /** Events of {@link Guilds}. */
 export type GuildEvents = {
-  /** A guild's own fields changed (its features). */
+  /** A guild's own fields changed (its name, icon, description or features). */
   guildUpdated: [guild: GuildRecord];
   /** A user joined a guild. */
   memberAdded: [guildId: string, userId: string];
@@ -169,6 +176,27 @@ export class Guilds extends TypedEmitter<GuildEvents> {
     guild.features = unique;
     this.emit('guildUpdated', guild);
     this.#log.line('guilds', `${guild.name} has the features ${unique.join(', ') || '(none)'}`);
+  }
+
+  /**
+   * Changes a guild's name, icon hash or description (null clears the last two) and tells listeners
+   * (GUILD_UPDATE to bots, GUILD_STATUS to the desktop client's subscribers). Throws a `RangeError` for an
+   * unknown guild.
+   */
+  updateGuild(guildId: string, change: GuildChange): GuildRecord {
+    const guild = this.#need(guildId);
+    if (change.name !== undefined) guild.name = change.name;
+    if (change.icon !== undefined) {
+      if (change.icon === null) delete guild.icon;
+      else guild.icon = change.icon;
+    }
+    if (change.description !== undefined) {
+      if (change.description === null) delete guild.description;
+      else guild.description = change.description;
+    }
+    this.emit('guildUpdated', guild);
+    this.#log.line('guilds', `${guild.name} (${guild.id}) was modified`);
+    return guild;
   }
 
   /** A guild by id. */

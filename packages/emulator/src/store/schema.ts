@@ -527,6 +527,8 @@ const autoModRule = z.strictObject({
 const guild = z.strictObject({
   id: snowflake,
   name: text(),
+  icon: pattern(/^[0-9a-f]{32}$/, 'an icon hash').exactOptional(),
+  description: text(0, 120).exactOptional(),
   ownerId: snowflake,
   members: record(snowflake, guildMember),
   roles: table(snowflake, role, 'id'),

@@ -352,6 +352,10 @@ export interface GuildMemberRecord {
 export interface GuildRecord {
   id: string;
   name: string;
+  /** The icon's hash (Modify Guild); absent: no icon. */
+  icon?: string;
+  /** The guild's description (Modify Guild); absent: none. */
+  description?: string;
   /** The owner holds every permission everywhere in the guild. */
   ownerId: string;
   /** The members by user id, the owner included. */

@@ -298,7 +298,25 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
   }
 
   /**
-   * Subscribes to another desktop-client event (such as `GUILD_STATUS`); it arrives as `localClientEvent`.
+   * Watches a guild the desktop client's user is a member of: each change of its name or icon arrives as the
+   * `guildStatus` event. Works without a connection, like rich presence over the desktop client; with no
+   * desktop client running the watch starts once one is found. Rejects with `RpcError` (code 4003) when the
+   * desktop client refuses the guild, and with `ValidationError` for an id that is not a snowflake.
+   */
+  async subscribeGuildStatus(guildId: string): Promise<void> {
+    if (!/^[0-9]{1,20}$/.test(guildId))
+      return Promise.reject(new ValidationError(`"${guildId}" is not a guild id`));
+    return this.#s.localEvents.wantWith('GUILD_STATUS', { guild_id: guildId });
+  }
+
+  /** Stops watching a guild (see {@link subscribeGuildStatus}). */
+  async unsubscribeGuildStatus(guildId: string): Promise<void> {
+    return this.#s.localEvents.unwant('GUILD_STATUS', { guild_id: guildId });
+  }
+
+  /**
+   * Subscribes to another desktop-client event; it arrives as `localClientEvent`. (GUILD_STATUS needs its
+   * guild: use {@link subscribeGuildStatus}.)
    */
   async subscribeLocalClientEvent(event: string): Promise<void> {
     if (!/^[A-Z][A-Z0-9_]*$/.test(event))

@@ -4,6 +4,7 @@ import type { InviteEvents } from '../invites/InviteEvents.js';
 import type { LobbyEvents } from '../lobbies/LobbyEvents.js';
 import type { MessageEvents } from '../chat/MessageEvents.js';
 import type { SocialEvents } from '../social/SocialEvents.js';
+import type { GuildStatus } from '../guilds/guildStatus.js';
 import type { ClientError, ClientStatus } from './ClientStatus.js';
 
 /**
@@ -23,7 +24,12 @@ export interface ClientEvents extends SocialEvents, MessageEvents, InviteEvents,
    * Needs {@link Client.watchLocalClient}.
    */
   activityJoin: [joinSecret: string, applicationId: string];
-  /** Any other event subscribed on the desktop client (e.g. GUILD_STATUS), as it arrived. */
+  /**
+   * A guild watched with {@link Client.subscribeGuildStatus} changed (its name or icon), as the desktop client
+   * reports it.
+   */
+  guildStatus: [status: GuildStatus];
+  /** Any event subscribed on the desktop client with `subscribeLocalClientEvent`, as it arrived. */
   localClientEvent: [event: string, data: unknown];
   /** Every gateway dispatch, for diagnostics. */
   dispatch: [event: string, data: unknown];

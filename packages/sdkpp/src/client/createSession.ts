@@ -226,6 +226,9 @@ export function createSession(options: ClientOptions, host: SessionHost): Sessio
       users.upsert(sender);
       host.emit('activityInviteCreated', invite);
     },
+    guildStatus: (status) => {
+      host.emit('guildStatus', status);
+    },
     other: (evt, data) => {
       host.emit('localClientEvent', evt, data);
     },

@@ -1,6 +1,7 @@
 import type { ActivityInvite } from './ActivityInvite.js';
 import { inviteFromLocalClient } from './localClientInvite.js';
 import type { LogWriter } from '../logging/index.js';
+import { guildStatusFromWire, type GuildStatus } from '../guilds/guildStatus.js';
 
 /** Where {@link LocalClientCallbacks} hands what the desktop client sent, as the client's events. */
 export interface LocalClientEventSink {
@@ -10,7 +11,9 @@ export interface LocalClientEventSink {
   activityJoin(joinSecret: string, applicationId: string): void;
   /** ACTIVITY_INVITE or ACTIVITY_JOIN_REQUEST, with the sender as the desktop client described it. */
   invite(invite: ActivityInvite, sender: unknown): void;
-  /** Any other subscribed event (GUILD_STATUS, …). */
+  /** GUILD_STATUS of a watched guild. */
+  guildStatus(status: GuildStatus): void;
+  /** Any other subscribed event, as it arrived. */
   other(evt: string, data: unknown): void;
   /** A game callback threw; `name` says which. */
   callbackError(error: unknown, name: string): void;
@@ -58,6 +61,14 @@ export class LocalClientCallbacks {
           return;
         }
         this.#sink.invite(invite, (data as { user?: unknown }).user);
+        return;
+      }
+      case 'GUILD_STATUS': {
+        const status = guildStatusFromWire(data);
+        if (status) this.#sink.guildStatus(status);
+        else this.#sink.log.warn('ignored a malformed GUILD_STATUS from the desktop client');
+        // Games that subscribed through subscribeLocalClientEvent still get it as it arrived.
+        this.#sink.other(evt, data);
         return;
       }
       default:

@@ -144,10 +144,19 @@ export class IpcTransport extends TypedEmitter<IpcTransportEvents> {
     });
   }
 
-  /** Subscribes to an event; the subscription is renewed after every reconnect. */
+  /**
+   * Subscribes to an event; the subscription is renewed after every reconnect. One the desktop client refuses
+   * (an ERROR reply) is forgotten, so it is not sent again after a reconnect.
+   */
   async subscribe(evt: string, args: Record<string, unknown> = {}): Promise<void> {
-    this.#subscriptions.set(subscriptionKey(evt, args), { evt, args });
-    await this.request('SUBSCRIBE', args, { evt });
+    const key = subscriptionKey(evt, args);
+    this.#subscriptions.set(key, { evt, args });
+    try {
+      await this.request('SUBSCRIBE', args, { evt });
+    } catch (error) {
+      if (error instanceof RpcError && error.code !== undefined) this.#subscriptions.delete(key);
+      throw error;
+    }
   }
 
   /** Ends a subscription. */
@@ -351,6 +360,7 @@ function closeMessage(body: unknown): string {
   return typeof message === 'string' ? message : 'no reason given';
 }
 
-function subscriptionKey(evt: string, args: Record<string, unknown>): string {
+/** The key of one subscription: the event and its arguments. */
+export function subscriptionKey(evt: string, args: Record<string, unknown>): string {
   return `${evt}:${JSON.stringify(args)}`;
 }

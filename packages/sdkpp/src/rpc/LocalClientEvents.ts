@@ -1,9 +1,15 @@
 import type { LogWriter } from '../logging/index.js';
 import type { Clock, TimerHandle } from '@sdkpp/protocol';
-import type { IpcTransport } from './IpcTransport.js';
+import { RpcError, subscriptionKey, type IpcTransport } from './IpcTransport.js';
 
 /** How often to look for a desktop client while the game wants its events and none is running. */
 const RESCAN_MS = 5_000;
+
+/** One wanted subscription. */
+interface Subscription {
+  evt: string;
+  args: Record<string, unknown>;
+}
 
 /** Options of {@link LocalClientEvents}. */
 export interface LocalClientEventsOptions {
@@ -22,7 +28,8 @@ export interface LocalClientEventsOptions {
  */
 export class LocalClientEvents {
   readonly #o: LocalClientEventsOptions;
-  readonly #wanted = new Set<string>();
+  /** Wanted subscriptions by {@link subscriptionKey}: the event and its arguments (GUILD_STATUS's guild). */
+  readonly #wanted = new Map<string, Subscription>();
   readonly #listening = new WeakSet<IpcTransport>();
   #transport: IpcTransport | undefined;
   #retry: TimerHandle | undefined;
@@ -34,25 +41,49 @@ export class LocalClientEvents {
 
   /** Whether an event is wanted. */
   wants(evt: string): boolean {
-    return this.#wanted.has(evt);
+    for (const wanted of this.#wanted.values()) if (wanted.evt === evt) return true;
+    return false;
   }
 
   /** Subscribes to events (now if a desktop client runs, else as soon as one is found). */
   async want(...events: string[]): Promise<void> {
-    const added = events.filter((evt) => !this.#wanted.has(evt));
-    for (const evt of added) this.#wanted.add(evt);
+    const added = events
+      .map((evt) => ({ evt, args: {} }))
+      .filter((sub) => !this.#wanted.has(subscriptionKey(sub.evt, sub.args)));
+    for (const sub of added) this.#wanted.set(subscriptionKey(sub.evt, sub.args), sub);
     const { transport, adopted } = await this.#connect();
     // A transport adopted just now was subscribed to everything wanted, these included.
     if (!transport || adopted) return;
-    await Promise.all(added.map((evt) => this.#subscribe(transport, evt)));
+    await Promise.all(added.map((sub) => this.#subscribe(transport, sub)));
   }
 
-  /** Stops an event. */
-  async unwant(evt: string): Promise<void> {
-    if (!this.#wanted.delete(evt)) return;
+  /**
+   * Subscribes to an event with arguments (GUILD_STATUS of one guild). Unlike {@link want}, a refusal by a
+   * running desktop client rejects with its `RpcError` and the subscription is dropped; with none running it
+   * is made once one is found.
+   */
+  async wantWith(evt: string, args: Record<string, unknown>): Promise<void> {
+    const key = subscriptionKey(evt, args);
+    if (this.#wanted.has(key)) return;
+    this.#wanted.set(key, { evt, args });
+    const { transport } = await this.#connect();
+    if (!transport) return;
+    // A transport adopted just now subscribed this already (a refusal only logged there); asking again is
+    // harmless and gives the caller the desktop client's answer.
+    try {
+      await transport.subscribe(evt, args);
+    } catch (error) {
+      this.#wanted.delete(key);
+      throw error;
+    }
+  }
+
+  /** Stops an event (with the arguments it was wanted with). */
+  async unwant(evt: string, args: Record<string, unknown> = {}): Promise<void> {
+    if (!this.#wanted.delete(subscriptionKey(evt, args))) return;
     const transport = this.#transport;
     if (transport?.connected) {
-      await transport.unsubscribe(evt).catch((error: unknown) => {
+      await transport.unsubscribe(evt, args).catch((error: unknown) => {
         this.#o.log.warn(`unsubscribing from ${evt} failed: ${(error as Error).message}`);
       });
     }
@@ -75,20 +106,23 @@ export class LocalClientEvents {
     if (adopted) {
       this.#listening.add(transport);
       transport.on('dispatch', (evt, data) => {
-        if (this.#wanted.has(evt)) this.#o.deliver(evt, data);
+        if (this.wants(evt)) this.#o.deliver(evt, data);
       });
       this.#transport = transport;
       // Everything wanted before this transport existed is subscribed now.
-      await Promise.all([...this.#wanted].map((evt) => this.#subscribe(transport, evt)));
+      await Promise.all([...this.#wanted.values()].map((sub) => this.#subscribe(transport, sub)));
     }
     return { transport, adopted };
   }
 
-  async #subscribe(transport: IpcTransport, evt: string): Promise<void> {
+  async #subscribe(transport: IpcTransport, { evt, args }: Subscription): Promise<void> {
     try {
-      await transport.subscribe(evt);
+      await transport.subscribe(evt, args);
       this.#o.log.verbose(`subscribed to ${evt} on the desktop client`);
     } catch (error) {
+      // A refusal ends the want: the transport forgot it too, so no reconnect sends it again.
+      if (error instanceof RpcError && error.code !== undefined)
+        this.#wanted.delete(subscriptionKey(evt, args));
       this.#o.log.warn(`subscribing to ${evt} failed: ${(error as Error).message}`);
     }
   }
