@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   Activity,
   ActivityActionTypes,
+  ActivityGamePlatforms,
   ActivityParty,
   ActivitySecrets,
   ActivityTypes,
@@ -54,12 +55,18 @@ describe('bindings: friends, presence and invites', () => {
     const secrets = new ActivitySecrets();
     secrets.SetJoin('bindings-secret');
     activity.SetSecrets(secrets);
+    activity.SetSupportedPlatforms(ActivityGamePlatforms.Desktop | ActivityGamePlatforms.Android);
     let presence: ClientResult | undefined;
     bob.UpdateRichPresence(activity, (result) => (presence = result));
     await pumpUntil(
       () => presence !== undefined && alice.GetUser(bobId)?.GameActivity()?.Details() === 'Capture the flag',
     );
     expect(alice.GetUser(bobId)?.GameActivity()?.Party()?.Id()).toBe('bindings-party');
+    expect(alice.GetUser(bobId)?.GameActivity()?.SupportedPlatforms()).toBe(
+      ActivityGamePlatforms.Desktop | ActivityGamePlatforms.Android,
+    );
+    expect(alice.GetUser(bobId)?.GameActivity()?.ApplicationId()).toBe(bob.GetApplicationId());
+    expect(alice.GetUser(bobId)?.GameActivity()?.ParentApplicationId()).toBeUndefined();
 
     // Bob invites Alice; she accepts and gets the secret.
     let invite: ActivityInvite | undefined;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   ActivityActionTypes,
+  ActivityGamePlatforms,
   ActivityPartyPrivacy,
   ActivityTypes,
   HttpError,
@@ -118,6 +119,61 @@ describe('activity invites', () => {
     await expect(alice.client.sendActivityInvite(bob.user.id)).rejects.toMatchObject({
       constructor: HttpError,
       code: 50007,
+    });
+  });
+
+  it('carries where an activity can be joined; an SDK game cannot accept an invite to a console-only one', async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const alice = await linkAndConnect(emulator, userAt(emulator, 0));
+    const bob = await linkAndConnect(emulator, userAt(emulator, 1));
+    emulator.befriend('alice', 'bob');
+    const toBob = collect(bob.client, 'activityInviteCreated');
+
+    // Bad flags and another application's id are refused before any I/O.
+    const sets = emulator.requestCount('POST', '/users/:user_id/messages');
+    await expect(
+      alice.client.updateRichPresence({ ...party('party-p', 'secret-p'), supportedPlatforms: 256 }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      alice.client.updateRichPresence({ ...party('party-p', 'secret-p'), applicationId: '123456789012345678' }),
+    ).rejects.toThrow(/not this client's application/);
+    expect(emulator.requestCount('POST', '/users/:user_id/messages')).toBe(sets);
+
+    await alice.client.updateRichPresence({
+      ...party('party-e', 'secret-e'),
+      applicationId: emulator.applicationId,
+      supportedPlatforms: ActivityGamePlatforms.Desktop | ActivityGamePlatforms.IOS,
+    });
+    await eventually(
+      () => bob.client.getUser(alice.user.id)?.gameActivity?.party?.id === 'party-e',
+      5000,
+      'the party',
+    );
+    const seen = bob.client.getUser(alice.user.id)?.gameActivity;
+    expect(seen?.supportedPlatforms).toBe(ActivityGamePlatforms.Desktop | ActivityGamePlatforms.IOS);
+    expect(seen?.applicationId).toBe(emulator.applicationId);
+    expect(emulator.presenceOf('alice').activities[0]).toMatchObject({
+      supported_platforms: ['desktop', 'ios'],
+    });
+    await alice.client.sendActivityInvite(bob.user.id);
+    await eventually(() => toBob.length === 1, 5000, 'the first invite');
+    expect(await bob.client.acceptActivityInvite(toBob[0] as ActivityInvite)).toBe('secret-e');
+
+    // The same party, joinable on consoles only: the invite stays, but a desktop game cannot take it.
+    await alice.client.updateRichPresence({
+      ...party('party-e', 'secret-e'),
+      supportedPlatforms: ActivityGamePlatforms.Xbox | ActivityGamePlatforms.PS5,
+    });
+    await eventually(
+      () =>
+        bob.client.getUser(alice.user.id)?.gameActivity?.supportedPlatforms ===
+        (ActivityGamePlatforms.Xbox | ActivityGamePlatforms.PS5),
+      5000,
+      'the console-only party',
+    );
+    await expect(bob.client.acceptActivityInvite(toBob[0] as ActivityInvite)).rejects.toMatchObject({
+      constructor: HttpError,
+      message: expect.stringContaining('cannot be joined on this platform') as unknown,
     });
   });
 });

@@ -5,6 +5,7 @@ import {
   type StatusDisplayTypes,
 } from '../src/index.js';
 import { defined } from '../src/util/defined.js';
+import { idToBigInt, idToString, type Uint64Like } from './ids.js';
 
 /** A rich presence image set, as the C++ SDK's `ActivityAssets`. */
 export class ActivityAssets {
@@ -206,6 +207,9 @@ export class Activity {
   #timestamps: ActivityTimestamps | undefined;
   #party: ActivityParty | undefined;
   #secrets: ActivitySecrets | undefined;
+  #applicationId: string | undefined;
+  #parentApplicationId: string | undefined;
+  #supportedPlatforms: number | undefined;
   readonly #buttons: ActivityButton[] = [];
 
   /** The kind of activity. */
@@ -296,6 +300,33 @@ export class Activity {
   SetSecrets(value: ActivitySecrets | undefined): void {
     this.#secrets = value;
   }
+  /**
+   * The application the activity belongs to: set on others' activities; the SDK fills in its own when it sends
+   * one (a different id is refused).
+   */
+  ApplicationId(): bigint | undefined {
+    return this.#applicationId === undefined ? undefined : idToBigInt(this.#applicationId);
+  }
+  /** Sets the application id (only this game's own is accepted when sent). */
+  SetApplicationId(value: Uint64Like | undefined): void {
+    this.#applicationId = value === undefined ? undefined : idToString(value);
+  }
+  /** The publisher (parent) application, on activities of a publisher's suite; the platform names it. */
+  ParentApplicationId(): bigint | undefined {
+    return this.#parentApplicationId === undefined ? undefined : idToBigInt(this.#parentApplicationId);
+  }
+  /** Sets the parent application id (kept on this object; the platform names the parent, so it is not sent). */
+  SetParentApplicationId(value: Uint64Like | undefined): void {
+    this.#parentApplicationId = value === undefined ? undefined : idToString(value);
+  }
+  /** Where the activity can be joined (ActivityGamePlatforms flags); undefined: wherever the game runs. */
+  SupportedPlatforms(): number | undefined {
+    return this.#supportedPlatforms;
+  }
+  /** Sets where the activity can be joined, e.g. `ActivityGamePlatforms.Desktop | ActivityGamePlatforms.IOS`. */
+  SetSupportedPlatforms(value: number | undefined): void {
+    this.#supportedPlatforms = value;
+  }
   /** Adds a profile button (at most two are accepted). */
   AddButton(button: ActivityButton): void {
     this.#buttons.push(button);
@@ -327,6 +358,9 @@ export class Activity {
       secrets: secret ? { join: secret } : undefined,
       buttons:
         this.#buttons.length > 0 ? this.#buttons.map((b) => ({ label: b.Label(), url: b.Url() })) : undefined,
+      applicationId: this.#applicationId,
+      parentApplicationId: this.#parentApplicationId,
+      supportedPlatforms: this.#supportedPlatforms,
     });
   }
 
@@ -340,6 +374,9 @@ export class Activity {
     activity.#details = core.details;
     activity.#detailsUrl = core.detailsUrl;
     activity.#statusDisplayType = core.statusDisplayType;
+    activity.#applicationId = core.applicationId;
+    activity.#parentApplicationId = core.parentApplicationId;
+    activity.#supportedPlatforms = core.supportedPlatforms;
     if (core.party) {
       const party = new ActivityParty();
       party.SetId(core.party.id);

@@ -85,6 +85,7 @@ export { CallError, CallStatus, ClientError, ClientStatus } from './statusEnums.
 // The idiomatic API's enums, shared as they are: the C++ SDK's names and values.
 export {
   ActivityActionTypes,
+  ActivityGamePlatforms,
   ActivityPartyPrivacy,
   ActivityTypes,
   AuthenticationCodeChallengeMethod,

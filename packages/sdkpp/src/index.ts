@@ -141,6 +141,7 @@ export { ChannelHandle, ChannelType } from './chat/ChannelHandle.js';
 export type { Clock, TimerHandle } from '@sdkpp/protocol';
 export type { GatewaySocket, GatewaySocketData, GatewaySocketFactory } from './gateway/GatewaySocket.js';
 export {
+  ActivityGamePlatforms,
   ActivityPartyPrivacy,
   ActivityTypes,
   StatusDisplayTypes,

@@ -1,3 +1,5 @@
+import { readSupportedPlatforms } from '../social/activityPlatforms.js';
+
 /** Activity types a game may set through the local client (wire-protocols §3.5). */
 const SETTABLE_TYPES: ReadonlySet<unknown> = new Set([0, 2, 3, 5]);
 
@@ -143,6 +145,12 @@ function buttons(a: Fields): Fields[] | undefined {
   });
 }
 
+function platforms(a: Fields): string[] | undefined {
+  const read = readSupportedPlatforms(a.supported_platforms);
+  if (typeof read === 'string') throw new ActivityProblem(read);
+  return read;
+}
+
 /**
  * Reads a SET_ACTIVITY activity the way the desktop client does: the type (Playing, Listening, Watching or
  * Competing), field lengths, the URL fields of Embedded App SDK 2.1 (`state_url`, `details_url`,
@@ -170,6 +178,7 @@ export function readActivity(activity: unknown): { activity: Fields } | { proble
         party: party(a),
         secrets: secrets(a),
         instance: boolean(a, 'instance'),
+        supported_platforms: platforms(a),
         flags: integer(a, 'flags', 0, 0x7fffffff),
         buttons: buttons(a),
       }),

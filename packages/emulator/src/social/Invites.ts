@@ -1,11 +1,12 @@
 import type { MessageActivityRecord } from '../store/types.js';
+import { joinableOnDesktop } from './activityPlatforms.js';
 import type { PresenceService, StoredActivity } from './PresenceService.js';
 import type { Relationships } from './Relationships.js';
 
 /** Why an invite was refused; routes turn it into the platform's error. */
 export class InviteRefusal extends Error {
   constructor(
-    readonly reason: 'no_party' | 'blocked' | 'invalid' | 'not_recipient' | 'bad_type',
+    readonly reason: 'no_party' | 'blocked' | 'invalid' | 'not_recipient' | 'bad_type' | 'platform',
     message: string,
   ) {
     super(message);
@@ -17,6 +18,8 @@ export class InviteRefusal extends Error {
 interface JoinableParty {
   partyId: string;
   secret: string;
+  /** Whether its activity's supported platforms include desktop. */
+  desktop: boolean;
   /** The presence source (gateway session or local-client connection) that set it. */
   source: string;
 }
@@ -82,6 +85,10 @@ export class Invites {
     if (!activity.valid || party?.partyId !== activity.partyId) {
       throw new InviteRefusal('invalid', 'This invite is no longer valid.');
     }
+    // Games of the SDK and the desktop client are desktop: an activity joinable elsewhere only says no here.
+    if (!party.desktop) {
+      throw new InviteRefusal('platform', 'This activity cannot be joined on this platform.');
+    }
     return party.secret;
   }
 
@@ -108,11 +115,11 @@ export class Invites {
 function partyOf(
   activity: StoredActivity,
   applicationId: string,
-): { partyId: string; secret: string } | undefined {
+): { partyId: string; secret: string; desktop: boolean } | undefined {
   if (activity.application_id !== applicationId) return undefined;
   const partyId = (activity.party as { id?: unknown } | undefined)?.id;
   const secret = (activity.secrets as { join?: unknown } | undefined)?.join;
   return typeof partyId === 'string' && typeof secret === 'string' && partyId !== '' && secret !== ''
-    ? { partyId, secret }
+    ? { partyId, secret, desktop: joinableOnDesktop(activity) }
     : undefined;
 }

@@ -1,4 +1,5 @@
 import { keepActivityFields } from '../bodies/knownFields.js';
+import { readSupportedPlatforms } from './activityPlatforms.js';
 import type { PresenceStatus, StoredActivity } from './PresenceService.js';
 
 /** A validated Update Presence (op 3) payload. */
@@ -22,7 +23,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function parsePresenceUpdate(
   data: unknown,
-  context: { applicationId: string; applicationName: string; now: number },
+  context: { applicationId: string; applicationName: string; parentApplicationId?: string; now: number },
 ): PresenceUpdate | string {
   if (!isObject(data)) return 'Update Presence needs an object';
   const status = data.status ?? 'online';
@@ -43,10 +44,16 @@ export function parsePresenceUpdate(
     if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > 6) {
       return 'an activity type must be an integer 0–6';
     }
+    const platforms = readSupportedPlatforms(activity.supported_platforms);
+    if (typeof platforms === 'string') return platforms;
+    const { parent_application_id: _sent, ...kept } = keepActivityFields(activity);
     parsed.push({
-      ...keepActivityFields(activity),
+      ...kept,
       name,
+      ...(platforms ? { supported_platforms: platforms } : {}),
       application_id: context.applicationId,
+      // The platform names the publisher itself; what a client sends is not trusted.
+      ...(context.parentApplicationId ? { parent_application_id: context.parentApplicationId } : {}),
       created_at: context.now,
     });
   }

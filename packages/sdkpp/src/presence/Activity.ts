@@ -34,6 +34,21 @@ export enum ActivityPartyPrivacy {
   Public = 1,
 }
 
+/**
+ * The platforms an activity can be joined on, as bit flags with the C++ SDK's `ActivityGamePlatforms` values;
+ * combine them with `|`.
+ */
+export enum ActivityGamePlatforms {
+  Desktop = 1,
+  Xbox = 2,
+  Samsung = 4,
+  IOS = 8,
+  Android = 16,
+  Embedded = 32,
+  PS4 = 64,
+  PS5 = 128,
+}
+
 /** Images and their hover texts and links. Images are asset keys or URLs. */
 export interface ActivityAssets {
   /** The large square image, 1–256 characters. */
@@ -109,6 +124,22 @@ export interface Activity {
   buttons?: ActivityButton[];
   /** Which field the status line shows. */
   statusDisplayType?: StatusDisplayTypes;
+  /**
+   * The application the activity belongs to. Others' activities carry theirs; the SDK fills in its own when it
+   * sends one, and refuses a different id (the platform attributes an activity to the token's application).
+   */
+  applicationId?: string;
+  /**
+   * The publisher (parent) application of a publisher's suite of games, on activities of such a game. The
+   * platform names it; a value set here is not sent.
+   */
+  parentApplicationId?: string;
+  /**
+   * Where a joinable activity can be joined ({@link ActivityGamePlatforms} flags). Unset: wherever the game
+   * runs. A player on a platform not listed cannot accept its invites (SDK games and the desktop client are
+   * Desktop).
+   */
+  supportedPlatforms?: number;
 }
 
 /** Activity types a game may set (the platform refuses the others). */

@@ -50,7 +50,14 @@ export class PresenceManager {
 
   /** Validates and sets the activity; throws `ValidationError` before any I/O for a bad one. */
   async update(activity: Activity): Promise<void> {
-    await this.#set(activityToWire(activity));
+    const wire = activityToWire(activity);
+    const own = this.#o.applicationId();
+    if (activity.applicationId !== undefined && own && activity.applicationId !== own) {
+      throw new ValidationError(
+        `activity.applicationId ${activity.applicationId} is not this client's application (${own}): the platform attributes an activity to the token's application`,
+      );
+    }
+    await this.#set(wire);
   }
 
   /** Clears the activity. */

@@ -9,6 +9,7 @@ import {
   type ActivityButton,
   type ActivityParty,
 } from './Activity.js';
+import { platformsFromWire } from './activityWire.js';
 
 type Wire = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ const PUBLIC_PARTY_FLAGS = (1 << 6) | (1 << 7);
  * secrets; a public party shows in `party.privacy` or in the activity's flags. Fields of the wrong type are
  * left out rather than trusted.
  */
-export function activityFromWire(wire: Wire): Activity & { applicationId?: string } {
+export function activityFromWire(wire: Wire): Activity {
   const assets = obj(wire.assets);
   const party = obj(wire.party);
   const timestamps = obj(wire.timestamps);
@@ -44,10 +45,12 @@ export function activityFromWire(wire: Wire): Activity & { applicationId?: strin
         return label === undefined ? [] : [{ label, url: str(button?.url) ?? '' }];
       })
     : undefined;
-  return defined<Activity & { applicationId?: string }>({
+  return defined<Activity>({
     type: enumMember(ActivityTypes, wire.type) ?? ActivityTypes.Playing,
     name: str(wire.name),
     applicationId: str(wire.application_id),
+    parentApplicationId: str(wire.parent_application_id),
+    supportedPlatforms: platformsFromWire(wire.supported_platforms),
     state: str(wire.state),
     stateUrl: str(wire.state_url),
     details: str(wire.details),

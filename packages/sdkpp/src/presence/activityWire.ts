@@ -1,5 +1,5 @@
 import { ValidationError } from '@sdkpp/protocol';
-import { SETTABLE_ACTIVITY_TYPES, type Activity } from './Activity.js';
+import { ActivityGamePlatforms, SETTABLE_ACTIVITY_TYPES, type Activity } from './Activity.js';
 
 /** Limits from the platform's activity rules (wire-protocols §1.10, §3.5). */
 const LIMITS = {
@@ -33,6 +33,31 @@ function timestamp(field: string, value: number | undefined): number | undefined
   if (!Number.isFinite(value) || value < 0)
     throw new ValidationError(`activity.timestamps.${field} must be a Unix time`);
   return value < SECONDS_THRESHOLD ? Math.round(value * 1000) : Math.round(value);
+}
+
+/** The wire names of {@link ActivityGamePlatforms}, by flag. */
+const PLATFORM_NAMES: readonly [ActivityGamePlatforms, string][] = [
+  [ActivityGamePlatforms.Desktop, 'desktop'],
+  [ActivityGamePlatforms.Xbox, 'xbox'],
+  [ActivityGamePlatforms.Samsung, 'samsung'],
+  [ActivityGamePlatforms.IOS, 'ios'],
+  [ActivityGamePlatforms.Android, 'android'],
+  [ActivityGamePlatforms.Embedded, 'embedded'],
+  [ActivityGamePlatforms.PS4, 'ps4'],
+  [ActivityGamePlatforms.PS5, 'ps5'],
+];
+const ALL_PLATFORMS = PLATFORM_NAMES.reduce((all, [flag]) => all | flag, 0);
+
+/** The wire list of platform flags (`supported_platforms`). */
+export function platformsToWire(flags: number): string[] {
+  return PLATFORM_NAMES.filter(([flag]) => (flags & flag) !== 0).map(([, name]) => name);
+}
+
+/** Platform flags from a wire list; unknown names are left out, and a list of none gives undefined. */
+export function platformsFromWire(value: unknown): number | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const flags = PLATFORM_NAMES.reduce((all, [flag, name]) => (value.includes(name) ? all | flag : all), 0);
+  return flags === 0 ? undefined : flags;
 }
 
 /** Checks an activity against the platform's rules; throws {@link ValidationError} before any I/O. */
@@ -93,6 +118,20 @@ export function validateActivity(activity: Activity): void {
   });
   timestamp('start', activity.timestamps?.start);
   timestamp('end', activity.timestamps?.end);
+  const platforms = activity.supportedPlatforms;
+  if (
+    platforms !== undefined &&
+    (!Number.isInteger(platforms) || platforms <= 0 || (platforms & ~ALL_PLATFORMS) !== 0)
+  ) {
+    throw new ValidationError(
+      'activity.supportedPlatforms must combine ActivityGamePlatforms flags (Desktop | IOS | …)',
+    );
+  }
+  for (const key of ['applicationId', 'parentApplicationId'] as const) {
+    const id = activity[key];
+    if (id !== undefined && (typeof id !== 'string' || !/^[0-9]{1,20}$/.test(id)))
+      throw new ValidationError(`activity.${key} must be an application id`);
+  }
 }
 
 /** Drops undefined, null, empty strings, empty arrays and empty objects, recursively (SDK 1.4 behaviour). */
@@ -139,6 +178,8 @@ export function activityToWire(activity: Activity): Record<string, unknown> {
       end: timestamp('end', timestamps.end),
     },
     buttons: activity.buttons?.map((b) => ({ label: b.label, url: b.url })),
+    supported_platforms:
+      activity.supportedPlatforms === undefined ? undefined : platformsToWire(activity.supportedPlatforms),
   };
   return (omitEmpty(wire) ?? { type: activity.type }) as Record<string, unknown>;
 }

@@ -120,8 +120,7 @@ export class UserHandle {
       .presence(this.id)
       ?.activities.find((a) => applicationId !== undefined && a.application_id === applicationId);
     if (!wire) return null;
-    const { applicationId: _ignored, ...activity } = activityFromWire(wire);
-    return activity;
+    return activityFromWire(wire);
   }
 
   /** The relationship between the signed-in user and this user. */
