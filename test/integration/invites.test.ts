@@ -135,7 +135,10 @@ describe('activity invites', () => {
       alice.client.updateRichPresence({ ...party('party-p', 'secret-p'), supportedPlatforms: 256 }),
     ).rejects.toBeInstanceOf(ValidationError);
     await expect(
-      alice.client.updateRichPresence({ ...party('party-p', 'secret-p'), applicationId: '123456789012345678' }),
+      alice.client.updateRichPresence({
+        ...party('party-p', 'secret-p'),
+        applicationId: '123456789012345678',
+      }),
     ).rejects.toThrow(/not this client's application/);
     expect(emulator.requestCount('POST', '/users/:user_id/messages')).toBe(sets);
 
