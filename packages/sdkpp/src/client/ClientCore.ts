@@ -372,8 +372,13 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
       throw new ValidationError('userCode must be 1–32 characters');
     this.#s.logger.secret(userCode);
     const rpc = await this.#s.localClient.get();
-    if (!rpc) throw this.#s.localClient.refusal ?? new RpcError('no desktop client is running');
-    await openAuthorizeDeviceScreen(rpc, clientId, userCode);
+    try {
+      if (!rpc) throw this.#s.localClient.refusal ?? new RpcError('no desktop client is running');
+      await openAuthorizeDeviceScreen(rpc, clientId, userCode);
+    } catch (error) {
+      this.#s.log.warn(`the device authorization screen did not open: ${(error as Error).message}`);
+      throw error;
+    }
   }
 
   /** Hides the desktop client's device authorization screen; nothing happens when no desktop client runs. */
