@@ -517,7 +517,7 @@ export interface EmulatorDeviceAuthorization {
 
 /** Options of {@link Emulator.browserAs}. */
 export interface BrowserOptions {
-  /** Which consent button the simulated user presses. @defaultValue `'authorize'` */
+  /** Which consent button the simulated user presses (on the device page: Authorize or Deny). @defaultValue `'authorize'` */
   action?: 'authorize' | 'cancel';
   /**
    * Receives the final redirect when it uses a custom scheme (e.g. `discord-123:/authorize/callback?code=…`),
@@ -1224,7 +1224,8 @@ export interface Emulator extends EmulatorInfo {
   requestCount(method: string, routePattern: string): number;
   /**
    * An opener for the SDK's authorize(): it plays the user in a browser, on the consent page, and follows
-   * the final redirect to the SDK's loopback listener.
+   * the final redirect to the SDK's loopback listener. Given a device sign-in's `verificationUriComplete`, it
+   * enters the code on the verification page and approves it as the user (denies it with `action: 'cancel'`).
    */
   browserAs(user: string, options?: BrowserOptions): (url: string) => Promise<void>;
   /** Every guild with its members and channels, oldest first (a copy). */
