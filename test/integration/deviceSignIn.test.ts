@@ -12,6 +12,7 @@ import {
 } from '../../packages/sdkpp/src/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { systemClock, type Clock } from '../../packages/protocol/src/base/Clock.js';
+import { act, pageToken } from '../emulator/dashboardHelpers.js';
 import { sharedChromium } from '../setup/browser.js';
 import { allLogLines, allSecrets, clientFor, emulatorFor, eventually, userAt } from './helpers.js';
 
@@ -235,8 +236,13 @@ describe("the desktop client's device authorization screen", () => {
     });
     await client.openAuthorizeDeviceScreen(emulator.applicationId, 'bcdf-ghjk');
     expect(emulator.rpcDeviceScreen()).toMatchObject({ userCode: 'BCDF-GHJK' });
-    expect(emulator.closeRpcDeviceScreen()).toBe(true);
+    // The tester closes it from the dashboard, as the player would close it.
+    const headers = { 'X-Dashboard-Token': await pageToken(emulator) };
+    const closing = await act(emulator, 'local-client/device-screen/close', {}, headers);
+    expect(closing).toEqual({ status: 200, json: { closed: 'BCDF-GHJK' } });
     await eventually(() => closed === 1, 5_000, 'the closed callback');
+    expect(emulator.closeRpcDeviceScreen()).toBe(false);
+    expect((await act(emulator, 'local-client/device-screen/close', {}, headers)).status).toBe(404);
     await client.openAuthorizeDeviceScreen(emulator.applicationId, 'BCDF-GHJK');
     await client.closeAuthorizeDeviceScreen();
     expect(emulator.rpcDeviceScreen()).toBeNull();
