@@ -424,11 +424,11 @@ export class Client {
    * itself (its backend polls the token endpoint). A failure is logged.
    */
   OpenAuthorizeDeviceScreen(clientId: Uint64Like, userCode: string): void {
-    whenSubscribed(this.#core.openAuthorizeDeviceScreen(idToString(clientId), userCode));
+    unanswered(this.#core.openAuthorizeDeviceScreen(idToString(clientId), userCode));
   }
   /** Hides the desktop client's device authorization screen. */
   CloseAuthorizeDeviceScreen(): void {
-    whenSubscribed(this.#core.closeAuthorizeDeviceScreen());
+    unanswered(this.#core.closeAuthorizeDeviceScreen());
   }
   /** Sets the callback invoked when the device authorization screen closes (closed, approved or denied). */
   SetAuthorizeDeviceScreenClosedCallback(callback: () => void): void {
@@ -1313,6 +1313,11 @@ function desktopClientUser(user: RpcUser): UserHandle {
 /** A subscription on the desktop client is best effort (the core logs failures); nothing is left unhandled. */
 function whenSubscribed(subscribed: Promise<void>): void {
   subscribed.catch(() => undefined);
+}
+
+/** A C++ `void` call with no callback: its failure is already logged by the core, so it is only caught here. */
+function unanswered(done: Promise<void>): void {
+  done.catch(() => undefined);
 }
 
 function deliver<Args extends unknown[]>(callback: (...args: Args) => void, ...args: Args): void {

@@ -384,7 +384,13 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
   /** Hides the desktop client's device authorization screen; nothing happens when no desktop client runs. */
   async closeAuthorizeDeviceScreen(): Promise<void> {
     const rpc = await this.#s.localClient.get();
-    if (rpc) await closeAuthorizeDeviceScreen(rpc);
+    if (!rpc) return;
+    try {
+      await closeAuthorizeDeviceScreen(rpc);
+    } catch (error) {
+      this.#s.log.warn(`the device authorization screen did not close: ${(error as Error).message}`);
+      throw error;
+    }
   }
 
   /**
