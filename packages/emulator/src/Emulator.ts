@@ -51,6 +51,8 @@ import { verifyInteractionsEndpoint } from './interactions/endpointCheck.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { wireLobbyRelay } from './social/lobbyRelay.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
+import { deviceAuthorizationsOf } from './oauth/deviceAuthorizations.js';
+import { deviceScreenOf } from './oauth/deviceScreen.js';
 import { PresenceService } from './social/PresenceService.js';
 import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
@@ -75,6 +77,8 @@ import type {
   EmulatorGuild,
   EmulatorGuildRole,
   EmulatorCommand,
+  EmulatorDeviceAuthorization,
+  EmulatorDeviceScreen,
   EmulatorEntitlement,
   EmulatorSku,
   EmulatorSubscription,
@@ -471,6 +475,20 @@ class RunningEmulator implements Emulator {
 
   rpcConsent(answer: boolean | null): void {
     this.#localClient?.setConsent(answer);
+  }
+
+  rpcDeviceScreen(): EmulatorDeviceScreen | null {
+    return deviceScreenOf(this.#ctx, () => this.#ctx.store.now()).current();
+  }
+
+  closeRpcDeviceScreen(): boolean {
+    const closed = deviceScreenOf(this.#ctx, () => this.#ctx.store.now()).close('closed');
+    if (closed) this.#ctx.log.line('rpc', 'the device authorization screen was closed by the tester');
+    return closed;
+  }
+
+  deviceAuthorizations(): EmulatorDeviceAuthorization[] {
+    return deviceAuthorizationsOf(this.#ctx, () => this.#ctx.store.now()).authorizations.list();
   }
 
   launchCommands(): Record<string, string> {

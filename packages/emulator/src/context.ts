@@ -38,6 +38,10 @@ export interface ContextOptions {
   autoConsent: boolean;
   codeTtlMs: number;
   accessTokenTtlSeconds: number;
+  /** The device authorization grant's first polling interval, in seconds. */
+  deviceCodeIntervalSeconds: number;
+  /** How long a device code and its user code live, in seconds. */
+  deviceCodeTtlSeconds: number;
   /** How long a desktop-client connection may wait before its handshake. */
   rpcHandshakeTimeoutMs: number;
   /** `EmulatorOptions.maxOutboundBufferBytes`. */

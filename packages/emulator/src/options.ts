@@ -139,6 +139,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     heartbeatIntervalMs: positiveInt('heartbeatIntervalMs', options.heartbeatIntervalMs, 41_250),
     codeTtlMs: positiveInt('codeTtlMs', options.codeTtlMs, 100_000),
     accessTokenTtlSeconds: positiveInt('accessTokenTtlSeconds', options.accessTokenTtlSeconds, 604_800),
+    deviceCodeIntervalSeconds: positiveInt('deviceCodeIntervalSeconds', options.deviceCodeIntervalSeconds, 5),
+    deviceCodeTtlSeconds: positiveInt('deviceCodeTtlSeconds', options.deviceCodeTtlSeconds, 300),
     resumeWindowMs: positiveInt('resumeWindowMs', options.resumeWindowMs, 180_000),
     gatewayRateLimit: {
       count: positiveInt('gatewayRateLimit.count', rate.count, 120),

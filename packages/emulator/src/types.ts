@@ -69,6 +69,13 @@ export interface EmulatorOptions {
   codeTtlMs?: number;
   /** Access token lifetime. @defaultValue `604800` (7 days) */
   accessTokenTtlSeconds?: number;
+  /**
+   * The device authorization grant's polling `interval` in seconds (RFC 8628 §3.2); each `slow_down` adds 5.
+   * @defaultValue `5`, the platform's
+   */
+  deviceCodeIntervalSeconds?: number;
+  /** How long a device code and its user code live (`expires_in`), in seconds. @defaultValue `300`, the platform's */
+  deviceCodeTtlSeconds?: number;
   /** How long a dropped gateway session stays resumable. @defaultValue `180_000` */
   resumeWindowMs?: number;
   /** Messages a gateway client may send per window before it is closed with 4008. @defaultValue 120 per 60 s */
@@ -484,9 +491,33 @@ export interface EmulatorInfo {
   voiceCaFile: string | null;
 }
 
+/** The desktop client's device authorization screen, as {@link Emulator.rpcDeviceScreen} reports it. */
+export interface EmulatorDeviceScreen {
+  /** The application the code is for. */
+  clientId: string;
+  /** The code shown, as `XXXX-XXXX`. */
+  userCode: string;
+  /** When it was opened, ms since the epoch (the emulator's clock). */
+  openedAt: number;
+}
+
+/** A device authorization (RFC 8628), as {@link Emulator.deviceAuthorizations} reports it. */
+export interface EmulatorDeviceAuthorization {
+  /** The code the player enters, as `XXXX-XXXX`. */
+  userCode: string;
+  /** The requested scopes. */
+  scopes: string[];
+  /** `pending` until the player answers on the verification page. */
+  status: 'pending' | 'approved' | 'denied';
+  /** The polling interval now, in seconds (grown by each `slow_down`). */
+  intervalSeconds: number;
+  /** When the codes expire, ms since the epoch (the emulator's clock). */
+  expiresAt: number;
+}
+
 /** Options of {@link Emulator.browserAs}. */
 export interface BrowserOptions {
-  /** Which consent button the simulated user presses. @defaultValue `'authorize'` */
+  /** Which consent button the simulated user presses (on the device page: Authorize or Deny). @defaultValue `'authorize'` */
   action?: 'authorize' | 'cancel';
   /**
    * Receives the final redirect when it uses a custom scheme (e.g. `discord-123:/authorize/callback?code=…`),
@@ -1161,6 +1192,18 @@ export interface Emulator extends EmulatorInfo {
    * desktop client's user), `false` declines (ERROR 5000), `null` follows `autoConsent` again.
    */
   rpcConsent(answer: boolean | null): void;
+  /**
+   * The code the desktop client's device authorization screen shows (a game's OpenAuthorizeDeviceScreen), or
+   * null when none is shown.
+   */
+  rpcDeviceScreen(): EmulatorDeviceScreen | null;
+  /**
+   * Closes the desktop client's device authorization screen as the player would; the games subscribed to
+   * AUTHORIZE_DEVICE_SCREEN_CLOSED hear of it. Returns false when none was shown.
+   */
+  closeRpcDeviceScreen(): boolean;
+  /** The device authorizations waiting or decided but not yet redeemed, oldest first (device codes left out). */
+  deviceAuthorizations(): EmulatorDeviceAuthorization[];
   /** The launch commands games registered on this machine, by application id, as a desktop client reads them. */
   launchCommands(): Record<string, string>;
   /**
@@ -1181,7 +1224,8 @@ export interface Emulator extends EmulatorInfo {
   requestCount(method: string, routePattern: string): number;
   /**
    * An opener for the SDK's authorize(): it plays the user in a browser, on the consent page, and follows
-   * the final redirect to the SDK's loopback listener.
+   * the final redirect to the SDK's loopback listener. Given a device sign-in's `verificationUriComplete`, it
+   * enters the code on the verification page and approves it as the user (denies it with `action: 'cancel'`).
    */
   browserAs(user: string, options?: BrowserOptions): (url: string) => Promise<void>;
   /** Every guild with its members and channels, oldest first (a copy). */

@@ -35,6 +35,7 @@ import {
   AuthorizationCodeVerifier,
 } from './AuthorizationArgs.js';
 import { enqueueCallback } from './callbacks.js';
+import type { DeviceAuthorizationArgs } from './DeviceAuthorizationArgs.js';
 import { isVoiceLogLine, logFileWriter } from './logFiles.js';
 import { ClientResult } from './ClientResult.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
@@ -379,6 +380,62 @@ export class Client {
           redirectUri,
         }),
       callback,
+    );
+  }
+  /**
+   * Signs the player in on a device without a browser (the OAuth 2.0 device flow): the code shows on the
+   * desktop client's device authorization screen, the player approves it on another device, and the callback
+   * gets the tokens. The screen closes when the flow ends.
+   */
+  GetTokenFromDevice(args: DeviceAuthorizationArgs, callback: TokenExchangeCallback): void {
+    if (!args.IsValid()) {
+      deliverTokenFailure(callback, new TypeError('DeviceAuthorizationArgs is nullobj'));
+      return;
+    }
+    this.#tokens(() => this.#core.getTokenFromDevice(args.toCore(), { showScreen: true }), callback);
+  }
+  /** `GetTokenFromDevice`, merging the provisional account of the external identity into the player's. */
+  GetTokenFromDeviceProvisionalMerge(
+    args: DeviceAuthorizationArgs,
+    externalAuthType: AuthenticationExternalAuthType,
+    externalAuthToken: string,
+    callback: TokenExchangeCallback,
+  ): void {
+    if (!args.IsValid()) {
+      deliverTokenFailure(callback, new TypeError('DeviceAuthorizationArgs is nullobj'));
+      return;
+    }
+    this.#tokens(
+      () =>
+        this.#core.getTokenFromDeviceProvisionalMerge(
+          args.toCore(),
+          { externalAuthType, externalAuthToken },
+          { showScreen: true },
+        ),
+      callback,
+    );
+  }
+  /** Aborts `GetTokenFromDevice` in progress; its callback gets the abort. */
+  AbortGetTokenFromDevice(): void {
+    this.#core.abortGetTokenFromDevice();
+  }
+  /**
+   * Shows `userCode` on the desktop client's device authorization screen, for a device flow the game runs
+   * itself (its backend polls the token endpoint). A failure is logged.
+   */
+  OpenAuthorizeDeviceScreen(clientId: Uint64Like, userCode: string): void {
+    unanswered(this.#core.openAuthorizeDeviceScreen(idToString(clientId), userCode));
+  }
+  /** Hides the desktop client's device authorization screen. */
+  CloseAuthorizeDeviceScreen(): void {
+    unanswered(this.#core.closeAuthorizeDeviceScreen());
+  }
+  /** Sets the callback invoked when the device authorization screen closes (closed, approved or denied). */
+  SetAuthorizeDeviceScreenClosedCallback(callback: () => void): void {
+    whenSubscribed(
+      this.#core.setAuthorizeDeviceScreenClosedCallback(() => {
+        deliver(callback);
+      }),
     );
   }
   /** Refreshes tokens. */
@@ -1221,6 +1278,11 @@ function deliverDevice(device: Promise<CoreAudioDevice>, callback: AudioDeviceCa
   });
 }
 
+/** A token callback's failure before any call: the error and the empty token fields. */
+function deliverTokenFailure(callback: TokenExchangeCallback, error: Error): void {
+  deliver(callback, ClientResult.fromError(error), '', '', AuthorizationTokenType.Bearer, 0, '');
+}
+
 /** The application and external identity that the provisional-account calls take. */
 function externalAuth(
   applicationId: Uint64Like,
@@ -1251,6 +1313,11 @@ function desktopClientUser(user: RpcUser): UserHandle {
 /** A subscription on the desktop client is best effort (the core logs failures); nothing is left unhandled. */
 function whenSubscribed(subscribed: Promise<void>): void {
   subscribed.catch(() => undefined);
+}
+
+/** A C++ `void` call with no callback: its failure is already logged by the core, so it is only caught here. */
+function unanswered(done: Promise<void>): void {
+  done.catch(() => undefined);
 }
 
 function deliver<Args extends unknown[]>(callback: (...args: Args) => void, ...args: Args): void {

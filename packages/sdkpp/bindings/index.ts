@@ -10,6 +10,7 @@ export {
   AuthorizationCodeVerifier,
 } from './AuthorizationArgs.js';
 export { RunCallbacks, ResetCallbacks, SetFreeThreaded } from './callbacks.js';
+export { DeviceAuthorizationArgs } from './DeviceAuthorizationArgs.js';
 export {
   Client,
   ClientCreateOptions,

@@ -15,6 +15,11 @@ export { ClientError, ClientStatus, clientErrorToString, statusToString } from '
 export type { AuthorizeOptions, AuthorizeResult } from './auth/AuthManager.js';
 export { IntegrationType, type AuthorizationArgs } from './auth/AuthorizationArgs.js';
 export type { ExternalAuth } from './auth/OAuth2Api.js';
+export type {
+  DeviceAuthorizationArgs,
+  DeviceUserCode,
+  GetTokenFromDeviceOptions,
+} from './auth/deviceFlow.js';
 export { openInSystemBrowser, type UrlOpener } from './auth/openUrl.js';
 export {
   AuthenticationCodeChallengeMethod,

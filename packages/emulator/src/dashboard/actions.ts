@@ -176,6 +176,16 @@ export const DASHBOARD_ACTIONS: DashboardAction[] = [
       return { status: 200, value: { left: user.username } };
     },
   },
+  {
+    pattern: ['local-client', 'device-screen', 'close'],
+    run(target) {
+      const shown = target.emulator.rpcDeviceScreen();
+      if (!shown || !target.emulator.closeRpcDeviceScreen()) {
+        throw new ActionError(404, 'not_shown', 'The desktop client shows no device authorization screen');
+      }
+      return { status: 200, value: { closed: shown.userCode } };
+    },
+  },
   CALL_ACTION,
 ];
 

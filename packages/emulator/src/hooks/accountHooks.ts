@@ -79,6 +79,14 @@ export const ACCOUNT_HOOKS: readonly AdminHook[] = [
     },
   }),
   defineHook({
+    name: 'deviceAuthorizations',
+    area: AREA,
+    description:
+      'The device sign-ins (RFC 8628) waiting or answered but not yet redeemed; device codes left out.',
+    args: noArgs,
+    run: (emulator) => emulator.deviceAuthorizations(),
+  }),
+  defineHook({
     name: 'befriend',
     area: AREA,
     description: 'Makes two users friends at once (in the game graph with "game": true).',

@@ -54,6 +54,21 @@ export const RPC_HOOKS: readonly AdminHook[] = [
     },
   }),
   defineHook({
+    name: 'rpcDeviceScreen',
+    area: AREA,
+    description:
+      "The code the desktop client's device authorization screen shows (OpenAuthorizeDeviceScreen), or null.",
+    args: noArgs,
+    run: (emulator) => emulator.rpcDeviceScreen(),
+  }),
+  defineHook({
+    name: 'closeRpcDeviceScreen',
+    area: AREA,
+    description: 'Closes the device authorization screen as the player would; answers whether one was shown.',
+    args: noArgs,
+    run: (emulator) => emulator.closeRpcDeviceScreen(),
+  }),
+  defineHook({
     name: 'launchCommands',
     area: AREA,
     description: 'The launch commands games registered on this machine, by application id.',

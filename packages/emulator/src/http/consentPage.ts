@@ -19,13 +19,15 @@ export interface ConsentPageInput {
   csrfToken: string;
 }
 
-function userLabel(user: UserRecord): string {
+/** How a user reads in a "Sign in as" picker. */
+export function userLabel(user: UserRecord): string {
   const tags = [user.provisional ? 'provisional' : '', user.banned ? 'banned' : ''].filter(Boolean);
   const name = user.globalName ?? user.username;
   return `${name} (@${user.username})${tags.length > 0 ? ` — ${tags.join(', ')}` : ''}`;
 }
 
-function scopeItem(scope: string): string {
+/** One requested scope as a list item, with the scopes it stands for. */
+export function scopeItem(scope: string): string {
   const members = scopeMembers(scope);
   const nested =
     members.length > 0

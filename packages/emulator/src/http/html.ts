@@ -21,7 +21,7 @@ const STYLE = `
   ul.scopes { padding-left: 1.1rem; } ul.scopes ul { font-size: 0.9em; color: var(--muted); }
   code { font-size: 0.85em; }
   label { display: block; margin: 1rem 0 0.25rem; font-weight: 600; }
-  select { width: 100%; padding: 0.5rem; font: inherit; border-radius: 6px; }
+  select, input { width: 100%; padding: 0.5rem; font: inherit; border-radius: 6px; }
   .buttons { display: flex; gap: 0.75rem; justify-content: flex-end; margin-top: 1.5rem; }
   button { font: inherit; padding: 0.55rem 1.2rem; border-radius: 6px; border: 1px solid var(--muted); cursor: pointer;
            background: transparent; color: inherit; }

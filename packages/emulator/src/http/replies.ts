@@ -26,7 +26,9 @@ export function noStoreJsonReply(
 
 /**
  * An HTML page. The policy allows inline styles only: the emulator's pages have no scripts and load nothing,
- * and they must not be framed (a framed consent page invites clickjacking).
+ * and they must not be framed (a framed consent page invites clickjacking). The referrer goes to the same
+ * origin only: under `no-referrer` a browser sends `Origin: null` with the page's own form posts, which
+ * OriginPolicy must then refuse, while another origin still learns nothing of the page's address.
  */
 export function htmlReply(status: number, html: string): Reply {
   return {
@@ -36,7 +38,7 @@ export function htmlReply(status: number, html: string): Reply {
       'Cache-Control': 'no-store',
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
       'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
+      'Referrer-Policy': 'same-origin',
     },
     body: html,
   };

@@ -1,4 +1,6 @@
 import type { EmulatorContext } from '../context.js';
+import { activateRoutes } from './activatePage.js';
+import { deviceAuthorizeRoutes } from './deviceAuthorize.js';
 import { emulatorInfoRoutes } from './emulatorInfo.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
@@ -41,6 +43,8 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
   return [
     ...oauth2Routes(ctx),
     ...tokenRoutes(ctx),
+    ...deviceAuthorizeRoutes(ctx),
+    ...activateRoutes(ctx),
     ...userRoutes(ctx),
     ...gatewayRoutes(ctx),
     ...emulatorInfoRoutes(ctx),

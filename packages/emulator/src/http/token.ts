@@ -1,93 +1,15 @@
-import type { IdentityRef } from '../accounts/Accounts.js';
 import type { EmulatorContext } from '../context.js';
 import { isWellFormedVerifier, verifierMatches } from '../oauth/pkce.js';
-import { invalidFormBody } from '../platform/errors.js';
-import { safeEqual } from '../random.js';
 import { expandScopes, parseScopeParam } from '../store/scopes.js';
-import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../store/types.js';
-import { readCredentials } from './authHeader.js';
 import type { Fields } from './body.js';
+import { deviceCodeGrant, DEVICE_CODE_GRANT_TYPE } from './deviceGrant.js';
 import { OAuthError } from './errors.js';
 import { noStoreJsonReply, type Reply } from './replies.js';
-import type { Route, RouteRequest } from './router.js';
+import type { Route } from './router.js';
+import { authenticateClient, invalidGrant, invalidRequest, mergeSource, tokenBody } from './tokenEndpoint.js';
 
 const INVALID_CODE = 'Invalid "code" in request.';
 const INVALID_REFRESH = 'Invalid "refresh_token" in request';
-
-function invalidRequest(description: string): OAuthError {
-  return new OAuthError(400, 'invalid_request', description);
-}
-
-function invalidGrant(description: string): OAuthError {
-  return new OAuthError(400, 'invalid_grant', description);
-}
-
-/**
- * Authenticates the client (RFC 6749 §2.3): HTTP Basic, or `client_id` (+ `client_secret`) in the form. A
- * public client sends `client_id` alone; a secret, when sent, must match. Failures are 401
- * `{"error":"invalid_client"}`, the platform's exact body. Returns whether the client proved its secret.
- */
-function authenticateClient(ctx: EmulatorContext, req: RouteRequest, form: Fields): boolean {
-  const credentials = readCredentials(req.raw);
-  const basic = credentials.scheme === 'basic' ? credentials : undefined;
-  const challenge: Record<string, string> =
-    basic || credentials.scheme === 'invalid' ? { 'WWW-Authenticate': 'Basic realm="sdkpp-emulator"' } : {};
-  const invalidClient = new OAuthError(401, 'invalid_client', undefined, challenge);
-  if (credentials.scheme === 'invalid') throw invalidClient;
-  if (basic && form.has('client_secret')) {
-    throw invalidRequest('Use one client authentication method, not two');
-  }
-  const formId = form.get('client_id');
-  if (basic && formId !== undefined && formId !== basic.username) throw invalidClient;
-  const clientId = basic?.username ?? formId;
-  const app = ctx.store.state.application;
-  if (clientId === undefined || !safeEqual(clientId, app.id)) throw invalidClient;
-  const secret = basic?.password ?? form.get('client_secret');
-  if (secret !== undefined && !safeEqual(secret, app.clientSecret)) throw invalidClient;
-  return secret !== undefined;
-}
-
-/** The merge extension's identity, when the form carries one. */
-function mergeSource(ctx: EmulatorContext, form: Fields): IdentityRef | undefined {
-  const type = form.get('external_auth_type');
-  const token = form.get('external_auth_token');
-  if (type === undefined && token === undefined) return undefined;
-  if (type === undefined || token === undefined) {
-    throw invalidRequest('external_auth_type and external_auth_token go together');
-  }
-  if (!(EXTERNAL_AUTH_TYPES as readonly string[]).includes(type)) {
-    throw invalidFormBody({
-      external_auth_type: {
-        code: 'BASE_TYPE_CHOICES',
-        message: `Value must be one of ${EXTERNAL_AUTH_TYPES.join(', ')}.`,
-      },
-    });
-  }
-  if (token.length < 1 || token.length > 10_240) {
-    throw invalidFormBody({
-      external_auth_token: {
-        code: 'BASE_TYPE_BAD_LENGTH',
-        message: 'Must be between 1 and 10240 in length.',
-      },
-    });
-  }
-  return ctx.accounts.resolveExternal(type as ExternalAuthType, token);
-}
-
-function tokenBody(
-  ctx: EmulatorContext,
-  issued: { access: string; refresh: string; scope: string; userId: string },
-  idToken: { nonce: string | null } | null,
-): Record<string, unknown> {
-  return {
-    access_token: issued.access,
-    token_type: 'Bearer',
-    expires_in: ctx.options.accessTokenTtlSeconds,
-    refresh_token: issued.refresh,
-    scope: issued.scope,
-    ...(idToken ? { id_token: ctx.accounts.idToken(issued.userId, idToken.nonce) } : {}),
-  };
-}
 
 function authorizationCodeGrant(ctx: EmulatorContext, form: Fields, confidential: boolean): Reply {
   const { store, accounts } = ctx;
@@ -207,6 +129,7 @@ export function tokenRoutes(ctx: EmulatorContext): Route[] {
         if (!grantType) throw invalidRequest('grant_type is required');
         if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, form, confidential);
         if (grantType === 'refresh_token') return refreshTokenGrant(ctx, form);
+        if (grantType === DEVICE_CODE_GRANT_TYPE) return deviceCodeGrant(ctx, form);
         throw new OAuthError(
           400,
           'unsupported_grant_type',

@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
 import type { EmulatorContext } from '../context.js';
+import { DEVICE_SCREEN_CLOSED_EVENT, deviceScreenOf } from '../oauth/deviceScreen.js';
 import type { GuildRecord, UserRecord } from '../store/types.js';
 import { guildStatusData } from './guildStatus.js';
 import { LocalClientConnection } from './LocalClientConnection.js';
@@ -38,6 +39,10 @@ export class LocalClientServer {
     this.#user = user;
     this.#server = server;
     this.#socket = socket;
+    // The device authorization screen is this client's: its closes go to the games listening for them.
+    deviceScreenOf(ctx, () => ctx.store.now()).onClosed((reason) => {
+      this.dispatch(DEVICE_SCREEN_CLOSED_EVENT, { reason });
+    });
   }
 
   /** Starts listening; resolves once the socket accepts connections. */

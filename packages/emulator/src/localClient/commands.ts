@@ -1,5 +1,6 @@
 import { wireUser } from '../accounts/userObject.js';
 import type { EmulatorContext } from '../context.js';
+import { deviceScreenOf } from '../oauth/deviceScreen.js';
 import { expandScopes, isKnownScope, parseScopeParam } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
 import { readActivity } from './activity.js';
@@ -191,6 +192,24 @@ function userCommand(scope: CommandScope, command: RpcCommand): unknown {
   return null;
 }
 
+/**
+ * OPEN_AUTHORIZE_DEVICE_SCREEN `{client_id, user_code}` shows the code on the desktop client's device
+ * authorization screen; CLOSE_AUTHORIZE_DEVICE_SCREEN hides it. Neither needs a signed-in game: a device flow
+ * runs before the game has a token.
+ */
+function deviceScreenCommand(scope: CommandScope, command: RpcCommand): unknown {
+  const { ctx } = scope;
+  const screen = deviceScreenOf(ctx, () => ctx.store.now());
+  if (command.cmd === 'CLOSE_AUTHORIZE_DEVICE_SCREEN') {
+    screen.close('closed');
+    return null;
+  }
+  const problem = screen.open(ctx.store.state.application.id, command.args);
+  if (problem !== null) fail(RpcErrorCode.InvalidPayload, problem);
+  ctx.log.line('rpc', `${scope.user.username}'s desktop client shows a device authorization code`);
+  return null;
+}
+
 /** Runs one command and returns its reply data; throws {@link RpcCommandError} for an ERROR reply. */
 export function runCommand(scope: CommandScope, command: RpcCommand): unknown {
   switch (command.cmd) {
@@ -207,6 +226,9 @@ export function runCommand(scope: CommandScope, command: RpcCommand): unknown {
     case 'CLOSE_ACTIVITY_JOIN_REQUEST':
     case 'CLOSE_ACTIVITY_REQUEST':
       return userCommand(scope, command);
+    case 'OPEN_AUTHORIZE_DEVICE_SCREEN':
+    case 'CLOSE_AUTHORIZE_DEVICE_SCREEN':
+      return deviceScreenCommand(scope, command);
     default:
       return fail(RpcErrorCode.InvalidCommand, `Invalid command: ${command.cmd}`);
   }

@@ -1,5 +1,6 @@
 import { isLoopbackHttpUrl } from '../oauth/redirectUris.js';
 import type { BrowserOptions } from '../types.js';
+import { answerDeviceVerification, isDeviceVerificationUrl } from './deviceBrowser.js';
 
 /** A consent form as found in the page. */
 export interface ConsentForm {
@@ -47,7 +48,8 @@ export interface BrowserUser {
  * Makes an "opener" that plays a user in a browser: it loads the authorize URL, answers the consent page
  * (or lets auto-consent redirect at once), and follows the final redirect — a loopback `http` URL is
  * loaded (that is the SDK's listener), a custom-scheme URL is handed to `onCustomSchemeRedirect`.
- * It rejects with the page's message when the emulator shows an error page.
+ * It rejects with the page's message when the emulator shows an error page. Given a device verification URL
+ * (`verification_uri_complete`), it enters that code and approves it (denies it with `action: 'cancel'`).
  */
 export function createBrowserOpener(
   user: BrowserUser,
@@ -71,6 +73,10 @@ export function createBrowserOpener(
 
   return async (authorizeUrl: string): Promise<void> => {
     const url = new URL(authorizeUrl);
+    if (isDeviceVerificationUrl(url)) {
+      await answerDeviceVerification(url, user, action, parseConsentForm, errorPageMessage);
+      return;
+    }
     if (autoConsent && action === 'authorize') url.searchParams.set('login_hint', user.username);
     // With auto-consent on, only prompt=consent brings up the page that has a Cancel button.
     if (autoConsent && action === 'cancel') url.searchParams.set('prompt', 'consent');

@@ -11,6 +11,7 @@ import {
 } from '@sdkpp/protocol';
 import type { LogWriter } from '../logging/index.js';
 import type { RestClient } from '../rest/RestClient.js';
+import { closeAuthorizeDeviceScreen, openAuthorizeDeviceScreen } from '../rpc/deviceScreen.js';
 import { RpcError, type IpcTransport } from '../rpc/IpcTransport.js';
 import type { Clock, TimerHandle } from '@sdkpp/protocol';
 import { untilAborted } from '@sdkpp/protocol';
@@ -22,6 +23,12 @@ import {
   type AuthorizationArgs,
   type ResolvedAuthorizationArgs,
 } from './AuthorizationArgs.js';
+import {
+  resolveDeviceArgs,
+  runDeviceFlow,
+  type DeviceAuthorizationArgs,
+  type GetTokenFromDeviceOptions,
+} from './deviceFlow.js';
 import { LoopbackRedirectServer, type RedirectOutcome } from './LoopbackRedirectServer.js';
 import { OAuth2Api, type CodeExchange, type ExternalAuth } from './OAuth2Api.js';
 import type { UrlOpener } from './openUrl.js';
@@ -101,6 +108,8 @@ export class AuthManager implements TokenSource {
   #refusal: string | undefined;
   #expiryTimer: TimerHandle | undefined;
   #pending: PendingAuthorization | undefined;
+  /** Aborts the device sign-in under way, if any. */
+  #device: AbortController | undefined;
 
   constructor(options: AuthManagerOptions) {
     this.#o = options;
@@ -306,6 +315,60 @@ export class AuthManager implements TokenSource {
     this.#pending?.controller.abort(new AbortedError('authorization aborted by the game'));
   }
 
+  /**
+   * Signs in on a device without a browser (RFC 8628): shows the player a code, polls until they approve it
+   * on another device, and resolves with tokens; `merge` also merges that provisional account. One at a time.
+   */
+  async getTokenFromDevice(
+    args: DeviceAuthorizationArgs,
+    options: GetTokenFromDeviceOptions,
+    merge?: ExternalAuth,
+  ): Promise<TokenExchangeResult> {
+    if (this.#device) {
+      throw new ValidationError(
+        'a device sign-in is already in progress; call abortGetTokenFromDevice() first',
+      );
+    }
+    const { clientId, scopes } = resolveDeviceArgs(args, this.#o.applicationId());
+    if (options.signal?.aborted) throw new AbortedError('device sign-in was aborted');
+    const controller = new AbortController();
+    this.#device = controller;
+    const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
+    try {
+      const result = await runDeviceFlow(
+        {
+          api: this.#api,
+          clock: this.#o.clock,
+          log: this.#o.log,
+          openScreen: async (id, userCode) => {
+            const rpc = await this.#o.localClient();
+            if (!rpc) {
+              throw (
+                this.#o.localClientRefusal?.() ??
+                new RpcError(
+                  'no desktop client is running to show the device code; pass onUserCode and show it',
+                )
+              );
+            }
+            await openAuthorizeDeviceScreen(rpc, id, userCode);
+            return () => closeAuthorizeDeviceScreen(rpc);
+          },
+        },
+        { clientId, scopes, options, ...(merge ? { merge } : {}) },
+        signal,
+      );
+      this.#rememberExpiry(result);
+      return result;
+    } finally {
+      if (this.#device === controller) this.#device = undefined;
+    }
+  }
+
+  /** Aborts the device sign-in under way, if any: it rejects with `AbortedError` and polling stops. */
+  abortGetTokenFromDevice(): void {
+    this.#device?.abort(new AbortedError('device sign-in aborted by the game'));
+  }
+
   /** Exchanges an authorization code for tokens (public client, PKCE). */
   async getToken(
     params: CodeExchange & { applicationId?: string },
@@ -422,6 +485,7 @@ export class AuthManager implements TokenSource {
     this.#o.clock.clearTimeout(this.#expiryTimer);
     this.#expiryTimer = undefined;
     this.#pending?.controller.abort(new ClientDestroyedError('the client was destroyed during authorize()'));
+    this.#device?.abort(new ClientDestroyedError('the client was destroyed during getTokenFromDevice()'));
   }
 
   #appId(explicit: string | undefined): string {

@@ -38,6 +38,25 @@ export interface ExternalAuth {
   externalAuthToken: string;
 }
 
+/** The device authorization response (RFC 8628 §3.2), checked. */
+export interface DeviceCodes {
+  /** The device's secret to poll with. Secret: registered with the log's redactor. */
+  deviceCode: string;
+  /** The code the player enters. */
+  userCode: string;
+  /** Where the player enters it. */
+  verificationUri: string;
+  /** The same with the code filled in (for a QR code), or `verificationUri` when the platform sent none. */
+  verificationUriComplete: string;
+  /** Seconds until both codes expire. */
+  expiresIn: number;
+  /** Seconds to wait between polls. */
+  interval: number;
+}
+
+/** The device authorization grant's `grant_type` (RFC 8628 §3.4). */
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 /**
  * The public-client OAuth2 and provisional-account calls. Every secret it sends or receives is handed to the
  * log writer's redactor first, so a later log line cannot echo it.
@@ -93,6 +112,67 @@ export class OAuth2Api {
     } catch (error) {
       throw deauthorizedFrom(error);
     }
+  }
+
+  /** Starts a device authorization (`POST /oauth2/device/authorize`) for space-separated `scopes`. */
+  async deviceAuthorize(
+    params: { applicationId: string; scopes: string },
+    signal?: AbortSignal,
+  ): Promise<DeviceCodes> {
+    const { body } = await this.#rest.request<Record<string, unknown> | undefined>({
+      method: 'POST',
+      route: '/oauth2/device/authorize',
+      form: { client_id: params.applicationId, scope: params.scopes },
+      signal,
+    });
+    const where = '/oauth2/device/authorize';
+    const deviceCode = body?.device_code;
+    if (typeof deviceCode !== 'string' || deviceCode === '') throw malformed(where, 'device_code');
+    this.#log.secret(deviceCode);
+    const text = (field: string): string => {
+      const value = body?.[field];
+      if (typeof value !== 'string' || value === '') throw malformed(where, field);
+      return value;
+    };
+    const seconds = (field: string, fallback?: number): number => {
+      const value = body?.[field] ?? fallback;
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw malformed(where, field);
+      return value;
+    };
+    const userCode = text('user_code');
+    this.#log.secret(userCode);
+    const verificationUri = text('verification_uri');
+    const complete = body?.verification_uri_complete;
+    return {
+      deviceCode,
+      userCode,
+      verificationUri,
+      verificationUriComplete: typeof complete === 'string' && complete !== '' ? complete : verificationUri,
+      expiresIn: seconds('expires_in'),
+      // RFC 8628 §3.2: without an interval the client waits 5 seconds.
+      interval: seconds('interval', 5),
+    };
+  }
+
+  /**
+   * One poll of the device code grant. Until the player decides it rejects with an `HttpError` whose code is
+   * the OAuth error (`authorization_pending`, `slow_down`, `access_denied`, `expired_token`).
+   */
+  async pollDeviceToken(
+    params: { applicationId: string; deviceCode: string; merge?: ExternalAuth },
+    signal?: AbortSignal,
+  ): Promise<TokenExchangeResult> {
+    const form: Record<string, string | undefined> = {
+      grant_type: DEVICE_CODE_GRANT,
+      client_id: params.applicationId,
+      device_code: params.deviceCode,
+    };
+    if (params.merge) {
+      form.external_auth_type = this.#wireType(params.merge.externalAuthType);
+      form.external_auth_token = this.#checkedExternalToken(params.merge.externalAuthToken);
+      this.#log.secret(params.merge.externalAuthToken);
+    }
+    return this.#tokenRequest(form, signal);
   }
 
   /** Revokes every token of this application for the token's user. */

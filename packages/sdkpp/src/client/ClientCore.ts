@@ -1,5 +1,6 @@
 import type { AuthorizeOptions, AuthorizeResult } from '../auth/AuthManager.js';
 import type { AuthorizationArgs } from '../auth/AuthorizationArgs.js';
+import type { DeviceAuthorizationArgs, GetTokenFromDeviceOptions } from '../auth/deviceFlow.js';
 import type { ExternalAuth } from '../auth/OAuth2Api.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from '../auth/pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth/scopes.js';
@@ -8,6 +9,11 @@ import { ClientDestroyedError, ClientNotReadyError, ValidationError } from '@sdk
 import { LoggingSeverity, type LogCallback } from '../logging/index.js';
 import type { CryptoSelfTestResult, MediaEngineInfo } from '../media/index.js';
 import { writeLaunchCommand } from '@sdkpp/protocol';
+import {
+  closeAuthorizeDeviceScreen,
+  DEVICE_SCREEN_CLOSED_EVENT,
+  openAuthorizeDeviceScreen,
+} from '../rpc/deviceScreen.js';
 import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
 import { UserHandle } from '../social/UserHandle.js';
 import { isSnowflake } from '../util/snowflake.js';
@@ -138,6 +144,38 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
   ): Promise<TokenExchangeResult> {
     const { externalAuthType, externalAuthToken, ...rest } = params;
     return this.#s.auth.getToken({ ...rest, merge: { externalAuthType, externalAuthToken } }, options.signal);
+  }
+
+  /**
+   * Signs the player in on a device without a browser or keyboard (a console, a TV), with the OAuth 2.0 device
+   * authorization grant: `onUserCode` gets a short code and an address; the player opens it on a phone or
+   * computer, enters the code and approves; this resolves with the tokens. Polls at the platform's interval
+   * (slower after `slow_down`). Rejects with `AuthorizationError` code `access_denied` when the player denies,
+   * `expired_token` when the code expires first, `AbortedError` when aborted (`signal` or
+   * {@link Client.abortGetTokenFromDevice}). One sign-in at a time.
+   */
+  async getTokenFromDevice(
+    args: DeviceAuthorizationArgs = {},
+    options: GetTokenFromDeviceOptions = {},
+  ): Promise<TokenExchangeResult> {
+    return this.#s.auth.getTokenFromDevice(args, options);
+  }
+
+  /**
+   * {@link Client.getTokenFromDevice}, merging the provisional account of `externalAuth` into the account the
+   * player approves with (as {@link Client.getTokenFromProvisionalMerge} does for the browser flow).
+   */
+  async getTokenFromDeviceProvisionalMerge(
+    args: DeviceAuthorizationArgs,
+    externalAuth: ExternalAuth,
+    options: GetTokenFromDeviceOptions = {},
+  ): Promise<TokenExchangeResult> {
+    return this.#s.auth.getTokenFromDevice(args, options, externalAuth);
+  }
+
+  /** Aborts the device sign-in under way, if any; it rejects with `AbortedError`. */
+  abortGetTokenFromDevice(): void {
+    this.#s.auth.abortGetTokenFromDevice();
   }
 
   /**
@@ -339,6 +377,49 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
   async removeAuthorizeRequestCallback(): Promise<void> {
     this.#s.localCallbacks.authorizeRequest = undefined;
     return this.#s.localEvents.unwant('AUTHORIZE_REQUEST');
+  }
+
+  /**
+   * Shows a device sign-in code on the desktop client's own device authorization screen, for a game that runs
+   * the device flow itself (its server polls the token endpoint). Rejects with an `RPCError` when no desktop
+   * client runs or it refuses the code.
+   */
+  async openAuthorizeDeviceScreen(clientId: string, userCode: string): Promise<void> {
+    if (!isSnowflake(clientId)) throw new ValidationError('clientId must be a snowflake id');
+    if (userCode === '' || userCode.length > 32)
+      throw new ValidationError('userCode must be 1–32 characters');
+    this.#s.logger.secret(userCode);
+    const rpc = await this.#s.localClient.get();
+    try {
+      if (!rpc) throw this.#s.localClient.refusal ?? new RpcError('no desktop client is running');
+      await openAuthorizeDeviceScreen(rpc, clientId, userCode);
+    } catch (error) {
+      this.#s.log.warn(`the device authorization screen did not open: ${(error as Error).message}`);
+      throw error;
+    }
+  }
+
+  /** Hides the desktop client's device authorization screen; nothing happens when no desktop client runs. */
+  async closeAuthorizeDeviceScreen(): Promise<void> {
+    const rpc = await this.#s.localClient.get();
+    if (!rpc) return;
+    try {
+      await closeAuthorizeDeviceScreen(rpc);
+    } catch (error) {
+      this.#s.log.warn(`the device authorization screen did not close: ${(error as Error).message}`);
+      throw error;
+    }
+  }
+
+  /**
+   * Called when the desktop client's device authorization screen closes: the player closed it, approved or
+   * denied the code, or the game closed it. Replaces an earlier callback; `undefined` removes it. Resolves once
+   * subscribed (at once when no desktop client runs yet; it subscribes when one starts).
+   */
+  async setAuthorizeDeviceScreenClosedCallback(callback: (() => void) | undefined): Promise<void> {
+    this.#s.localCallbacks.authorizeDeviceScreenClosed = callback;
+    if (callback) return this.#s.localEvents.want(DEVICE_SCREEN_CLOSED_EVENT);
+    return this.#s.localEvents.unwant(DEVICE_SCREEN_CLOSED_EVENT);
   }
 
   /**

@@ -38,6 +38,8 @@ export class LocalClientCallbacks {
   activityJoin: ActivityJoinCallback | undefined;
   /** Called with ACTIVITY_JOIN's application and secret. */
   activityJoinWithApplication: ActivityJoinWithApplicationCallback | undefined;
+  /** Called when the desktop client's device authorization screen closes. */
+  authorizeDeviceScreenClosed: (() => void) | undefined;
   readonly #sink: LocalClientEventSink;
 
   constructor(sink: LocalClientEventSink) {
@@ -52,6 +54,10 @@ export class LocalClientCallbacks {
         return;
       case 'ACTIVITY_JOIN':
         this.#join(data);
+        return;
+      case 'AUTHORIZE_DEVICE_SCREEN_CLOSED':
+        this.#run('authorizeDeviceScreenClosedCallback', () => this.authorizeDeviceScreenClosed?.());
+        this.#sink.other(evt, data);
         return;
       case 'ACTIVITY_JOIN_REQUEST':
       case 'ACTIVITY_INVITE': {
