@@ -2,6 +2,7 @@ import { checkMappings, type UrlMapping } from './activities/ActivityProxy.js';
 import type { ContextOptions } from './context.js';
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { privilegedIntentBits } from './platform/intents.js';
+import { resolvePublisherApplications } from './oauth/publisherApplications.js';
 import { isSnowflake } from './snowflake.js';
 import type { EmulatorOptions, EmulatorSavedState } from './types.js';
 import { Impairment } from './voice/impairment.js';
@@ -133,6 +134,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     webhookEventsUrl: webhookUrl(options.webhookEventsUrl),
     interactionsEndpointUrl: webhookUrl(options.interactionsEndpointUrl, 'interactionsEndpointUrl'),
     customSchemes: [...customSchemes],
+    publisherApplications: resolvePublisherApplications(options.publisherApplications, options.applicationId),
     privilegedIntents: privilegedIntentBits(options.privilegedIntents ?? []),
     channelObfuscation: options.channelObfuscation ?? false,
     activityUrlMappings: checkMappings(options.activityUrlMappings ?? []),

@@ -53,6 +53,15 @@ export interface EmulatorOptions {
   /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
   customSchemes?: string[];
   /**
+   * Publisher-level account linking: other applications the emulator knows. An entry with `child` true (the
+   * default) is a child of the served application, which is then the publisher (parent): `POST
+   * /partner-sdk/child-token` exchanges the served application's tokens for tokens of the child. An entry
+   * with `child: false` belongs to another publisher, so exchanging for it is refused (403 50001). `scopes`
+   * are what the child accepts (default `openid sdk.social_layer sdk.social_layer_presence`): a child token
+   * carries the parent token's scopes narrowed to them. Not kept in a saved state. @defaultValue none
+   */
+  publisherApplications?: { id: string; name?: string; child?: boolean; scopes?: string[] }[];
+  /**
    * The privileged gateway intents enabled for the bot, as the developer portal's toggles do: `members`
    * (GUILD_MEMBERS), `presences` (GUILD_PRESENCES), `message_content` (MESSAGE_CONTENT). A bot that asks for one
    * that is not enabled is closed with 4014. @defaultValue none, as on the platform

@@ -116,6 +116,14 @@ export type TokenExchangeCallback = (
   expiresIn: number,
   scopes: string,
 ) => void;
+/** `ExchangeChildTokenCallback(result, accessToken, tokenType, expiresIn, scopes)`. */
+export type ExchangeChildTokenCallback = (
+  result: ClientResult,
+  accessToken: string,
+  tokenType: AuthorizationTokenType,
+  expiresIn: number,
+  scopes: string,
+) => void;
 /** A callback that receives only a result. */
 export type ResultCallback = (result: ClientResult) => void;
 /** `OnStatusChanged(status, error, errorDetail)`. */
@@ -398,6 +406,30 @@ export class Client {
     this.#tokens(
       () => this.#core.getProvisionalToken(externalAuth(applicationId, externalAuthType, externalAuthToken)),
       callback,
+    );
+  }
+  /**
+   * Publisher-level linking: exchanges the parent (publisher) application's token for a token of the child
+   * application `childApplicationId`, for the same user (public clients; a confidential client uses
+   * `GameBackend.exchangeChildToken` on its server).
+   */
+  ExchangeChildToken(
+    parentApplicationToken: string,
+    childApplicationId: Uint64Like,
+    callback: ExchangeChildTokenCallback,
+  ): void {
+    reply(
+      () =>
+        this.#core.exchangeChildToken({
+          parentApplicationToken,
+          childApplicationId: idToString(childApplicationId),
+        }),
+      callback,
+      (t) => [t.accessToken, t.tokenType, t.expiresIn, t.scopes],
+      '',
+      AuthorizationTokenType.Bearer,
+      0,
+      '',
     );
   }
   /** Revokes every token of the application for that user. */

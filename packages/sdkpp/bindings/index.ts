@@ -41,6 +41,7 @@ export {
   type UserMessagesWithLimitCallback,
   type ResultCallback,
   type TokenExchangeCallback,
+  type ExchangeChildTokenCallback,
 } from './Client.js';
 export { ClientResult } from './ClientResult.js';
 export { HttpStatusCode } from './HttpStatusCode.js';

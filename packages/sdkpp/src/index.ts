@@ -33,6 +33,7 @@ export {
 export {
   AuthenticationExternalAuthType,
   AuthorizationTokenType,
+  type ChildTokenResult,
   type TokenExchangeResult,
 } from './auth/tokenTypes.js';
 // The error family lives in @sdkpp/protocol (the emulator shares it); this package is where a game meets it.

@@ -3,6 +3,7 @@ import { emulatorInfoRoutes } from './emulatorInfo.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
+import { childTokenRoutes } from './childToken.js';
 import { appEmojiRoutes } from './appEmojis.js';
 import { attachmentRoutes } from './attachments.js';
 import { autoModRuleRoutes } from './autoModRules.js';
@@ -44,6 +45,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...gatewayRoutes(ctx),
     ...emulatorInfoRoutes(ctx),
     ...provisionalRoutes(ctx),
+    ...childTokenRoutes(ctx),
     ...relationshipRoutes(ctx),
     ...inviteRoutes(ctx),
     ...directMessageRoutes(ctx),

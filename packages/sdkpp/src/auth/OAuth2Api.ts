@@ -4,8 +4,10 @@ import type { RestClient } from '../rest/RestClient.js';
 import { deauthorizedFrom } from './deauthorized.js';
 import { isValidCodeVerifier } from './pkce.js';
 import { parseTokenResponse, type WireTokenResponse } from './tokenResponse.js';
+import { childTokenRequest, childTokenResult, type ChildTokenParams } from './childToken.js';
 import {
   externalAuthTypeWireName,
+  type ChildTokenResult,
   type AuthenticationExternalAuthType,
   type TokenExchangeResult,
 } from './tokenTypes.js';
@@ -124,6 +126,24 @@ export class OAuth2Api {
       signal,
     });
     return parseTokenResponse(response.body, this.#log);
+  }
+
+  /**
+   * Exchanges a parent (publisher) application's access token for a token of one of its child applications:
+   * `POST /partner-sdk/child-token`. Without `client` this is the public-client form; with it, the
+   * confidential client's server-to-server form (the parent's client credentials in the body).
+   */
+  async exchangeChildToken(params: ChildTokenParams, signal?: AbortSignal): Promise<ChildTokenResult> {
+    this.#log.secret(params.parentApplicationToken);
+    this.#log.secret(params.client?.clientSecret);
+    const { json } = childTokenRequest(params);
+    const response = await this.#rest.request<WireTokenResponse>({
+      method: 'POST',
+      route: '/partner-sdk/child-token',
+      json,
+      signal,
+    });
+    return childTokenResult(parseTokenResponse(response.body, this.#log));
   }
 
   /** Moves the external identity off the linked account into a new provisional account. */

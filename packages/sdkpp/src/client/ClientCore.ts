@@ -3,7 +3,7 @@ import type { AuthorizationArgs } from '../auth/AuthorizationArgs.js';
 import type { ExternalAuth } from '../auth/OAuth2Api.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from '../auth/pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth/scopes.js';
-import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenTypes.js';
+import type { AuthorizationTokenType, ChildTokenResult, TokenExchangeResult } from '../auth/tokenTypes.js';
 import { ClientDestroyedError, ClientNotReadyError, ValidationError } from '@sdkpp/protocol';
 import { LoggingSeverity, type LogCallback } from '../logging/index.js';
 import type { CryptoSelfTestResult, MediaEngineInfo } from '../media/index.js';
@@ -165,6 +165,23 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
     options: { signal?: AbortSignal } = {},
   ): Promise<TokenExchangeResult> {
     return this.#s.auth.getProvisionalToken(params, options.signal);
+  }
+
+  /**
+   * Publisher-level linking (public client): exchanges the parent (publisher) application's access token for
+   * a token of one of its child applications, for the same user. Pass the result to {@link Client.updateToken}
+   * in the child game. The token has no refresh token and expires no later than the parent token; its scopes
+   * are the parent token's narrowed to what the child accepts. A confidential client does this on its server
+   * (`GameBackend.exchangeChildToken`).
+   *
+   * @throws HttpError 403 (50001) when the child is not one of the publisher's applications, 401 (50025) when
+   *   the parent token is revoked or expired, 404 (10002) for an unknown application.
+   */
+  async exchangeChildToken(
+    params: { parentApplicationToken: string; childApplicationId: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ChildTokenResult> {
+    return this.#s.auth.exchangeChildToken(params, options.signal);
   }
 
   /** Unlinks an external identity from its full account into a new provisional account. */
