@@ -38,7 +38,7 @@ import { enqueueCallback } from './callbacks.js';
 import { isVoiceLogLine, logFileWriter } from './logFiles.js';
 import { ClientResult } from './ClientResult.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
-import { RelationshipHandle, UserHandle } from './UserHandle.js';
+import { RelationshipHandle, UserHandle, type UserApplicationProfileHandle } from './UserHandle.js';
 import { Activity } from './Activity.js';
 import { ActivityInvite } from './ActivityInvite.js';
 import { ChannelHandle } from './ChannelHandle.js';
@@ -492,6 +492,20 @@ export class Client {
   GetCurrentUserV2(): UserHandle | undefined {
     const user = this.#core.getCurrentUser();
     return user ? new UserHandle(user) : undefined;
+  }
+  /**
+   * The signed-in user's profiles from external identity providers (the 1.6 `GetUserApplicationProfiles`;
+   * the 1.9 header has it as `UserHandle::UserApplicationProfiles()`); empty before Ready.
+   */
+  GetUserApplicationProfiles(): UserApplicationProfileHandle[] {
+    return this.GetCurrentUserV2()?.UserApplicationProfiles() ?? [];
+  }
+  /**
+   * The same as {@link Client.GetUserApplicationProfiles}: the C++ variant skips a lock, and JavaScript has
+   * none to skip.
+   */
+  GetUserApplicationProfilesNoLock(): UserApplicationProfileHandle[] {
+    return this.GetUserApplicationProfiles();
   }
   /** The current user, or `UserHandle.nullobj` before Ready. Prefer {@link Client.GetCurrentUserV2}. */
   GetCurrentUser(): UserHandle {

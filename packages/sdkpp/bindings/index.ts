@@ -68,7 +68,7 @@ export type {
   VoiceParticipantChangedCallback,
 } from './Client.js';
 export type { Uint64Like } from './ids.js';
-export { RelationshipHandle, UserHandle } from './UserHandle.js';
+export { RelationshipHandle, UserApplicationProfileHandle, UserHandle } from './UserHandle.js';
 export { MessageHandle, UserMessageSummary } from './MessageHandle.js';
 export { ChannelHandle } from './ChannelHandle.js';
 export { LinkedChannel, LobbyHandle, LobbyMemberHandle } from './LobbyHandle.js';
@@ -94,6 +94,7 @@ export {
   AvatarType,
   ChannelType,
   ErrorType,
+  ExternalIdentityProviderType,
   IntegrationType,
   LoggingSeverity,
   RelationshipGroupType,

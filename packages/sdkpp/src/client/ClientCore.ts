@@ -1,3 +1,4 @@
+import type { UserApplicationProfile } from '../social/UserApplicationProfile.js';
 import type { AuthorizeOptions, AuthorizeResult } from '../auth/AuthManager.js';
 import type { AuthorizationArgs } from '../auth/AuthorizationArgs.js';
 import type { ExternalAuth } from '../auth/OAuth2Api.js';
@@ -243,6 +244,14 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
   getCurrentUser(): UserHandle | undefined {
     const userId = this.#s.currentUserId();
     return userId === undefined ? undefined : new UserHandle(this.#s.users, userId);
+  }
+
+  /**
+   * The signed-in user's profiles from external identity providers (the C++ `GetUserApplicationProfiles`):
+   * the same as `getCurrentUser()?.userApplicationProfiles`, empty before Ready.
+   */
+  getUserApplicationProfiles(): readonly UserApplicationProfile[] {
+    return this.getCurrentUser()?.userApplicationProfiles ?? [];
   }
 
   /** A user the client knows, by id. */
