@@ -1,3 +1,4 @@
+import { OidcVerifier } from './oauth/oidcVerifier.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -863,6 +864,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     issuer: urls.http,
     accessTokenTtlSeconds: resolved.accessTokenTtlSeconds,
     log,
+    oidc: new OidcVerifier(resolved.oidcProviders, { allowLoopback: resolved.allowLoopbackOidcIssuers }, log),
     // The services below exist by the time a merge can happen (an HTTP request after start-up).
     migrateMergedUser: (sourceId, destinationId) => {
       ctx.relationships.migrate(sourceId, destinationId);

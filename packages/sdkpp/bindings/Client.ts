@@ -451,6 +451,10 @@ export class Client {
       callback,
     );
   }
+  /** Sets the display name of the signed-in provisional account. */
+  UpdateProvisionalAccountDisplayName(name: string, callback: ResultCallback): void {
+    this.#result(() => this.#core.updateProvisionalAccountDisplayName(name), callback);
+  }
   /** Sets the token to connect with; call `Connect()` from the callback. */
   UpdateToken(tokenType: AuthorizationTokenType, token: string, callback: ResultCallback): void {
     this.#result(() => this.#core.updateToken(tokenType, token), callback);

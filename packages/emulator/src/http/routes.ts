@@ -4,6 +4,7 @@ import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
 import { childTokenRoutes } from './childToken.js';
+import { currentAccountRoutes } from './currentAccount.js';
 import { appEmojiRoutes } from './appEmojis.js';
 import { attachmentRoutes } from './attachments.js';
 import { autoModRuleRoutes } from './autoModRules.js';
@@ -46,6 +47,7 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...emulatorInfoRoutes(ctx),
     ...provisionalRoutes(ctx),
     ...childTokenRoutes(ctx),
+    ...currentAccountRoutes(ctx),
     ...relationshipRoutes(ctx),
     ...inviteRoutes(ctx),
     ...directMessageRoutes(ctx),

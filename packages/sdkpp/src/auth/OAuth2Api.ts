@@ -91,6 +91,14 @@ export class OAuth2Api {
       return await this.#tokenRequest(
         { grant_type: 'refresh_token', client_id: params.applicationId, refresh_token: params.refreshToken },
         signal,
+        (headers) => {
+          // The platform deprecates the refresh_token grant for OIDC provisional accounts (RFC 9745 header).
+          if (headers.get('deprecation') !== null) {
+            this.#log.warn(
+              'refreshToken: the platform marks this refresh as deprecated (an OIDC provisional account): when the token expires, sign in with the identity provider again, call getProvisionalToken() and pass the new token to updateToken()',
+            );
+          }
+        },
       );
     } catch (error) {
       throw deauthorizedFrom(error);
@@ -198,6 +206,7 @@ export class OAuth2Api {
   async #tokenRequest(
     form: Record<string, string | undefined>,
     signal?: AbortSignal,
+    inspect?: (headers: Headers) => void,
   ): Promise<TokenExchangeResult> {
     const response = await this.#rest.request<WireTokenResponse>({
       method: 'POST',
@@ -205,7 +214,9 @@ export class OAuth2Api {
       form,
       signal,
     });
-    return parseTokenResponse(response.body, this.#log);
+    const result = parseTokenResponse(response.body, this.#log);
+    inspect?.(response.headers);
+    return result;
   }
 }
 

@@ -8,7 +8,7 @@ import type { AuthorizationTokenType, ChildTokenResult, TokenExchangeResult } fr
 import { ClientDestroyedError, ClientNotReadyError, ValidationError } from '@sdkpp/protocol';
 import { LoggingSeverity, type LogCallback } from '../logging/index.js';
 import type { CryptoSelfTestResult, MediaEngineInfo } from '../media/index.js';
-import { writeLaunchCommand } from '@sdkpp/protocol';
+import { withSignal, writeLaunchCommand } from '@sdkpp/protocol';
 import { RpcError, type RpcUser } from '../rpc/IpcTransport.js';
 import { UserHandle } from '../social/UserHandle.js';
 import { isSnowflake } from '../util/snowflake.js';
@@ -183,6 +183,22 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
     options: { signal?: AbortSignal } = {},
   ): Promise<ChildTokenResult> {
     return this.#s.auth.exchangeChildToken(params, options.signal);
+  }
+
+  /**
+   * Sets the display name (global name) of the signed-in provisional account, e.g. to the name the player
+   * chose in the game: `PATCH /users/@me/account`. Friends see it through USER_UPDATE and presence updates.
+   *
+   * @throws ClientNotReadyError unless Ready; ValidationError for a name that is blank or over 32 characters,
+   *   or when the signed-in user is a full account (its name is the player's own).
+   */
+  async updateProvisionalAccountDisplayName(
+    name: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    return withSignal(options.signal, 'updateProvisionalAccountDisplayName()', async () =>
+      this.#s.provisionalAccount.updateDisplayName(name),
+    );
   }
 
   /** Unlinks an external identity from its full account into a new provisional account. */
