@@ -14,6 +14,7 @@ import {
 import { GameBackend, HttpError, ValidationError } from '../../packages/sdkpp/src/backend/index.js';
 import { AuthorizationTokenType, ClientStatus } from '../../packages/sdkpp/src/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
+import { TestGateway } from '../emulator/helpers.js';
 import { pumpUntil } from './bindingsHelpers.js';
 import { allLogLines, allSecrets, clientFor, emulatorFor, linkAndConnect, userAt } from './helpers.js';
 
@@ -62,6 +63,21 @@ describe('ExchangeChildToken (publisher-level linking)', () => {
     await child.connect();
     expect(child.getStatus()).toBe(ClientStatus.Ready);
     expect(child.getCurrentUser()?.id).toBe(userAt(emulator, 0).id);
+    // The gateway's READY names the child application for a child token, the publisher for its own.
+    for (const [token, id, name] of [
+      [result.accessToken, CHILD, 'Child Game'],
+      [parent.accessToken, emulator.applicationId, 'sdkpp Demo Game'],
+    ] as const) {
+      const gw = new TestGateway(`${emulator.gateway}?v=10&encoding=json`);
+      try {
+        await gw.next((p) => p.op === 10);
+        gw.send(2, { token: `Bearer ${token}`, properties: {} });
+        const ready = (await gw.dispatch('READY')).d as { application: { id: string; name: string } };
+        expect(ready.application).toMatchObject({ id, name });
+      } finally {
+        gw.ws.close();
+      }
+    }
   });
 
   it("narrows the child token to the child's scopes: the communication bundle becomes the presence bundle", async () => {

@@ -856,6 +856,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     botSessionLimit: resolved.botSessionLimit,
     botMaxConcurrency: resolved.botMaxConcurrency,
     botIdentifyWindowMs: resolved.botIdentifyWindowMs,
+    childApplication: (id) => resolved.publisherApplications.find((a) => a.child && a.id === id),
   });
   const accounts = new Accounts({
     store,
