@@ -55,8 +55,8 @@ export function resolvePublisherApplications(
  * The scopes of a child token, the emulator's reading of "the child token carries the child's scopes": what
  * the parent token was granted, narrowed to what the child accepts. The granted set is the intersection of the
  * parent's granted set with the child's expanded scopes. The scope string keeps each requested parent scope
- * the child accepts whole (a bundle only with every member), then names each bundle of the child's whose
- * members all survived and are not named yet, so `openid sdk.social_layer` narrowed to a presence-only child reads
+ * the child accepts whole (a bundle only with every member), then names each scope of the child's that survived
+ * (a bundle with all its members) and is not named yet, so `openid sdk.social_layer` narrowed to a presence-only child reads
  * `openid sdk.social_layer_presence`.
  */
 export function childTokenScopes(
@@ -70,8 +70,9 @@ export function childTokenScopes(
   for (const scope of child.scopes) {
     const members = scopeMembers(scope);
     const named = new Set(expandScopes(kept));
-    if (members.length === 0 || members.every((m) => named.has(m)) || !members.every((m) => has.has(m)))
-      continue;
+    if (named.has(scope) || (members.length > 0 && members.every((m) => named.has(m)))) continue;
+    const survived = members.length > 0 ? members.every((m) => has.has(m)) : has.has(scope);
+    if (!survived) continue;
     kept.push(scope);
     if (!has.has(scope)) granted.push(scope);
     has.add(scope);
