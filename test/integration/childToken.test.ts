@@ -21,6 +21,7 @@ import { allLogLines, allSecrets, clientFor, emulatorFor, linkAndConnect, userAt
 const CHILD = '1300000000000000001';
 const NARROW_CHILD = '1300000000000000002';
 const FOREIGN = '1300000000000000003';
+const PREMIUM_ONLY = '1300000000000000004';
 const CLIENT_SECRET = 'child-token-test-client-secret';
 allSecrets.add(CLIENT_SECRET);
 
@@ -31,6 +32,7 @@ async function publisher(): Promise<Emulator> {
       { id: CHILD, name: 'Child Game' },
       { id: NARROW_CHILD, scopes: ['openid', 'sdk.social_layer_presence'] },
       { id: FOREIGN, child: false },
+      { id: PREMIUM_ONLY, scopes: ['identify.premium'] },
     ],
   });
 }
@@ -109,6 +111,9 @@ describe('ExchangeChildToken (publisher-level linking)', () => {
     const chained = await httpErrorOf(() => exchange(CHILD, childToken));
     expect([chained.status, chained.code]).toEqual([403, 50001]);
     await expect(exchange('not-an-id')).rejects.toBeInstanceOf(ValidationError);
+    // Nothing the parent token holds is accepted by this child.
+    const empty = await httpErrorOf(() => exchange(PREMIUM_ONLY));
+    expect([empty.status, empty.code]).toEqual([400, 50035]);
   });
 
   it('refuses a revoked parent token, and revoking the parent kills the child tokens issued from it', async () => {
