@@ -181,6 +181,22 @@ describe('ExchangeChildToken (publisher-level linking)', () => {
       expect([refused.status, refused.code]).toEqual([400, 530007]);
       const outside = await httpErrorOf(() => backend.exchangeChildToken(parent.accessToken, FOREIGN));
       expect(outside.status).toBe(403);
+      // HTTP Basic with the parent's credentials is the same confidential client (RFC 6749 §2.3.1).
+      const basic = (secret: string) =>
+        fetch(`${emulator.api}/partner-sdk/child-token`, {
+          method: 'POST',
+          headers: {
+            authorization: `Basic ${Buffer.from(`${emulator.applicationId}:${secret}`).toString('base64')}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ child_application_id: CHILD, parent_access_token: parent.accessToken }),
+        });
+      const viaBasic = await basic(CLIENT_SECRET);
+      const viaBasicBody = (await viaBasic.json()) as { access_token: string; scope: string };
+      allSecrets.add(viaBasicBody.access_token);
+      expect([viaBasic.status, viaBasicBody.scope]).toEqual([200, 'openid sdk.social_layer']);
+      const badBasic = await basic('wrong-secret');
+      expect([badBasic.status, ((await badBasic.json()) as { code: number }).code]).toEqual([400, 530007]);
     } finally {
       await backend.close();
       await wrong.close();
