@@ -16,6 +16,10 @@ import { createMatchLobby, fillParty, reshuffle } from './lobbyManagement.js';
 import { readOptions, USAGE, type BackendSampleOptions } from './options.js';
 import { say, step, UsageError } from './print.js';
 import { provisionPlayer, showFindOrCreate, type Player, type Server } from './provisional.js';
+import { linkChildGame } from './publisherLinking.js';
+
+/** The publisher's second game: a child application of the sample's application (publisher-level linking). */
+const SEQUEL = { id: '1400000000000000001', name: 'Sunken Keep II' };
 
 /** The game's own accounts (its login system), which get provisional platform accounts. */
 const ACCOUNTS = [
@@ -25,8 +29,8 @@ const ACCOUNTS = [
 ] as const;
 
 /**
- * Steps 8 and 9, with the embedded emulator: the server's webhook events endpoint; a player who links a
- * platform account and later unlinks it; a subscription bought, canceled and ended. (Against an emulator in
+ * Steps 8 to 10, with the embedded emulator: the server's webhook events endpoint; a player who links a
+ * platform account and later unlinks it; a subscription bought, canceled and ended; publisher-level linking. (Against an emulator in
  * another terminal, start it with `--webhook-events-url`; see README.md.)
  */
 async function webhookSteps(emulator: Emulator, server: Server): Promise<void> {
@@ -77,6 +81,17 @@ async function webhookSteps(emulator: Emulator, server: Server): Promise<void> {
   } finally {
     await endpoint.close();
   }
+
+  step(
+    "10. Publisher-level linking: the player's token of this (parent) game is exchanged for one of the sequel (child)",
+  );
+  // Aria's token of this game (her provisional account from step 1; a linked account's token works the same).
+  const tokens = new GameBackend({ botToken: server.botToken, apiBase: server.api });
+  const aria = await tokens.getProvisionalToken('acct-1001').finally(() => tokens.close());
+  await linkChildGame(server, emulator.clientSecret, SEQUEL, {
+    name: 'Aria',
+    parentAccessToken: aria.accessToken,
+  });
 }
 
 /** Waits for a condition a webhook event sets (bounded). */
@@ -138,7 +153,7 @@ async function main(): Promise<number> {
     }
     let server: Server;
     if (options.emulator === undefined) {
-      emulator = await startEmulator({ users: 0, rpc: false });
+      emulator = await startEmulator({ users: 0, rpc: false, publisherApplications: [SEQUEL] });
       say('emulator', `platform emulator up at ${emulator.http} (application ${emulator.applicationId})`);
       server = { api: emulator.api, applicationId: emulator.applicationId, botToken: emulator.botToken };
     } else {
@@ -151,7 +166,11 @@ async function main(): Promise<number> {
     }
     await walkthrough(server);
     if (emulator) await webhookSteps(emulator, server);
-    else say('backend', 'steps 8 and 9 (webhook events) run with the embedded emulator; see README.md');
+    else
+      say(
+        'backend',
+        'steps 8 to 10 (webhook events, publisher-level linking) run with the embedded emulator; see README.md',
+      );
     say('game-backend', 'done');
     return 0;
   } catch (error) {

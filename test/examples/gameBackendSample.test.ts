@@ -46,6 +46,14 @@ async function asPlatformSees(
 describe('examples/game-backend', () => {
   it('with no emulator address: walks through provisional accounts, a server-managed lobby, bulk changes, history and moderation, and exits 0', async () => {
     const { stdout } = await sample([]);
+    expect(stdout).toMatch(
+      /\[backend\]\s+child token of Sunken Keep II \(application 1400000000000000001\) for Aria: scope "sdk\.social_layer", valid 7 days, no refresh token/,
+    );
+    expect(stdout).toMatch(
+      new RegExp(
+        `\\[Aria\\]\\s+Sunken Keep II: updateToken\\(Bearer, child token\\), connect\\(\\) → Ready as Aria \\(id ${printedId(stdout, 'Aria')}\\)`,
+      ),
+    );
     expect(stdout).toMatch(/\[emulator\]\s+platform emulator up at http:\/\/127\.0\.0\.1:\d+/);
     for (const [name, account] of [
       ['Aria', 'acct-1001'],

@@ -1,3 +1,4 @@
+import { OidcVerifier } from './oauth/oidcVerifier.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -873,6 +874,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     botSessionLimit: resolved.botSessionLimit,
     botMaxConcurrency: resolved.botMaxConcurrency,
     botIdentifyWindowMs: resolved.botIdentifyWindowMs,
+    childApplication: (id) => resolved.publisherApplications.find((a) => a.child && a.id === id),
   });
   const accounts = new Accounts({
     store,
@@ -881,6 +883,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     issuer: urls.http,
     accessTokenTtlSeconds: resolved.accessTokenTtlSeconds,
     log,
+    oidc: new OidcVerifier(resolved.oidcProviders, { allowLoopback: resolved.allowLoopbackOidcIssuers }, log),
     // The services below exist by the time a merge can happen (an HTTP request after start-up).
     migrateMergedUser: (sourceId, destinationId) => {
       ctx.relationships.migrate(sourceId, destinationId);

@@ -8,6 +8,7 @@ import type { InteractionFlow } from './interactions/InteractionFlow.js';
 import type { Interactions } from './interactions/Interactions.js';
 import type { Premium } from './premium/Premium.js';
 import type { EmulatorLog } from './log.js';
+import type { PublisherApplication } from './oauth/publisherApplications.js';
 import type { IdTokenSigner } from './oauth/idToken.js';
 import type { DirectMessages } from './social/DirectMessages.js';
 import type { Guilds } from './social/Guilds.js';
@@ -46,6 +47,8 @@ export interface ContextOptions {
   rpcHandshakeTimeoutMs: number;
   /** `EmulatorOptions.maxOutboundBufferBytes`. */
   maxOutboundBufferBytes: number;
+  /** `EmulatorOptions.publisherApplications`, checked: the publisher's child applications and foreign ones. */
+  publisherApplications: PublisherApplication[];
 }
 
 /** Everything a route or service of one emulator instance needs; passed explicitly, never global. */

@@ -2,6 +2,8 @@ import { checkMappings, type UrlMapping } from './activities/ActivityProxy.js';
 import type { ContextOptions } from './context.js';
 import { resolveRateLimits, type RateLimitConfig } from './http/rateLimits.js';
 import { privilegedIntentBits } from './platform/intents.js';
+import { resolveOidcProviders, type OidcProvider } from './oauth/oidcIssuer.js';
+import { resolvePublisherApplications } from './oauth/publisherApplications.js';
 import { isSnowflake } from './snowflake.js';
 import type { EmulatorOptions, EmulatorSavedState } from './types.js';
 import { Impairment } from './voice/impairment.js';
@@ -60,6 +62,10 @@ export interface ResolvedOptions extends ContextOptions {
   voiceMediaEngine: 'auto' | 'native' | 'js';
   /** Where the local certificate authority for the voice gateway's `wss://` is kept; null: no TLS. */
   voiceCertificateDir: string | null;
+  /** {@link EmulatorOptions.oidcProviders}, checked against the issuer hostname rules. */
+  oidcProviders: OidcProvider[];
+  /** {@link EmulatorOptions.allowLoopbackOidcIssuers}. */
+  allowLoopbackOidcIssuers: boolean;
   /** {@link EmulatorOptions.state}, checked when the store is built from it. */
   state: EmulatorSavedState | undefined;
 }
@@ -133,6 +139,11 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     webhookEventsUrl: webhookUrl(options.webhookEventsUrl),
     interactionsEndpointUrl: webhookUrl(options.interactionsEndpointUrl, 'interactionsEndpointUrl'),
     customSchemes: [...customSchemes],
+    publisherApplications: resolvePublisherApplications(options.publisherApplications, options.applicationId),
+    oidcProviders: resolveOidcProviders(options.oidcProviders, {
+      allowLoopback: options.allowLoopbackOidcIssuers ?? false,
+    }),
+    allowLoopbackOidcIssuers: options.allowLoopbackOidcIssuers ?? false,
     privilegedIntents: privilegedIntentBits(options.privilegedIntents ?? []),
     channelObfuscation: options.channelObfuscation ?? false,
     activityUrlMappings: checkMappings(options.activityUrlMappings ?? []),

@@ -53,6 +53,30 @@ export interface EmulatorOptions {
   /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
   customSchemes?: string[];
   /**
+   * Publisher-level account linking: other applications the emulator knows. An entry with `child` true (the
+   * default) is a child of the served application, which is then the publisher (parent): `POST
+   * /partner-sdk/child-token` exchanges the served application's tokens for tokens of the child. An entry
+   * with `child: false` belongs to another publisher, so exchanging for it is refused (403 50001). `scopes`
+   * are what the child accepts (default `openid sdk.social_layer sdk.social_layer_presence`): a child token
+   * carries the parent token's scopes narrowed to them. Not kept in a saved state. @defaultValue none
+   */
+  publisherApplications?: { id: string; name?: string; child?: boolean; scopes?: string[] }[];
+  /**
+   * The application's OpenID Connect identity providers (the portal's identity provider settings). With at
+   * least one, a provisional account's `OIDC` token must be an ID token of one of them: the emulator fetches
+   * `<issuer>/.well-known/openid-configuration` and its JWKS without following HTTP redirects, verifies the
+   * RS256 or ES256 signature, `iss`, `aud` (when `audience` is given), `exp` and `nbf`. Issuers (and the JWKS
+   * URI discovery names) must pass the stricter hostname rules: https, a DNS name of two or more labels, no IP
+   * literal, no localhost (see {@link EmulatorOptions.allowLoopbackOidcIssuers}). Refused at start-up, as the
+   * portal refuses an edit. @defaultValue none: OIDC tokens are decoded without verification, as before
+   */
+  oidcProviders?: { issuer: string; audience?: string }[];
+  /**
+   * Allows OIDC issuers and JWKS URIs on the loopback hosts `127.0.0.1`, `[::1]` and `localhost`, over http
+   * too: for tests and a local identity server. Other IP literals stay refused. @defaultValue false
+   */
+  allowLoopbackOidcIssuers?: boolean;
+  /**
    * The privileged gateway intents enabled for the bot, as the developer portal's toggles do: `members`
    * (GUILD_MEMBERS), `presences` (GUILD_PRESENCES), `message_content` (MESSAGE_CONTENT). A bot that asks for one
    * that is not enabled is closed with 4014. @defaultValue none, as on the platform

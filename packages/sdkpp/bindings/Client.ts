@@ -39,7 +39,7 @@ import type { DeviceAuthorizationArgs } from './DeviceAuthorizationArgs.js';
 import { isVoiceLogLine, logFileWriter } from './logFiles.js';
 import { ClientResult } from './ClientResult.js';
 import { idToBigInt, idToString, type Uint64Like } from './ids.js';
-import { RelationshipHandle, UserHandle } from './UserHandle.js';
+import { RelationshipHandle, UserHandle, type UserApplicationProfileHandle } from './UserHandle.js';
 import { Activity } from './Activity.js';
 import { ActivityInvite } from './ActivityInvite.js';
 import { ChannelHandle } from './ChannelHandle.js';
@@ -113,6 +113,14 @@ export type TokenExchangeCallback = (
   result: ClientResult,
   accessToken: string,
   refreshToken: string,
+  tokenType: AuthorizationTokenType,
+  expiresIn: number,
+  scopes: string,
+) => void;
+/** `ExchangeChildTokenCallback(result, accessToken, tokenType, expiresIn, scopes)`. */
+export type ExchangeChildTokenCallback = (
+  result: ClientResult,
+  accessToken: string,
   tokenType: AuthorizationTokenType,
   expiresIn: number,
   scopes: string,
@@ -457,6 +465,30 @@ export class Client {
       callback,
     );
   }
+  /**
+   * Publisher-level linking: exchanges the parent (publisher) application's token for a token of the child
+   * application `childApplicationId`, for the same user (public clients; a confidential client uses
+   * `GameBackend.exchangeChildToken` on its server).
+   */
+  ExchangeChildToken(
+    parentApplicationToken: string,
+    childApplicationId: Uint64Like,
+    callback: ExchangeChildTokenCallback,
+  ): void {
+    reply(
+      () =>
+        this.#core.exchangeChildToken({
+          parentApplicationToken,
+          childApplicationId: idToString(childApplicationId),
+        }),
+      callback,
+      (t) => [t.accessToken, t.tokenType, t.expiresIn, t.scopes],
+      '',
+      AuthorizationTokenType.Bearer,
+      0,
+      '',
+    );
+  }
   /** Revokes every token of the application for that user. */
   RevokeToken(applicationId: Uint64Like, token: string, callback: ResultCallback): void {
     this.#result(() => this.#core.revokeToken({ applicationId: idToString(applicationId), token }), callback);
@@ -475,6 +507,10 @@ export class Client {
         ),
       callback,
     );
+  }
+  /** Sets the display name of the signed-in provisional account. */
+  UpdateProvisionalAccountDisplayName(name: string, callback: ResultCallback): void {
+    this.#result(() => this.#core.updateProvisionalAccountDisplayName(name), callback);
   }
   /** Sets the token to connect with; call `Connect()` from the callback. */
   UpdateToken(tokenType: AuthorizationTokenType, token: string, callback: ResultCallback): void {
@@ -517,6 +553,20 @@ export class Client {
   GetCurrentUserV2(): UserHandle | undefined {
     const user = this.#core.getCurrentUser();
     return user ? new UserHandle(user) : undefined;
+  }
+  /**
+   * The signed-in user's profiles from external identity providers (the 1.6 `GetUserApplicationProfiles`;
+   * the 1.9 header has it as `UserHandle::UserApplicationProfiles()`); empty before Ready.
+   */
+  GetUserApplicationProfiles(): UserApplicationProfileHandle[] {
+    return this.GetCurrentUserV2()?.UserApplicationProfiles() ?? [];
+  }
+  /**
+   * The same as {@link Client.GetUserApplicationProfiles}: the C++ variant skips a lock, and JavaScript has
+   * none to skip.
+   */
+  GetUserApplicationProfilesNoLock(): UserApplicationProfileHandle[] {
+    return this.GetUserApplicationProfiles();
   }
   /** The current user, or `UserHandle.nullobj` before Ready. Prefer {@link Client.GetCurrentUserV2}. */
   GetCurrentUser(): UserHandle {

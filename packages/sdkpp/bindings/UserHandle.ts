@@ -4,9 +4,11 @@
  */
 import {
   AvatarType,
+  ExternalIdentityProviderType,
   RelationshipType,
   StatusType,
   type RelationshipHandle as CoreRelationshipHandle,
+  type UserApplicationProfile,
   type UserHandle as CoreUserHandle,
 } from '../src/index.js';
 import { Activity } from './Activity.js';
@@ -69,6 +71,10 @@ export class UserHandle {
     const activity = this.#core?.gameActivity;
     return activity ? Activity.fromCore(activity) : undefined;
   }
+  /** The user's profiles from external identity providers (empty unless READY carried them). */
+  UserApplicationProfiles(): UserApplicationProfileHandle[] {
+    return (this.#core?.userApplicationProfiles ?? []).map((p) => new UserApplicationProfileHandle(p));
+  }
   /** The relationship with this user. */
   Relationship(): RelationshipHandle {
     const core = this.#core;
@@ -110,5 +116,42 @@ export class RelationshipHandle {
   User(): UserHandle | undefined {
     const user = this.#core?.user;
     return user ? new UserHandle(user) : undefined;
+  }
+}
+
+/**
+ * A profile from an external identity provider (Steam, Epic Online Services, an OIDC provider…), as the C++
+ * SDK's `UserApplicationProfileHandle`: who the player is in the game's own identity system.
+ */
+export class UserApplicationProfileHandle {
+  readonly #profile: UserApplicationProfile;
+
+  /** @internal Created by `UserHandle.UserApplicationProfiles()`. */
+  constructor(profile: UserApplicationProfile) {
+    this.#profile = profile;
+  }
+  /** The in-game avatar hash, or `''`. */
+  AvatarHash(): string {
+    return this.#profile.avatarHash;
+  }
+  /** Metadata the developer set, or `''`. */
+  Metadata(): string {
+    return this.#profile.metadata;
+  }
+  /** The provider's id, if it has one (an OIDC issuer; the application id for the game's backend). */
+  ProviderId(): string | undefined {
+    return this.#profile.providerId ?? undefined;
+  }
+  /** The user's id at the provider. */
+  ProviderIssuedUserId(): string {
+    return this.#profile.providerIssuedUserId;
+  }
+  /** The kind of provider. */
+  ProviderType(): ExternalIdentityProviderType {
+    return this.#profile.providerType;
+  }
+  /** The in-game username, or `''`. */
+  Username(): string {
+    return this.#profile.username;
   }
 }

@@ -42,6 +42,7 @@ export {
   type UserMessagesWithLimitCallback,
   type ResultCallback,
   type TokenExchangeCallback,
+  type ExchangeChildTokenCallback,
 } from './Client.js';
 export { ClientResult } from './ClientResult.js';
 export { HttpStatusCode } from './HttpStatusCode.js';
@@ -68,7 +69,7 @@ export type {
   VoiceParticipantChangedCallback,
 } from './Client.js';
 export type { Uint64Like } from './ids.js';
-export { RelationshipHandle, UserHandle } from './UserHandle.js';
+export { RelationshipHandle, UserApplicationProfileHandle, UserHandle } from './UserHandle.js';
 export { MessageHandle, UserMessageSummary } from './MessageHandle.js';
 export { ChannelHandle } from './ChannelHandle.js';
 export { LinkedChannel, LobbyHandle, LobbyMemberHandle } from './LobbyHandle.js';
@@ -95,6 +96,7 @@ export {
   AvatarType,
   ChannelType,
   ErrorType,
+  ExternalIdentityProviderType,
   IntegrationType,
   LoggingSeverity,
   RelationshipGroupType,

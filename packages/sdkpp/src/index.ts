@@ -38,6 +38,7 @@ export {
 export {
   AuthenticationExternalAuthType,
   AuthorizationTokenType,
+  type ChildTokenResult,
   type TokenExchangeResult,
 } from './auth/tokenTypes.js';
 // The error family lives in @sdkpp/protocol (the emulator shares it); this package is where a game meets it.
@@ -138,6 +139,10 @@ export { RpcError, type RpcUser } from './rpc/IpcTransport.js';
 export type { LocalClientOptions } from './rpc/LocalClientLink.js';
 export { AvatarType, RelationshipHandle, UserHandle } from './social/UserHandle.js';
 export { RelationshipGroupType, RelationshipType } from './social/enums.js';
+export {
+  ExternalIdentityProviderType,
+  type UserApplicationProfile,
+} from './social/UserApplicationProfile.js';
 export { StatusType } from './presence/StatusType.js';
 export { ActivityActionTypes, type ActivityInvite } from './invites/ActivityInvite.js';
 export { MessageHandle, type MessageSnapshot } from './chat/MessageHandle.js';

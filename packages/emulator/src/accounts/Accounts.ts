@@ -1,6 +1,7 @@
 import type { EmulatorLog } from '../log.js';
 import { ExternalTokenError, identityKey, readExternalToken } from '../oauth/externalIdentity.js';
 import type { IdTokenSigner } from '../oauth/idToken.js';
+import type { OidcVerifier } from '../oauth/oidcVerifier.js';
 import { ApiError, unknown } from '../platform/errors.js';
 import type { EmulatorStore } from '../store/Store.js';
 import { expandScopes } from '../store/scopes.js';
@@ -33,6 +34,8 @@ export interface IdentityRef {
 export interface ProvisionalTokenResponse {
   token_type: 'Bearer';
   access_token: string;
+  /** Only for OIDC identities, whose refresh_token grant the platform deprecates (see token.ts). */
+  refresh_token?: string;
   expires_in: number;
   scope: string;
   id_token: string;
@@ -59,6 +62,8 @@ export interface AccountsDeps {
   migrateMergedUser?: (sourceId: string, destinationId: string) => void;
   /** A full account lost the app (revoked, unmerged or banned): the APPLICATION_DEAUTHORIZED webhook event. */
   deauthorized?: (user: UserRecord) => void;
+  /** Verifies OIDC ID tokens when identity providers are configured; without it they are only decoded. */
+  oidc?: OidcVerifier;
 }
 
 /**
@@ -122,9 +127,10 @@ export class Accounts {
 
   /**
    * Names the identity behind an external token. `DISCORD_BOT_ISSUED_ACCESS_TOKEN` must be a live access
-   * token from the bot endpoint; other types are read by {@link readExternalToken}.
+   * token from the bot endpoint; an OIDC token is verified against the configured identity providers when
+   * there are any ({@link OidcVerifier}); other types are read by {@link readExternalToken}.
    */
-  resolveExternal(type: ExternalAuthType, token: string): IdentityRef {
+  async resolveExternal(type: ExternalAuthType, token: string): Promise<IdentityRef> {
     const { store } = this.#d;
     if (type === 'DISCORD_BOT_ISSUED_ACCESS_TOKEN') {
       const access = store.accessToken(token);
@@ -137,7 +143,11 @@ export class Accounts {
       return { key, provider, subject, issuer, displayName };
     }
     try {
-      const claim = readExternalToken(type, token, store.now());
+      const oidc = this.#d.oidc;
+      const claim =
+        type === 'OIDC' && oidc?.enabled === true
+          ? await oidc.verify(token, store.now())
+          : readExternalToken(type, token, store.now());
       return { key: identityKey(claim.provider, claim.subject), ...claim };
     } catch (error) {
       if (error instanceof ExternalTokenError) throw new ApiError(400, error.code, error.message);
@@ -184,18 +194,22 @@ export class Accounts {
         provider_issued_user_id: identity.subject,
       });
     }
-    const { access } = store.issueTokens({
+    // The document: "Provisional accounts with server-side OpenID Connect authentication: a refresh_token is
+    // returned, but the OAuth2 refresh_token grant is deprecated for it". Other providers get none.
+    const withRefresh = ref.provider === 'OIDC';
+    const { access, refresh } = store.issueTokens({
       userId: user.id,
       scope: PROVISIONAL_SCOPE,
       scopes: expandScopes([PROVISIONAL_SCOPE]),
       ttlSeconds: this.#d.accessTokenTtlSeconds,
       origin,
-      withRefresh: false,
+      withRefresh,
       openid: true,
     });
     return {
       token_type: 'Bearer',
       access_token: access.token,
+      ...(refresh ? { refresh_token: refresh.token } : {}),
       expires_in: this.#d.accessTokenTtlSeconds,
       scope: PROVISIONAL_SCOPE,
       id_token: this.idToken(user.id, null),

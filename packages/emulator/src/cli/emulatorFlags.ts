@@ -208,6 +208,49 @@ export const EMULATOR_FLAGS: readonly Flag<EmulatorCommandLine>[] = [
     },
   },
   {
+    name: 'child-app',
+    value: 'ID[=SCOPES]',
+    default: 'none',
+    help:
+      'a child application of this (publisher) application, for publisher-level linking\n' +
+      '(POST /partner-sdk/child-token); SCOPES, comma separated, are what it accepts; repeat it for more',
+    apply: (line, value) => {
+      const at = value.indexOf('=');
+      const id = at < 0 ? value : value.slice(0, at);
+      if (!/^\d{1,20}$/.test(id))
+        throw new UsageError('--child-app takes ID[=SCOPES], e.g. 1234567890=openid,identify');
+      const scopes =
+        at < 0
+          ? undefined
+          : value
+              .slice(at + 1)
+              .split(',')
+              .filter((s) => s.length > 0);
+      (line.options.publisherApplications ??= []).push({ id, ...(scopes ? { scopes } : {}) });
+    },
+  },
+  {
+    name: 'oidc-issuer',
+    value: 'URL[=AUDIENCE]',
+    default: 'none: OIDC tokens are decoded, not verified',
+    help:
+      'an OpenID Connect identity provider: OIDC ID tokens must be signed by it (discovery and\n' +
+      'JWKS fetched without redirects; https and a DNS host name only); repeat it for more',
+    apply: (line, value) => {
+      const at = value.indexOf('=');
+      const issuer = at < 0 ? value : value.slice(0, at);
+      const audience = at < 0 ? undefined : value.slice(at + 1);
+      (line.options.oidcProviders ??= []).push({ issuer, ...(audience ? { audience } : {}) });
+    },
+  },
+  {
+    name: 'allow-loopback-oidc-issuers',
+    help: 'allow OIDC issuers on 127.0.0.1, [::1] and localhost (over http too), for a local identity server',
+    apply: (line) => {
+      line.options.allowLoopbackOidcIssuers = true;
+    },
+  },
+  {
     name: 'channel-obfuscation',
     help: 'obfuscate the channels the bot cannot view for every bot session (the portal toggle)',
     apply: (line) => {

@@ -60,6 +60,8 @@ export interface GatewayHubDeps {
   botMaxConcurrency: number;
   /** The pacing window per key, in ms. */
   botIdentifyWindowMs: number;
+  /** A child application of the publisher by id (publisher-level linking), for READY of a child token. */
+  childApplication?: (id: string) => { id: string; name: string } | undefined;
 }
 
 /** Time window of the bot's identify budget. */
@@ -69,7 +71,13 @@ const SHUTDOWN_GRACE_MS = 500;
 /** Bits of valid gateway intents (through 1 << 25). */
 const MAX_INTENTS = 2 ** 26;
 
-type Authenticated = { user: UserRecord; kind: 'oauth' | 'bot'; scopes: string[] };
+type Authenticated = {
+  user: UserRecord;
+  kind: 'oauth' | 'bot';
+  scopes: string[];
+  /** The child application of a child token; absent for the served application's own tokens. */
+  applicationId?: string;
+};
 
 /** Identify's `shard: [shard_id, num_shards]`: [0, 1] without one, null when malformed. */
 function shardOf(shard: unknown): [number, number] | null {
@@ -298,12 +306,17 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
     this.#sessions.set(session.id, session);
     this.#attach(session, connection);
     const app = this.#d.store.state.application;
+    // A child token (publisher-level linking) identifies for the child application; it has no flags of its own.
+    const child =
+      auth.applicationId === undefined ? undefined : this.#d.childApplication?.(auth.applicationId);
     const ready = buildReady({
       user: wireUser(auth.user, { premium: auth.scopes.includes('identify.premium') }),
       sessionId: session.id,
       sessionType: auth.kind === 'bot' ? 'normal' : 'oauth',
       scopes: auth.scopes,
-      application: { id: app.id, name: app.name, flags: applicationFlags(this.#d.store.state) },
+      application: child
+        ? { id: child.id, name: child.name, flags: 0 }
+        : { id: app.id, name: app.name, flags: applicationFlags(this.#d.store.state) },
       gatewayUrl: this.#d.gatewayUrl,
     });
     for (const contribute of this.#readyContributors) Object.assign(ready, contribute(session));
@@ -477,7 +490,12 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
         if (!access.scopes.includes('gateway.connect')) {
           return 'Authentication failed: the token lacks gateway.connect';
         }
-        return { user, kind: 'oauth', scopes: access.scopes };
+        return {
+          user,
+          kind: 'oauth',
+          scopes: access.scopes,
+          ...(access.applicationId === undefined ? {} : { applicationId: access.applicationId }),
+        };
       }
     }
     if (scheme !== 'bearer' && safeEqual(token, store.state.application.botToken)) {

@@ -18,13 +18,13 @@ const MAX_DEVICE_CODE_LENGTH = 256;
  * `expired_token`, then the usual token reply, once. With `external_auth_type` and `external_auth_token` it
  * merges that provisional account into the approving player, as the authorization-code grant does.
  */
-export function deviceCodeGrant(ctx: EmulatorContext, form: Fields): Reply {
+export async function deviceCodeGrant(ctx: EmulatorContext, form: Fields): Promise<Reply> {
   const { store, accounts } = ctx;
   const deviceCode = form.get('device_code');
   if (!deviceCode) throw invalidRequest('device_code is required');
   if (deviceCode.length > MAX_DEVICE_CODE_LENGTH) throw invalidGrant('Invalid "device_code" in request.');
   // A malformed merge request is refused before the poll counts, so fixing it does not cost a slow_down.
-  const source = mergeSource(ctx, form);
+  const source = await mergeSource(ctx, form);
   const { authorizations } = deviceAuthorizationsOf(ctx, () => store.now());
   const poll = authorizations.poll(deviceCode);
   switch (poll.kind) {

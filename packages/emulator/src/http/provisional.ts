@@ -50,7 +50,7 @@ export function provisionalRoutes(ctx: EmulatorContext): Route[] {
   return [
     apiRoute('POST', '/partner-sdk/token', async (req) => {
       const { type, token } = await readExternalCredentials(ctx, req);
-      const ref = ctx.accounts.resolveExternal(type, token);
+      const ref = await ctx.accounts.resolveExternal(type, token);
       const origin = type === 'DISCORD_BOT_ISSUED_ACCESS_TOKEN' ? 'provisional-bot' : 'provisional';
       return noStoreJsonReply(200, ctx.accounts.provisionalToken(ref, origin));
     }),
@@ -62,7 +62,7 @@ export function provisionalRoutes(ctx: EmulatorContext): Route[] {
     }),
     apiRoute('POST', '/partner-sdk/provisional-accounts/unmerge', async (req) => {
       const { type, token } = await readExternalCredentials(ctx, req);
-      ctx.accounts.unmerge(ctx.accounts.resolveExternal(type, token));
+      ctx.accounts.unmerge(await ctx.accounts.resolveExternal(type, token));
       return noContentReply();
     }),
     apiRoute('POST', '/partner-sdk/provisional-accounts/unmerge/bot', async (req) => {

@@ -5,6 +5,8 @@ import { emulatorInfoRoutes } from './emulatorInfo.js';
 import { gatewayRoutes } from './gateway.js';
 import { oauth2Routes } from './oauth2.js';
 import { provisionalRoutes } from './provisional.js';
+import { childTokenRoutes } from './childToken.js';
+import { currentAccountRoutes } from './currentAccount.js';
 import { appEmojiRoutes } from './appEmojis.js';
 import { attachmentRoutes } from './attachments.js';
 import { autoModRuleRoutes } from './autoModRules.js';
@@ -49,6 +51,8 @@ export function allRoutes(ctx: EmulatorContext): Route[] {
     ...gatewayRoutes(ctx),
     ...emulatorInfoRoutes(ctx),
     ...provisionalRoutes(ctx),
+    ...childTokenRoutes(ctx),
+    ...currentAccountRoutes(ctx),
     ...relationshipRoutes(ctx),
     ...inviteRoutes(ctx),
     ...directMessageRoutes(ctx),

@@ -10,8 +10,17 @@ import { authenticateClient, invalidGrant, invalidRequest, mergeSource, tokenBod
 
 const INVALID_CODE = 'Invalid "code" in request.';
 const INVALID_REFRESH = 'Invalid "refresh_token" in request';
+/**
+ * RFC 9745's `Deprecation` value: a date in the past means "deprecated already". The platform names no date,
+ * so the emulator sends the epoch rather than make one up.
+ */
+const DEPRECATED_ALREADY = '@0';
 
-function authorizationCodeGrant(ctx: EmulatorContext, form: Fields, confidential: boolean): Reply {
+async function authorizationCodeGrant(
+  ctx: EmulatorContext,
+  form: Fields,
+  confidential: boolean,
+): Promise<Reply> {
   const { store, accounts } = ctx;
   const code = form.get('code');
   const redirectUri = form.get('redirect_uri');
@@ -43,7 +52,10 @@ function authorizationCodeGrant(ctx: EmulatorContext, form: Fields, confidential
   }
   const user = store.user(record.userId);
   if (!user || user.banned) throw invalidGrant(INVALID_CODE);
-  const source = mergeSource(ctx, form);
+  const source = await mergeSource(ctx, form);
+  // Reading the merge identity may wait on an identity provider: a concurrent exchange of the same code may
+  // have spent it meanwhile.
+  if (record.usedAt !== null) throw invalidGrant(INVALID_CODE);
   if (source) accounts.checkMerge(user, source);
 
   record.usedAt = store.now();
@@ -88,6 +100,18 @@ function refreshTokenGrant(ctx: EmulatorContext, form: Fields): Reply {
     }
     requested = asked;
   }
+  // Only OIDC provisional accounts hold refresh tokens among provisional users. The document says their
+  // refresh_token grant is deprecated, outcome not shown. Deprecated is not removed: the emulator still
+  // refreshes (so a game that relies on it keeps working, as existing integrations do), marks the reply with
+  // the `Deprecation` response header (RFC 9745) and logs a warning, so the developer learns to
+  // re-authenticate with the provider and call UpdateToken instead.
+  const deprecated = user.provisional;
+  if (deprecated) {
+    ctx.log.line(
+      'oauth2',
+      `warning: refresh_token grant for the OIDC provisional account ${user.username} is deprecated; re-authenticate with the identity provider instead`,
+    );
+  }
   // Rotation: the used refresh token and the access token issued with it both stop working now.
   store.deleteRefreshToken(record.token);
   store.deleteAccessToken(record.accessToken);
@@ -98,7 +122,7 @@ function refreshTokenGrant(ctx: EmulatorContext, form: Fields): Reply {
     scope,
     scopes: expandScopes(requested),
     ttlSeconds: ctx.options.accessTokenTtlSeconds,
-    origin: 'oauth2',
+    origin: deprecated ? 'provisional' : 'oauth2',
     grantId: record.grantId,
     withRefresh: true,
     openid,
@@ -111,6 +135,7 @@ function refreshTokenGrant(ctx: EmulatorContext, form: Fields): Reply {
       { access: access.token, refresh: refresh?.token ?? '', scope, userId: user.id },
       openid ? { nonce: null } : null,
     ),
+    deprecated ? { Deprecation: DEPRECATED_ALREADY } : {},
   );
 }
 
@@ -127,9 +152,9 @@ export function tokenRoutes(ctx: EmulatorContext): Route[] {
         const confidential = authenticateClient(ctx, req, form);
         const grantType = form.get('grant_type');
         if (!grantType) throw invalidRequest('grant_type is required');
-        if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, form, confidential);
+        if (grantType === 'authorization_code') return await authorizationCodeGrant(ctx, form, confidential);
         if (grantType === 'refresh_token') return refreshTokenGrant(ctx, form);
-        if (grantType === DEVICE_CODE_GRANT_TYPE) return deviceCodeGrant(ctx, form);
+        if (grantType === DEVICE_CODE_GRANT_TYPE) return await deviceCodeGrant(ctx, form);
         throw new OAuthError(
           400,
           'unsupported_grant_type',

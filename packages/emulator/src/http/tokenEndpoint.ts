@@ -45,7 +45,7 @@ export function authenticateClient(ctx: EmulatorContext, req: RouteRequest, form
 }
 
 /** The merge extension's identity, when the form carries one. */
-export function mergeSource(ctx: EmulatorContext, form: Fields): IdentityRef | undefined {
+export async function mergeSource(ctx: EmulatorContext, form: Fields): Promise<IdentityRef | undefined> {
   const type = form.get('external_auth_type');
   const token = form.get('external_auth_token');
   if (type === undefined && token === undefined) return undefined;

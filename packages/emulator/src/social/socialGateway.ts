@@ -1,4 +1,5 @@
 import { GatewayClose, GatewayOpcode } from '@sdkpp/protocol';
+import { applicationProfilesFor } from '../accounts/applicationProfiles.js';
 import type { GatewayHub } from '../gateway/GatewayHub.js';
 import { shortId, type EmulatorLog } from '../log.js';
 import type { EmulatorStore } from '../store/Store.js';
@@ -91,6 +92,8 @@ export function wireSocialGateway(ctx: SocialGatewayDeps): void {
       game_relationships: game,
       presences: relationships.friendsOf(userId).map((id) => wirePresence(id, presence.of(id))),
       users: [...users.values()],
+      // The game identities of the user and of everyone in their (unified) friends list.
+      user_application_profiles: applicationProfilesFor(store.state, new Set([userId, ...users.keys()])),
     };
   });
 }

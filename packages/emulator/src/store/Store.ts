@@ -253,6 +253,8 @@ export class EmulatorStore {
     grantId?: string;
     withRefresh: boolean;
     openid: boolean;
+    /** The child application of a publisher-level child token. */
+    applicationId?: string;
   }): IssuedTokens {
     const grantId = fields.grantId ?? randomUUID();
     const access: AccessTokenRecord = {
@@ -263,6 +265,7 @@ export class EmulatorStore {
       expiresAt: this.#now() + fields.ttlSeconds * 1000,
       origin: fields.origin,
       grantId,
+      ...(fields.applicationId === undefined ? {} : { applicationId: fields.applicationId }),
     };
     this.state.accessTokens[access.token] = access;
     let refresh: RefreshTokenRecord | null = null;

@@ -330,6 +330,7 @@ const accessToken = z.strictObject({
   expiresAt: time,
   origin: oneOf(['oauth2', 'provisional', 'provisional-bot']),
   grantId: text(1),
+  applicationId: snowflake.exactOptional(),
 });
 
 const refreshToken = z.strictObject({

@@ -128,6 +128,11 @@ export interface AccessTokenRecord {
   origin: TokenOrigin;
   /** Tokens of one authorization (a code and every refresh after it) share this id. */
   grantId: string;
+  /**
+   * The child application a publisher-level child token was exchanged for (`POST /partner-sdk/child-token`);
+   * absent for tokens of the served application itself.
+   */
+  applicationId?: string;
 }
 
 /** A refresh token; single use (refresh rotates it). */

@@ -33,7 +33,7 @@ import { LoopbackRedirectServer, type RedirectOutcome } from './LoopbackRedirect
 import { OAuth2Api, type CodeExchange, type ExternalAuth } from './OAuth2Api.js';
 import type { UrlOpener } from './openUrl.js';
 import { createState } from './pkce.js';
-import { AuthorizationTokenType, type TokenExchangeResult } from './tokenTypes.js';
+import { AuthorizationTokenType, type ChildTokenResult, type TokenExchangeResult } from './tokenTypes.js';
 
 /** Options of one {@link Client.authorize} call. */
 export interface AuthorizeOptions {
@@ -424,6 +424,16 @@ export class AuthManager implements TokenSource {
     return result;
   }
 
+  /** Exchanges a parent (publisher) token for a child application's token (public client). */
+  async exchangeChildToken(
+    params: { parentApplicationToken: string; childApplicationId: string },
+    signal?: AbortSignal,
+  ): Promise<ChildTokenResult> {
+    const result = await this.#api.exchangeChildToken(params, signal);
+    this.#rememberExpiry(result);
+    return result;
+  }
+
   /** Moves an external identity off its linked account into a new provisional account. */
   async unmergeIntoProvisionalAccount(
     params: { applicationId?: string } & ExternalAuth,
@@ -494,7 +504,7 @@ export class AuthManager implements TokenSource {
     return id;
   }
 
-  #rememberExpiry(result: TokenExchangeResult): void {
+  #rememberExpiry(result: Pick<TokenExchangeResult, 'accessToken' | 'expiresIn'>): void {
     this.#knownExpiry.set(result.accessToken, this.#o.clock.now() + result.expiresIn * 1000);
     if (this.#knownExpiry.size > MAX_KNOWN_EXPIRIES) {
       const oldest = this.#knownExpiry.keys().next().value;

@@ -4,8 +4,10 @@ import type { RestClient } from '../rest/RestClient.js';
 import { deauthorizedFrom } from './deauthorized.js';
 import { isValidCodeVerifier } from './pkce.js';
 import { parseTokenResponse, type WireTokenResponse } from './tokenResponse.js';
+import { childTokenRequest, childTokenResult, type ChildTokenParams } from './childToken.js';
 import {
   externalAuthTypeWireName,
+  type ChildTokenResult,
   type AuthenticationExternalAuthType,
   type TokenExchangeResult,
 } from './tokenTypes.js';
@@ -108,6 +110,14 @@ export class OAuth2Api {
       return await this.#tokenRequest(
         { grant_type: 'refresh_token', client_id: params.applicationId, refresh_token: params.refreshToken },
         signal,
+        (headers) => {
+          // The platform deprecates the refresh_token grant for OIDC provisional accounts (RFC 9745 header).
+          if (headers.get('deprecation') !== null) {
+            this.#log.warn(
+              'refreshToken: the platform marks this refresh as deprecated (an OIDC provisional account): when the token expires, sign in with the identity provider again, call getProvisionalToken() and pass the new token to updateToken()',
+            );
+          }
+        },
       );
     } catch (error) {
       throw deauthorizedFrom(error);
@@ -206,6 +216,24 @@ export class OAuth2Api {
     return parseTokenResponse(response.body, this.#log);
   }
 
+  /**
+   * Exchanges a parent (publisher) application's access token for a token of one of its child applications:
+   * `POST /partner-sdk/child-token`. Without `client` this is the public-client form; with it, the
+   * confidential client's server-to-server form (the parent's client credentials in the body).
+   */
+  async exchangeChildToken(params: ChildTokenParams, signal?: AbortSignal): Promise<ChildTokenResult> {
+    this.#log.secret(params.parentApplicationToken);
+    this.#log.secret(params.client?.clientSecret);
+    const { json } = childTokenRequest(params);
+    const response = await this.#rest.request<WireTokenResponse>({
+      method: 'POST',
+      route: '/partner-sdk/child-token',
+      json,
+      signal,
+    });
+    return childTokenResult(parseTokenResponse(response.body, this.#log));
+  }
+
   /** Moves the external identity off the linked account into a new provisional account. */
   async unmerge(params: { applicationId: string } & ExternalAuth, signal?: AbortSignal): Promise<void> {
     this.#log.secret(params.externalAuthToken);
@@ -258,6 +286,7 @@ export class OAuth2Api {
   async #tokenRequest(
     form: Record<string, string | undefined>,
     signal?: AbortSignal,
+    inspect?: (headers: Headers) => void,
   ): Promise<TokenExchangeResult> {
     const response = await this.#rest.request<WireTokenResponse>({
       method: 'POST',
@@ -265,7 +294,9 @@ export class OAuth2Api {
       form,
       signal,
     });
-    return parseTokenResponse(response.body, this.#log);
+    const result = parseTokenResponse(response.body, this.#log);
+    inspect?.(response.headers);
+    return result;
   }
 }
 

@@ -60,3 +60,18 @@ export interface TokenExchangeResult {
   /** The OpenID Connect ID token, when `openid` was granted. */
   idToken?: string;
 }
+
+/**
+ * A child application's token from {@link Client.exchangeChildToken} (publisher-level linking). There is no
+ * refresh token: when it nears expiry, exchange a fresh parent token again.
+ */
+export interface ChildTokenResult {
+  /** The child application's bearer token, to pass to {@link Client.updateToken}. Secret. */
+  accessToken: string;
+  /** Always {@link AuthorizationTokenType.Bearer}. */
+  tokenType: AuthorizationTokenType;
+  /** Seconds until the token expires; never later than the parent token. */
+  expiresIn: number;
+  /** The granted scopes, space separated: the parent token's, narrowed to what the child application accepts. */
+  scopes: string;
+}

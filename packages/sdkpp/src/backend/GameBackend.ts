@@ -26,7 +26,8 @@ import {
 import { lobbyFromWire, lobbyMessageFromWire, memberFromWire, memberToWire } from './wire.js';
 import { checkInput } from '../util/checkInput.js';
 import { parseTokenResponse, type WireTokenResponse } from '../auth/tokenResponse.js';
-import type { TokenExchangeResult } from '../auth/tokenTypes.js';
+import type { ChildTokenResult, TokenExchangeResult } from '../auth/tokenTypes.js';
+import { childTokenRequest, childTokenResult } from '../auth/childToken.js';
 import { deauthorizedFrom } from '../auth/deauthorized.js';
 import {
   codeGrantForm,
@@ -268,6 +269,40 @@ export class GameBackend {
     } catch (error) {
       throw deauthorizedFrom(error);
     }
+  }
+
+  /**
+   * Publisher-level linking for a confidential client, server to server: exchanges the parent (publisher)
+   * application's access token for a token of one of its child applications, authenticated with the parent's
+   * client credentials ({@link GameBackendOptions.applicationId} is the parent and
+   * {@link GameBackendOptions.clientSecret} its secret). Hand the child token to the child game for
+   * `updateToken`; it has no refresh token, expires no later than the parent token, and its scopes are the
+   * parent token's narrowed to what the child accepts. The tokens are registered as log secrets.
+   *
+   * @param parentApplicationToken - The player's access token of the parent application.
+   * @param childApplicationId - The child application's id.
+   * @throws ValidationError before any request, for an empty token or a malformed id.
+   * @throws HttpError 403 (50001) for an application outside the publisher, 401 (50025) for a revoked or
+   *   expired parent token, 400 (530007) for a wrong client secret.
+   */
+  async exchangeChildToken(
+    parentApplicationToken: string,
+    childApplicationId: string,
+  ): Promise<ChildTokenResult> {
+    this.#log.secret(parentApplicationToken);
+    const client = this.#credentials('exchangeChildToken');
+    let json: Record<string, string> = {};
+    checkInput(this.#log, 'exchangeChildToken', () => {
+      json = childTokenRequest({ parentApplicationToken, childApplicationId, client }).json;
+    });
+    if (this.#closed.signal.aborted) throw new ClientDestroyedError('the game backend was closed');
+    const response = await this.#rest.request<WireTokenResponse>({
+      method: 'POST',
+      route: '/partner-sdk/child-token',
+      json,
+      signal: this.#closed.signal,
+    });
+    return childTokenResult(parseTokenResponse(response.body, this.#log));
   }
 
   /**

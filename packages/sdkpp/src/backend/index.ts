@@ -14,7 +14,7 @@ export {
 // Every type the backend's methods take or return is public.
 export type * from './types.js';
 export type { CodeExchangeOptions, TokenRefreshOptions } from './tokenGrants.js';
-export type { TokenExchangeResult } from '../auth/tokenTypes.js';
+export type { ChildTokenResult, TokenExchangeResult } from '../auth/tokenTypes.js';
 // The server makes the PKCE pair of a sign-in it will exchange, so the verifier never leaves it.
 export {
   AuthenticationCodeChallengeMethod,

@@ -1,14 +1,15 @@
+import type { UserApplicationProfile } from '../social/UserApplicationProfile.js';
 import type { AuthorizeOptions, AuthorizeResult } from '../auth/AuthManager.js';
 import type { AuthorizationArgs } from '../auth/AuthorizationArgs.js';
 import type { DeviceAuthorizationArgs, GetTokenFromDeviceOptions } from '../auth/deviceFlow.js';
 import type { ExternalAuth } from '../auth/OAuth2Api.js';
 import { createAuthorizationCodeVerifier, type AuthorizationCodeVerifier } from '../auth/pkce.js';
 import { getDefaultCommunicationScopes, getDefaultPresenceScopes } from '../auth/scopes.js';
-import type { AuthorizationTokenType, TokenExchangeResult } from '../auth/tokenTypes.js';
+import type { AuthorizationTokenType, ChildTokenResult, TokenExchangeResult } from '../auth/tokenTypes.js';
 import { ClientDestroyedError, ClientNotReadyError, ValidationError } from '@sdkpp/protocol';
 import { LoggingSeverity, type LogCallback } from '../logging/index.js';
 import type { CryptoSelfTestResult, MediaEngineInfo } from '../media/index.js';
-import { writeLaunchCommand } from '@sdkpp/protocol';
+import { withSignal, writeLaunchCommand } from '@sdkpp/protocol';
 import {
   closeAuthorizeDeviceScreen,
   DEVICE_SCREEN_CLOSED_EVENT,
@@ -205,6 +206,39 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
     return this.#s.auth.getProvisionalToken(params, options.signal);
   }
 
+  /**
+   * Publisher-level linking (public client): exchanges the parent (publisher) application's access token for
+   * a token of one of its child applications, for the same user. Pass the result to {@link Client.updateToken}
+   * in the child game. The token has no refresh token and expires no later than the parent token; its scopes
+   * are the parent token's narrowed to what the child accepts. A confidential client does this on its server
+   * (`GameBackend.exchangeChildToken`).
+   *
+   * @throws HttpError 403 (50001) when the child is not one of the publisher's applications, 401 (50025) when
+   *   the parent token is revoked or expired, 404 (10002) for an unknown application.
+   */
+  async exchangeChildToken(
+    params: { parentApplicationToken: string; childApplicationId: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ChildTokenResult> {
+    return this.#s.auth.exchangeChildToken(params, options.signal);
+  }
+
+  /**
+   * Sets the display name (global name) of the signed-in provisional account, e.g. to the name the player
+   * chose in the game: `PATCH /users/@me/account`. Friends see it through USER_UPDATE and presence updates.
+   *
+   * @throws ClientNotReadyError unless Ready; ValidationError for a name that is blank or over 32 characters,
+   *   or when the signed-in user is a full account (its name is the player's own).
+   */
+  async updateProvisionalAccountDisplayName(
+    name: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    return withSignal(options.signal, 'updateProvisionalAccountDisplayName()', async () =>
+      this.#s.provisionalAccount.updateDisplayName(name),
+    );
+  }
+
   /** Unlinks an external identity from its full account into a new provisional account. */
   async unmergeIntoProvisionalAccount(
     params: ExternalAuth & { applicationId?: string },
@@ -264,6 +298,14 @@ export class ClientCore extends TypedEmitter<ClientEvents> {
   getCurrentUser(): UserHandle | undefined {
     const userId = this.#s.currentUserId();
     return userId === undefined ? undefined : new UserHandle(this.#s.users, userId);
+  }
+
+  /**
+   * The signed-in user's profiles from external identity providers (the C++ `GetUserApplicationProfiles`):
+   * the same as `getCurrentUser()?.userApplicationProfiles`, empty before Ready.
+   */
+  getUserApplicationProfiles(): readonly UserApplicationProfile[] {
+    return this.getCurrentUser()?.userApplicationProfiles ?? [];
   }
 
   /** A user the client knows, by id. */

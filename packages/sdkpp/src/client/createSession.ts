@@ -1,3 +1,4 @@
+import { ProvisionalAccount } from '../social/ProvisionalAccount.js';
 import { AuthManager } from '../auth/AuthManager.js';
 import { openInSystemBrowser } from '../auth/openUrl.js';
 import { CallManager } from '../voice/call/CallManager.js';
@@ -70,6 +71,7 @@ export interface Session {
   readonly localCallbacks: LocalClientCallbacks;
   readonly presence: PresenceManager;
   readonly relationships: RelationshipManager;
+  readonly provisionalAccount: ProvisionalAccount;
   readonly directMessages: DirectMessageManager;
   readonly lobbyMessages: LobbyMessageManager;
   readonly lobbies: LobbyManager;
@@ -292,6 +294,7 @@ export function createSession(options: ClientOptions, host: SessionHost): Sessio
     localCallbacks,
     presence,
     relationships,
+    provisionalAccount: new ProvisionalAccount(context(), users),
     directMessages,
     lobbyMessages,
     lobbies,

@@ -1,3 +1,4 @@
+import { applicationProfilesFromWire } from './UserApplicationProfile.js';
 import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
 import type { SocialEvents } from './SocialEvents.js';
 import type { UserStore } from './UserStore.js';
@@ -55,6 +56,7 @@ export class RelationshipManager implements SessionFeature {
       if (Array.isArray(list)) for (const item of list) this.#apply(graph, asObject(item), false);
     }
     if (Array.isArray(data.presences)) for (const p of data.presences) this.#presence(asObject(p), false);
+    users.setApplicationProfiles(applicationProfilesFromWire(data.user_application_profiles));
   }
 
   onDispatch(event: string, data: unknown): void {

@@ -7,6 +7,7 @@ import type { Activity } from '../presence/Activity.js';
 import { activityFromWire } from '../presence/activityFromWire.js';
 import { StatusType, statusFromWire } from '../presence/StatusType.js';
 import { RelationshipType } from './enums.js';
+import type { UserApplicationProfile } from './UserApplicationProfile.js';
 import type { UserStore, WireUser } from './UserStore.js';
 
 /** Image formats of avatar URLs, with the C++ SDK's `UserHandle::AvatarType` values. */
@@ -75,6 +76,15 @@ export class UserHandle {
   /** True for a provisional account (no full platform account linked yet). */
   get isProvisional(): boolean {
     return ((this.#data?.flags ?? 0) & PROVISIONAL_ACCOUNT_FLAG) !== 0;
+  }
+
+  /**
+   * The user's profiles from external identity providers in this game: the identity they signed in with
+   * (Steam, Epic Online Services, an OIDC provider, the game's backend…). The platform sends them in READY for
+   * the signed-in user and the users in their friends list; empty for anyone else.
+   */
+  get userApplicationProfiles(): readonly UserApplicationProfile[] {
+    return this.#store.applicationProfiles(this.id);
   }
 
   /** 0 unless the application holds `identify.premium`. */

@@ -1,4 +1,5 @@
 import { RelationshipType } from './enums.js';
+import type { UserApplicationProfile } from './UserApplicationProfile.js';
 
 /** A user as the platform sends it (`users/@me`, READY, USER_UPDATE). */
 export interface WireUser {
@@ -36,6 +37,7 @@ export class UserStore {
   readonly #users = new Map<string, WireUser>();
   readonly #presence = new Map<string, KnownPresence>();
   readonly #relationships = new Map<string, KnownRelationship>();
+  #profiles = new Map<string, readonly UserApplicationProfile[]>();
   /** The application the client runs as, which decides what a user's "game activity" is. */
   applicationId: () => string | undefined = () => undefined;
 
@@ -97,10 +99,21 @@ export class UserStore {
     return [...this.#relationships.keys()];
   }
 
-  /** Forgets relationships and presences (a new READY replaces them). */
+  /** The user's profiles from external identity providers, as the last READY sent them. */
+  applicationProfiles(id: string): readonly UserApplicationProfile[] {
+    return this.#profiles.get(id) ?? [];
+  }
+
+  /** Replaces every user's application profiles (READY carries all of them). */
+  setApplicationProfiles(profiles: Map<string, readonly UserApplicationProfile[]>): void {
+    this.#profiles = profiles;
+  }
+
+  /** Forgets relationships, presences and application profiles (a new READY replaces them). */
   clearSocial(): void {
     this.#presence.clear();
     this.#relationships.clear();
+    this.#profiles = new Map();
   }
 
   /** Forgets everything (on disconnect). */
