@@ -12,11 +12,19 @@ import {
   ResetCallbacks,
 } from '../../packages/sdkpp/bindings/index.js';
 import { GameBackend, HttpError, ValidationError } from '../../packages/sdkpp/src/backend/index.js';
-import { AuthorizationTokenType, ClientStatus } from '../../packages/sdkpp/src/index.js';
+import { ActivityTypes, AuthorizationTokenType, ClientStatus } from '../../packages/sdkpp/src/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { TestGateway } from '../emulator/helpers.js';
 import { pumpUntil } from './bindingsHelpers.js';
-import { allLogLines, allSecrets, clientFor, emulatorFor, linkAndConnect, userAt } from './helpers.js';
+import {
+  allLogLines,
+  allSecrets,
+  clientFor,
+  emulatorFor,
+  eventually,
+  linkAndConnect,
+  userAt,
+} from './helpers.js';
 
 const CHILD = '1300000000000000001';
 const NARROW_CHILD = '1300000000000000002';
@@ -80,6 +88,40 @@ describe('ExchangeChildToken (publisher-level linking)', () => {
         gw.ws.close();
       }
     }
+  });
+
+  it("attributes a child game's rich presence to the child, with the publisher as its parent", async () => {
+    const emulator = await publisher();
+    emulator.befriend(userAt(emulator, 0).id, userAt(emulator, 1).id);
+    const inChild = async (index: number) => {
+      const parent = await linkAndConnect(emulator, userAt(emulator, index));
+      const client = clientFor(emulator, { applicationId: CHILD });
+      const { accessToken } = await client.exchangeChildToken({
+        parentApplicationToken: parent.accessToken,
+        childApplicationId: CHILD,
+      });
+      allSecrets.add(accessToken);
+      await client.updateToken(AuthorizationTokenType.Bearer, accessToken);
+      await client.connect();
+      return client;
+    };
+    const alice = await inChild(0);
+    const bob = await inChild(1);
+    await alice.updateRichPresence({
+      type: ActivityTypes.Playing,
+      details: 'In the sequel',
+      // A parent the game claims is not sent: the platform names it.
+      parentApplicationId: '1300000000000000999',
+    });
+    await eventually(
+      () => bob.getUser(userAt(emulator, 0).id)?.gameActivity?.details === 'In the sequel',
+      5000,
+      "Alice's activity in the child game",
+    );
+    const seen = bob.getUser(userAt(emulator, 0).id)?.gameActivity;
+    expect(seen?.applicationId).toBe(CHILD);
+    expect(seen?.parentApplicationId).toBe(emulator.applicationId);
+    expect(seen?.name).toBe('Child Game');
   });
 
   it("narrows the child token to the child's scopes: the communication bundle becomes the presence bundle", async () => {

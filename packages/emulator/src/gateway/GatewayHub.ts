@@ -291,6 +291,9 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
         return;
       }
     }
+    // A child token (publisher-level linking) identifies for the child application; it has no flags of its own.
+    const child =
+      auth.applicationId === undefined ? undefined : this.#d.childApplication?.(auth.applicationId);
     const session = new GatewaySession(
       randomHex(16),
       {
@@ -300,15 +303,13 @@ export class GatewayHub extends TypedEmitter<GatewayHubEvents> implements Connec
         intents: auth.kind === 'bot' ? (data.intents as number) : 0,
         shard,
         capabilities: capabilitiesOf(data.capabilities),
+        ...(child ? { childApplication: { id: child.id, name: child.name } } : {}),
       },
       this.#d.replayBufferBytes,
     );
     this.#sessions.set(session.id, session);
     this.#attach(session, connection);
     const app = this.#d.store.state.application;
-    // A child token (publisher-level linking) identifies for the child application; it has no flags of its own.
-    const child =
-      auth.applicationId === undefined ? undefined : this.#d.childApplication?.(auth.applicationId);
     const ready = buildReady({
       user: wireUser(auth.user, { premium: auth.scopes.includes('identify.premium') }),
       sessionId: session.id,

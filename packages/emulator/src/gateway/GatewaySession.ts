@@ -26,6 +26,8 @@ export interface SessionIdentity {
   capabilities: number;
   /** Identify's `shard` as [shard_id, num_shards]; [0, 1] without one. @defaultValue [0, 1] */
   shard?: [number, number];
+  /** The child application a child token (publisher-level linking) identifies for; absent otherwise. */
+  childApplication?: { id: string; name: string };
 }
 
 /**
@@ -44,6 +46,8 @@ export class GatewaySession {
   readonly capabilities: number;
   /** See {@link SessionIdentity.shard}. */
   readonly shard: readonly [number, number];
+  /** See {@link SessionIdentity.childApplication}. */
+  readonly childApplication: { readonly id: string; readonly name: string } | undefined;
   /** The last sequence number used. */
   seq = 0;
   /** The attached socket, or null while the session waits for a resume. */
@@ -65,6 +69,7 @@ export class GatewaySession {
     this.intents = identity.intents;
     this.capabilities = identity.capabilities;
     this.shard = identity.shard ?? [0, 1];
+    this.childApplication = identity.childApplication;
   }
 
   /**

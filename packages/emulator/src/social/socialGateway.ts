@@ -39,9 +39,12 @@ export function wireSocialGateway(ctx: SocialGatewayDeps): void {
   });
 
   hub.onOp(GatewayOpcode.PresenceUpdate, (session, data, connection) => {
+    // A child game's activity is its own, under the publisher (the served application) as its parent.
+    const child = session.childApplication;
     const update = parsePresenceUpdate(data, {
-      applicationId,
-      applicationName: store.state.application.name,
+      applicationId: child?.id ?? applicationId,
+      applicationName: child?.name ?? store.state.application.name,
+      ...(child ? { parentApplicationId: applicationId } : {}),
       now: store.now(),
     });
     if (typeof update === 'string') {
