@@ -1,3 +1,7 @@
+import type { LocalClientOpened } from './localClient/chatCommands.js';
+import type { LocalClientNotification } from './localClient/notifications.js';
+import type { ChatMessageExtras } from './social/richContent.js';
+
 /** Options of {@link startEmulator}. Every field is optional; the defaults give a ready-to-use world. */
 export interface EmulatorOptions {
   /** TCP port for HTTP and the gateway. @defaultValue `0` (an ephemeral port) */
@@ -1347,11 +1351,35 @@ export interface Emulator extends EmulatorInfo {
     name: string;
   }): string;
   /**
-   * A chat-app user (username or id) writes in a guild text channel; the message is relayed to a lobby
-   * linked to the channel. Throws a `RangeError` when the user may not view or write there, or the content is
-   * not 1–2000 characters.
+   * A chat-app user (username or id) writes in a guild text channel, with optional non-text content
+   * (attachments, embeds, a poll, stickers, a voice message, a thread it starts); the message is relayed to a
+   * lobby linked to the channel, its non-text content with it. Throws a `RangeError` when the user may not
+   * view or write there, or the content is not 1–2000 characters (0 allowed with non-text content).
    */
-  postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage;
+  postChannelMessage(
+    channelId: string,
+    userIdOrName: string,
+    content: string,
+    extras?: ChatMessageExtras,
+  ): EmulatorChannelMessage;
+  /**
+   * A full account (username or id) sends a direct message from the Discord client (not from a game: no
+   * application id, SentFromGame false) to a user, with optional non-text content; both users' sessions get
+   * MESSAGE_CREATE and the recipient's desktop client notifies them. Returns the message id. Throws a
+   * `RangeError` for an unknown or provisional sender, an unknown recipient, or content over 2000 characters
+   * (or empty without non-text content).
+   */
+  sendDirectMessageFromDiscord(from: string, to: string, content: string, extras?: ChatMessageExtras): string;
+  /**
+   * The direct-message notifications of the emulated desktop client, oldest first (the last 256): `shown`
+   * false when a game connected to it reported showing chat (SET_SHOWING_CHAT). Empty without a desktop client.
+   */
+  localClientNotifications(): LocalClientNotification[];
+  /**
+   * What the emulated desktop client opened for games (OPEN_MESSAGE, OPEN_CONNECTED_GAMES_SETTINGS), oldest
+   * first (the last 256). Empty without a desktop client.
+   */
+  localClientOpened(): LocalClientOpened[];
   /** A channel's messages, oldest first: written in the chat app or relayed from a linked lobby. */
   channelMessages(channelId: string): EmulatorChannelMessage[];
 }

@@ -54,6 +54,21 @@ export const RPC_HOOKS: readonly AdminHook[] = [
     },
   }),
   defineHook({
+    name: 'localClientNotifications',
+    area: AREA,
+    description:
+      "The desktop client's direct-message notifications (the last 256); shown false when a game showed chat.",
+    args: noArgs,
+    run: (emulator) => emulator.localClientNotifications(),
+  }),
+  defineHook({
+    name: 'localClientOpened',
+    area: AREA,
+    description: 'Messages and settings the desktop client opened for games (the last 256).',
+    args: noArgs,
+    run: (emulator) => emulator.localClientOpened(),
+  }),
+  defineHook({
     name: 'launchCommands',
     area: AREA,
     description: 'The launch commands games registered on this machine, by application id.',

@@ -3,10 +3,11 @@ import type { EmulatorContext } from '../context.js';
 import { expandScopes, isKnownScope, parseScopeParam } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
 import { readActivity } from './activity.js';
+import { runChatCommand, type ChatCommandScope } from './chatCommands.js';
 import { RpcCommandError, RpcErrorCode, SUBSCRIBABLE_EVENTS, type RpcCommand } from './protocol.js';
 
 /** What a command handler may touch: the emulator, the bound user and its own connection. */
-export interface CommandScope {
+export interface CommandScope extends ChatCommandScope {
   ctx: EmulatorContext;
   user: UserRecord;
   /** The presence source of this connection. */
@@ -195,7 +196,9 @@ export function runCommand(scope: CommandScope, command: RpcCommand): unknown {
     case 'CLOSE_ACTIVITY_JOIN_REQUEST':
     case 'CLOSE_ACTIVITY_REQUEST':
       return userCommand(scope, command);
-    default:
-      return fail(RpcErrorCode.InvalidCommand, `Invalid command: ${command.cmd}`);
+    default: {
+      const chat = runChatCommand(scope, command.cmd, command.args);
+      return chat ? chat.reply : fail(RpcErrorCode.InvalidCommand, `Invalid command: ${command.cmd}`);
+    }
   }
 }

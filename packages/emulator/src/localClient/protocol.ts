@@ -4,6 +4,7 @@ export const RpcErrorCode = {
   InvalidPayload: 4000,
   InvalidCommand: 4002,
   InvalidEvent: 4004,
+  InvalidChannel: 4005,
   InvalidPermissions: 4006,
   InvalidClientId: 4007,
   InvalidToken: 4009,
@@ -33,6 +34,7 @@ export const SUBSCRIBABLE_EVENTS: ReadonlySet<string> = new Set([
   'AUTHORIZE_REQUEST',
   'CURRENT_USER_UPDATE',
   'RELATIONSHIP_UPDATE',
+  'NOTIFICATION_CREATE',
 ]);
 
 /** A command the client sent. */
