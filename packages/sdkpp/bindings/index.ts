@@ -34,6 +34,8 @@ export {
   type LobbyIdCallback,
   type LobbyMemberCallback,
   type ProvisionalUserMergeRequiredCallback,
+  type OpenMessageInDiscordCallback,
+  type OpenConnectedGamesSettingsInDiscordCallback,
   type MessageIdCallback,
   type NoAudioInputCallback,
   type SendUserMessageCallback,
@@ -69,6 +71,7 @@ export type {
 export type { Uint64Like } from './ids.js';
 export { RelationshipHandle, UserHandle } from './UserHandle.js';
 export { MessageHandle, UserMessageSummary } from './MessageHandle.js';
+export { AdditionalContent } from './AdditionalContent.js';
 export { ChannelHandle } from './ChannelHandle.js';
 export { LinkedChannel, LobbyHandle, LobbyMemberHandle } from './LobbyHandle.js';
 export { GuildChannel, GuildMinimal, LinkedLobby } from './Guild.js';
@@ -87,11 +90,13 @@ export {
   ActivityActionTypes,
   ActivityPartyPrivacy,
   ActivityTypes,
+  AdditionalContentType,
   AuthenticationCodeChallengeMethod,
   AuthenticationExternalAuthType,
   AuthorizationTokenType,
   AvatarType,
   ChannelType,
+  DisclosureType as DisclosureTypes,
   ErrorType,
   IntegrationType,
   LoggingSeverity,

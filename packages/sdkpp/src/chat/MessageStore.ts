@@ -17,6 +17,14 @@ export interface WireMessage {
   lobby_id?: string;
   channel_type?: number;
   activity?: Record<string, unknown>;
+  /** Non-text content of a message written in the chat client (summarised as `additionalContent`). */
+  attachments?: unknown[];
+  embeds?: unknown[];
+  poll?: unknown;
+  sticker_items?: unknown[];
+  thread?: unknown;
+  /** Set on the platform's auto-generated disclosure messages. */
+  disclosure_type?: number;
 }
 
 /** A conversation (a direct-message channel or a lobby) as the client holds it. */
