@@ -1153,7 +1153,7 @@ export interface Emulator extends EmulatorInfo {
   rpcConnectionCount(): number;
   /** The activity a game set through the desktop client, or null. */
   rpcActivity(): Record<string, unknown> | null;
-  /** Invite commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, …), oldest first: the last 256. */
+  /** Invite and chat commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, SET_SHOWING_CHAT, …), oldest first: the last 256. */
   rpcCommands(): {
     /** The RPC command, e.g. `SEND_ACTIVITY_JOIN_INVITE`. */
     cmd: string;

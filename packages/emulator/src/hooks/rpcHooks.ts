@@ -40,7 +40,7 @@ export const RPC_HOOKS: readonly AdminHook[] = [
   defineHook({
     name: 'rpcCommands',
     area: AREA,
-    description: 'The invite commands games sent to the desktop client (the last 256).',
+    description: 'The invite and chat commands games sent to the desktop client (the last 256).',
     args: noArgs,
     run: (emulator) => emulator.rpcCommands(),
   }),

@@ -38,6 +38,8 @@ export interface ChatCommandScope {
   showChat(showing: boolean): void;
   /** Records what was opened (the admin API and dashboard show it). */
   opened(item: Omit<LocalClientOpened, 'at'>): void;
+  /** Records a command the admin API reports (`rpcCommands`). */
+  record(cmd: string, args: Record<string, unknown>): void;
 }
 
 const isFull = (ctx: EmulatorContext, id: string): boolean => {
@@ -85,6 +87,7 @@ export function runChatCommand(
         throw new RpcCommandError(RpcErrorCode.InvalidPayload, 'showing_chat must be a boolean');
       }
       scope.showChat(args.showing_chat);
+      scope.record(cmd, args);
       ctx.log.line(
         'rpc',
         `a game of ${user.username} ${args.showing_chat ? 'shows' : 'no longer shows'} chat`,
@@ -102,11 +105,13 @@ export function runChatCommand(
         throw new RpcCommandError(RpcErrorCode.InvalidChannel, 'This message cannot be viewed in Discord');
       }
       scope.opened({ kind: 'message', messageId, channelId });
+      scope.record(cmd, args);
       ctx.log.line('rpc', `the local client of ${user.username} opened message ${messageId}`);
       return { reply: { message_id: messageId, channel_id: channelId } };
     }
     case ChatCommand.OpenConnectedGamesSettings:
       scope.opened({ kind: 'connectedGamesSettings', messageId: null, channelId: null });
+      scope.record(cmd, args);
       ctx.log.line('rpc', `the local client of ${user.username} opened the Connected Games settings`);
       return { reply: null };
     default:

@@ -67,7 +67,8 @@ export class MessageStore {
     if (this.#deleted.has(message.id)) return undefined;
     const merged = { ...this.#messages.get(message.id), ...message };
     this.#messages.set(message.id, merged);
-    if (channelId !== undefined) {
+    // A disclosure is shown once, live: it is not part of the conversation's history, so it stays out of it.
+    if (channelId !== undefined && merged.disclosure_type === undefined) {
       const conversation = this.#conversations.get(channelId);
       if (conversation && !conversation.ids.includes(message.id)) {
         conversation.ids.push(message.id);
@@ -96,7 +97,7 @@ export class MessageStore {
     // when no conversation was held yet) are newer than the oldest one returned: they belong to the range.
     const oldest = ids[0];
     const arrived = [...this.#messages.values()]
-      .filter((m) => m.channel_id === channelId)
+      .filter((m) => m.channel_id === channelId && m.disclosure_type === undefined)
       .filter((m) => complete || (oldest !== undefined && compareIds(m.id, oldest) >= 0))
       .map((m) => m.id);
     const merged = [...new Set([...(held?.ids ?? []), ...ids, ...arrived])].sort(compareIds);
