@@ -27,11 +27,11 @@ export { echoReturnLossEnhancement, estimatedSnr, snrGain } from './testing/voic
 export { resampleMono, monoToStereo, stereoToMono } from './testing/resample.js';
 export { readWavFile, writeWavFile } from './testing/wav.js';
 export { emulatorBrowser, emulatorInfoAt } from './testing/remote.js';
-export type { ChatMessageExtras } from './social/richContent.js';
-export type { LocalClientOpened } from './localClient/chatCommands.js';
-export type { LocalClientNotification } from './localClient/notifications.js';
 export type {
   BrowserOptions,
+  ChatMessageExtras,
+  LocalClientNotification,
+  LocalClientOpened,
   Emulator,
   EmulatorChannelMessage,
   EmulatorChannelOverwrite,

@@ -1,7 +1,3 @@
-import type { LocalClientOpened } from './localClient/chatCommands.js';
-import type { LocalClientNotification } from './localClient/notifications.js';
-import type { ChatMessageExtras } from './social/richContent.js';
-
 /** Options of {@link startEmulator}. Every field is optional; the defaults give a ready-to-use world. */
 export interface EmulatorOptions {
   /** TCP port for HTTP and the gateway. @defaultValue `0` (an ephemeral port) */
@@ -1448,4 +1444,52 @@ export interface EmulatorPublicUser {
   id: string;
   /** The username, e.g. `alice`. */
   username: string;
+}
+
+/**
+ * What a chat-app user sends besides text, in the emulator's API (`postChannelMessage`,
+ * `sendDirectMessageFromDiscord`): names stand for the pieces, whose bytes the emulator does not need.
+ */
+export interface ChatMessageExtras {
+  /** File names of attachments (at most 10); each is an empty file. */
+  attachments?: string[];
+  /** Titles of embeds (at most 10). */
+  embeds?: string[];
+  /** A poll's question. */
+  poll?: string;
+  /** Names of stickers (at most 3). */
+  stickers?: string[];
+  /** A voice message: one `voice-message.ogg` recording with IS_VOICE_MESSAGE. */
+  voiceMessage?: boolean;
+  /** The name of a thread the message starts. */
+  thread?: string;
+}
+
+/** A direct-message notification of the emulated desktop client: shown, or held back for a game showing chat. */
+export interface LocalClientNotification {
+  /** The message it is about. */
+  messageId: string;
+  /** The conversation, as the desktop client's user sees it (the author's id). */
+  channelId: string;
+  authorId: string;
+  /** The author's name, as the notification's title shows it. */
+  title: string;
+  /** The text shown (the message's content, or a word for its non-text content). */
+  body: string;
+  /** False when a game on this machine said it shows chat (SET_SHOWING_CHAT), so the desktop client kept quiet. */
+  shown: boolean;
+  /** Unix ms. */
+  at: number;
+}
+
+/** Something the emulated desktop client opened for a game. */
+export interface LocalClientOpened {
+  /** A message, or the Connected Games settings. */
+  kind: 'message' | 'connectedGamesSettings';
+  /** The message opened, or null for the settings. */
+  messageId: string | null;
+  /** The channel it was opened in (a DM's: the other user's id; a lobby's: the linked channel), or null. */
+  channelId: string | null;
+  /** Unix ms. */
+  at: number;
 }

@@ -1,6 +1,9 @@
 import type { EmulatorContext } from '../context.js';
 import type { UserRecord } from '../store/types.js';
+import type { LocalClientOpened } from '../types.js';
 import { RpcCommandError, RpcErrorCode } from './protocol.js';
+
+export type { LocalClientOpened } from '../types.js';
 
 /**
  * The desktop-client commands of the SDK's chat features. The platform does not publish the commands its SDK
@@ -17,18 +20,6 @@ export const ChatCommand = {
   OpenMessage: 'OPEN_MESSAGE',
   OpenConnectedGamesSettings: 'OPEN_CONNECTED_GAMES_SETTINGS',
 } as const;
-
-/** Something the emulated desktop client opened for a game. */
-export interface LocalClientOpened {
-  /** A message, or the Connected Games settings. */
-  kind: 'message' | 'connectedGamesSettings';
-  /** The message opened, or null for the settings. */
-  messageId: string | null;
-  /** The channel it was opened in (a DM's: the other user's id; a lobby's: the linked channel), or null. */
-  channelId: string | null;
-  /** Unix ms. */
-  at: number;
-}
 
 /** What the chat commands may touch besides the emulator: the connection's flag and the server's record. */
 export interface ChatCommandScope {

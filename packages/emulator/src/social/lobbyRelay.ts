@@ -1,7 +1,7 @@
 import type { EmulatorLog } from '../log.js';
 import type { Guilds } from './Guilds.js';
 import type { Lobbies } from './Lobbies.js';
-import { attachmentUrl } from '../bot/messageWire.js';
+import { attachmentUrl } from './AttachmentFiles.js';
 import { richFromChannelMessage } from './richContent.js';
 
 /** What {@link wireLobbyRelay} relays between: the lobbies and the guilds' channels. */

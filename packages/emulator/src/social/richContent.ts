@@ -4,31 +4,15 @@ import type {
   RichAttachmentRecord,
   RichContentRecord,
 } from '../store/types.js';
+import type { ChatMessageExtras } from '../types.js';
+
+export type { ChatMessageExtras } from '../types.js';
 
 /** Message flag of voice messages (the platform's IS_VOICE_MESSAGE). */
 export const IS_VOICE_MESSAGE_FLAG = 1 << 13;
 
 /** Channel type of a public thread, as a message's `thread` carries it. */
 const PUBLIC_THREAD_TYPE = 11;
-
-/**
- * What a chat-app user sends besides text, in the emulator's API (`postChannelMessage`,
- * `sendDirectMessageFromDiscord`): names stand for the pieces, whose bytes the emulator does not need.
- */
-export interface ChatMessageExtras {
-  /** File names of attachments (at most 10); each is an empty file. */
-  attachments?: string[];
-  /** Titles of embeds (at most 10). */
-  embeds?: string[];
-  /** A poll's question. */
-  poll?: string;
-  /** Names of stickers (at most 3). */
-  stickers?: string[];
-  /** A voice message: one `voice-message.ogg` recording with IS_VOICE_MESSAGE. */
-  voiceMessage?: boolean;
-  /** The name of a thread the message starts. */
-  thread?: string;
-}
 
 /** True when `extras` holds at least one piece of non-text content. */
 export function hasExtras(extras: ChatMessageExtras | undefined): boolean {
