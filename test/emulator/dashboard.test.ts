@@ -12,6 +12,7 @@ import { bothInCall, twoInALobby } from '../integration/callHelpers.js';
 import { allSecrets, emulatorFor, eventually, linkAndConnect, userAt } from '../integration/helpers.js';
 import { act, pageToken } from './dashboardHelpers.js';
 import { rawRequest } from './helpers.js';
+import { Peer } from './rpcPeer.js';
 
 /** The page's token, read the way the page's script reads it. */
 interface DashboardStateJson {
@@ -24,6 +25,10 @@ interface DashboardStateJson {
     activities: { details: string | null; party: { size: number | null; max: number | null } | null }[];
   }[];
   lobbies: { id: string; members: { id: string; connected: boolean }[]; messages: { content: string }[] }[];
+  desktopClient: {
+    notifications: { at: number; authorId: string; body: string; shown: boolean }[];
+    opened: { at: number; kind: string; messageId: string | null }[];
+  };
   calls: {
     channelId: string;
     guildId: string | null;
@@ -202,6 +207,31 @@ describe('the emulator dashboard over HTTP', () => {
     await feed.waitFor('state', (data) => data.includes('streamed message'), 'a state with the message');
     feed.close();
     for (const secret of [...alice.secrets, emulator.botToken]) expect(feed.raw()).not.toContain(secret);
+  });
+
+  it("shows the desktop client's DM notifications and what it opened for games", async () => {
+    const emulator = await emulatorFor({ autoConsent: true });
+    const peer = new Peer(emulator.rpcSocket ?? '');
+    await peer.handshake(emulator.applicationId);
+    const first = emulator.sendDirectMessageFromDiscord('bob', 'alice', 'ping');
+    await peer.command('SET_SHOWING_CHAT', { showing_chat: true });
+    emulator.sendDirectMessageFromDiscord('bob', 'alice', 'quiet');
+    await peer.command('OPEN_MESSAGE', { message_id: first });
+    await peer.command('OPEN_CONNECTED_GAMES_SETTINGS', {});
+    const view = await state(emulator);
+    const bob = userAt(emulator, 1).id;
+    expect(view.desktopClient.notifications.map(({ at: _at, ...n }) => n)).toEqual([
+      { authorId: bob, body: 'ping', shown: true },
+      { authorId: bob, body: 'quiet', shown: false },
+    ]);
+    expect(view.desktopClient.opened.map(({ at: _at, ...o }) => o)).toEqual([
+      { kind: 'message', messageId: first },
+      { kind: 'connectedGamesSettings', messageId: null },
+    ]);
+    const page = await (await fetch(emulator.dashboard)).text();
+    expect(page).toContain('id="desktop-notifications"');
+    peer.socket.end();
+    await peer.ended;
   });
 
   it('ends open streams when the emulator closes, without holding the port', async () => {

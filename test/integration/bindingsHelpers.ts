@@ -9,6 +9,7 @@ import {
   ResetCallbacks,
   RunCallbacks,
 } from '../../packages/sdkpp/bindings/index.js';
+import type { ClientOptions } from '../../packages/sdkpp/src/index.js';
 import type { Emulator } from '../../packages/emulator/src/index.js';
 import { emulatorFor, eventually } from './helpers.js';
 
@@ -38,13 +39,18 @@ export async function failedRefresh(): Promise<{ emulator: Emulator; client: Cli
 }
 
 /** A bindings client signed in as `username` and Ready, driven only through the C++-shaped API. */
-export async function readyClient(emulator: Emulator, username: string): Promise<Client> {
+export async function readyClient(
+  emulator: Emulator,
+  username: string,
+  options: Pick<ClientOptions, 'localClient'> = {},
+): Promise<Client> {
   const client = new Client({
     apiBase: emulator.api,
     webBase: emulator.http,
     openUrl: emulator.browserAs(username),
-    // A desktop client on a developer's machine must not answer tests.
+    // A desktop client on a developer's machine must not answer tests (those that want the emulator's say so).
     localClient: false,
+    ...options,
   });
   client.SetApplicationId(emulator.applicationId);
   const verifier = client.CreateAuthorizationCodeVerifier();

@@ -51,9 +51,13 @@ import { commandView, InteractionAdmin, interactionView } from './interactions/i
 import { verifyInteractionsEndpoint } from './interactions/endpointCheck.js';
 import { wireLobbyGateway } from './social/lobbyGateway.js';
 import { wireLobbyRelay } from './social/lobbyRelay.js';
+import { wireDisclosures } from './social/disclosures.js';
+import { richFromExtras, type ChatMessageExtras } from './social/richContent.js';
 import { LocalClientServer } from './localClient/LocalClientServer.js';
 import { deviceAuthorizationsOf } from './oauth/deviceAuthorizations.js';
 import { deviceScreenOf } from './oauth/deviceScreen.js';
+import type { LocalClientOpened } from './localClient/chatCommands.js';
+import type { LocalClientNotification } from './localClient/notifications.js';
 import { PresenceService } from './social/PresenceService.js';
 import { Relationships } from './social/Relationships.js';
 import { wireSocialGateway } from './social/socialGateway.js';
@@ -741,8 +745,46 @@ class RunningEmulator implements Emulator {
     this.#ctx.guilds.setFeatures(guildId, features);
   }
 
-  postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage {
-    return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).post(channelId, userIdOrName, content);
+  postChannelMessage(
+    channelId: string,
+    userIdOrName: string,
+    content: string,
+    extras?: ChatMessageExtras,
+  ): EmulatorChannelMessage {
+    return new GuildAdmin(this.#ctx.store, this.#ctx.guilds).post(channelId, userIdOrName, content, extras);
+  }
+
+  sendDirectMessageFromDiscord(
+    from: string,
+    to: string,
+    content: string,
+    extras?: ChatMessageExtras,
+  ): string {
+    const author = this.#ctx.store.findUser(from);
+    const recipient = this.#ctx.store.findUser(to);
+    if (!author || author.bot || author.provisional) throw new RangeError(`no full account "${from}"`);
+    if (!recipient || recipient.bot) throw new RangeError(`no user "${to}"`);
+    const rich = richFromExtras(extras, () => this.#ctx.store.nextId());
+    if (content.length > 2000 || (content === '' && !rich)) {
+      throw new RangeError('content must be 1–2000 characters, or empty with non-text content');
+    }
+    const record = this.#ctx.messages.create({
+      authorId: author.id,
+      recipientId: recipient.id,
+      content,
+      applicationId: null,
+      ...(rich ? { rich } : {}),
+    });
+    this.#ctx.log.line('messages', `${author.username} sent message ${record.id} from Discord`);
+    return record.id;
+  }
+
+  localClientNotifications(): LocalClientNotification[] {
+    return this.#localClient?.notifications() ?? [];
+  }
+
+  localClientOpened(): LocalClientOpened[] {
+    return this.#localClient?.opened() ?? [];
   }
 
   channelMessages(channelId: string): EmulatorChannelMessage[] {
@@ -981,6 +1023,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clearInterval(premiumTimer);
   };
   wireLobbyRelay(ctx);
+  wireDisclosures(ctx);
   wireMessageWebhookEvents(ctx);
   wirePremiumEvents({ premium: ctx.premium, bot, webhooks, applicationId: store.state.application.id });
   const voiceEngine = createMediaEngine({ prefer: resolved.voiceMediaEngine });

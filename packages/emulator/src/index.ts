@@ -29,6 +29,9 @@ export { readWavFile, writeWavFile } from './testing/wav.js';
 export { emulatorBrowser, emulatorInfoAt } from './testing/remote.js';
 export type {
   BrowserOptions,
+  ChatMessageExtras,
+  LocalClientNotification,
+  LocalClientOpened,
   Emulator,
   EmulatorChannelMessage,
   EmulatorChannelOverwrite,

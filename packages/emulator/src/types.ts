@@ -1204,7 +1204,7 @@ export interface Emulator extends EmulatorInfo {
   rpcConnectionCount(): number;
   /** The activity a game set through the desktop client, or null. */
   rpcActivity(): Record<string, unknown> | null;
-  /** Invite commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, …), oldest first: the last 256. */
+  /** Invite and chat commands games sent to the desktop client (SEND_ACTIVITY_JOIN_INVITE, SET_SHOWING_CHAT, …), oldest first: the last 256. */
   rpcCommands(): {
     /** The RPC command, e.g. `SEND_ACTIVITY_JOIN_INVITE`. */
     cmd: string;
@@ -1415,11 +1415,35 @@ export interface Emulator extends EmulatorInfo {
     name: string;
   }): string;
   /**
-   * A chat-app user (username or id) writes in a guild text channel; the message is relayed to a lobby
-   * linked to the channel. Throws a `RangeError` when the user may not view or write there, or the content is
-   * not 1–2000 characters.
+   * A chat-app user (username or id) writes in a guild text channel, with optional non-text content
+   * (attachments, embeds, a poll, stickers, a voice message, a thread it starts); the message is relayed to a
+   * lobby linked to the channel, its non-text content with it. Throws a `RangeError` when the user may not
+   * view or write there, or the content is not 1–2000 characters (0 allowed with non-text content).
    */
-  postChannelMessage(channelId: string, userIdOrName: string, content: string): EmulatorChannelMessage;
+  postChannelMessage(
+    channelId: string,
+    userIdOrName: string,
+    content: string,
+    extras?: ChatMessageExtras,
+  ): EmulatorChannelMessage;
+  /**
+   * A full account (username or id) sends a direct message from the Discord client (not from a game: no
+   * application id, SentFromGame false) to a user, with optional non-text content; both users' sessions get
+   * MESSAGE_CREATE and the recipient's desktop client notifies them. Returns the message id. Throws a
+   * `RangeError` for an unknown or provisional sender, an unknown recipient, or content over 2000 characters
+   * (or empty without non-text content).
+   */
+  sendDirectMessageFromDiscord(from: string, to: string, content: string, extras?: ChatMessageExtras): string;
+  /**
+   * The direct-message notifications of the emulated desktop client, oldest first (the last 256): `shown`
+   * false when a game connected to it reported showing chat (SET_SHOWING_CHAT). Empty without a desktop client.
+   */
+  localClientNotifications(): LocalClientNotification[];
+  /**
+   * What the emulated desktop client opened for games (OPEN_MESSAGE, OPEN_CONNECTED_GAMES_SETTINGS), oldest
+   * first (the last 256). Empty without a desktop client.
+   */
+  localClientOpened(): LocalClientOpened[];
   /** A channel's messages, oldest first: written in the chat app or relayed from a linked lobby. */
   channelMessages(channelId: string): EmulatorChannelMessage[];
 }
@@ -1488,4 +1512,52 @@ export interface EmulatorPublicUser {
   id: string;
   /** The username, e.g. `alice`. */
   username: string;
+}
+
+/**
+ * What a chat-app user sends besides text, in the emulator's API (`postChannelMessage`,
+ * `sendDirectMessageFromDiscord`): names stand for the pieces, whose bytes the emulator does not need.
+ */
+export interface ChatMessageExtras {
+  /** File names of attachments (at most 10); each is an empty file. */
+  attachments?: string[];
+  /** Titles of embeds (at most 10). */
+  embeds?: string[];
+  /** A poll's question. */
+  poll?: string;
+  /** Names of stickers (at most 3). */
+  stickers?: string[];
+  /** A voice message: one `voice-message.ogg` recording with IS_VOICE_MESSAGE. */
+  voiceMessage?: boolean;
+  /** The name of a thread the message starts. */
+  thread?: string;
+}
+
+/** A direct-message notification of the emulated desktop client: shown, or held back for a game showing chat. */
+export interface LocalClientNotification {
+  /** The message it is about. */
+  messageId: string;
+  /** The conversation, as the desktop client's user sees it (the author's id). */
+  channelId: string;
+  authorId: string;
+  /** The author's name, as the notification's title shows it. */
+  title: string;
+  /** The text shown (the message's content, or a word for its non-text content). */
+  body: string;
+  /** False when a game on this machine said it shows chat (SET_SHOWING_CHAT), so the desktop client kept quiet. */
+  shown: boolean;
+  /** Unix ms. */
+  at: number;
+}
+
+/** Something the emulated desktop client opened for a game. */
+export interface LocalClientOpened {
+  /** A message, or the Connected Games settings. */
+  kind: 'message' | 'connectedGamesSettings';
+  /** The message opened, or null for the settings. */
+  messageId: string | null;
+  /** The channel it was opened in (a DM's: the other user's id; a lobby's: the linked channel), or null. */
+  channelId: string | null;
+  /** Unix ms. */
+  at: number;
 }

@@ -177,6 +177,10 @@ export type GetGuildChannelsCallback = (result: ClientResult, guildChannels: Gui
 export type JoinLinkedLobbyGuildCallback = (result: ClientResult, inviteUrl: string) => void;
 /** `ProvisionalUserMergeRequiredCallback()`: merge the account, then call `ProvisionalUserMergeCompleted`. */
 export type ProvisionalUserMergeRequiredCallback = () => void;
+/** `OpenMessageInDiscordCallback(result)`. */
+export type OpenMessageInDiscordCallback = (result: ClientResult) => void;
+/** `OpenConnectedGamesSettingsInDiscordCallback(result)`. */
+export type OpenConnectedGamesSettingsInDiscordCallback = (result: ClientResult) => void;
 /** `AuthorizeRequestCallback()`: the player started linking from the desktop client. */
 export type AuthorizeRequestCallback = () => void;
 /** `ActivityJoinCallback(joinSecret)`. */
@@ -859,6 +863,50 @@ export class Client {
     this.#setCallback('messageDeleted', (messageId: string, channelId: string) => {
       deliver(callback, BigInt(messageId), idToBigInt(channelId));
     });
+  }
+  /**
+   * Tells the desktop client on this machine whether the game shows chat now; while it does, the desktop
+   * client does not also notify the player of the direct messages the game shows.
+   */
+  SetShowingChat(showingChat: boolean): void {
+    this.#core.setShowingChat(showingChat);
+  }
+  /**
+   * True when the message can be viewed in a Discord client (a DM between full accounts, a message of a
+   * linked lobby); false for ephemeral conversations, disclosures and unknown or malformed ids.
+   */
+  CanOpenMessageInDiscord(messageId: Uint64Like): boolean {
+    let id: string;
+    try {
+      id = idToString(messageId);
+    } catch {
+      return false;
+    }
+    return this.#core.canOpenMessageInDiscord(id);
+  }
+  /**
+   * Opens the message in the desktop client. A provisional player gets `provisionalUserMergeRequiredCallback`
+   * first (merge, then `ProvisionalUserMergeCompleted`); the callback gets an `RPCError` result without a
+   * desktop client, a `ValidationError` one for a message that cannot be viewed in Discord.
+   */
+  OpenMessageInDiscord(
+    messageId: Uint64Like,
+    provisionalUserMergeRequiredCallback: ProvisionalUserMergeRequiredCallback,
+    callback: OpenMessageInDiscordCallback,
+  ): void {
+    this.#result(
+      () =>
+        this.#core.openMessageInDiscord(idToString(messageId), {
+          onProvisionalUserMergeRequired: () => {
+            deliver(provisionalUserMergeRequiredCallback);
+          },
+        }),
+      callback,
+    );
+  }
+  /** Opens the desktop client's Connected Games settings; an `RPCError` result without a desktop client. */
+  OpenConnectedGamesSettingsInDiscord(callback: OpenConnectedGamesSettingsInDiscordCallback): void {
+    this.#result(() => this.#core.openConnectedGamesSettingsInDiscord(), callback);
   }
 
   // ── Lobbies ──────────────────────────────────────────────────────────────────────────────────────

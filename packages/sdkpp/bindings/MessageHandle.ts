@@ -5,6 +5,8 @@ import type {
   UserHandle as CoreUserHandle,
   UserMessageSummary as CoreUserMessageSummary,
 } from '../src/index.js';
+import type { DisclosureType } from '../src/index.js';
+import { AdditionalContent } from './AdditionalContent.js';
 import { LobbyHandle } from './LobbyHandle.js';
 import { ChannelHandle } from './ChannelHandle.js';
 import { idToBigInt } from './ids.js';
@@ -100,6 +102,21 @@ export class MessageHandle {
   /** True when it was sent from a game rather than a chat client. */
   SentFromGame(): boolean {
     return this.#core.sentFromGame;
+  }
+  /**
+   * What the message holds besides text (attachments, embeds, a poll, stickers, a voice message, a thread),
+   * or undefined for text only: render it as "2 additional images" and offer `OpenMessageInDiscord`.
+   */
+  AdditionalContent(): AdditionalContent | undefined {
+    const content = this.#core.additionalContent;
+    return content ? new AdditionalContent(content) : undefined;
+  }
+  /**
+   * For an auto-generated message explaining an integration behaviour, which one (`DisclosureTypes`), so the
+   * game can render it its own way; undefined for ordinary messages.
+   */
+  DisclosureType(): DisclosureType | undefined {
+    return this.#core.disclosureType ?? undefined;
   }
 }
 

@@ -35,6 +35,8 @@ export {
   type LobbyIdCallback,
   type LobbyMemberCallback,
   type ProvisionalUserMergeRequiredCallback,
+  type OpenMessageInDiscordCallback,
+  type OpenConnectedGamesSettingsInDiscordCallback,
   type MessageIdCallback,
   type NoAudioInputCallback,
   type SendUserMessageCallback,
@@ -71,6 +73,7 @@ export type {
 export type { Uint64Like } from './ids.js';
 export { RelationshipHandle, UserApplicationProfileHandle, UserHandle } from './UserHandle.js';
 export { MessageHandle, UserMessageSummary } from './MessageHandle.js';
+export { AdditionalContent } from './AdditionalContent.js';
 export { ChannelHandle } from './ChannelHandle.js';
 export { LinkedChannel, LobbyHandle, LobbyMemberHandle } from './LobbyHandle.js';
 export { GuildChannel, GuildMinimal, LinkedLobby } from './Guild.js';
@@ -90,11 +93,13 @@ export {
   ActivityGamePlatforms,
   ActivityPartyPrivacy,
   ActivityTypes,
+  AdditionalContentType,
   AuthenticationCodeChallengeMethod,
   AuthenticationExternalAuthType,
   AuthorizationTokenType,
   AvatarType,
   ChannelType,
+  DisclosureType as DisclosureTypes,
   ErrorType,
   ExternalIdentityProviderType,
   IntegrationType,

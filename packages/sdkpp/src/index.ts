@@ -148,6 +148,8 @@ export { ActivityActionTypes, type ActivityInvite } from './invites/ActivityInvi
 export { MessageHandle, type MessageSnapshot } from './chat/MessageHandle.js';
 export type { UserMessageSummary } from './chat/DirectMessageManager.js';
 export { ChannelHandle, ChannelType } from './chat/ChannelHandle.js';
+export { AdditionalContentType, DisclosureType, type AdditionalContent } from './chat/additionalContent.js';
+export type { OpenMessageInDiscordOptions } from './chat/DesktopChat.js';
 export type { Clock, TimerHandle } from '@sdkpp/protocol';
 export type { GatewaySocket, GatewaySocketData, GatewaySocketFactory } from './gateway/GatewaySocket.js';
 export {

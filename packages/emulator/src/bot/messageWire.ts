@@ -3,6 +3,7 @@ import type { EmulatorStore } from '../store/Store.js';
 import { IS_COMPONENTS_V2 } from '../bodies/componentBodies.js';
 import type { AttachmentRecord, ChannelMessageRecord } from '../store/types.js';
 import { exposeAttachments } from './componentMedia.js';
+import { attachmentUrl } from '../social/AttachmentFiles.js';
 
 /** Attachment flag IS_SPOILER. */
 export const ATTACHMENT_IS_SPOILER = 1 << 3;
@@ -10,10 +11,7 @@ export const ATTACHMENT_IS_SPOILER = 1 << 3;
 /** Message type DEFAULT (0) and REPLY (19). */
 const MESSAGE_TYPE = { DEFAULT: 0, REPLY: 19 } as const;
 
-/** Where an attachment's bytes are served: `${http}/attachments/{channel}/{attachment}/{filename}`. */
-export function attachmentUrl(http: string, channelId: string, attachment: AttachmentRecord): string {
-  return `${http}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
-}
+export { attachmentUrl } from '../social/AttachmentFiles.js';
 
 /** An attachment as the API returns it, with IS_SPOILER when spoilered. */
 export function wireAttachment(

@@ -130,6 +130,13 @@ export function dashboardPage(token: string, origin: string, application: Dashbo
       <th>Instance</th><th>Channel</th><th>Players</th><th>Console lines</th>
     </tr></thead><tbody></tbody></table>
   </section>
+  <section id="desktop-client-section">
+    <h2>Desktop client</h2>
+    <h3>Notifications</h3>
+    <ul id="desktop-notifications"></ul>
+    <h3>Opened for games</h3>
+    <ul id="desktop-opened"></ul>
+  </section>
   <section id="sessions-section">
     <h2>Gateway sessions</h2>
     <table id="sessions"><thead><tr>

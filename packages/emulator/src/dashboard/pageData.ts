@@ -223,4 +223,24 @@ export interface DashboardState {
   bot: DashboardBot;
   /** The Activity. */
   activity: DashboardActivities;
+  /** What the emulated desktop client did: DM notifications and what it opened for games. */
+  desktopClient: DashboardDesktopClient;
+}
+
+/** The emulated desktop client's latest notifications and openings, oldest first. */
+export interface DashboardDesktopClient {
+  notifications: {
+    /** Unix ms. */
+    at: number;
+    authorId: string;
+    body: string;
+    /** False when held back because a game on this machine showed chat. */
+    shown: boolean;
+  }[];
+  opened: {
+    /** Unix ms. */
+    at: number;
+    kind: 'message' | 'connectedGamesSettings';
+    messageId: string | null;
+  }[];
 }

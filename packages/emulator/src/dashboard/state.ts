@@ -21,6 +21,9 @@ export const PRIVACY_CODE_NOTE =
 /** How many of the latest interactions and webhook deliveries the dashboard shows. */
 export const BOT_ITEMS_SHOWN = 20;
 
+/** How many of the desktop client's latest notifications and openings the dashboard shows. */
+export const DESKTOP_ITEMS_SHOWN = 20;
+
 /** How many of a lobby's latest messages the dashboard shows. */
 export const LOBBY_MESSAGES_SHOWN = 20;
 
@@ -194,6 +197,16 @@ export function dashboardState(emulator: Emulator, users: readonly UserRecord[])
         participants: i.participants,
         consoleLines: i.console.length,
       })),
+    },
+    desktopClient: {
+      notifications: emulator
+        .localClientNotifications()
+        .slice(-DESKTOP_ITEMS_SHOWN)
+        .map((n) => ({ at: n.at, authorId: n.authorId, body: n.body, shown: n.shown })),
+      opened: emulator
+        .localClientOpened()
+        .slice(-DESKTOP_ITEMS_SHOWN)
+        .map((o) => ({ at: o.at, kind: o.kind, messageId: o.messageId })),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { defineHook, idArg, noArgs, permissionsArg, userArg, type AdminHook } from './hook.js';
+import { extrasArgs } from './messageHooks.js';
 
 const AREA = 'Guilds, channels and lobbies';
 
@@ -163,9 +164,11 @@ export const GUILD_HOOKS: readonly AdminHook[] = [
   defineHook({
     name: 'postChannelMessage',
     area: AREA,
-    description: 'A chat-app user writes in a guild text channel (relayed to a linked lobby).',
-    args: z.strictObject({ channelId: idArg, user: userArg, content: z.string().min(1).max(2000) }),
-    run: (emulator, { channelId, user, content }) => emulator.postChannelMessage(channelId, user, content),
+    description:
+      'A chat-app user writes in a guild text channel, optionally with attachments, embeds, a poll, stickers, a voice message or a thread (relayed to a linked lobby).',
+    args: z.strictObject({ channelId: idArg, user: userArg, content: z.string().max(2000), ...extrasArgs }),
+    run: (emulator, { channelId, user, content, ...extras }) =>
+      emulator.postChannelMessage(channelId, user, content, extras),
   }),
   defineHook({
     name: 'channelMessages',

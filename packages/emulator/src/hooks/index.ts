@@ -10,6 +10,7 @@ import { GATEWAY_HOOKS } from './gatewayHooks.js';
 import { GUILD_HOOKS } from './guildHooks.js';
 import type { AdminHook } from './hook.js';
 import { INTERACTION_HOOKS } from './interactionHooks.js';
+import { MESSAGE_HOOKS } from './messageHooks.js';
 import { PREMIUM_HOOKS } from './premiumHooks.js';
 import { RPC_HOOKS } from './rpcHooks.js';
 import { VOICE_HOOKS } from './voiceHooks.js';
@@ -21,6 +22,7 @@ export const ADMIN_HOOKS: readonly AdminHook[] = [
   ...ACCOUNT_HOOKS,
   ...GATEWAY_HOOKS,
   ...GUILD_HOOKS,
+  ...MESSAGE_HOOKS,
   ...INTERACTION_HOOKS,
   ...PREMIUM_HOOKS,
   ...ACTIVITY_HOOKS,

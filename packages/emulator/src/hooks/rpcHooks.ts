@@ -40,7 +40,7 @@ export const RPC_HOOKS: readonly AdminHook[] = [
   defineHook({
     name: 'rpcCommands',
     area: AREA,
-    description: 'The invite commands games sent to the desktop client (the last 256).',
+    description: 'The invite and chat commands games sent to the desktop client (the last 256).',
     args: noArgs,
     run: (emulator) => emulator.rpcCommands(),
   }),
@@ -67,6 +67,21 @@ export const RPC_HOOKS: readonly AdminHook[] = [
     description: 'Closes the device authorization screen as the player would; answers whether one was shown.',
     args: noArgs,
     run: (emulator) => emulator.closeRpcDeviceScreen(),
+  }),
+  defineHook({
+    name: 'localClientNotifications',
+    area: AREA,
+    description:
+      "The desktop client's direct-message notifications (the last 256); shown false when a game showed chat.",
+    args: noArgs,
+    run: (emulator) => emulator.localClientNotifications(),
+  }),
+  defineHook({
+    name: 'localClientOpened',
+    area: AREA,
+    description: 'Messages and settings the desktop client opened for games (the last 256).',
+    args: noArgs,
+    run: (emulator) => emulator.localClientOpened(),
   }),
   defineHook({
     name: 'launchCommands',

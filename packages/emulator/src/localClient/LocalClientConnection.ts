@@ -6,8 +6,11 @@ import type { EmulatorContext } from '../context.js';
 import type { UserRecord } from '../store/types.js';
 import { runCommand, type CommandScope } from './commands.js';
 
-/** What a connection asks of its server: recording commands for the admin API, and the player's consent. */
-export type ConnectionHooks = Pick<CommandScope, 'record' | 'consent'>;
+/**
+ * What a connection asks of its server: recording commands and what it opened for the admin API, and the
+ * player's consent.
+ */
+export type ConnectionHooks = Pick<CommandScope, 'record' | 'consent' | 'opened'>;
 import { commandReply, dispatchBody, errorReply, readCommand, readyData, RpcCloseCode } from './protocol.js';
 
 /** How long a closed connection may linger before its socket is destroyed. */
@@ -22,6 +25,8 @@ export class LocalClientConnection {
   readonly subscriptions = new Set<string>();
   /** The guilds this game watches through GUILD_STATUS. */
   readonly guildStatus = new Set<string>();
+  /** The game said it shows chat (SET_SHOWING_CHAT): its user's DMs are not notified while it does. */
+  showingChat = false;
   readonly #socket: Socket;
   readonly #ctx: EmulatorContext;
   readonly #user: UserRecord;
@@ -184,6 +189,10 @@ export class LocalClientConnection {
       guildStatus: this.guildStatus,
       record: this.#hooks.record,
       consent: this.#hooks.consent,
+      opened: this.#hooks.opened,
+      showChat: (showing) => {
+        this.showingChat = showing;
+      },
     };
     try {
       this.#send(RpcOpcode.Frame, commandReply(command, runCommand(scope, command)));

@@ -2,9 +2,11 @@ import { createServer, type Server, type Socket } from 'node:net';
 
 import type { EmulatorContext } from '../context.js';
 import { DEVICE_SCREEN_CLOSED_EVENT, deviceScreenOf } from '../oauth/deviceScreen.js';
-import type { GuildRecord, UserRecord } from '../store/types.js';
+import type { DirectMessageRecord, GuildRecord, UserRecord } from '../store/types.js';
+import type { LocalClientOpened } from './chatCommands.js';
 import { guildStatusData } from './guildStatus.js';
 import { LocalClientConnection } from './LocalClientConnection.js';
+import { dmNotification, type LocalClientNotification } from './notifications.js';
 import { listenOnLocalClientSocket, type LocalClientSocket } from './socketPath.js';
 
 /** A command the emulated desktop client received and reports to tests. */
@@ -21,7 +23,10 @@ export const RPC_RECORD_LIMIT = 256;
 
 /**
  * The emulated desktop client: an IPC socket (`discord-ipc-0`, owner-only) that games reach over the RPC
- * protocol, signed in as one test user. Its activity shows in that user's presence like any session's.
+ * protocol, signed in as one test user. Its activity shows in that user's presence like any session's. It
+ * notifies its user of incoming direct messages (NOTIFICATION_CREATE to subscribers, and a record) unless a
+ * game connected to it shows chat, and opens messages and its settings for games; both are recorded, in rings
+ * of {@link RPC_RECORD_LIMIT}.
  */
 export class LocalClientServer {
   readonly #ctx: EmulatorContext;
@@ -30,6 +35,11 @@ export class LocalClientServer {
   readonly #socket: LocalClientSocket;
   readonly #connections = new Set<LocalClientConnection>();
   readonly #recorded: RecordedRpcCommand[] = [];
+  readonly #notifications: LocalClientNotification[] = [];
+  readonly #opened: LocalClientOpened[] = [];
+  readonly #onMessage = (kind: 'create' | 'update' | 'delete', record: DirectMessageRecord): void => {
+    if (kind === 'create') this.#notify(record);
+  };
   /** The player's answer to AUTHORIZE; null follows the emulator's `autoConsent`. */
   #consent: boolean | null = null;
   #nextId = 1;
@@ -43,6 +53,7 @@ export class LocalClientServer {
     deviceScreenOf(ctx, () => ctx.store.now()).onClosed((reason) => {
       this.dispatch(DEVICE_SCREEN_CLOSED_EVENT, { reason });
     });
+    ctx.messages.on('changed', this.#onMessage);
   }
 
   /** Starts listening; resolves once the socket accepts connections. */
@@ -114,6 +125,16 @@ export class LocalClientServer {
     return structuredClone(this.#recorded);
   }
 
+  /** Direct-message notifications, shown or held back, oldest first; the last {@link RPC_RECORD_LIMIT}. */
+  notifications(): LocalClientNotification[] {
+    return structuredClone(this.#notifications);
+  }
+
+  /** What the desktop client opened for games, oldest first; the last {@link RPC_RECORD_LIMIT}. */
+  opened(): LocalClientOpened[] {
+    return structuredClone(this.#opened);
+  }
+
   /** Sets how the player answers AUTHORIZE: true approves, false declines, null follows `autoConsent`. */
   setConsent(answer: boolean | null): void {
     this.#consent = answer;
@@ -122,6 +143,7 @@ export class LocalClientServer {
   /** Closes every connection (CLOSE 1000) and removes the socket. */
   async close(): Promise<void> {
     this.#ctx.guilds.off('guildUpdated', this.#onGuildUpdated);
+    this.#ctx.messages.off('changed', this.#onMessage);
     for (const connection of this.#connections) connection.close(1000, 'The local client is shutting down');
     await new Promise<void>((resolve) => {
       this.#server.close(() => {
@@ -142,10 +164,12 @@ export class LocalClientServer {
   #accept(raw: Socket): void {
     const connection = new LocalClientConnection(String(this.#nextId), raw, this.#ctx, this.#user, {
       record: (cmd, args) => {
-        this.#recorded.push({ cmd, args: structuredClone(args) });
-        if (this.#recorded.length > RPC_RECORD_LIMIT) this.#recorded.shift();
+        keepLast(this.#recorded, { cmd, args: structuredClone(args) });
       },
       consent: () => this.#consent ?? this.#ctx.options.autoConsent,
+      opened: (item) => {
+        keepLast(this.#opened, { ...item, at: this.#ctx.store.now() });
+      },
     });
     this.#nextId += 1;
     this.#connections.add(connection);
@@ -154,4 +178,26 @@ export class LocalClientServer {
       this.#ctx.presence.remove(this.#user.id, connection.source);
     });
   }
+
+  /**
+   * A direct message to the signed-in user: notified, unless a game connected here shows chat and so shows it
+   * (the 1.6 fix: the same user is not notified twice on one machine).
+   */
+  #notify(record: DirectMessageRecord): void {
+    if (record.recipientId !== this.#user.id || record.authorId === this.#user.id) return;
+    const held = [...this.#connections].some((c) => c.ready && c.showingChat);
+    const { data, entry } = dmNotification(this.#ctx, this.#user, record, !held);
+    keepLast(this.#notifications, entry);
+    if (held) {
+      this.#ctx.log.line('rpc', `notification of message ${record.id} held back: a game shows chat`);
+      return;
+    }
+    this.dispatch('NOTIFICATION_CREATE', data);
+  }
+}
+
+/** Appends to a ring of {@link RPC_RECORD_LIMIT} entries. */
+function keepLast<T>(ring: T[], item: T): void {
+  ring.push(item);
+  if (ring.length > RPC_RECORD_LIMIT) ring.shift();
 }

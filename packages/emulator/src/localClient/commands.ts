@@ -4,11 +4,12 @@ import { deviceScreenOf } from '../oauth/deviceScreen.js';
 import { expandScopes, isKnownScope, parseScopeParam } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
 import { readActivity } from './activity.js';
+import { runChatCommand, type ChatCommandScope } from './chatCommands.js';
 import { guildStatusSubscription } from './guildStatus.js';
 import { RpcCommandError, RpcErrorCode, SUBSCRIBABLE_EVENTS, type RpcCommand } from './protocol.js';
 
 /** What a command handler may touch: the emulator, the bound user and its own connection. */
-export interface CommandScope {
+export interface CommandScope extends ChatCommandScope {
   ctx: EmulatorContext;
   user: UserRecord;
   /** The presence source of this connection. */
@@ -229,7 +230,9 @@ export function runCommand(scope: CommandScope, command: RpcCommand): unknown {
     case 'OPEN_AUTHORIZE_DEVICE_SCREEN':
     case 'CLOSE_AUTHORIZE_DEVICE_SCREEN':
       return deviceScreenCommand(scope, command);
-    default:
-      return fail(RpcErrorCode.InvalidCommand, `Invalid command: ${command.cmd}`);
+    default: {
+      const chat = runChatCommand(scope, command.cmd, command.args);
+      return chat ? chat.reply : fail(RpcErrorCode.InvalidCommand, `Invalid command: ${command.cmd}`);
+    }
   }
 }

@@ -5,6 +5,7 @@ export const RpcErrorCode = {
   InvalidCommand: 4002,
   InvalidGuild: 4003,
   InvalidEvent: 4004,
+  InvalidChannel: 4005,
   InvalidPermissions: 4006,
   InvalidClientId: 4007,
   InvalidToken: 4009,
@@ -35,6 +36,7 @@ export const SUBSCRIBABLE_EVENTS: ReadonlySet<string> = new Set([
   'AUTHORIZE_DEVICE_SCREEN_CLOSED',
   'CURRENT_USER_UPDATE',
   'RELATIONSHIP_UPDATE',
+  'NOTIFICATION_CREATE',
 ]);
 
 /** A command the client sent. */

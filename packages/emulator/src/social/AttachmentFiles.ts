@@ -1,3 +1,5 @@
+import type { AttachmentRecord } from '../store/types.js';
+
 /** What the emulator keeps of an uploaded file. */
 export interface StoredFile {
   bytes: Buffer;
@@ -7,6 +9,11 @@ export interface StoredFile {
    * its URL is served under. A message's attachment is found through the message instead.
    */
   loose?: { channelId: string; filename: string };
+}
+
+/** Where an attachment's bytes are served: `${http}/attachments/{channel}/{attachment}/{filename}`. */
+export function attachmentUrl(http: string, channelId: string, attachment: AttachmentRecord): string {
+  return `${http}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
 }
 
 /** The default budget of {@link AttachmentFiles}: 256 MiB. */

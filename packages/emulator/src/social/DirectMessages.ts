@@ -2,7 +2,8 @@ import { TypedEmitter } from '@sdkpp/protocol';
 import { wireUser } from '../accounts/userObject.js';
 import type { GatewayHub } from '../gateway/GatewayHub.js';
 import type { EmulatorStore } from '../store/Store.js';
-import type { DirectMessageRecord, MessageActivityRecord } from '../store/types.js';
+import type { DirectMessageRecord, MessageActivityRecord, RichContentRecord } from '../store/types.js';
+import { wireRichContent } from './richContent.js';
 
 /** Message flag of messages sent through the social SDK (wire-protocols §4.4: SENT_BY_SOCIAL_LAYER_INTEGRATION). */
 export const SENT_FROM_GAME_FLAG = 1 << 16;
@@ -21,6 +22,8 @@ export interface NewDirectMessage {
   metadata?: Record<string, string>;
   applicationId: string | null;
   activity?: MessageActivityRecord | null;
+  /** Non-text content (a message written in the chat client). */
+  rich?: RichContentRecord;
 }
 
 /** Events of {@link DirectMessages}: every change of a message, for the webhook events. */
@@ -60,6 +63,7 @@ export class DirectMessages extends TypedEmitter<DirectMessageEvents> {
       createdAt: this.#store.now(),
       editedAt: null,
       activity: input.activity ?? null,
+      ...(input.rich ? { rich: input.rich } : {}),
     };
     this.#store.state.messages[record.id] = record;
     this.#tell(record, 'MESSAGE_CREATE');
@@ -140,6 +144,7 @@ export class DirectMessages extends TypedEmitter<DirectMessageEvents> {
     const author = this.#store.user(record.authorId);
     const other = viewerId === record.authorId ? record.recipientId : record.authorId;
     const app = this.#store.state.application;
+    const rich = wireRichContent(record.rich);
     return {
       id: record.id,
       channel_id: other,
@@ -150,7 +155,8 @@ export class DirectMessages extends TypedEmitter<DirectMessageEvents> {
       recipient_id: record.recipientId,
       timestamp: new Date(record.createdAt).toISOString(),
       edited_timestamp: record.editedAt === null ? null : new Date(record.editedAt).toISOString(),
-      flags: record.applicationId === null ? 0 : SENT_FROM_GAME_FLAG,
+      flags: (record.applicationId === null ? 0 : SENT_FROM_GAME_FLAG) | rich.flags,
+      ...rich.fields,
       ...(record.applicationId === null ? {} : { application_id: record.applicationId }),
       metadata: record.metadata,
       moderation_metadata: record.moderationMetadata,

@@ -23,6 +23,7 @@ import { ChannelInvites } from './ChannelInvites.js';
 import { ChannelMessages, mentionsIn } from './ChannelMessages.js';
 import { GuildVoice } from './GuildVoice.js';
 import { checkAutoMod } from './autoMod.js';
+import { hasExtras, richFromExtras, IS_VOICE_MESSAGE_FLAG, type ChatMessageExtras } from './richContent.js';
 import { GuildResources } from './GuildResources.js';
 import { Slowmode } from './Slowmode.js';
 import { channelPermissions, guildPermissions } from './memberPermissions.js';
@@ -711,15 +712,22 @@ export class Guilds extends TypedEmitter<GuildEvents> {
    * `SlowmodeError` subclass within the channel's slowmode window, its `AutoModError` subclass when an AutoMod
    * rule blocks the content or quarantines the member.
    */
-  post(channelId: string, authorId: string, content: string): ChannelMessageRecord {
+  post(
+    channelId: string,
+    authorId: string,
+    content: string,
+    extras?: ChatMessageExtras,
+  ): ChannelMessageRecord {
     const channel = this.channel(channelId);
     if (!channel) throw new RangeError(`no channel "${channelId}"`);
     if (channel.type !== ChannelKind.TEXT) throw new RangeError(`#${channel.name} is not a text channel`);
     if (!this.maySend(authorId, channelId)) {
       throw new RangeError(`user ${authorId} may not send messages in #${channel.name}`);
     }
-    if (content.length === 0 || content.length > MAX_CHANNEL_MESSAGE) {
-      throw new RangeError(`content must be 1–${MAX_CHANNEL_MESSAGE} characters`);
+    // A message with attachments, embeds, a poll, stickers or a voice recording may have no text.
+    const minimum = hasExtras(extras) ? 0 : 1;
+    if (content.length < minimum || content.length > MAX_CHANNEL_MESSAGE) {
+      throw new RangeError(`content must be ${minimum}–${MAX_CHANNEL_MESSAGE} characters`);
     }
     const author = this.#store.user(authorId);
     const bot = author?.bot === true;
@@ -737,7 +745,31 @@ export class Guilds extends TypedEmitter<GuildEvents> {
       fromLobbyId: null,
       mentions: mentions.users,
       mentionRoles: mentions.roles,
+      ...this.#extrasFields(extras),
     });
+  }
+
+  /**
+   * A chat-app user's non-text content as channel-message fields: each attachment (the voice recording too) is
+   * an empty file served like an upload's, so its URL answers.
+   */
+  #extrasFields(extras: ChatMessageExtras | undefined): Partial<ChannelMessageRecord> {
+    const rich = richFromExtras(extras, () => this.#store.nextId());
+    if (!rich) return {};
+    const attachments = rich.attachments.map((a) => {
+      this.messages.files.put(a.id, { bytes: Buffer.alloc(0), contentType: a.contentType });
+      return { ...a, description: null, spoiler: false };
+    });
+    return {
+      attachments: attachments.map(({ url: _url, ...a }) => a),
+      embeds: rich.embeds,
+      ...(rich.pollQuestion === null
+        ? {}
+        : { poll: { question: { text: rich.pollQuestion }, answers: [], allow_multiselect: false } }),
+      stickers: rich.stickers,
+      thread: rich.thread,
+      flags: rich.voiceMessage ? IS_VOICE_MESSAGE_FLAG : 0,
+    };
   }
 
   protected override onListenerError(error: unknown, event: string): void {

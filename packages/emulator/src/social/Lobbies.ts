@@ -2,7 +2,12 @@ import { TypedEmitter } from '@sdkpp/protocol';
 import type { GatewayHub } from '../gateway/GatewayHub.js';
 import type { EmulatorLog } from '../log.js';
 import type { EmulatorStore } from '../store/Store.js';
-import type { LobbyMemberRecord, LobbyMessageRecord, LobbyRecord } from '../store/types.js';
+import type {
+  LobbyMemberRecord,
+  LobbyMessageRecord,
+  LobbyRecord,
+  RichContentRecord,
+} from '../store/types.js';
 import {
   gatewayLobby,
   memberEvent,
@@ -51,6 +56,8 @@ export interface NewLobbyMessage {
   metadata?: Record<string, string>;
   /** True from the SDK or the bot; false when relayed from the linked guild channel. */
   fromGame: boolean;
+  /** Non-text content of a message relayed from the linked channel. */
+  rich?: RichContentRecord;
 }
 
 /** Events of {@link Lobbies}, for the channel relay. */
@@ -406,6 +413,7 @@ export class Lobbies extends TypedEmitter<LobbiesEvents> {
       additionalName: lobby.members.find((m) => m.userId === input.authorId)?.additionalName ?? null,
       createdAt: store.now(),
       editedAt: null,
+      ...(input.rich ? { rich: input.rich } : {}),
     };
     store.state.lobbyMessages[record.id] = record;
     this.#toMembers(lobby, 'LOBBY_MESSAGE_CREATE', () => this.wireMessage(record));

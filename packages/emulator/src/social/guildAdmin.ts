@@ -1,4 +1,5 @@
 import { MEMBER_PERMISSIONS } from '../platform/permissions.js';
+import type { ChatMessageExtras } from './richContent.js';
 import type { EmulatorStore } from '../store/Store.js';
 import type { ChannelMessageRecord, GuildRecord } from '../store/types.js';
 import type {
@@ -140,8 +141,8 @@ export class GuildAdmin {
   }
 
   /** See {@link Emulator.postChannelMessage}. */
-  post(channelId: string, user: string, content: string): EmulatorChannelMessage {
-    return messageView(this.#guilds.post(channelId, this.#userId(user), content));
+  post(channelId: string, user: string, content: string, extras?: ChatMessageExtras): EmulatorChannelMessage {
+    return messageView(this.#guilds.post(channelId, this.#userId(user), content, extras));
   }
 
   /** See {@link Emulator.channelMessages}. */

@@ -1,6 +1,7 @@
 import { wireUser } from '../accounts/userObject.js';
 import type { LobbyMemberRecord, LobbyMessageRecord, LobbyRecord, UserRecord } from '../store/types.js';
 import { SENT_FROM_GAME_FLAG } from './DirectMessages.js';
+import { wireRichContent } from './richContent.js';
 
 /** What the wire functions need to know beyond the records themselves. */
 export interface LobbyWireContext {
@@ -68,6 +69,7 @@ export function wireLobbyMessage(
   wire: LobbyWireContext,
   message: LobbyMessageRecord,
 ): Record<string, unknown> {
+  const rich = wireRichContent(message.rich);
   return {
     id: message.id,
     type: 0,
@@ -79,8 +81,9 @@ export function wireLobbyMessage(
     edited_timestamp: message.editedAt === null ? null : new Date(message.editedAt).toISOString(),
     metadata: { ...message.metadata },
     moderation_metadata: { ...message.moderationMetadata },
-    flags: message.fromGame ? SENT_FROM_GAME_FLAG : 0,
+    flags: (message.fromGame ? SENT_FROM_GAME_FLAG : 0) | rich.flags,
     ...(message.fromGame ? { application_id: wire.applicationId } : {}),
+    ...rich.fields,
     additional_name: message.additionalName,
   };
 }

@@ -25,6 +25,8 @@ export const MIN_PERIOD_MS = 60_000;
  */
 export const MAX_PERIOD_MS = 100 * 365 * 86_400_000;
 
+/** How many applications a user's disclosure list may name (the emulator's bound). */
+export const MAX_DISCLOSED_APPLICATIONS = 1000;
 /** The longest application description Edit Current Application takes. */
 export const MAX_APPLICATION_DESCRIPTION = 400;
 /** How many tags an application may have. */
@@ -318,6 +320,10 @@ const user = z.strictObject({
     .array(connection, { error: must('an array') })
     .max(MAX_CONNECTIONS)
     .exactOptional(),
+  disclosedIn: z
+    .array(snowflake, { error: must('an array') })
+    .max(MAX_DISCLOSED_APPLICATIONS)
+    .exactOptional(),
 });
 
 const scopes = z.array(z.string({ error: must('a string') }), { error: must('an array') });
@@ -381,6 +387,28 @@ function relationship(types: readonly number[]) {
   });
 }
 
+const idAndName = z.strictObject({ id: snowflake, name: text(1, 100) });
+
+const richContent = z.strictObject({
+  attachments: z
+    .array(
+      z.strictObject({
+        id: snowflake,
+        filename: text(1),
+        size: integer(0),
+        contentType: text().nullable(),
+        url: text(1).nullable(),
+      }),
+      { error: must('an array') },
+    )
+    .max(10),
+  embeds: jsonList,
+  pollQuestion: text(1, 300).nullable(),
+  stickers: z.array(idAndName, { error: must('an array') }).max(3),
+  voiceMessage: bool,
+  thread: idAndName.nullable(),
+});
+
 const directMessage = z.strictObject({
   id: snowflake,
   authorId: snowflake,
@@ -394,6 +422,7 @@ const directMessage = z.strictObject({
   activity: z
     .strictObject({ type: oneOf([1, 5]), partyId: text(), sessionId: text(), valid: bool })
     .nullable(),
+  rich: richContent.exactOptional(),
 });
 
 const lobbyMember = z.strictObject({
@@ -435,6 +464,7 @@ const lobbyMessage = z.strictObject({
   additionalName: text().nullable(),
   createdAt: time,
   editedAt: time.nullable(),
+  rich: richContent.exactOptional(),
 });
 
 const role = z.strictObject({
@@ -623,6 +653,11 @@ const channelMessage = z.strictObject({
     .nullable()
     .exactOptional(),
   poll: json.exactOptional(),
+  stickers: z
+    .array(idAndName, { error: must('an array') })
+    .max(3)
+    .exactOptional(),
+  thread: idAndName.nullable().exactOptional(),
 });
 
 /** Never expires: what ChannelInvites stores for a guild invite with `max_age` 0. */

@@ -92,6 +92,11 @@ export interface UserRecord {
   premiumType: 0 | 1 | 2 | 3;
   /** Accounts of other services the user connected (absent: none); see {@link ConnectionRecord}. */
   connections?: ConnectionRecord[];
+  /**
+   * The applications in which the user was sent the "your messages can be seen on Discord" disclosure
+   * (absent: none); it goes once per user per application.
+   */
+  disclosedIn?: string[];
 }
 
 /** An account of another service a user connected (Get Current User Connections, `connections` scope). */
@@ -241,6 +246,39 @@ export interface DirectMessageRecord {
   editedAt: number | null;
   /** Present on activity invites and join requests. */
   activity: MessageActivityRecord | null;
+  /** Non-text content of a message sent from the chat client (absent: none). */
+  rich?: RichContentRecord;
+}
+
+/**
+ * The non-text content of a message written in the chat client (attachments, embeds, a poll, stickers, a voice
+ * message, the thread it started), kept with a direct message or a lobby message relayed from a linked
+ * channel. Games get it on the wire as the platform sends such messages and summarise it (AdditionalContent).
+ */
+export interface RichContentRecord {
+  /** Attachments (a voice message's recording among them). */
+  attachments: RichAttachmentRecord[];
+  /** Embeds as the chat client or bot sent them. */
+  embeds: unknown[];
+  /** The poll's question, or null for no poll. */
+  pollQuestion: string | null;
+  /** Stickers sent with the message. */
+  stickers: { id: string; name: string }[];
+  /** The message is a voice message (IS_VOICE_MESSAGE, 1 << 13): its one attachment is the recording. */
+  voiceMessage: boolean;
+  /** The thread the message started, or null. */
+  thread: { id: string; name: string } | null;
+}
+
+/** An attachment of a {@link RichContentRecord}. */
+export interface RichAttachmentRecord {
+  id: string;
+  filename: string;
+  /** Bytes. */
+  size: number;
+  contentType: string | null;
+  /** Where the bytes are served, or null when the emulator holds none (a made-up chat-client upload). */
+  url: string | null;
 }
 
 /** Member flag: the member may link a guild channel to the lobby (CanLinkLobby). */
@@ -302,6 +340,8 @@ export interface LobbyMessageRecord {
   createdAt: number;
   /** Unix ms of the last edit, or null. */
   editedAt: number | null;
+  /** Non-text content of a message relayed from the linked channel (absent: none). */
+  rich?: RichContentRecord;
 }
 
 /** A per-channel permission overwrite: for a role (`type` 0; the guild id is the @everyone role) or a member (1). */
@@ -576,6 +616,10 @@ export interface ChannelMessageRecord {
   interaction?: MessageInteractionRecord | null;
   /** A poll (set when a deferred response is edited into one), as validated. */
   poll?: unknown;
+  /** Stickers a chat-app user sent with the message (absent: none). */
+  stickers?: { id: string; name: string }[];
+  /** The thread a chat-app user started from the message (absent or null: none). */
+  thread?: { id: string; name: string } | null;
 }
 
 /** What a message made by an interaction remembers of it (`interaction_metadata`). */

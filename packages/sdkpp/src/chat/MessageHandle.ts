@@ -1,6 +1,12 @@
 import { UserHandle } from '../social/UserHandle.js';
 import type { UserStore } from '../social/UserStore.js';
 import type { MessageStore, WireMessage } from './MessageStore.js';
+import {
+  additionalContentOf,
+  disclosureTypeOf,
+  type AdditionalContent,
+  type DisclosureType,
+} from './additionalContent.js';
 
 /** Message flag of messages sent from a game through the social SDK. */
 const SENT_FROM_GAME_FLAG = 1 << 16;
@@ -81,6 +87,22 @@ export class MessageHandle {
   get sentFromGame(): boolean {
     return ((this.#data?.flags ?? 0) & SENT_FROM_GAME_FLAG) !== 0;
   }
+  /**
+   * What the message holds besides text (attachments, embeds, a poll, stickers, a voice message, a thread it
+   * started: things written in the chat client that a game usually cannot render), or null for text only.
+   */
+  get additionalContent(): AdditionalContent | null {
+    const data = this.#data;
+    return data ? additionalContentOf(data) : null;
+  }
+  /**
+   * For an auto-generated message explaining an integration behaviour (e.g. "your messages can be seen on
+   * Discord"), which one, so the game can render it its own way; null for ordinary messages.
+   */
+  get disclosureType(): DisclosureType | null {
+    const data = this.#data;
+    return data ? disclosureTypeOf(data) : null;
+  }
 
   /** A plain snapshot of every field (what `JSON.stringify` shows). */
   toJSON(): MessageSnapshot {
@@ -98,6 +120,8 @@ export class MessageHandle {
       moderationMetadata: { ...this.moderationMetadata },
       additionalName: this.additionalName,
       sentFromGame: this.sentFromGame,
+      additionalContent: this.additionalContent,
+      disclosureType: this.disclosureType,
     };
   }
 }
@@ -130,4 +154,8 @@ export interface MessageSnapshot {
   additionalName: string | null;
   /** True when it was sent from a game rather than a chat client. */
   sentFromGame: boolean;
+  /** Non-text content, or null. */
+  additionalContent: AdditionalContent | null;
+  /** The disclosure it is, or null for an ordinary message. */
+  disclosureType: DisclosureType | null;
 }

@@ -17,6 +17,14 @@ export interface WireMessage {
   lobby_id?: string;
   channel_type?: number;
   activity?: Record<string, unknown>;
+  /** Non-text content of a message written in the chat client (summarised as `additionalContent`). */
+  attachments?: unknown[];
+  embeds?: unknown[];
+  poll?: unknown;
+  sticker_items?: unknown[];
+  thread?: unknown;
+  /** Set on the platform's auto-generated disclosure messages. */
+  disclosure_type?: number;
 }
 
 /** A conversation (a direct-message channel or a lobby) as the client holds it. */
@@ -59,7 +67,8 @@ export class MessageStore {
     if (this.#deleted.has(message.id)) return undefined;
     const merged = { ...this.#messages.get(message.id), ...message };
     this.#messages.set(message.id, merged);
-    if (channelId !== undefined) {
+    // A disclosure is shown once, live: it is not part of the conversation's history, so it stays out of it.
+    if (channelId !== undefined && merged.disclosure_type === undefined) {
       const conversation = this.#conversations.get(channelId);
       if (conversation && !conversation.ids.includes(message.id)) {
         conversation.ids.push(message.id);
@@ -88,7 +97,7 @@ export class MessageStore {
     // when no conversation was held yet) are newer than the oldest one returned: they belong to the range.
     const oldest = ids[0];
     const arrived = [...this.#messages.values()]
-      .filter((m) => m.channel_id === channelId)
+      .filter((m) => m.channel_id === channelId && m.disclosure_type === undefined)
       .filter((m) => complete || (oldest !== undefined && compareIds(m.id, oldest) >= 0))
       .map((m) => m.id);
     const merged = [...new Set([...(held?.ids ?? []), ...ids, ...arrived])].sort(compareIds);

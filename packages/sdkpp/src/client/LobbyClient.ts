@@ -123,9 +123,12 @@ export class LobbyClient extends SocialClient {
     );
   }
 
-  /** Ends the merge that `joinLinkedLobbyGuild`'s `onProvisionalUserMergeRequired` asked for. */
+  /**
+   * Ends the merge that `onProvisionalUserMergeRequired` asked for (of `joinLinkedLobbyGuild` or
+   * `openMessageInDiscord`): the waiting operation goes on when `success`, else fails.
+   */
   provisionalUserMergeCompleted(success: boolean): void {
-    this.#s.guilds.provisionalUserMergeCompleted(success);
+    this.#s.merge.completed(success);
   }
 
   static {

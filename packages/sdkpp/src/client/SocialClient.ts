@@ -1,5 +1,6 @@
 import { ChannelHandle, ChannelType } from '../chat/ChannelHandle.js';
 import type { MessageHandle } from '../chat/MessageHandle.js';
+import type { OpenMessageInDiscordOptions } from '../chat/DesktopChat.js';
 import type { ActivityInvite } from '../invites/ActivityInvite.js';
 import type { Activity } from '../presence/Activity.js';
 import type { StatusType } from '../presence/StatusType.js';
@@ -134,6 +135,52 @@ export class SocialClient extends ClientCore {
       );
     }
     return this.#s.directMessages.channel(channelId);
+  }
+
+  // ── Chat and the desktop client ──────────────────────────────────────────────────────────────────
+
+  /**
+   * Tells the desktop client on this machine whether the game is showing chat right now: while it is, the
+   * desktop client does not also notify the player of the direct messages the game shows (so one message is
+   * not notified twice on one machine). Sent at once when a desktop client runs, and again after it
+   * restarts; without one there is nothing to tell. The command is sdkpp's choice (`SET_SHOWING_CHAT`, see
+   * docs/messages.md): the platform does not publish its own.
+   */
+  setShowingChat(showingChat: boolean): void {
+    this.#s.desktopChat.setShowingChat(showingChat);
+  }
+
+  /**
+   * Whether a message the client knows can be viewed in a Discord client: a direct message between two full
+   * accounts, or a message of a lobby linked to a guild channel. False for ephemeral conversations (with a
+   * provisional account), disclosure messages and unknown ids. Use it to offer "open in Discord" for content
+   * the game cannot render ({@link MessageHandle.additionalContent}).
+   */
+  canOpenMessageInDiscord(messageId: string): boolean {
+    return this.#s.desktopChat.canOpen(messageId);
+  }
+
+  /**
+   * Opens a message in the desktop client. A provisional player has no Discord client: the call asks the game
+   * to merge the account first (`onProvisionalUserMergeRequired`, then `provisionalUserMergeCompleted`).
+   * Rejects with a `ValidationError` for a message that cannot be viewed in Discord
+   * ({@link SocialClient.canOpenMessageInDiscord}), an `RpcError` when no desktop client runs or it refuses.
+   */
+  async openMessageInDiscord(messageId: string, options: OpenMessageInDiscordOptions = {}): Promise<void> {
+    return withSignal(options.signal, 'openMessageInDiscord()', async () =>
+      this.#s.desktopChat.open(messageId, options),
+    );
+  }
+
+  /**
+   * Opens the desktop client's Connected Games settings, where the player manages what games using the
+   * social SDK may do (e.g. who may send them direct messages). Rejects with an `RpcError` when no desktop
+   * client runs.
+   */
+  async openConnectedGamesSettingsInDiscord(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return withSignal(options.signal, 'openConnectedGamesSettingsInDiscord()', async () =>
+      this.#s.desktopChat.openConnectedGamesSettings(),
+    );
   }
 
   // ── Activity invites ─────────────────────────────────────────────────────────────────────────────

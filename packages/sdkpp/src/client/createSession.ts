@@ -18,6 +18,8 @@ import { PresenceManager } from '../presence/PresenceManager.js';
 import { RestClient, type RestRequest } from '../rest/RestClient.js';
 import { LocalClientCallbacks } from '../invites/LocalClientCallbacks.js';
 import { LocalClientEvents } from '../rpc/LocalClientEvents.js';
+import { DesktopChat } from '../chat/DesktopChat.js';
+import { ProvisionalMergeWait } from '../session/ProvisionalMergeWait.js';
 import { LocalClientLink } from '../rpc/LocalClientLink.js';
 import type { SessionContext, SessionFeature } from '../session/SessionContext.js';
 import { RelationshipManager } from '../social/RelationshipManager.js';
@@ -78,6 +80,10 @@ export interface Session {
   readonly calls: CallManager;
   readonly guilds: GuildManager;
   readonly invites: InviteManager;
+  /** The one account merge an operation of a provisional player waits for. */
+  readonly merge: ProvisionalMergeWait;
+  /** Chat through the desktop client: showing chat, opening messages and settings. */
+  readonly desktopChat: DesktopChat;
   /** `setVoiceParticipantChangedCallback`'s callback. */
   voiceParticipantCallback: ((lobbyId: string, memberId: string, added: boolean) => void) | undefined;
   /** Set by destroy(): the shutdown under way or done. */
@@ -268,6 +274,17 @@ export function createSession(options: ClientOptions, host: SessionHost): Sessio
       (lobbyId) => session.calls.callInfo(lobbyId),
     ),
   );
+  const merge = new ProvisionalMergeWait(logger.writer('social'));
+  const desktopChat = new DesktopChat({
+    log: logger.writer('rpc'),
+    localClient: async () => localClient.get(),
+    localClientRefusal: () => localClient.refusal,
+    messages,
+    users,
+    currentUserId: () => currentUserId,
+    lobbyIsLinked: (lobbyId) => (lobbies.handle(lobbyId)?.linkedChannel ?? null) !== null,
+    merge,
+  });
   let mediaEngine: MediaEngine | undefined;
   const media = (): MediaEngine => {
     if (mediaEngine) return mediaEngine;
@@ -330,7 +347,14 @@ export function createSession(options: ClientOptions, host: SessionHost): Sessio
         },
       }),
     ),
-    guilds: new GuildManager(context(), users, (code) => `${webBase.replace(/\/$/, '')}/invite/${code}`),
+    guilds: new GuildManager(
+      context(),
+      users,
+      (code) => `${webBase.replace(/\/$/, '')}/invite/${code}`,
+      merge,
+    ),
+    merge,
+    desktopChat,
     invites: feature(new InviteManager(context(), users, { current: () => presence.current })),
     voiceParticipantCallback: undefined,
     destroyed: undefined,

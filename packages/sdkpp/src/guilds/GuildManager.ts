@@ -7,6 +7,7 @@ import { checkInput } from '../util/checkInput.js';
 import { enumMember } from '../util/enumMember.js';
 import { isSnowflake, requireSnowflake } from '../util/snowflake.js';
 import { sortChannelsAsShown } from './channelOrder.js';
+import type { ProvisionalMergeWait } from '../session/ProvisionalMergeWait.js';
 import type { GuildChannel, GuildMinimal, LinkedLobby } from './types.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -52,12 +53,18 @@ export class GuildManager {
   readonly #s: SessionContext<NoEvents>;
   readonly #users: UserStore;
   readonly #inviteUrl: (code: string) => string;
-  #pendingMerge: ((success: boolean) => void) | undefined;
+  readonly #merge: ProvisionalMergeWait;
 
-  constructor(session: SessionContext<NoEvents>, users: UserStore, inviteUrl: (code: string) => string) {
+  constructor(
+    session: SessionContext<NoEvents>,
+    users: UserStore,
+    inviteUrl: (code: string) => string,
+    merge: ProvisionalMergeWait,
+  ) {
     this.#s = session;
     this.#users = users;
     this.#inviteUrl = inviteUrl;
+    this.#merge = merge;
   }
 
   /**
@@ -78,7 +85,7 @@ export class GuildManager {
           'a provisional account cannot join a guild: merge it into a full account first',
         );
       }
-      const merged = await this.#awaitMerge(onMerge);
+      const merged = await this.#merge.wait(onMerge);
       if (!merged) throw new AbortedError('the account merge did not complete');
       this.#s.requireReady();
     }
@@ -92,32 +99,6 @@ export class GuildManager {
       throw new ValidationError('the platform returned no invite');
     }
     return this.#inviteUrl(code);
-  }
-
-  /** The game finished (or gave up) the merge that {@link joinLinkedLobbyGuild} asked for. */
-  provisionalUserMergeCompleted(success: boolean): void {
-    const resolve = this.#pendingMerge;
-    this.#pendingMerge = undefined;
-    if (resolve) resolve(success);
-    else this.#s.log.verbose('provisionalUserMergeCompleted with no operation waiting; ignored');
-  }
-
-  #awaitMerge(onMerge: () => void): Promise<boolean> {
-    // A second request while one waits supersedes it: the earlier one ends as not merged.
-    this.#pendingMerge?.(false);
-    const merged = new Promise<boolean>((resolve) => {
-      this.#pendingMerge = resolve;
-    });
-    try {
-      onMerge();
-    } catch (error) {
-      this.#s.log.error(
-        `onProvisionalUserMergeRequired threw: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      this.#pendingMerge?.(false);
-      this.#pendingMerge = undefined;
-    }
-    return merged;
   }
 
   /** Every guild the player is a member of. */

@@ -369,6 +369,24 @@ type Child = Node | string | null | undefined;
     });
   }
 
+  function drawDesktopClient(now: DashboardState): void {
+    const notifications = required(
+      document.querySelector('#desktop-notifications'),
+      '#desktop-notifications',
+    );
+    clear(notifications);
+    now.desktopClient.notifications.forEach(function (n) {
+      const held = n.shown ? '' : ' (held back: a game shows chat)';
+      notifications.appendChild(el('li', { text: `${nameOf(n.authorId)}: ${n.body}${held}` }));
+    });
+    const opened = required(document.querySelector('#desktop-opened'), '#desktop-opened');
+    clear(opened);
+    now.desktopClient.opened.forEach(function (o) {
+      const what = o.kind === 'message' ? `message ${o.messageId ?? ''}` : 'Connected Games settings';
+      opened.appendChild(el('li', { text: what }));
+    });
+  }
+
   const CHANNEL_TYPES: Record<number, string> = { 0: '#', 2: '🔊 ', 4: '▸ ' };
   const CALLBACKS: Record<number, string> = {
     1: 'pong',
@@ -592,6 +610,7 @@ type Child = Node | string | null | undefined;
     ['lobbies', (now) => now.lobbies, drawLobbies],
     ['calls', (now) => now.calls, drawCalls],
     ['sessions', (now) => now.sessions, drawSessions],
+    ['desktopClient', (now) => now.desktopClient, drawDesktopClient],
     ['botGuilds', (now) => now.bot.guilds, drawBotGuilds],
     // The command forms redraw only when commands or guilds change, so typing is not lost to other events.
     ['commands', (now) => [now.bot.commands, now.bot.guilds], drawCommands],
