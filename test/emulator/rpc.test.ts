@@ -120,9 +120,23 @@ describe('the emulated desktop client: commands, errors and log lines', () => {
   it('subscribes and unsubscribes, records invite commands, and ends on CLOSE', async () => {
     const peer = new Peer(emu.rpcSocket ?? '');
     await peer.handshake(emu.applicationId);
-    for (const evt of ['GUILD_STATUS', 'ACTIVITY_JOIN_REQUEST', 'ACTIVITY_INVITE', 'AUTHORIZE_REQUEST']) {
+    for (const evt of ['ACTIVITY_JOIN_REQUEST', 'ACTIVITY_INVITE', 'AUTHORIZE_REQUEST']) {
       expect(await peer.command('SUBSCRIBE', {}, evt)).toMatchObject({ cmd: 'SUBSCRIBE', data: { evt } });
     }
+    // GUILD_STATUS names a guild of the signed-in user: 4003 without one, or for a guild not theirs.
+    const guild = emu.guilds()[0]?.id ?? '';
+    expect(await peer.command('SUBSCRIBE', {}, 'GUILD_STATUS')).toMatchObject({
+      evt: 'ERROR',
+      data: { code: 4003 },
+    });
+    expect(await peer.command('SUBSCRIBE', { guild_id: '1' }, 'GUILD_STATUS')).toMatchObject({
+      evt: 'ERROR',
+      data: { code: 4003 },
+    });
+    expect(await peer.command('SUBSCRIBE', { guild_id: guild }, 'GUILD_STATUS')).toMatchObject({
+      cmd: 'SUBSCRIBE',
+      data: { evt: 'GUILD_STATUS' },
+    });
     expect(await peer.command('SUBSCRIBE', {})).toMatchObject({ evt: 'ERROR', data: { code: 4004 } });
     expect(emu.rpcDispatch('GUILD_STATUS', { guild: { id: '1' }, online: 3 })).toBe(1);
     expect((await peer.next((f) => (f.body as { evt?: unknown }).evt === 'GUILD_STATUS')).body).toMatchObject(
@@ -130,7 +144,7 @@ describe('the emulated desktop client: commands, errors and log lines', () => {
         data: { online: 3 },
       },
     );
-    expect(await peer.command('UNSUBSCRIBE', {}, 'GUILD_STATUS')).toMatchObject({
+    expect(await peer.command('UNSUBSCRIBE', { guild_id: guild }, 'GUILD_STATUS')).toMatchObject({
       data: { evt: 'GUILD_STATUS' },
     });
     expect(emu.rpcDispatch('GUILD_STATUS', {})).toBe(0);
