@@ -936,7 +936,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     flow,
     interactionsEndpoint,
     premium,
-    activityProxy: new ActivityProxy(store.state.application.id, resolved.activityUrlMappings, log),
+    activityProxy: new ActivityProxy(
+      store.state.application.id,
+      resolved.activityUrlMappings,
+      log,
+      resolved.activityContentSecurityPolicy ? urls.http : null,
+    ),
     activities: new ActivityInstances({ nextId: () => store.nextId(), now: () => store.now() }),
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,

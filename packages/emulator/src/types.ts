@@ -50,6 +50,13 @@ export interface EmulatorOptions {
    * Requests to {@link Emulator.activityUrl} go through them. @defaultValue none
    */
   activityUrlMappings?: EmulatorUrlMapping[];
+  /**
+   * The platform's Content Security Policy on the game's documents (every HTML answer of the Activity proxy):
+   * the frame may reach its own proxy origin only, so a request that production would block fails here too,
+   * and the host page logs it with the URL mapping that would allow it. `false` turns it off for debugging
+   * (CLI `--no-activity-csp`). @defaultValue `true`
+   */
+  activityContentSecurityPolicy?: boolean;
   /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
   customSchemes?: string[];
   /**

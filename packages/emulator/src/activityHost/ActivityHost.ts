@@ -5,6 +5,8 @@ import { WebSocketServer } from 'ws';
 
 import type { ActivityInstance, ActivityInstances } from '../activities/ActivityInstances.js';
 import type { EmulatorContext } from '../context.js';
+import { CSP_REPORT_PATH } from '../activities/framePolicy.js';
+import { readCspReport } from './cspReports.js';
 import { EmbeddedConnection } from './EmbeddedConnection.js';
 import { embeddedEntitlement, type ConsoleLine } from './embeddedCommands.js';
 import { embeddedRelationship } from './embeddedRelationships.js';
@@ -83,6 +85,10 @@ export class ActivityHost {
       'x-content-type-options': 'nosniff',
       'content-security-policy': HOST_CSP,
     };
+    if (path === CSP_REPORT_PATH && req.method === 'POST') {
+      this.#cspReport(req, res);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end();
       return;
@@ -101,6 +107,20 @@ export class ActivityHost {
     }
     res.writeHead(200, { ...headers, 'content-type': body.type });
     res.end(req.method === 'HEAD' ? undefined : body.text);
+  }
+
+  /**
+   * A violation report of a game's document: the frame that made the request tells its host page (which logs
+   * it in the player's console) and the emulator's log, with the URL mapping that would allow it.
+   */
+  #cspReport(req: IncomingMessage, res: ServerResponse): void {
+    void readCspReport(req).then((blocked) => {
+      res.writeHead(blocked ? 204 : 400, { 'cache-control': 'no-store' }).end();
+      if (!blocked) return;
+      const frame = [...this.#connections].find((c) => c.frameId === blocked.frameId);
+      if (frame) frame.blocked(blocked);
+      else this.#ctx.log.line('activity', `blocked ${blocked.directive} ${blocked.url}: ${blocked.hint}`);
+    });
   }
 
   /** Takes the host page's WebSocket; a missing or stale ticket is refused with 403 and a log line. */

@@ -18,6 +18,7 @@ import {
 import { priceText } from '../premium/premiumWire.js';
 import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
+import { BLOCKED_LINES_PER_FRAME, type BlockedRequest } from './cspReports.js';
 import { runEmbeddedCommand, type ConsoleLine, type EmbeddedScope } from './embeddedCommands.js';
 import { hostMessage, HostMessageError, type HostMessage } from './hostProtocol.js';
 
@@ -54,6 +55,7 @@ export class EmbeddedConnection {
   readonly #consents = new Map<string, (approved: boolean) => void>();
   #handshaken = false;
   #closed = false;
+  #blockedLines = 0;
   readonly #handshakeTimer: NodeJS.Timeout;
 
   constructor(
@@ -136,6 +138,22 @@ export class EmbeddedConnection {
     if (!this.ready || !this.subscriptions.has(evt)) return false;
     this.#frame(EmbeddedOpcode.FRAME, dispatchBody(evt, data));
     return true;
+  }
+
+  /**
+   * A request of this frame that the Content Security Policy blocked: the host page logs it in the player's
+   * console, and the emulator's log says which URL mapping would allow it (up to a bound per frame).
+   */
+  blocked(request: BlockedRequest): void {
+    this.#toHost({ t: 'blocked', url: request.url, directive: request.directive, hint: request.hint });
+    this.#blockedLines += 1;
+    if (this.#blockedLines > BLOCKED_LINES_PER_FRAME + 1) return;
+    this.#ctx.log.line(
+      'activity',
+      this.#blockedLines > BLOCKED_LINES_PER_FRAME
+        ? `frame ${this.id}: more blocked requests; the rest are not logged`
+        : `frame ${this.id}: blocked ${request.directive} ${request.url}: ${request.hint}`,
+    );
   }
 
   /** Shows the players of the instance in the host page. */

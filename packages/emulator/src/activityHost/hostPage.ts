@@ -29,7 +29,8 @@ export function hostPageHtml(): string {
 </header>
 <div id="stage">
   <div id="slot"></div>
-  <aside><h2>In this Activity</h2><ul id="participants"></ul></aside>
+  <aside><h2>In this Activity</h2><ul id="participants"></ul>
+  <h2>Blocked requests</h2><ul id="blocked"></ul></aside>
 </div>
 <dialog id="consent">
   <form method="dialog">
@@ -63,6 +64,7 @@ header span { color: var(--muted); }
 aside { width: 14rem; padding: 0 1rem; background: var(--card); }
 aside h2 { font-size: 0.8rem; text-transform: uppercase; color: var(--muted); }
 aside ul { list-style: none; padding: 0; }
+#blocked li { color: #f0b232; font-size: 0.8rem; overflow-wrap: anywhere; }
 dialog { border: 0; border-radius: 10px; background: var(--card); color: inherit; width: min(28rem, 90vw); }
 dialog h1 { font-size: 1.1rem; }
 .buttons { display: flex; gap: 0.75rem; justify-content: flex-end; }
@@ -154,6 +156,17 @@ export const HOST_JS = `'use strict';
         consents.push(message);
         askNext();
         break;
+      case 'blocked': {
+        // What production's Content Security Policy would block too, and the mapping that would allow it.
+        console.warn('Activity: blocked ' + message.directive + ' ' + message.url + ': ' + message.hint);
+        const item = document.createElement('li');
+        item.textContent = message.url;
+        item.title = message.hint;
+        const list = $('blocked');
+        list.append(item);
+        if (list.children.length > 20) list.firstElementChild.remove();
+        break;
+      }
       case 'link':
         window.open(message.url, '_blank', 'noopener');
         break;
