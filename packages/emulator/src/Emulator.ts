@@ -32,6 +32,7 @@ import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { ActivityHost } from './activityHost/ActivityHost.js';
 import { ActivityInstances } from './activities/ActivityInstances.js';
+import { ActivityShares } from './activities/ActivityShares.js';
 import { ActivityProxy, activityOrigin } from './activities/ActivityProxy.js';
 import { activityInstances, launchActivity, launchFor } from './activityHost/activityAdmin.js';
 import { wireBotGateway } from './bot/botGateway.js';
@@ -80,6 +81,7 @@ import type {
   EmulatorSubscription,
   EmulatorUrlMapping,
   EmulatorActivityInstance,
+  EmulatorActivityShare,
   EmulatorActivityLaunch,
   LaunchActivityOptions,
   EmulatorInteraction,
@@ -702,6 +704,10 @@ class RunningEmulator implements Emulator {
     return activityInstances(this.#ctx, this.#activityHost);
   }
 
+  activityShares(): EmulatorActivityShare[] {
+    return this.#ctx.activityShares.list();
+  }
+
   setAutoModKeywords(guildId: string, keywords: string[]): void {
     if (!this.#ctx.guilds.guild(guildId)) throw new RangeError(`no guild "${guildId}"`);
     this.#ctx.guilds.setAutoModKeywords(guildId, keywords);
@@ -943,6 +949,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       resolved.activityContentSecurityPolicy ? urls.http : null,
     ),
     activities: new ActivityInstances({ nextId: () => store.nextId(), now: () => store.now() }),
+    activityShares: new ActivityShares(),
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     webhooks,

@@ -41,6 +41,7 @@ export type {
   EmulatorSubscription,
   EmulatorUrlMapping,
   EmulatorActivityInstance,
+  EmulatorActivityShare,
   EmulatorActivityLaunch,
   EmulatorSkuPrice,
   EmulatorInteractionLaunch,

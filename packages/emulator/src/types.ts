@@ -649,6 +649,35 @@ export interface LaunchActivityOptions {
    * launch is private to the player (a new instance each time).
    */
   channel?: string;
+  /**
+   * An Activity link the player opened (one a `shareLink` made, `<http>/activities/<application_id>?custom_id=…`):
+   * the game reads its `custom_id` as the SDK's `customId`. Throws a RangeError for another URL.
+   */
+  link?: string;
+}
+
+/** An Activity link a player shared from the game with `shareLink`. */
+export interface EmulatorActivityShare {
+  /** The share's id. */
+  id: string;
+  /** Who shared it. */
+  userId: string;
+  /** The link: pass it as `link` to {@link Emulator.launchActivity} to open it as a player. */
+  url: string;
+  /** The game's `custom_id`, or null. */
+  customId: string | null;
+  /** The game's `link_id`, or null. */
+  linkId: string | null;
+  /** The message the game sent with the link. */
+  message: string;
+  /** How the player shared it in the client's share modal: copied the link, or sent it in a channel. */
+  via: 'copy' | 'send';
+  /** The channel the link was sent in, or null. */
+  channelId: string | null;
+  /** The channel message carrying the link, or null. */
+  messageId: string | null;
+  /** When, in the emulator's clock (ms). */
+  sharedAt: number;
 }
 
 /** One player's launch of the Activity. */
@@ -1335,6 +1364,8 @@ export interface Emulator extends EmulatorInfo {
   launchActivity(options: LaunchActivityOptions): EmulatorActivityLaunch;
   /** The live Activity instances, with their connected participants and console lines. */
   activityInstances(): EmulatorActivityInstance[];
+  /** The Activity links players shared from the game (`shareLink`), oldest first (the last 1000). */
+  activityShares(): EmulatorActivityShare[];
   /** Keywords AutoMod blocks in a guild: a message or edit containing one gets 400 200000. */
   setAutoModKeywords(guildId: string, keywords: string[]): void;
   /**

@@ -157,7 +157,7 @@ export class ActivityHost {
         id,
         ws,
         this.#ctx,
-        { instance: pass.instance, user },
+        { instance: pass.instance, user, customId: pass.customId },
         {
           instances: this.#instances,
           captureLog: (instance, line) => this.#keep(instance, line),

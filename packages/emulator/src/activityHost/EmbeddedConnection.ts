@@ -52,7 +52,7 @@ export class EmbeddedConnection {
   readonly #ctx: EmulatorContext;
   readonly #hooks: ConnectionHooks;
   readonly #scope: EmbeddedScope;
-  readonly #consents = new Map<string, (approved: boolean) => void>();
+  readonly #consents = new Map<string, (answer: { approve: boolean; choice?: string }) => void>();
   #handshaken = false;
   #closed = false;
   #blockedLines = 0;
@@ -62,7 +62,7 @@ export class EmbeddedConnection {
     id: string,
     ws: WebSocket,
     ctx: EmulatorContext,
-    pass: { instance: ActivityInstance; user: UserRecord },
+    pass: { instance: ActivityInstance; user: UserRecord; customId: string | null },
     hooks: ConnectionHooks,
   ) {
     this.id = id;
@@ -85,6 +85,11 @@ export class EmbeddedConnection {
         }),
       confirmPurchase: (sku) =>
         this.#ask({ kind: 'purchase', sku: { name: sku.name, price: priceText(sku.price) } }),
+      share: async (prompt) => {
+        const answer = await this.#choose({ kind: 'share', ...prompt });
+        if (!answer.approve) return null;
+        return answer.choice === 'send' && prompt.channel ? 'send' : 'copy';
+      },
       captureLog: (line) => hooks.captureLog(pass.instance, line),
       openLink: (url) => this.#toHost({ t: 'link', url }),
     };
@@ -113,6 +118,8 @@ export class EmbeddedConnection {
       location_id: pass.instance.locationId,
       ...(pass.instance.guildId === null ? {} : { guild_id: pass.instance.guildId }),
       ...(pass.instance.channelId === null ? {} : { channel_id: pass.instance.channelId }),
+      // The SDK reads the opened Activity link's id as `sdk.customId`.
+      ...(pass.customId === null ? {} : { custom_id: pass.customId }),
     });
     this.#toHost({
       t: 'open',
@@ -174,7 +181,7 @@ export class EmbeddedConnection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#handshakeTimer);
-    for (const answer of this.#consents.values()) answer(false);
+    for (const answer of this.#consents.values()) answer({ approve: false });
     this.#consents.clear();
     this.#ctx.presence.remove(this.user.id, this.source);
     if (this.#handshaken) this.#hooks.instances.disconnect(this.instance, this.user.id);
@@ -197,7 +204,10 @@ export class EmbeddedConnection {
     if (message.t === 'consent') {
       const answer = this.#consents.get(message.id);
       this.#consents.delete(message.id);
-      answer?.(message.approve);
+      answer?.({
+        approve: message.approve,
+        ...(message.choice === undefined ? {} : { choice: message.choice }),
+      });
       return;
     }
     const [op, payload] = message.d;
@@ -287,20 +297,25 @@ export class EmbeddedConnection {
     this.#frame(EmbeddedOpcode.FRAME, body);
   }
 
-  #ask(prompt: Record<string, unknown>): Promise<boolean> {
+  async #ask(prompt: Record<string, unknown>): Promise<boolean> {
+    return (await this.#choose(prompt)).approve;
+  }
+
+  /** Shows a modal in the host page; resolves with the player's answer (and the button they chose). */
+  #choose(prompt: Record<string, unknown>): Promise<{ approve: boolean; choice?: string }> {
     // One modal at a time, as in the client: a second one asked while one is open is declined.
-    if (this.#consents.size > 0 || this.#closed) return Promise.resolve(false);
+    if (this.#consents.size > 0 || this.#closed) return Promise.resolve({ approve: false });
     const id = randomUUID();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#consents.delete(id);
         this.#ctx.log.line('activity', `frame ${this.id}: the ${String(prompt.kind)} modal timed out`);
-        resolve(false);
+        resolve({ approve: false });
       }, CONSENT_TIMEOUT_MS);
       timer.unref();
-      this.#consents.set(id, (approved) => {
+      this.#consents.set(id, (answer) => {
         clearTimeout(timer);
-        resolve(approved);
+        resolve(answer);
       });
       this.#toHost({ t: 'consent', id, application: this.#ctx.store.state.application.name, ...prompt });
     });

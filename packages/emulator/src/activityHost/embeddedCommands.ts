@@ -1,17 +1,16 @@
-import type { ActivityInstance } from '../activities/ActivityInstances.js';
-import type { EmulatorContext } from '../context.js';
 import {
   authenticateToken,
   fail,
   issueCode,
   readAuthorize,
   storedActivity,
-  type AuthorizeRequest,
 } from '../localClient/commands.js';
 import { RpcErrorCode, type RpcCommand } from '../localClient/protocol.js';
 import { wireEntitlement } from '../premium/premiumWire.js';
-import type { EntitlementRecord, SkuRecord, UserRecord } from '../store/types.js';
+import type { EntitlementRecord, SkuRecord } from '../store/types.js';
 import { embeddedRelationships } from './embeddedRelationships.js';
+import type { EmbeddedScope } from './embeddedScope.js';
+import { shareLink } from './embeddedShare.js';
 import { participantsOf, wireParticipant } from './embeddedUsers.js';
 
 /** Events an Activity may subscribe to in the emulated desktop client. */
@@ -38,32 +37,7 @@ const CONSOLE_LINE_CHARS = 2000;
 /** The console levels the SDK forwards; the stored level is one of these constants, never the game's text. */
 const CONSOLE_LEVELS = ['log', 'warn', 'debug', 'info', 'error'] as const;
 
-/** A console line the game's frame sent with CAPTURE_LOG. */
-export interface ConsoleLine {
-  userId: string;
-  level: string;
-  message: string;
-}
-
-/** What an Embedded App SDK command may touch: the emulator, the player, the instance and its own frame. */
-export interface EmbeddedScope {
-  ctx: EmulatorContext;
-  user: UserRecord;
-  instance: ActivityInstance;
-  /** The presence source of this frame. */
-  source: string;
-  subscriptions: Set<string>;
-  /** The scopes of the token AUTHENTICATE accepted; null before it. */
-  authenticated: string[] | null;
-  /** Asks the player (the host page's OAuth2 modal) to approve `request`; resolves with the answer. */
-  consent(request: AuthorizeRequest): Promise<boolean>;
-  /** Asks the player (the host page's purchase modal) to buy `sku`; resolves with the answer. */
-  confirmPurchase(sku: SkuRecord): Promise<boolean>;
-  /** Keeps one console line of the game (CAPTURE_LOG), never written to the emulator's log. */
-  captureLog(line: ConsoleLine): void;
-  /** Asks the host page to open a link in a new tab. */
-  openLink(url: string): void;
-}
+export type { ConsoleLine, EmbeddedScope } from './embeddedScope.js';
 
 /** A SKU as GET_SKUS_EMBEDDED sends it: with its price (free ones cost 0) and no release date. */
 export function embeddedSku(sku: SkuRecord, applicationId: string): Record<string, unknown> {
@@ -228,6 +202,8 @@ export async function runEmbeddedCommand(scope: EmbeddedScope, command: RpcComma
       };
     case 'START_PURCHASE':
       return startPurchase(scope, args);
+    case 'SHARE_LINK':
+      return shareLink(scope, args);
     case 'OPEN_EXTERNAL_LINK':
       return openExternalLink(scope, args);
     case 'GET_RELATIONSHIPS':

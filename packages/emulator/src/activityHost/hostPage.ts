@@ -39,6 +39,7 @@ export function hostPageHtml(): string {
     <ul id="consent-scopes"></ul>
     <div class="buttons">
       <button id="cancel" value="cancel">Cancel</button>
+      <button id="copy" value="copy" hidden>Copy link</button>
       <button id="authorize" value="authorize" class="primary">Authorize</button>
     </div>
   </form>
@@ -99,15 +100,25 @@ export const HOST_JS = `'use strict';
     if (dialog.open || consents.length === 0) return;
     const ask = consents[0];
     const purchase = ask.kind === 'purchase';
-    $('consent-title').textContent = purchase
-      ? 'Buy ' + ask.sku.name + '?'
-      : ask.application + ' wants to access your account';
-    $('consent-lead').textContent = purchase
-      ? ask.sku.price + ' · from ' + ask.application + ' (the emulator takes no payment)'
-      : 'This will allow the Activity to:';
-    $('authorize').textContent = purchase ? 'Buy' : 'Authorize';
+    const share = ask.kind === 'share';
+    $('consent-title').textContent = share
+      ? 'Share ' + ask.application
+      : purchase
+        ? 'Buy ' + ask.sku.name + '?'
+        : ask.application + ' wants to access your account';
+    $('consent-lead').textContent = share
+      ? ask.message
+      : purchase
+        ? ask.sku.price + ' · from ' + ask.application + ' (the emulator takes no payment)'
+        : 'This will allow the Activity to:';
+    $('authorize').textContent = share
+      ? (ask.channel ? 'Send in #' + ask.channel.name : 'Send')
+      : purchase ? 'Buy' : 'Authorize';
+    $('authorize').hidden = share && !ask.channel;
+    $('copy').hidden = !share;
     const list = $('consent-scopes');
-    list.replaceChildren(...(purchase ? [] : ask.scopes).map((s) => {
+    const lines = share ? [{ description: ask.url, scope: 'link' }] : purchase ? [] : ask.scopes;
+    list.replaceChildren(...lines.map((s) => {
       const item = document.createElement('li');
       item.textContent = s.description;
       item.title = s.scope;
@@ -117,7 +128,11 @@ export const HOST_JS = `'use strict';
   };
   $('consent').addEventListener('close', () => {
     const ask = consents.shift();
-    if (ask) send({ t: 'consent', id: ask.id, approve: $('consent').returnValue === 'authorize' });
+    const value = $('consent').returnValue;
+    if (ask && ask.kind === 'share') {
+      if (value === 'copy' && navigator.clipboard) navigator.clipboard.writeText(ask.url).catch(() => {});
+      send({ t: 'consent', id: ask.id, approve: value === 'authorize' || value === 'copy', choice: value === 'copy' ? 'copy' : 'send' });
+    } else if (ask) send({ t: 'consent', id: ask.id, approve: value === 'authorize' });
     askNext();
   });
 
