@@ -117,3 +117,43 @@ export async function probeFrame(page: Page): Promise<Frame> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Signs the probe's player in as a game does: AUTHORIZE with `scopes` (approved at once: start the emulator with
+ * `autoConsent`), the code exchanged with the client secret here (the game's server's part), then AUTHENTICATE in
+ * the frame. Returns the reply's granted scopes.
+ */
+export async function signInProbe(
+  frame: Frame,
+  api: string,
+  client: { id: string; secret: string },
+  scopes: string[],
+): Promise<string[]> {
+  const { code } = await frame.evaluate(
+    ({ id, scope }) =>
+      (globalThis as unknown as ProbeWindow).sdk.commands.authorize({
+        client_id: id,
+        response_type: 'code',
+        state: '',
+        prompt: 'none',
+        scope: scope as never,
+      }),
+    { id: client.id, scope: scopes },
+  );
+  const answer = await fetch(`${api}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: client.id,
+      client_secret: client.secret,
+      code,
+    }),
+  });
+  const { access_token: accessToken } = (await answer.json()) as { access_token: string };
+  const reply = await frame.evaluate(
+    (token) => (globalThis as unknown as ProbeWindow).sdk.commands.authenticate({ access_token: token }),
+    accessToken,
+  );
+  return reply.scopes.map(String);
+}

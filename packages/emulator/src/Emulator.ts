@@ -82,6 +82,7 @@ import type {
   EmulatorUrlMapping,
   EmulatorActivityInstance,
   EmulatorActivityShare,
+  SetActivityLayoutOptions,
   EmulatorActivityLaunch,
   LaunchActivityOptions,
   EmulatorInteraction,
@@ -238,7 +239,7 @@ class RunningEmulator implements Emulator {
     voice: { server: VoiceServer; calls: VoiceCalls; caFile: string | null; engine: MediaEngine },
   ) {
     this.#ctx = ctx;
-    this.#activityHost = new ActivityHost(ctx, ctx.activities);
+    this.#activityHost = new ActivityHost(ctx, ctx.activities, voice.calls);
     this.#voiceServer = voice.server;
     this.voice = voiceApi(voice.server, voice.calls);
     this.#wallClock = wallClock;
@@ -702,6 +703,19 @@ class RunningEmulator implements Emulator {
 
   activityInstances(): EmulatorActivityInstance[] {
     return activityInstances(this.#ctx, this.#activityHost);
+  }
+
+  setActivityLayout(options: SetActivityLayoutOptions): number {
+    if (!this.#ctx.activities.get(options.instance))
+      throw new RangeError(`setActivityLayout: no instance "${options.instance}"`);
+    const user = options.user === undefined ? undefined : this.#ctx.store.findUser(options.user);
+    if (options.user !== undefined && !user)
+      throw new RangeError(`setActivityLayout: no user "${options.user}"`);
+    return this.#activityHost.setLayout(options.instance, {
+      ...(user === undefined ? {} : { userId: user.id }),
+      ...(options.layoutMode === undefined ? {} : { layoutMode: options.layoutMode }),
+      ...(options.orientation === undefined ? {} : { orientation: options.orientation }),
+    });
   }
 
   activityShares(): EmulatorActivityShare[] {

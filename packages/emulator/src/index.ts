@@ -42,6 +42,7 @@ export type {
   EmulatorUrlMapping,
   EmulatorActivityInstance,
   EmulatorActivityShare,
+  SetActivityLayoutOptions,
   EmulatorActivityLaunch,
   EmulatorSkuPrice,
   EmulatorInteractionLaunch,

@@ -656,6 +656,18 @@ export interface LaunchActivityOptions {
   link?: string;
 }
 
+/** What {@link Emulator.setActivityLayout} changes. */
+export interface SetActivityLayoutOptions {
+  /** The instance's id. */
+  instance: string;
+  /** Only this player's frames (username or id); every player's when absent. */
+  user?: string;
+  /** The client's layout of the Activity. */
+  layoutMode?: 'focused' | 'pip' | 'grid';
+  /** The screen's orientation. */
+  orientation?: 'portrait' | 'landscape';
+}
+
 /** An Activity link a player shared from the game with `shareLink`. */
 export interface EmulatorActivityShare {
   /** The share's id. */
@@ -1364,6 +1376,13 @@ export interface Emulator extends EmulatorInfo {
   launchActivity(options: LaunchActivityOptions): EmulatorActivityLaunch;
   /** The live Activity instances, with their connected participants and console lines. */
   activityInstances(): EmulatorActivityInstance[];
+  /**
+   * Changes how the players' clients show an instance's frames, as the dashboard's control does: the layout
+   * (`focused`, `pip`, `grid`: ACTIVITY_LAYOUT_MODE_UPDATE) and the screen's orientation (`portrait`,
+   * `landscape`: ORIENTATION_UPDATE), to every frame of the instance subscribed to them (or only `user`'s).
+   * Returns how many events were sent; throws a RangeError for an unknown instance.
+   */
+  setActivityLayout(options: SetActivityLayoutOptions): number;
   /** The Activity links players shared from the game (`shareLink`), oldest first (the last 1000). */
   activityShares(): EmulatorActivityShare[];
   /** Keywords AutoMod blocks in a guild: a message or edit containing one gets 400 200000. */

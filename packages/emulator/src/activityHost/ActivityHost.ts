@@ -5,9 +5,12 @@ import { WebSocketServer } from 'ws';
 
 import type { ActivityInstance, ActivityInstances } from '../activities/ActivityInstances.js';
 import type { EmulatorContext } from '../context.js';
+import type { VoiceCalls } from '../voice/VoiceCalls.js';
 import { CSP_REPORT_PATH } from '../activities/framePolicy.js';
 import { readCspReport } from './cspReports.js';
+import { readPickedImage } from './embeddedMedia.js';
 import { EmbeddedConnection } from './EmbeddedConnection.js';
+import { embeddedMember, embeddedVoiceState } from './embeddedVoice.js';
 import { embeddedEntitlement, type ConsoleLine } from './embeddedCommands.js';
 import { embeddedRelationship } from './embeddedRelationships.js';
 import { participantsOf } from './embeddedUsers.js';
@@ -18,6 +21,17 @@ const MAX_HOST_MESSAGE_BYTES = 256 * 1024;
 
 /** How many frames one player may have open in one instance (windows, reloads). */
 export const MAX_FRAMES_PER_PLAYER = 8;
+
+/** The SDK's layout mode numbers. */
+const LAYOUT_MODES = { focused: 0, pip: 1, grid: 2 } as const;
+
+/** A change of how the client shows an instance's frames (see {@link ActivityHost.setLayout}). */
+export interface ActivityLayoutChange {
+  /** Only this player's frames; every player's when absent. */
+  userId?: string;
+  layoutMode?: keyof typeof LAYOUT_MODES;
+  orientation?: 'portrait' | 'landscape';
+}
 
 /** How many console lines of each instance are kept (the oldest go first). */
 export const CONSOLE_LINES_KEPT = 200;
@@ -35,9 +49,10 @@ export class ActivityHost {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_HOST_MESSAGE_BYTES });
   #nextId = 1;
 
-  constructor(ctx: EmulatorContext, instances: ActivityInstances) {
+  constructor(ctx: EmulatorContext, instances: ActivityInstances, calls: VoiceCalls) {
     this.#ctx = ctx;
     this.#instances = instances;
+    this.#wireVoiceEvents(calls);
     this.#wss.on('error', () => {
       // Only emitted in server mode, which noServer does not use; a listener keeps it from being fatal.
     });
@@ -89,6 +104,10 @@ export class ActivityHost {
       this.#cspReport(req, res);
       return;
     }
+    if (path === `${HOST_PREFIX}/upload` && req.method === 'POST') {
+      this.#upload(req, res);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end();
       return;
@@ -120,6 +139,26 @@ export class ActivityHost {
       const frame = [...this.#connections].find((c) => c.frameId === blocked.frameId);
       if (frame) frame.blocked(blocked);
       else this.#ctx.log.line('activity', `blocked ${blocked.directive} ${blocked.url}: ${blocked.hint}`);
+    });
+  }
+
+  /** An image the host page's file picker uploads for a frame's INITIATE_IMAGE_UPLOAD (`?id=` names it). */
+  #upload(req: IncomingMessage, res: ServerResponse): void {
+    const id = new URL(req.url ?? '/', 'http://host').searchParams.get('id') ?? '';
+    const frame = [...this.#connections].find((c) => c.awaitsUpload(id));
+    if (!frame) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('No file picker is open\n');
+      return;
+    }
+    void readPickedImage(req).then((image) => {
+      if (typeof image === 'string') {
+        this.#ctx.log.line('activity', `frame ${frame.id}: upload refused (${image})`);
+        res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end(`${image}\n`);
+        return;
+      }
+      frame.uploaded(id, image);
+      res.writeHead(204).end();
     });
   }
 
@@ -186,6 +225,79 @@ export class ActivityHost {
     const built = data();
     for (const c of frames) c.dispatch(evt, built);
     return frames.length;
+  }
+
+  /**
+   * Sends an event to the ready frames subscribed to it whose subscription arguments match (`channel_id`,
+   * `guild_id`) and, when given, whose player is `userId`; builds the data only when one is.
+   */
+  dispatchWhere(evt: string, match: Record<string, string>, data: () => unknown, userId?: string): number {
+    const frames = [...this.#connections].filter((c) => {
+      if (!c.ready || !c.subscriptions.has(evt) || (userId !== undefined && c.user.id !== userId))
+        return false;
+      const args = c.subscriptionArgs.get(evt) ?? {};
+      return Object.entries(match).every(([name, value]) => args[name] === value);
+    });
+    if (frames.length === 0) return 0;
+    const built = data();
+    if (built === null) return 0;
+    for (const c of frames) c.dispatch(evt, built);
+    return frames.length;
+  }
+
+  /** Voice states, speaking and the player's own member changes reach the frames that asked for them. */
+  #wireVoiceEvents(calls: VoiceCalls): void {
+    const ctx = this.#ctx;
+    ctx.guilds.voice.on('voiceState', (state) => {
+      if (state.channelId === null || this.#connections.size === 0) return;
+      const joined = { ...state, channelId: state.channelId };
+      this.dispatchWhere('VOICE_STATE_UPDATE', { channel_id: state.channelId }, () =>
+        embeddedVoiceState(ctx, joined),
+      );
+    });
+    calls.on('speaking', (channelId, userId, speaking) => {
+      this.dispatchWhere(
+        speaking === 0 ? 'SPEAKING_STOP' : 'SPEAKING_START',
+        { channel_id: channelId },
+        () => ({
+          channel_id: channelId,
+          user_id: userId,
+        }),
+      );
+    });
+    ctx.guilds.on('memberUpdated', (guildId, userId) => {
+      this.dispatchWhere(
+        'CURRENT_GUILD_MEMBER_UPDATE',
+        { guild_id: guildId },
+        () => embeddedMember(ctx, guildId, userId),
+        userId,
+      );
+    });
+  }
+
+  /**
+   * The player's client changed how it shows the instance's frames (the dashboard's control): its layout
+   * (ACTIVITY_LAYOUT_MODE_UPDATE: 0 focused, 1 picture in picture, 2 grid) and the screen's orientation
+   * (ORIENTATION_UPDATE: 0 portrait, 1 landscape, with the deprecated string). Returns how many frames were told.
+   */
+  setLayout(instanceId: string, change: ActivityLayoutChange): number {
+    let told = 0;
+    for (const c of this.#connections) {
+      if (c.instance.id !== instanceId || (change.userId !== undefined && c.user.id !== change.userId))
+        continue;
+      if (change.layoutMode !== undefined)
+        told += Number(
+          c.dispatch('ACTIVITY_LAYOUT_MODE_UPDATE', { layout_mode: LAYOUT_MODES[change.layoutMode] }),
+        );
+      if (change.orientation !== undefined)
+        told += Number(
+          c.dispatch('ORIENTATION_UPDATE', {
+            screen_orientation: change.orientation === 'portrait' ? 0 : 1,
+            orientation: change.orientation,
+          }),
+        );
+    }
+    return told;
   }
 
   /** Closes every frame (the emulator is stopping). */

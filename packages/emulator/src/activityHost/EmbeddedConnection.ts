@@ -19,6 +19,7 @@ import { priceText } from '../premium/premiumWire.js';
 import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
 import { BLOCKED_LINES_PER_FRAME, type BlockedRequest } from './cspReports.js';
+import type { PickedImage } from './embeddedScope.js';
 import { runEmbeddedCommand, type ConsoleLine, type EmbeddedScope } from './embeddedCommands.js';
 import { hostMessage, HostMessageError, type HostMessage } from './hostProtocol.js';
 
@@ -46,6 +47,7 @@ export class EmbeddedConnection {
   readonly id: string;
   readonly frameId = randomUUID();
   readonly subscriptions = new Set<string>();
+  readonly subscriptionArgs = new Map<string, Record<string, string>>();
   readonly instance: ActivityInstance;
   readonly user: UserRecord;
   readonly #ws: WebSocket;
@@ -53,6 +55,7 @@ export class EmbeddedConnection {
   readonly #hooks: ConnectionHooks;
   readonly #scope: EmbeddedScope;
   readonly #consents = new Map<string, (answer: { approve: boolean; choice?: string }) => void>();
+  readonly #uploads = new Map<string, (image: PickedImage | null) => void>();
   #handshaken = false;
   #closed = false;
   #blockedLines = 0;
@@ -77,6 +80,7 @@ export class EmbeddedConnection {
       instance: pass.instance,
       source: this.source,
       subscriptions: this.subscriptions,
+      subscriptionArgs: this.subscriptionArgs,
       authenticated: null,
       consent: (request) =>
         this.#ask({
@@ -90,6 +94,8 @@ export class EmbeddedConnection {
         if (!answer.approve) return null;
         return answer.choice === 'send' && prompt.channel ? 'send' : 'copy';
       },
+      showDialog: (dialog) => this.#toHost({ t: 'dialog', ...dialog }),
+      pickImage: () => this.#pickImage(),
       captureLog: (line) => hooks.captureLog(pass.instance, line),
       openLink: (url) => this.#toHost({ t: 'link', url }),
     };
@@ -183,6 +189,8 @@ export class EmbeddedConnection {
     clearTimeout(this.#handshakeTimer);
     for (const answer of this.#consents.values()) answer({ approve: false });
     this.#consents.clear();
+    for (const answer of this.#uploads.values()) answer(null);
+    this.#uploads.clear();
     this.#ctx.presence.remove(this.user.id, this.source);
     if (this.#handshaken) this.#hooks.instances.disconnect(this.instance, this.user.id);
   }
@@ -202,6 +210,10 @@ export class EmbeddedConnection {
       return;
     }
     if (message.t === 'consent') {
+      // The file picker closed without a file.
+      const upload = this.#uploads.get(message.id);
+      this.#uploads.delete(message.id);
+      upload?.(null);
       const answer = this.#consents.get(message.id);
       this.#consents.delete(message.id);
       answer?.({
@@ -295,6 +307,37 @@ export class EmbeddedConnection {
     this.#ctx.log.line('activity', `frame ${this.id}: ${command.cmd} refused (${reason})`);
     const { body } = errorReply(command, new RpcCommandError(RpcErrorCode.InvalidPayload, reason));
     this.#frame(EmbeddedOpcode.FRAME, body);
+  }
+
+  /** Whether `id` names a file picker this frame has open (the host page's upload carries it). */
+  awaitsUpload(id: string): boolean {
+    return this.#uploads.has(id);
+  }
+
+  /** The image the host page uploaded for the file picker `id`. */
+  uploaded(id: string, image: PickedImage): void {
+    const answer = this.#uploads.get(id);
+    this.#uploads.delete(id);
+    answer?.(image);
+  }
+
+  /** Opens the host page's file picker (one at a time); resolves with the image, or null when it closed. */
+  #pickImage(): Promise<PickedImage | null> {
+    if (this.#uploads.size > 0 || this.#consents.size > 0 || this.#closed) return Promise.resolve(null);
+    const id = randomUUID();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#uploads.delete(id);
+        this.#ctx.log.line('activity', `frame ${this.id}: the file picker timed out`);
+        resolve(null);
+      }, CONSENT_TIMEOUT_MS);
+      timer.unref();
+      this.#uploads.set(id, (image) => {
+        clearTimeout(timer);
+        resolve(image);
+      });
+      this.#toHost({ t: 'upload', id });
+    });
   }
 
   async #ask(prompt: Record<string, unknown>): Promise<boolean> {

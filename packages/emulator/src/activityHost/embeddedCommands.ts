@@ -10,7 +10,10 @@ import { wireEntitlement } from '../premium/premiumWire.js';
 import type { EntitlementRecord, SkuRecord } from '../store/types.js';
 import { embeddedRelationships } from './embeddedRelationships.js';
 import type { EmbeddedScope } from './embeddedScope.js';
+import { getChannel, openInviteDialog } from './embeddedChannel.js';
+import { initiateImageUpload, openShareMomentDialog } from './embeddedMedia.js';
 import { shareLink } from './embeddedShare.js';
+import { subscribeArgs } from './embeddedVoice.js';
 import { participantsOf, wireParticipant } from './embeddedUsers.js';
 
 /** Events an Activity may subscribe to in the emulated desktop client. */
@@ -19,9 +22,14 @@ export const EMBEDDED_EVENTS: ReadonlySet<string> = new Set([
   'CURRENT_USER_UPDATE',
   'ENTITLEMENT_CREATE',
   'RELATIONSHIP_UPDATE',
-  // Accepted, never sent: the emulated desktop client has one layout, orientation and thermal state.
+  'VOICE_STATE_UPDATE',
+  'SPEAKING_START',
+  'SPEAKING_STOP',
+  'CURRENT_GUILD_MEMBER_UPDATE',
+  // Sent when the dashboard (or Emulator.setActivityLayout) changes the player's layout or orientation.
   'ACTIVITY_LAYOUT_MODE_UPDATE',
   'ORIENTATION_UPDATE',
+  // Accepted, never sent: the emulated desktop client has one thermal state.
   'THERMAL_STATE_UPDATE',
 ]);
 
@@ -130,8 +138,13 @@ function subscription(scope: EmbeddedScope, command: RpcCommand): unknown {
   }
   if (evt === 'RELATIONSHIP_UPDATE' && command.cmd === 'SUBSCRIBE')
     requireScope(scope, RELATIONSHIPS_SCOPE, evt);
-  if (command.cmd === 'SUBSCRIBE') scope.subscriptions.add(evt);
-  else scope.subscriptions.delete(evt);
+  if (command.cmd === 'SUBSCRIBE') {
+    scope.subscriptionArgs.set(evt, subscribeArgs(scope, command));
+    scope.subscriptions.add(evt);
+  } else {
+    scope.subscriptions.delete(evt);
+    scope.subscriptionArgs.delete(evt);
+  }
   return { evt };
 }
 
@@ -204,6 +217,14 @@ export async function runEmbeddedCommand(scope: EmbeddedScope, command: RpcComma
       return startPurchase(scope, args);
     case 'SHARE_LINK':
       return shareLink(scope, args);
+    case 'GET_CHANNEL':
+      return getChannel(scope, args);
+    case 'OPEN_INVITE_DIALOG':
+      return openInviteDialog(scope);
+    case 'OPEN_SHARE_MOMENT_DIALOG':
+      return openShareMomentDialog(scope, args);
+    case 'INITIATE_IMAGE_UPLOAD':
+      return initiateImageUpload(scope);
     case 'OPEN_EXTERNAL_LINK':
       return openExternalLink(scope, args);
     case 'GET_RELATIONSHIPS':

@@ -44,6 +44,20 @@ export function hostPageHtml(): string {
     </div>
   </form>
 </dialog>
+<dialog id="notice">
+  <form method="dialog">
+    <h1 id="notice-title"></h1>
+    <p id="notice-url"></p>
+    <div class="buttons"><button id="notice-close" value="close" class="primary">Close</button></div>
+  </form>
+</dialog>
+<dialog id="upload">
+  <form method="dialog">
+    <h1>Upload an image</h1>
+    <p><input type="file" id="upload-file" accept="image/*"></p>
+    <div class="buttons"><button id="upload-cancel" value="cancel">Cancel</button></div>
+  </form>
+</dialog>
 </body>
 </html>
 `;
@@ -180,6 +194,37 @@ export const HOST_JS = `'use strict';
         const list = $('blocked');
         list.append(item);
         if (list.children.length > 20) list.firstElementChild.remove();
+        break;
+      }
+      case 'dialog':
+        // The client's invite and share moment dialogs: what they would share.
+        $('notice-title').textContent = message.kind === 'invite' ? 'Invite friends to the Activity' : 'Share this moment';
+        $('notice-url').textContent = message.url;
+        if (!$('notice').open) $('notice').showModal();
+        break;
+      case 'upload': {
+        // The file picker of INITIATE_IMAGE_UPLOAD: the picked image goes up over HTTP (it may be megabytes).
+        const dialog = $('upload');
+        const input = $('upload-file');
+        input.value = '';
+        let done = false;
+        input.onchange = () => {
+          const file = input.files && input.files[0];
+          if (!file || done) return;
+          done = true;
+          dialog.close('sent');
+          fetch('${HOST_PREFIX}/upload?id=' + encodeURIComponent(message.id), {
+            method: 'POST',
+            headers: { 'content-type': file.type || 'application/octet-stream', 'x-filename': encodeURIComponent(file.name) },
+            body: file,
+          }).then((answer) => {
+            if (!answer.ok) send({ t: 'consent', id: message.id, approve: false });
+          }, () => send({ t: 'consent', id: message.id, approve: false }));
+        };
+        dialog.onclose = () => {
+          if (!done) { done = true; send({ t: 'consent', id: message.id, approve: false }); }
+        };
+        dialog.showModal();
         break;
       }
       case 'link':

@@ -28,6 +28,19 @@ export const ACTIVITY_HOOKS: readonly AdminHook[] = [
     run: (emulator) => emulator.activityInstances(),
   }),
   defineHook({
+    name: 'setActivityLayout',
+    area: AREA,
+    description:
+      "Changes the layout (focused, pip, grid) or orientation (portrait, landscape) of an instance's frames.",
+    args: z.strictObject({
+      instance: z.string().min(1).max(200),
+      user: userArg.exactOptional(),
+      layoutMode: z.enum(['focused', 'pip', 'grid']).exactOptional(),
+      orientation: z.enum(['portrait', 'landscape']).exactOptional(),
+    }),
+    run: (emulator, args) => ({ sent: emulator.setActivityLayout(args) }),
+  }),
+  defineHook({
     name: 'activityShares',
     area: AREA,
     description: 'The Activity links players shared from the game (shareLink), oldest first.',
