@@ -59,6 +59,12 @@ await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }) 
   showParticipants(participants);
 });
 
+// The client's layout of the Activity (focused, picture in picture, grid): the page says which it is in.
+const LAYOUTS = ['focused', 'picture in picture', 'grid'];
+await sdk.subscribe('ACTIVITY_LAYOUT_MODE_UPDATE', ({ layout_mode: mode }) => {
+  $('layout').textContent = `Layout: ${LAYOUTS[mode] ?? 'unknown'}`;
+});
+
 // The shop: a durable SKU (made in the developer portal) that gilds the board. The client shows its purchase
 // modal; ENTITLEMENT_CREATE also arrives when it is bought elsewhere (the store page, another window).
 const { skus } = await sdk.commands.getSkus();
