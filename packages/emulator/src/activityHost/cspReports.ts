@@ -37,8 +37,11 @@ export function readCspReport(req: IncomingMessage): Promise<BlockedRequest | un
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_CSP_REPORT_BYTES) {
+        // Answered at once; the rest is read and dropped (the server's request timeout bounds it).
+        chunks.length = 0;
+        req.removeAllListeners('data');
+        req.resume();
         resolve(undefined);
-        req.destroy();
         return;
       }
       chunks.push(chunk);

@@ -8,7 +8,6 @@ import type { EmbeddedScope, PickedImage } from './embeddedScope.js';
 /** The longest `mediaUrl` OPEN_SHARE_MOMENT_DIALOG takes (the SDK's schema). */
 const MAX_MEDIA_URL = 1024;
 
-
 /** A filename kept for a URL path: letters, digits, dot, dash and underscore, at most 100 characters. */
 function safeFilename(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
@@ -35,8 +34,11 @@ export function readPickedImage(req: IncomingMessage): Promise<PickedImage | str
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_ATTACHMENT_BYTES) {
+        // Answered at once; the rest is read and dropped (the server's request timeout bounds it).
+        chunks.length = 0;
+        req.removeAllListeners('data');
+        req.resume();
         resolve(`the image is larger than ${MAX_ATTACHMENT_BYTES} bytes`);
-        req.destroy();
         return;
       }
       chunks.push(chunk);
