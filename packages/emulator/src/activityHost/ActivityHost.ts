@@ -10,7 +10,7 @@ import { CSP_REPORT_PATH } from '../activities/framePolicy.js';
 import { readCspReport } from './cspReports.js';
 import { readPickedImage } from './embeddedMedia.js';
 import { EmbeddedConnection } from './EmbeddedConnection.js';
-import { embeddedMember, embeddedVoiceState } from './embeddedVoice.js';
+import { wireVoiceEvents } from './voiceEvents.js';
 import { embeddedEntitlement, type ConsoleLine } from './embeddedCommands.js';
 import { embeddedRelationship } from './embeddedRelationships.js';
 import { participantsOf } from './embeddedUsers.js';
@@ -52,7 +52,7 @@ export class ActivityHost {
   constructor(ctx: EmulatorContext, instances: ActivityInstances, calls: VoiceCalls) {
     this.#ctx = ctx;
     this.#instances = instances;
-    this.#wireVoiceEvents(calls);
+    wireVoiceEvents(ctx, calls, (evt, match, data, userId) => this.dispatchWhere(evt, match, data, userId));
     this.#wss.on('error', () => {
       // Only emitted in server mode, which noServer does not use; a listener keeps it from being fatal.
     });
@@ -243,36 +243,6 @@ export class ActivityHost {
     if (built === null) return 0;
     for (const c of frames) c.dispatch(evt, built);
     return frames.length;
-  }
-
-  /** Voice states, speaking and the player's own member changes reach the frames that asked for them. */
-  #wireVoiceEvents(calls: VoiceCalls): void {
-    const ctx = this.#ctx;
-    ctx.guilds.voice.on('voiceState', (state) => {
-      if (state.channelId === null || this.#connections.size === 0) return;
-      const joined = { ...state, channelId: state.channelId };
-      this.dispatchWhere('VOICE_STATE_UPDATE', { channel_id: state.channelId }, () =>
-        embeddedVoiceState(ctx, joined),
-      );
-    });
-    calls.on('speaking', (channelId, userId, speaking) => {
-      this.dispatchWhere(
-        speaking === 0 ? 'SPEAKING_STOP' : 'SPEAKING_START',
-        { channel_id: channelId },
-        () => ({
-          channel_id: channelId,
-          user_id: userId,
-        }),
-      );
-    });
-    ctx.guilds.on('memberUpdated', (guildId, userId) => {
-      this.dispatchWhere(
-        'CURRENT_GUILD_MEMBER_UPDATE',
-        { guild_id: guildId },
-        () => embeddedMember(ctx, guildId, userId),
-        userId,
-      );
-    });
   }
 
   /**
