@@ -42,11 +42,7 @@ function subscribe(frame: Frame, evt: string, args?: Record<string, unknown>): P
       w.heard ??= [];
       const heard = w.heard;
       try {
-        await w.sdk.subscribe(
-          evt as never,
-          ((data: unknown) => heard.push([evt, data])),
-          args as never,
-        );
+        await w.sdk.subscribe(evt as never, (data: unknown) => heard.push([evt, data]), args as never);
         return 'ok' as const;
       } catch (error) {
         return (error as { code: number }).code;
@@ -78,7 +74,7 @@ function trySubscribe(frame: Frame, evt: string, args?: Record<string, unknown>)
 }
 
 function heard(frame: Frame): Promise<Heard> {
-  return frame.evaluate(() => ((globalThis as unknown as { heard?: Heard }).heard ?? []));
+  return frame.evaluate(() => (globalThis as unknown as { heard?: Heard }).heard ?? []);
 }
 
 describe('voice, member and layout events and GET_CHANNEL in the Activity host (Chromium)', () => {
