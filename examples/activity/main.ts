@@ -52,8 +52,11 @@ const emulator = await startEmulator({
 // Made in the developer portal: what the game's shop sells (the emulator takes no payment).
 emulator.createSku({ name: 'Golden Board', type: 'durable', price: { amount: 499, currency: 'usd' } });
 const game = await startActivityServer({ api: emulator.api, clientId: emulator.applicationId, clientSecret });
-// The portal's URL Mappings page: the root goes to the game's own server.
-emulator.setActivityUrlMappings([{ prefix: '/', target: game.url }]);
+// The portal's URL Mappings page: the root goes to the game's own server, /tips to the tips service.
+emulator.setActivityUrlMappings([
+  { prefix: '/', target: game.url },
+  { prefix: '/tips', target: game.tipsUrl },
+]);
 
 const guild = emulator.guilds()[0];
 const voice = guild?.channels.find((c) => c.type === 2);

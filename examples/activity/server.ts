@@ -15,6 +15,7 @@ import { GameBackend } from 'sdkpp/backend';
 import { WebSocketServer } from 'ws';
 
 import { Rooms } from './rooms.js';
+import { startTipsServer } from './tips.js';
 
 /** Where the server finds the platform and who it is there. */
 export interface ActivityServerOptions {
@@ -32,6 +33,8 @@ export interface ActivityServerOptions {
 export interface ActivityServer {
   /** Its origin, e.g. `http://127.0.0.1:5173`: the root URL mapping points here. */
   url: string;
+  /** The tips service's origin (another origin): the `/tips` URL mapping points here. */
+  tipsUrl: string;
   rooms: Rooms;
   close(): Promise<void>;
 }
@@ -99,6 +102,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 /** Starts the game server. */
 export async function startActivityServer(options: ActivityServerOptions): Promise<ActivityServer> {
   const rooms = new Rooms(options.api);
+  const tips = await startTipsServer();
   // The code exchange only: the server holds the client secret (and no bot token).
   const backend = new GameBackend({
     apiBase: options.api,
@@ -109,7 +113,8 @@ export async function startActivityServer(options: ActivityServerOptions): Promi
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://game');
     if (url.pathname === '/api/config') {
-      json(res, 200, { clientId: options.clientId });
+      // The tips service's host, as a game would have its third-party API's host in its own configuration.
+      json(res, 200, { clientId: options.clientId, tipsHost: new URL(tips.url).host });
     } else if (url.pathname === '/api/token' && req.method === 'POST') {
       readJson(req)
         .then(async (body) => {
@@ -144,9 +149,11 @@ export async function startActivityServer(options: ActivityServerOptions): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    tipsUrl: tips.url,
     rooms,
     close: async () => {
       await backend.close();
+      await tips.close();
       rooms.close();
       sockets.close();
       server.closeAllConnections();

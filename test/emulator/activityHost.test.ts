@@ -408,7 +408,9 @@ describe('the Activity host: the desktop client around the game frame', () => {
       code: 4000,
     });
     expect((await host.command('GET_QUEST')).data).toMatchObject({ code: 4002 });
-    expect((await host.command('SUBSCRIBE', {}, 'VOICE_STATE_UPDATE')).data).toMatchObject({ code: 4004 });
+    // Voice events are known now; without AUTHENTICATE and rpc.voice.read they are 4006. An unknown one is 4004.
+    expect((await host.command('SUBSCRIBE', {}, 'VOICE_STATE_UPDATE')).data).toMatchObject({ code: 4006 });
+    expect((await host.command('SUBSCRIBE', {}, 'VOICE_CHANNEL_SELECT')).data).toMatchObject({ code: 4004 });
 
     for (let i = 0; i < 205; i += 1) {
       void host.command('CAPTURE_LOG', { level: 'log', message: `line ${i} access_token=xyz` });

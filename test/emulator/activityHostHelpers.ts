@@ -145,7 +145,8 @@ export function voiceChannel(emu: Emulator): string {
 }
 
 /**
- * Starts the sample's game server (Catch the Star) behind an emulator's root URL mapping. Call it at the top
+ * Starts the sample's game server (Catch the Star) behind an emulator's root URL mapping (and its tips service
+ * behind `/tips`). Call it at the top
  * level of a test file: the servers it starts are closed after each test.
  */
 export function sampleGames(): (emu: Emulator, clientSecret: string) => Promise<ActivityServer> {
@@ -156,7 +157,10 @@ export function sampleGames(): (emu: Emulator, clientSecret: string) => Promise<
   return async (emu, clientSecret) => {
     const game = await startActivityServer({ api: emu.api, clientId: emu.applicationId, clientSecret });
     games.push(game);
-    emu.setActivityUrlMappings([{ prefix: '/', target: game.url }]);
+    emu.setActivityUrlMappings([
+      { prefix: '/', target: game.url },
+      { prefix: '/tips', target: game.tipsUrl },
+    ]);
     return game;
   };
 }

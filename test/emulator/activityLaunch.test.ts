@@ -39,8 +39,8 @@ async function command(emu: Emulator, body: Record<string, unknown>): Promise<vo
 }
 
 describe('launching the Activity from interactions', () => {
-  it('an entry point with DISCORD_LAUNCH_ACTIVITY launches without asking the app', async () => {
-    const { emu } = await loggedEmulator(running, { users: 2 });
+  it('an entry point with DISCORD_LAUNCH_ACTIVITY launches without asking the app, and the platform posts its follow-up', async () => {
+    const { emu } = await loggedEmulator(running, { users: 2, applicationName: 'Catch the Star' });
     let delivered = 0;
     const url = await listen(
       createServer(
@@ -66,6 +66,19 @@ describe('launching the Activity from interactions', () => {
     expect(launched.delivery).toContain('DISCORD_LAUNCH_ACTIVITY');
     expect(delivered).toBe(pings);
     expect(launched.activity?.instanceId).toMatch(/^i-\d+-gc-\d+-\d+$/);
+    // The platform's follow-up message is in the channel: the app's, on the invocation, naming the launcher.
+    const history = await call(emu, `Bot ${emu.botToken}`, 'GET', `/channels/${general(emu)}/messages`);
+    const followUp = (history.json as Record<string, unknown>[]).find(
+      (m) => (m.interaction_metadata as { id?: string } | undefined)?.id === launched.id,
+    );
+    expect(followUp).toMatchObject({
+      author: { bot: true },
+      interaction_metadata: { type: 2, user: { id: emu.users[0]?.id } },
+      embeds: [{ title: 'Catch the Star' }],
+    });
+    expect((followUp?.embeds as { description: string }[])[0]?.description).toContain(
+      `<@${emu.users[0]?.id}> launched`,
+    );
     // The launch link is a working host page: the frame opens in that instance.
     const host = await HostSocket.open(emu, launched.activity?.url ?? '');
     expect((await host.place()).get('instance_id')).toBe(launched.activity?.instanceId);

@@ -206,7 +206,7 @@ describe('sdkpp emulator call', { timeout: 60_000 }, () => {
     expect(list.stdout).toContain(
       '  createSku {name: string, type: "durable"|"consumable"|"subscription", periodMs?: integer, price?: {amount: integer, currency: string}}\n      Creates a SKU',
     );
-    expect(list.stdout).toContain('  launchActivity {user: string, channel?: string}\n');
+    expect(list.stdout).toContain('  launchActivity {user: string, channel?: string, link?: string}\n');
     expect(list.stdout).toMatch(
       / {2}invokeCommand \{user: string, command: string, .*awaitResponse\?: boolean, timeoutMs\?: integer\}/,
     );

@@ -98,7 +98,12 @@ describe('what sdkpp emulator call makes is seen by discord.js and by a browser'
         clientId: info.applicationId,
         clientSecret: info.clientSecret,
       });
-      await called(env, 'setActivityUrlMappings', { mappings: [{ prefix: '/', target: game.url }] });
+      await called(env, 'setActivityUrlMappings', {
+        mappings: [
+          { prefix: '/', target: game.url },
+          { prefix: '/tips', target: game.tipsUrl },
+        ],
+      });
       await called(env, 'createSku', {
         name: 'Golden Board',
         type: 'durable',

@@ -17,6 +17,7 @@ const EMULATOR_FLAGS = [
   '--no-rpc',
   '--rpc-user NAME',
   '--no-seed-guild',
+  '--no-activity-csp',
   '--rate-limits P',
   '--http-latency MS',
   '--voice-port N',

@@ -40,6 +40,12 @@ describe('the dashboard launches the Activity', () => {
     const [instance] = emu.activityInstances();
     const row = page.locator(`#activity-instances tr[data-instance-id="${instance?.id ?? ''}"]`);
     await row.locator('.players', { hasText: 'bob' }).waitFor({ timeout: 5000 });
+    // The instance's Layout control: picture in picture reaches the game's SDK as ACTIVITY_LAYOUT_MODE_UPDATE.
+    await row.locator('select[name=layoutMode]').selectOption('pip');
+    await window
+      .frameLocator('iframe')
+      .locator('#layout', { hasText: 'Layout: picture in picture' })
+      .waitFor({ timeout: 5000 });
     await window.close();
     await eventually(() => emu.activityInstances().length === 0, 5000, 'the instance ended');
     await row.waitFor({ state: 'detached', timeout: 5000 });

@@ -56,6 +56,9 @@ describe('the real Embedded App SDK in the Activity host (Chromium)', () => {
     expect(await aliceFrame.locator('#instance').innerText()).toBe(aliceLaunch.instanceId);
     expect(await bobFrame.locator('#instance').innerText()).toBe(aliceLaunch.instanceId);
     expect(await alicePage.locator('#participants li').allInnerTexts()).toEqual(['Alice', 'Bob']);
+    // The tips service is another origin: the page reached it through the /tips mapping (patchUrlMappings).
+    await aliceFrame.locator('#tip', { hasText: 'star' }).waitFor({ timeout: 5000 });
+    expect(await alicePage.locator('#blocked li').count()).toBe(0);
 
     // The game's own server took the code (exchanged with the secret) and put both in one room.
     await aliceFrame.locator('#scores li', { hasText: 'Bob: 0' }).waitFor({ timeout: 10_000 });

@@ -1,6 +1,6 @@
 // Catch the Star, the page: it runs inside the client's frame and talks to it through the Embedded App SDK,
 // and to its own server (through the Activity proxy, so plain relative URLs) for the token and the game.
-import { DiscordSDK, PriceUtils } from './sdk/index.mjs';
+import { DiscordSDK, PriceUtils, patchUrlMappings } from './sdk/index.mjs';
 
 const $ = (id) => document.getElementById(id);
 const status = (text) => {
@@ -11,7 +11,16 @@ const SCOPES = ['identify', 'rpc.activities.write'];
 const STARS_TO_WIN = 5;
 const CELLS = 36;
 
-const { clientId } = await (await fetch('/api/config')).json();
+const { clientId, tipsHost } = await (await fetch('/api/config')).json();
+// The frame may reach its own proxy origin only: requests to the tips service go through the /tips URL
+// mapping. patchUrlMappings rewrites fetch, WebSocket and XHR URLs to it (unprefixed, the 2.2 default).
+patchUrlMappings([{ prefix: '/tips', target: tipsHost }]);
+fetch(`http://${tipsHost}/tip`)
+  .then((answer) => answer.json())
+  .then(({ tip }) => {
+    $('tip').textContent = tip;
+  })
+  .catch((error) => console.warn(`no tip: ${error.message}`));
 const sdk = new DiscordSDK(clientId);
 await sdk.ready();
 $('instance').textContent = sdk.instanceId;
@@ -48,6 +57,12 @@ const showParticipants = (participants) => {
 showParticipants((await sdk.commands.getInstanceConnectedParticipants()).participants);
 await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', ({ participants }) => {
   showParticipants(participants);
+});
+
+// The client's layout of the Activity (focused, picture in picture, grid): the page says which it is in.
+const LAYOUTS = ['focused', 'picture in picture', 'grid'];
+await sdk.subscribe('ACTIVITY_LAYOUT_MODE_UPDATE', ({ layout_mode: mode }) => {
+  $('layout').textContent = `Layout: ${LAYOUTS[mode] ?? 'unknown'}`;
 });
 
 // The shop: a durable SKU (made in the developer portal) that gilds the board. The client shows its purchase

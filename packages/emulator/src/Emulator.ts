@@ -33,6 +33,7 @@ import { seedGuild } from './social/seedGuild.js';
 import { Lobbies } from './social/Lobbies.js';
 import { ActivityHost } from './activityHost/ActivityHost.js';
 import { ActivityInstances } from './activities/ActivityInstances.js';
+import { ActivityShares } from './activities/ActivityShares.js';
 import { ActivityProxy, activityOrigin } from './activities/ActivityProxy.js';
 import { activityInstances, launchActivity, launchFor } from './activityHost/activityAdmin.js';
 import { wireBotGateway } from './bot/botGateway.js';
@@ -89,6 +90,8 @@ import type {
   EmulatorSubscription,
   EmulatorUrlMapping,
   EmulatorActivityInstance,
+  EmulatorActivityShare,
+  SetActivityLayoutOptions,
   EmulatorActivityLaunch,
   LaunchActivityOptions,
   EmulatorInteraction,
@@ -245,7 +248,7 @@ class RunningEmulator implements Emulator {
     voice: { server: VoiceServer; calls: VoiceCalls; caFile: string | null; engine: MediaEngine },
   ) {
     this.#ctx = ctx;
-    this.#activityHost = new ActivityHost(ctx, ctx.activities);
+    this.#activityHost = new ActivityHost(ctx, ctx.activities, voice.calls);
     this.#voiceServer = voice.server;
     this.voice = voiceApi(voice.server, voice.calls);
     this.#wallClock = wallClock;
@@ -725,6 +728,23 @@ class RunningEmulator implements Emulator {
     return activityInstances(this.#ctx, this.#activityHost);
   }
 
+  setActivityLayout(options: SetActivityLayoutOptions): number {
+    if (!this.#ctx.activities.get(options.instance))
+      throw new RangeError(`setActivityLayout: no instance "${options.instance}"`);
+    const user = options.user === undefined ? undefined : this.#ctx.store.findUser(options.user);
+    if (options.user !== undefined && !user)
+      throw new RangeError(`setActivityLayout: no user "${options.user}"`);
+    return this.#activityHost.setLayout(options.instance, {
+      ...(user === undefined ? {} : { userId: user.id }),
+      ...(options.layoutMode === undefined ? {} : { layoutMode: options.layoutMode }),
+      ...(options.orientation === undefined ? {} : { orientation: options.orientation }),
+    });
+  }
+
+  activityShares(): EmulatorActivityShare[] {
+    return this.#ctx.activityShares.list();
+  }
+
   setAutoModKeywords(guildId: string, keywords: string[]): void {
     if (!this.#ctx.guilds.guild(guildId)) throw new RangeError(`no guild "${guildId}"`);
     this.#ctx.guilds.setAutoModKeywords(guildId, keywords);
@@ -999,8 +1019,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     flow,
     interactionsEndpoint,
     premium,
-    activityProxy: new ActivityProxy(store.state.application.id, resolved.activityUrlMappings, log),
+    activityProxy: new ActivityProxy(
+      store.state.application.id,
+      resolved.activityUrlMappings,
+      log,
+      resolved.activityContentSecurityPolicy ? urls.http : null,
+    ),
     activities: new ActivityInstances({ nextId: () => store.nextId(), now: () => store.now() }),
+    activityShares: new ActivityShares(),
     lobbies: new Lobbies({ store, hub, log, channel: (id) => guilds.channel(id) }),
     signer,
     webhooks,

@@ -1,5 +1,6 @@
 import type { Accounts } from './accounts/Accounts.js';
 import type { ActivityInstances } from './activities/ActivityInstances.js';
+import type { ActivityShares } from './activities/ActivityShares.js';
 import type { ActivityProxy } from './activities/ActivityProxy.js';
 import type { BotGateway } from './bot/botGateway.js';
 import type { GatewayHub } from './gateway/GatewayHub.js';
@@ -82,6 +83,8 @@ export interface EmulatorContext {
   activityProxy: ActivityProxy;
   /** The live Activity instances and their participants. */
   activities: ActivityInstances;
+  /** The Activity links players shared from the game. */
+  activityShares: ActivityShares;
   /** SKUs, entitlements and subscriptions. */
   premium: Premium;
   /** The bot's view of guilds over the gateway. */

@@ -44,6 +44,8 @@ export type {
   EmulatorSubscription,
   EmulatorUrlMapping,
   EmulatorActivityInstance,
+  EmulatorActivityShare,
+  SetActivityLayoutOptions,
   EmulatorActivityLaunch,
   EmulatorSkuPrice,
   EmulatorInteractionLaunch,

@@ -30,6 +30,8 @@ export interface ResolvedOptions extends ContextOptions {
   channelObfuscation: boolean;
   /** {@link EmulatorOptions.activityUrlMappings}, checked. */
   activityUrlMappings: UrlMapping[];
+  /** {@link EmulatorOptions.activityContentSecurityPolicy}. */
+  activityContentSecurityPolicy: boolean;
   heartbeatIntervalMs: number;
   resumeWindowMs: number;
   gatewayRateLimit: { count: number; windowMs: number };
@@ -147,6 +149,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     privilegedIntents: privilegedIntentBits(options.privilegedIntents ?? []),
     channelObfuscation: options.channelObfuscation ?? false,
     activityUrlMappings: checkMappings(options.activityUrlMappings ?? []),
+    activityContentSecurityPolicy: options.activityContentSecurityPolicy ?? true,
     heartbeatIntervalMs: positiveInt('heartbeatIntervalMs', options.heartbeatIntervalMs, 41_250),
     codeTtlMs: positiveInt('codeTtlMs', options.codeTtlMs, 100_000),
     accessTokenTtlSeconds: positiveInt('accessTokenTtlSeconds', options.accessTokenTtlSeconds, 604_800),

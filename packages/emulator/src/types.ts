@@ -50,6 +50,13 @@ export interface EmulatorOptions {
    * Requests to {@link Emulator.activityUrl} go through them. @defaultValue none
    */
   activityUrlMappings?: EmulatorUrlMapping[];
+  /**
+   * The platform's Content Security Policy on the game's documents (every HTML answer of the Activity proxy):
+   * the frame may reach its own proxy origin only, so a request that production would block fails here too,
+   * and the host page logs it with the URL mapping that would allow it. `false` turns it off for debugging
+   * (CLI `--no-activity-csp`). @defaultValue `true`
+   */
+  activityContentSecurityPolicy?: boolean;
   /** Extra custom URI schemes whose `<scheme>:/authorize/callback` is a registered redirect URI. */
   customSchemes?: string[];
   /**
@@ -697,6 +704,47 @@ export interface LaunchActivityOptions {
    * launch is private to the player (a new instance each time).
    */
   channel?: string;
+  /**
+   * An Activity link the player opened (one a `shareLink` made, `<http>/activities/<application_id>?custom_id=…`):
+   * the game reads its `custom_id` as the SDK's `customId`. Throws a RangeError for another URL.
+   */
+  link?: string;
+}
+
+/** What {@link Emulator.setActivityLayout} changes. */
+export interface SetActivityLayoutOptions {
+  /** The instance's id. */
+  instance: string;
+  /** Only this player's frames (username or id); every player's when absent. */
+  user?: string;
+  /** The client's layout of the Activity. */
+  layoutMode?: 'focused' | 'pip' | 'grid';
+  /** The screen's orientation. */
+  orientation?: 'portrait' | 'landscape';
+}
+
+/** An Activity link a player shared from the game with `shareLink`. */
+export interface EmulatorActivityShare {
+  /** The share's id. */
+  id: string;
+  /** Who shared it. */
+  userId: string;
+  /** The link: pass it as `link` to {@link Emulator.launchActivity} to open it as a player. */
+  url: string;
+  /** The game's `custom_id`, or null. */
+  customId: string | null;
+  /** The game's `link_id`, or null. */
+  linkId: string | null;
+  /** The message the game sent with the link. */
+  message: string;
+  /** How the player shared it in the client's share modal: copied the link, or sent it in a channel. */
+  via: 'copy' | 'send';
+  /** The channel the link was sent in, or null. */
+  channelId: string | null;
+  /** The channel message carrying the link, or null. */
+  messageId: string | null;
+  /** When, in the emulator's clock (ms). */
+  sharedAt: number;
 }
 
 /** One player's launch of the Activity. */
@@ -1396,6 +1444,15 @@ export interface Emulator extends EmulatorInfo {
   launchActivity(options: LaunchActivityOptions): EmulatorActivityLaunch;
   /** The live Activity instances, with their connected participants and console lines. */
   activityInstances(): EmulatorActivityInstance[];
+  /**
+   * Changes how the players' clients show an instance's frames, as the dashboard's control does: the layout
+   * (`focused`, `pip`, `grid`: ACTIVITY_LAYOUT_MODE_UPDATE) and the screen's orientation (`portrait`,
+   * `landscape`: ORIENTATION_UPDATE), to every frame of the instance subscribed to them (or only `user`'s).
+   * Returns how many events were sent; throws a RangeError for an unknown instance.
+   */
+  setActivityLayout(options: SetActivityLayoutOptions): number;
+  /** The Activity links players shared from the game (`shareLink`), oldest first (the last 1000). */
+  activityShares(): EmulatorActivityShare[];
   /** Keywords AutoMod blocks in a guild: a message or edit containing one gets 400 200000. */
   setAutoModKeywords(guildId: string, keywords: string[]): void;
   /**

@@ -35,6 +35,8 @@ export interface ActivityInstance {
 interface LaunchTicket {
   userId: string;
   instanceId: string;
+  /** The `custom_id` of the Activity link the player opened, if they opened one. */
+  customId: string | null;
 }
 
 /** Events of {@link ActivityInstances}. */
@@ -65,9 +67,13 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
 
   /**
    * Launches (or joins) the instance of `place` for `userId`; returns it and the ticket of the player's host
-   * page. Throws a RangeError past {@link MAX_ACTIVITY_INSTANCES}.
+   * page, whose frame gets `customId` (of an Activity link the player opened) as the SDK's `custom_id`. Throws a RangeError past {@link MAX_ACTIVITY_INSTANCES}.
    */
-  launch(userId: string, place: ActivityPlace): { instance: ActivityInstance; ticket: string } {
+  launch(
+    userId: string,
+    place: ActivityPlace,
+    customId: string | null = null,
+  ): { instance: ActivityInstance; ticket: string } {
     const locationId =
       place.channelId === null ? `pc-${userId}` : `gc-${place.guildId ?? '0'}-${place.channelId}`;
     let instance =
@@ -91,7 +97,7 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
       this.#instances.set(instance.id, instance);
     }
     const ticket = randomToken();
-    this.#tickets.set(ticket, { userId, instanceId: instance.id });
+    this.#tickets.set(ticket, { userId, instanceId: instance.id, customId });
     if (this.#tickets.size > MAX_TICKETS) {
       const oldest = this.#tickets.keys().next().value;
       if (oldest !== undefined) this.#tickets.delete(oldest);
@@ -100,10 +106,12 @@ export class ActivityInstances extends TypedEmitter<ActivityInstanceEvents> {
   }
 
   /** The instance and player a host-page ticket stands for, while the instance lives. */
-  redeem(ticket: string): { instance: ActivityInstance; userId: string } | undefined {
+  redeem(
+    ticket: string,
+  ): { instance: ActivityInstance; userId: string; customId: string | null } | undefined {
     const pass = this.#tickets.get(ticket);
     const instance = pass && this.#instances.get(pass.instanceId);
-    return pass && instance ? { instance, userId: pass.userId } : undefined;
+    return pass && instance ? { instance, userId: pass.userId, customId: pass.customId } : undefined;
   }
 
   /** One more frame of `userId` connected to the instance. */

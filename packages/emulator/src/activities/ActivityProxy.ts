@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 import type { EmulatorLog } from '../log.js';
+import { framePolicy } from './framePolicy.js';
 
 /** One URL mapping of the developer portal: requests under `prefix` go to `target`. */
 export interface UrlMapping {
@@ -213,12 +214,39 @@ function splitOnce(text: string, separator: string): [string, string] {
 export class ActivityProxy {
   readonly #host: string;
   readonly #log: EmulatorLog;
+  readonly #cdnOrigin: string | null;
   #mappings: UrlMapping[];
 
-  constructor(applicationId: string, mappings: readonly UrlMapping[], log: EmulatorLog) {
+  /**
+   * @param cdnOrigin - the platform CDN's origin the game's documents may load images from; null turns the
+   *   Content Security Policy of the game's documents off (the emulator's debugging switch).
+   */
+  constructor(
+    applicationId: string,
+    mappings: readonly UrlMapping[],
+    log: EmulatorLog,
+    cdnOrigin: string | null = null,
+  ) {
     this.#host = activityHost(applicationId);
     this.#mappings = checkMappings(mappings);
     this.#log = log;
+    this.#cdnOrigin = cdnOrigin;
+  }
+
+  /**
+   * The answer's headers as the frame gets them: end to end only, and on an HTML document the platform's
+   * Content Security Policy beside any the game's server set (a browser enforces each).
+   */
+  #answerHeaders(req: IncomingMessage, answer: IncomingMessage): Record<string, string | string[]> {
+    const headers = endToEnd(answer.headers);
+    const type = (answer.headers['content-type'] ?? '').toLowerCase();
+    if (this.#cdnOrigin === null || !type.startsWith('text/html')) return headers;
+    // owns() matched the Host header to the proxy host, so it names the origin the frame is on.
+    const policy = framePolicy(`http://${req.headers.host ?? this.#host}`, this.#cdnOrigin);
+    const own = headers['content-security-policy'];
+    headers['content-security-policy'] =
+      own === undefined ? policy : [...(Array.isArray(own) ? own : [own]), policy];
+    return headers;
   }
 
   /** Replaces the URL mappings (the portal's URL Mappings page). */
@@ -264,7 +292,7 @@ export class ActivityProxy {
       target,
       { method: req.method ?? 'GET', headers: endToEnd(req.headers), timeout: PROXY_TIMEOUT_MS },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+        res.writeHead(answer.statusCode ?? 502, this.#answerHeaders(req, answer));
         answer.pipe(res);
         answer.on('error', () => res.destroy());
       },

@@ -5,7 +5,12 @@ import { WebSocketServer } from 'ws';
 
 import type { ActivityInstance, ActivityInstances } from '../activities/ActivityInstances.js';
 import type { EmulatorContext } from '../context.js';
+import type { VoiceCalls } from '../voice/VoiceCalls.js';
+import { CSP_REPORT_PATH } from '../activities/framePolicy.js';
+import { readCspReport } from './cspReports.js';
+import { readPickedImage } from './embeddedMedia.js';
 import { EmbeddedConnection } from './EmbeddedConnection.js';
+import { wireVoiceEvents } from './voiceEvents.js';
 import { embeddedEntitlement, type ConsoleLine } from './embeddedCommands.js';
 import { embeddedRelationship } from './embeddedRelationships.js';
 import { participantsOf } from './embeddedUsers.js';
@@ -16,6 +21,17 @@ const MAX_HOST_MESSAGE_BYTES = 256 * 1024;
 
 /** How many frames one player may have open in one instance (windows, reloads). */
 export const MAX_FRAMES_PER_PLAYER = 8;
+
+/** The SDK's layout mode numbers. */
+const LAYOUT_MODES = { focused: 0, pip: 1, grid: 2 } as const;
+
+/** A change of how the client shows an instance's frames (see {@link ActivityHost.setLayout}). */
+export interface ActivityLayoutChange {
+  /** Only this player's frames; every player's when absent. */
+  userId?: string;
+  layoutMode?: keyof typeof LAYOUT_MODES;
+  orientation?: 'portrait' | 'landscape';
+}
 
 /** How many console lines of each instance are kept (the oldest go first). */
 export const CONSOLE_LINES_KEPT = 200;
@@ -33,9 +49,10 @@ export class ActivityHost {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_HOST_MESSAGE_BYTES });
   #nextId = 1;
 
-  constructor(ctx: EmulatorContext, instances: ActivityInstances) {
+  constructor(ctx: EmulatorContext, instances: ActivityInstances, calls: VoiceCalls) {
     this.#ctx = ctx;
     this.#instances = instances;
+    wireVoiceEvents(ctx, calls, (evt, match, data, userId) => this.dispatchWhere(evt, match, data, userId));
     this.#wss.on('error', () => {
       // Only emitted in server mode, which noServer does not use; a listener keeps it from being fatal.
     });
@@ -83,6 +100,14 @@ export class ActivityHost {
       'x-content-type-options': 'nosniff',
       'content-security-policy': HOST_CSP,
     };
+    if (path === CSP_REPORT_PATH && req.method === 'POST') {
+      this.#cspReport(req, res);
+      return;
+    }
+    if (path === `${HOST_PREFIX}/upload` && req.method === 'POST') {
+      this.#upload(req, res);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end();
       return;
@@ -101,6 +126,40 @@ export class ActivityHost {
     }
     res.writeHead(200, { ...headers, 'content-type': body.type });
     res.end(req.method === 'HEAD' ? undefined : body.text);
+  }
+
+  /**
+   * A violation report of a game's document: the frame that made the request tells its host page (which logs
+   * it in the player's console) and the emulator's log, with the URL mapping that would allow it.
+   */
+  #cspReport(req: IncomingMessage, res: ServerResponse): void {
+    void readCspReport(req).then((blocked) => {
+      res.writeHead(blocked ? 204 : 400, { 'cache-control': 'no-store' }).end();
+      if (!blocked) return;
+      const frame = [...this.#connections].find((c) => c.frameId === blocked.frameId);
+      if (frame) frame.blocked(blocked);
+      else this.#ctx.log.line('activity', `blocked ${blocked.directive} ${blocked.url}: ${blocked.hint}`);
+    });
+  }
+
+  /** An image the host page's file picker uploads for a frame's INITIATE_IMAGE_UPLOAD (`?id=` names it). */
+  #upload(req: IncomingMessage, res: ServerResponse): void {
+    const id = new URL(req.url ?? '/', 'http://host').searchParams.get('id') ?? '';
+    const frame = [...this.#connections].find((c) => c.awaitsUpload(id));
+    if (!frame) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('No file picker is open\n');
+      return;
+    }
+    void readPickedImage(req).then((image) => {
+      if (typeof image === 'string') {
+        this.#ctx.log.line('activity', `frame ${frame.id}: upload refused (${image})`);
+        res.writeHead(400, { 'content-type': 'text/plain', connection: 'close' }).end(`${image}\n`);
+        return;
+      }
+      frame.uploaded(id, image);
+      res.writeHead(204).end();
+    });
   }
 
   /** Takes the host page's WebSocket; a missing or stale ticket is refused with 403 and a log line. */
@@ -137,7 +196,7 @@ export class ActivityHost {
         id,
         ws,
         this.#ctx,
-        { instance: pass.instance, user },
+        { instance: pass.instance, user, customId: pass.customId },
         {
           instances: this.#instances,
           captureLog: (instance, line) => this.#keep(instance, line),
@@ -166,6 +225,49 @@ export class ActivityHost {
     const built = data();
     for (const c of frames) c.dispatch(evt, built);
     return frames.length;
+  }
+
+  /**
+   * Sends an event to the ready frames subscribed to it whose subscription arguments match (`channel_id`,
+   * `guild_id`) and, when given, whose player is `userId`; builds the data only when one is.
+   */
+  dispatchWhere(evt: string, match: Record<string, string>, data: () => unknown, userId?: string): number {
+    const frames = [...this.#connections].filter((c) => {
+      if (!c.ready || !c.subscriptions.has(evt) || (userId !== undefined && c.user.id !== userId))
+        return false;
+      const args = c.subscriptionArgs.get(evt) ?? {};
+      return Object.entries(match).every(([name, value]) => args[name] === value);
+    });
+    if (frames.length === 0) return 0;
+    const built = data();
+    if (built === null) return 0;
+    for (const c of frames) c.dispatch(evt, built);
+    return frames.length;
+  }
+
+  /**
+   * The player's client changed how it shows the instance's frames (the dashboard's control): its layout
+   * (ACTIVITY_LAYOUT_MODE_UPDATE: 0 focused, 1 picture in picture, 2 grid) and the screen's orientation
+   * (ORIENTATION_UPDATE: 0 portrait, 1 landscape, with the deprecated string). Returns how many frames were told.
+   */
+  setLayout(instanceId: string, change: ActivityLayoutChange): number {
+    let told = 0;
+    for (const c of this.#connections) {
+      if (c.instance.id !== instanceId || (change.userId !== undefined && c.user.id !== change.userId))
+        continue;
+      if (change.layoutMode !== undefined)
+        told += Number(
+          c.dispatch('ACTIVITY_LAYOUT_MODE_UPDATE', { layout_mode: LAYOUT_MODES[change.layoutMode] }),
+        );
+      if (change.orientation !== undefined)
+        told += Number(
+          c.dispatch('ORIENTATION_UPDATE', {
+            screen_orientation: change.orientation === 'portrait' ? 0 : 1,
+            orientation: change.orientation,
+          }),
+        );
+    }
+    return told;
   }
 
   /** Closes every frame (the emulator is stopping). */

@@ -18,6 +18,8 @@ import {
 import { priceText } from '../premium/premiumWire.js';
 import { SCOPE_DESCRIPTIONS } from '../store/scopes.js';
 import type { UserRecord } from '../store/types.js';
+import { BLOCKED_LINES_PER_FRAME, type BlockedRequest } from './cspReports.js';
+import type { PickedImage } from './embeddedScope.js';
 import { runEmbeddedCommand, type ConsoleLine, type EmbeddedScope } from './embeddedCommands.js';
 import { hostMessage, HostMessageError, type HostMessage } from './hostProtocol.js';
 
@@ -45,22 +47,25 @@ export class EmbeddedConnection {
   readonly id: string;
   readonly frameId = randomUUID();
   readonly subscriptions = new Set<string>();
+  readonly subscriptionArgs = new Map<string, Record<string, string>>();
   readonly instance: ActivityInstance;
   readonly user: UserRecord;
   readonly #ws: WebSocket;
   readonly #ctx: EmulatorContext;
   readonly #hooks: ConnectionHooks;
   readonly #scope: EmbeddedScope;
-  readonly #consents = new Map<string, (approved: boolean) => void>();
+  readonly #consents = new Map<string, (answer: { approve: boolean; choice?: string }) => void>();
+  readonly #uploads = new Map<string, (image: PickedImage | null) => void>();
   #handshaken = false;
   #closed = false;
+  #blockedLines = 0;
   readonly #handshakeTimer: NodeJS.Timeout;
 
   constructor(
     id: string,
     ws: WebSocket,
     ctx: EmulatorContext,
-    pass: { instance: ActivityInstance; user: UserRecord },
+    pass: { instance: ActivityInstance; user: UserRecord; customId: string | null },
     hooks: ConnectionHooks,
   ) {
     this.id = id;
@@ -75,6 +80,7 @@ export class EmbeddedConnection {
       instance: pass.instance,
       source: this.source,
       subscriptions: this.subscriptions,
+      subscriptionArgs: this.subscriptionArgs,
       authenticated: null,
       consent: (request) =>
         this.#ask({
@@ -83,6 +89,13 @@ export class EmbeddedConnection {
         }),
       confirmPurchase: (sku) =>
         this.#ask({ kind: 'purchase', sku: { name: sku.name, price: priceText(sku.price) } }),
+      share: async (prompt) => {
+        const answer = await this.#choose({ kind: 'share', ...prompt });
+        if (!answer.approve) return null;
+        return answer.choice === 'send' && prompt.channel ? 'send' : 'copy';
+      },
+      showDialog: (dialog) => this.#toHost({ t: 'dialog', ...dialog }),
+      pickImage: () => this.#pickImage(),
       captureLog: (line) => hooks.captureLog(pass.instance, line),
       openLink: (url) => this.#toHost({ t: 'link', url }),
     };
@@ -111,6 +124,8 @@ export class EmbeddedConnection {
       location_id: pass.instance.locationId,
       ...(pass.instance.guildId === null ? {} : { guild_id: pass.instance.guildId }),
       ...(pass.instance.channelId === null ? {} : { channel_id: pass.instance.channelId }),
+      // The SDK reads the opened Activity link's id as `sdk.customId`.
+      ...(pass.customId === null ? {} : { custom_id: pass.customId }),
     });
     this.#toHost({
       t: 'open',
@@ -138,6 +153,22 @@ export class EmbeddedConnection {
     return true;
   }
 
+  /**
+   * A request of this frame that the Content Security Policy blocked: the host page logs it in the player's
+   * console, and the emulator's log says which URL mapping would allow it (up to a bound per frame).
+   */
+  blocked(request: BlockedRequest): void {
+    this.#toHost({ t: 'blocked', url: request.url, directive: request.directive, hint: request.hint });
+    this.#blockedLines += 1;
+    if (this.#blockedLines > BLOCKED_LINES_PER_FRAME + 1) return;
+    this.#ctx.log.line(
+      'activity',
+      this.#blockedLines > BLOCKED_LINES_PER_FRAME
+        ? `frame ${this.id}: more blocked requests; the rest are not logged`
+        : `frame ${this.id}: blocked ${request.directive} ${request.url}: ${request.hint}`,
+    );
+  }
+
   /** Shows the players of the instance in the host page. */
   showParticipants(names: string[]): void {
     this.#toHost({ t: 'participants', names });
@@ -156,8 +187,10 @@ export class EmbeddedConnection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#handshakeTimer);
-    for (const answer of this.#consents.values()) answer(false);
+    for (const answer of this.#consents.values()) answer({ approve: false });
     this.#consents.clear();
+    for (const answer of this.#uploads.values()) answer(null);
+    this.#uploads.clear();
     this.#ctx.presence.remove(this.user.id, this.source);
     if (this.#handshaken) this.#hooks.instances.disconnect(this.instance, this.user.id);
   }
@@ -177,9 +210,16 @@ export class EmbeddedConnection {
       return;
     }
     if (message.t === 'consent') {
+      // The file picker closed without a file.
+      const upload = this.#uploads.get(message.id);
+      this.#uploads.delete(message.id);
+      upload?.(null);
       const answer = this.#consents.get(message.id);
       this.#consents.delete(message.id);
-      answer?.(message.approve);
+      answer?.({
+        approve: message.approve,
+        ...(message.choice === undefined ? {} : { choice: message.choice }),
+      });
       return;
     }
     const [op, payload] = message.d;
@@ -269,20 +309,56 @@ export class EmbeddedConnection {
     this.#frame(EmbeddedOpcode.FRAME, body);
   }
 
-  #ask(prompt: Record<string, unknown>): Promise<boolean> {
+  /** Whether `id` names a file picker this frame has open (the host page's upload carries it). */
+  awaitsUpload(id: string): boolean {
+    return this.#uploads.has(id);
+  }
+
+  /** The image the host page uploaded for the file picker `id`. */
+  uploaded(id: string, image: PickedImage): void {
+    const answer = this.#uploads.get(id);
+    this.#uploads.delete(id);
+    answer?.(image);
+  }
+
+  /** Opens the host page's file picker (one at a time); resolves with the image, or null when it closed. */
+  #pickImage(): Promise<PickedImage | null> {
+    if (this.#uploads.size > 0 || this.#consents.size > 0 || this.#closed) return Promise.resolve(null);
+    const id = randomUUID();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#uploads.delete(id);
+        this.#ctx.log.line('activity', `frame ${this.id}: the file picker timed out`);
+        resolve(null);
+      }, CONSENT_TIMEOUT_MS);
+      timer.unref();
+      this.#uploads.set(id, (image) => {
+        clearTimeout(timer);
+        resolve(image);
+      });
+      this.#toHost({ t: 'upload', id });
+    });
+  }
+
+  async #ask(prompt: Record<string, unknown>): Promise<boolean> {
+    return (await this.#choose(prompt)).approve;
+  }
+
+  /** Shows a modal in the host page; resolves with the player's answer (and the button they chose). */
+  #choose(prompt: Record<string, unknown>): Promise<{ approve: boolean; choice?: string }> {
     // One modal at a time, as in the client: a second one asked while one is open is declined.
-    if (this.#consents.size > 0 || this.#closed) return Promise.resolve(false);
+    if (this.#consents.size > 0 || this.#closed) return Promise.resolve({ approve: false });
     const id = randomUUID();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#consents.delete(id);
         this.#ctx.log.line('activity', `frame ${this.id}: the ${String(prompt.kind)} modal timed out`);
-        resolve(false);
+        resolve({ approve: false });
       }, CONSENT_TIMEOUT_MS);
       timer.unref();
-      this.#consents.set(id, (approved) => {
+      this.#consents.set(id, (answer) => {
         clearTimeout(timer);
-        resolve(approved);
+        resolve(answer);
       });
       this.#toHost({ t: 'consent', id, application: this.#ctx.store.state.application.name, ...prompt });
     });

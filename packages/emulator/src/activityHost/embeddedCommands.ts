@@ -1,17 +1,19 @@
-import type { ActivityInstance } from '../activities/ActivityInstances.js';
-import type { EmulatorContext } from '../context.js';
 import {
   authenticateToken,
   fail,
   issueCode,
   readAuthorize,
   storedActivity,
-  type AuthorizeRequest,
 } from '../localClient/commands.js';
 import { RpcErrorCode, type RpcCommand } from '../localClient/protocol.js';
 import { wireEntitlement } from '../premium/premiumWire.js';
-import type { EntitlementRecord, SkuRecord, UserRecord } from '../store/types.js';
+import type { EntitlementRecord, SkuRecord } from '../store/types.js';
 import { embeddedRelationships } from './embeddedRelationships.js';
+import type { EmbeddedScope } from './embeddedScope.js';
+import { getChannel, openInviteDialog } from './embeddedChannel.js';
+import { initiateImageUpload, openShareMomentDialog } from './embeddedMedia.js';
+import { shareLink } from './embeddedShare.js';
+import { subscribeArgs } from './embeddedVoice.js';
 import { participantsOf, wireParticipant } from './embeddedUsers.js';
 
 /** Events an Activity may subscribe to in the emulated desktop client. */
@@ -20,9 +22,14 @@ export const EMBEDDED_EVENTS: ReadonlySet<string> = new Set([
   'CURRENT_USER_UPDATE',
   'ENTITLEMENT_CREATE',
   'RELATIONSHIP_UPDATE',
-  // Accepted, never sent: the emulated desktop client has one layout, orientation and thermal state.
+  'VOICE_STATE_UPDATE',
+  'SPEAKING_START',
+  'SPEAKING_STOP',
+  'CURRENT_GUILD_MEMBER_UPDATE',
+  // Sent when the dashboard (or Emulator.setActivityLayout) changes the player's layout or orientation.
   'ACTIVITY_LAYOUT_MODE_UPDATE',
   'ORIENTATION_UPDATE',
+  // Accepted, never sent: the emulated desktop client has one thermal state.
   'THERMAL_STATE_UPDATE',
 ]);
 
@@ -38,32 +45,7 @@ const CONSOLE_LINE_CHARS = 2000;
 /** The console levels the SDK forwards; the stored level is one of these constants, never the game's text. */
 const CONSOLE_LEVELS = ['log', 'warn', 'debug', 'info', 'error'] as const;
 
-/** A console line the game's frame sent with CAPTURE_LOG. */
-export interface ConsoleLine {
-  userId: string;
-  level: string;
-  message: string;
-}
-
-/** What an Embedded App SDK command may touch: the emulator, the player, the instance and its own frame. */
-export interface EmbeddedScope {
-  ctx: EmulatorContext;
-  user: UserRecord;
-  instance: ActivityInstance;
-  /** The presence source of this frame. */
-  source: string;
-  subscriptions: Set<string>;
-  /** The scopes of the token AUTHENTICATE accepted; null before it. */
-  authenticated: string[] | null;
-  /** Asks the player (the host page's OAuth2 modal) to approve `request`; resolves with the answer. */
-  consent(request: AuthorizeRequest): Promise<boolean>;
-  /** Asks the player (the host page's purchase modal) to buy `sku`; resolves with the answer. */
-  confirmPurchase(sku: SkuRecord): Promise<boolean>;
-  /** Keeps one console line of the game (CAPTURE_LOG), never written to the emulator's log. */
-  captureLog(line: ConsoleLine): void;
-  /** Asks the host page to open a link in a new tab. */
-  openLink(url: string): void;
-}
+export type { ConsoleLine, EmbeddedScope } from './embeddedScope.js';
 
 /** A SKU as GET_SKUS_EMBEDDED sends it: with its price (free ones cost 0) and no release date. */
 export function embeddedSku(sku: SkuRecord, applicationId: string): Record<string, unknown> {
@@ -156,8 +138,13 @@ function subscription(scope: EmbeddedScope, command: RpcCommand): unknown {
   }
   if (evt === 'RELATIONSHIP_UPDATE' && command.cmd === 'SUBSCRIBE')
     requireScope(scope, RELATIONSHIPS_SCOPE, evt);
-  if (command.cmd === 'SUBSCRIBE') scope.subscriptions.add(evt);
-  else scope.subscriptions.delete(evt);
+  if (command.cmd === 'SUBSCRIBE') {
+    scope.subscriptionArgs.set(evt, subscribeArgs(scope, command));
+    scope.subscriptions.add(evt);
+  } else {
+    scope.subscriptions.delete(evt);
+    scope.subscriptionArgs.delete(evt);
+  }
   return { evt };
 }
 
@@ -228,6 +215,16 @@ export async function runEmbeddedCommand(scope: EmbeddedScope, command: RpcComma
       };
     case 'START_PURCHASE':
       return startPurchase(scope, args);
+    case 'SHARE_LINK':
+      return shareLink(scope, args);
+    case 'GET_CHANNEL':
+      return getChannel(scope, args);
+    case 'OPEN_INVITE_DIALOG':
+      return openInviteDialog(scope);
+    case 'OPEN_SHARE_MOMENT_DIALOG':
+      return openShareMomentDialog(scope, args);
+    case 'INITIATE_IMAGE_UPLOAD':
+      return initiateImageUpload(scope);
     case 'OPEN_EXTERNAL_LINK':
       return openExternalLink(scope, args);
     case 'GET_RELATIONSHIPS':

@@ -29,7 +29,8 @@ export function hostPageHtml(): string {
 </header>
 <div id="stage">
   <div id="slot"></div>
-  <aside><h2>In this Activity</h2><ul id="participants"></ul></aside>
+  <aside><h2>In this Activity</h2><ul id="participants"></ul>
+  <h2>Blocked requests</h2><ul id="blocked"></ul></aside>
 </div>
 <dialog id="consent">
   <form method="dialog">
@@ -38,8 +39,23 @@ export function hostPageHtml(): string {
     <ul id="consent-scopes"></ul>
     <div class="buttons">
       <button id="cancel" value="cancel">Cancel</button>
+      <button id="copy" value="copy" hidden>Copy link</button>
       <button id="authorize" value="authorize" class="primary">Authorize</button>
     </div>
+  </form>
+</dialog>
+<dialog id="notice">
+  <form method="dialog">
+    <h1 id="notice-title"></h1>
+    <p id="notice-url"></p>
+    <div class="buttons"><button id="notice-close" value="close" class="primary">Close</button></div>
+  </form>
+</dialog>
+<dialog id="upload">
+  <form method="dialog">
+    <h1>Upload an image</h1>
+    <p><input type="file" id="upload-file" accept="image/*"></p>
+    <div class="buttons"><button id="upload-cancel" value="cancel">Cancel</button></div>
   </form>
 </dialog>
 </body>
@@ -63,6 +79,7 @@ header span { color: var(--muted); }
 aside { width: 14rem; padding: 0 1rem; background: var(--card); }
 aside h2 { font-size: 0.8rem; text-transform: uppercase; color: var(--muted); }
 aside ul { list-style: none; padding: 0; }
+#blocked li { color: #f0b232; font-size: 0.8rem; overflow-wrap: anywhere; }
 dialog { border: 0; border-radius: 10px; background: var(--card); color: inherit; width: min(28rem, 90vw); }
 dialog h1 { font-size: 1.1rem; }
 .buttons { display: flex; gap: 0.75rem; justify-content: flex-end; }
@@ -97,15 +114,25 @@ export const HOST_JS = `'use strict';
     if (dialog.open || consents.length === 0) return;
     const ask = consents[0];
     const purchase = ask.kind === 'purchase';
-    $('consent-title').textContent = purchase
-      ? 'Buy ' + ask.sku.name + '?'
-      : ask.application + ' wants to access your account';
-    $('consent-lead').textContent = purchase
-      ? ask.sku.price + ' · from ' + ask.application + ' (the emulator takes no payment)'
-      : 'This will allow the Activity to:';
-    $('authorize').textContent = purchase ? 'Buy' : 'Authorize';
+    const share = ask.kind === 'share';
+    $('consent-title').textContent = share
+      ? 'Share ' + ask.application
+      : purchase
+        ? 'Buy ' + ask.sku.name + '?'
+        : ask.application + ' wants to access your account';
+    $('consent-lead').textContent = share
+      ? ask.message
+      : purchase
+        ? ask.sku.price + ' · from ' + ask.application + ' (the emulator takes no payment)'
+        : 'This will allow the Activity to:';
+    $('authorize').textContent = share
+      ? (ask.channel ? 'Send in #' + ask.channel.name : 'Send')
+      : purchase ? 'Buy' : 'Authorize';
+    $('authorize').hidden = share && !ask.channel;
+    $('copy').hidden = !share;
     const list = $('consent-scopes');
-    list.replaceChildren(...(purchase ? [] : ask.scopes).map((s) => {
+    const lines = share ? [{ description: ask.url, scope: 'link' }] : purchase ? [] : ask.scopes;
+    list.replaceChildren(...lines.map((s) => {
       const item = document.createElement('li');
       item.textContent = s.description;
       item.title = s.scope;
@@ -115,7 +142,11 @@ export const HOST_JS = `'use strict';
   };
   $('consent').addEventListener('close', () => {
     const ask = consents.shift();
-    if (ask) send({ t: 'consent', id: ask.id, approve: $('consent').returnValue === 'authorize' });
+    const value = $('consent').returnValue;
+    if (ask && ask.kind === 'share') {
+      if (value === 'copy' && navigator.clipboard) navigator.clipboard.writeText(ask.url).catch(() => {});
+      send({ t: 'consent', id: ask.id, approve: value === 'authorize' || value === 'copy', choice: value === 'copy' ? 'copy' : 'send' });
+    } else if (ask) send({ t: 'consent', id: ask.id, approve: value === 'authorize' });
     askNext();
   });
 
@@ -154,6 +185,48 @@ export const HOST_JS = `'use strict';
         consents.push(message);
         askNext();
         break;
+      case 'blocked': {
+        // What production's Content Security Policy would block too, and the mapping that would allow it.
+        console.warn('Activity: blocked ' + message.directive + ' ' + message.url + ': ' + message.hint);
+        const item = document.createElement('li');
+        item.textContent = message.url;
+        item.title = message.hint;
+        const list = $('blocked');
+        list.append(item);
+        if (list.children.length > 20) list.firstElementChild.remove();
+        break;
+      }
+      case 'dialog':
+        // The client's invite and share moment dialogs: what they would share.
+        $('notice-title').textContent = message.kind === 'invite' ? 'Invite friends to the Activity' : 'Share this moment';
+        $('notice-url').textContent = message.url;
+        if (!$('notice').open) $('notice').showModal();
+        break;
+      case 'upload': {
+        // The file picker of INITIATE_IMAGE_UPLOAD: the picked image goes up over HTTP (it may be megabytes).
+        const dialog = $('upload');
+        const input = $('upload-file');
+        input.value = '';
+        let done = false;
+        input.onchange = () => {
+          const file = input.files && input.files[0];
+          if (!file || done) return;
+          done = true;
+          dialog.close('sent');
+          fetch('${HOST_PREFIX}/upload?id=' + encodeURIComponent(message.id), {
+            method: 'POST',
+            headers: { 'content-type': file.type || 'application/octet-stream', 'x-filename': encodeURIComponent(file.name) },
+            body: file,
+          }).then((answer) => {
+            if (!answer.ok) send({ t: 'consent', id: message.id, approve: false });
+          }, () => send({ t: 'consent', id: message.id, approve: false }));
+        };
+        dialog.onclose = () => {
+          if (!done) { done = true; send({ t: 'consent', id: message.id, approve: false }); }
+        };
+        dialog.showModal();
+        break;
+      }
       case 'link':
         window.open(message.url, '_blank', 'noopener');
         break;

@@ -6,7 +6,8 @@ import { readCommand, type RpcCommand } from '../localClient/protocol.js';
  * `[opcode, payload]` pair as the Embedded App SDK posts it) and the player's answer to the OAuth2 modal.
  */
 export type HostMessage =
-  { t: 'frame'; d: [op: number, payload: unknown] } | { t: 'consent'; id: string; approve: boolean };
+  | { t: 'frame'; d: [op: number, payload: unknown] }
+  | { t: 'consent'; id: string; approve: boolean; choice?: string };
 
 /** A host message that is not one of {@link HostMessage}. */
 export class HostMessageError extends Error {
@@ -51,7 +52,15 @@ function hostMessageOf(value: unknown): HostMessage {
   if (m.t === 'consent') {
     if (typeof m.id !== 'string' || typeof m.approve !== 'boolean')
       throw new HostMessageError('a consent answer needs "id" and "approve"');
-    return { t: 'consent', id: m.id, approve: m.approve };
+    // Which button of a modal with more than one way to say yes (the share modal's copy or send).
+    if (m.choice !== undefined && (typeof m.choice !== 'string' || m.choice.length > 16))
+      throw new HostMessageError('a consent answer\'s "choice" is a short string');
+    return {
+      t: 'consent',
+      id: m.id,
+      approve: m.approve,
+      ...(m.choice === undefined ? {} : { choice: m.choice }),
+    };
   }
   if (m.t === 'frame') {
     const d = m.d;

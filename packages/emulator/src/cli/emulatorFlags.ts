@@ -141,6 +141,13 @@ export const EMULATOR_FLAGS: readonly Flag<EmulatorCommandLine>[] = [
     },
   },
   {
+    name: 'no-activity-csp',
+    help: "serve the Activity's documents without the platform's Content Security Policy\n(debugging only: production blocks what it would block)",
+    apply: (line) => {
+      line.options.activityContentSecurityPolicy = false;
+    },
+  },
+  {
     name: 'no-seed-guild',
     help: 'do not seed the "Emulator Guild" (guilds and channels for lobby linking)',
     apply: (line) => {

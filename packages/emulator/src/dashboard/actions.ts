@@ -130,6 +130,35 @@ export const DASHBOARD_ACTIONS: DashboardAction[] = [
     },
   },
   {
+    pattern: ['activity', 'layout'],
+    run(target, _params, body) {
+      const fields = objectBody(body);
+      const instance = requireString(fields, 'instance');
+      const layoutMode = optionalString(fields, 'layoutMode');
+      const orientation = optionalString(fields, 'orientation');
+      if (
+        layoutMode !== undefined &&
+        layoutMode !== 'focused' &&
+        layoutMode !== 'pip' &&
+        layoutMode !== 'grid'
+      )
+        throw new ActionError(400, 'refused', 'layoutMode is focused, pip or grid');
+      if (orientation !== undefined && orientation !== 'portrait' && orientation !== 'landscape')
+        throw new ActionError(400, 'refused', 'orientation is portrait or landscape');
+      try {
+        const sent = target.emulator.setActivityLayout({
+          instance,
+          ...(layoutMode === undefined ? {} : { layoutMode }),
+          ...(orientation === undefined ? {} : { orientation }),
+        });
+        return { status: 200, value: { sent } };
+      } catch (error) {
+        if (error instanceof RangeError) throw new ActionError(400, 'refused', error.message);
+        throw error;
+      }
+    },
+  },
+  {
     // `:lobby` is a call's channel: a lobby's id, or a guild voice channel's.
     pattern: ['calls', ':lobby', 'kick'],
     run(target, params, body) {

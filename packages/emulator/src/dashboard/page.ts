@@ -127,7 +127,7 @@ export function dashboardPage(token: string, origin: string, application: Dashbo
     </form>
     <ul id="launches"></ul>
     <table id="activity-instances"><thead><tr>
-      <th>Instance</th><th>Channel</th><th>Players</th><th>Console lines</th>
+      <th>Instance</th><th>Channel</th><th>Players</th><th>Console lines</th><th>Layout</th>
     </tr></thead><tbody></tbody></table>
   </section>
   <section id="desktop-client-section">

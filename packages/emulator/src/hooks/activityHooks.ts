@@ -14,6 +14,9 @@ export const ACTIVITY_HOOKS: readonly AdminHook[] = [
     args: z.strictObject({
       user: userArg,
       channel: idArg.exactOptional().describe('a guild channel the player can see; private when absent'),
+      link: httpUrlArg
+        .exactOptional()
+        .describe("an Activity link a player shared (activityShares' url): the game gets its custom_id"),
     }),
     run: (emulator, args) => emulator.launchActivity(args),
   }),
@@ -23,6 +26,26 @@ export const ACTIVITY_HOOKS: readonly AdminHook[] = [
     description: 'The live Activity instances with their players and console lines.',
     args: noArgs,
     run: (emulator) => emulator.activityInstances(),
+  }),
+  defineHook({
+    name: 'setActivityLayout',
+    area: AREA,
+    description:
+      "Changes the layout (focused, pip, grid) or orientation (portrait, landscape) of an instance's frames.",
+    args: z.strictObject({
+      instance: z.string().min(1).max(200),
+      user: userArg.exactOptional(),
+      layoutMode: z.enum(['focused', 'pip', 'grid']).exactOptional(),
+      orientation: z.enum(['portrait', 'landscape']).exactOptional(),
+    }),
+    run: (emulator, args) => ({ sent: emulator.setActivityLayout(args) }),
+  }),
+  defineHook({
+    name: 'activityShares',
+    area: AREA,
+    description: 'The Activity links players shared from the game (shareLink), oldest first.',
+    args: noArgs,
+    run: (emulator) => emulator.activityShares(),
   }),
   defineHook({
     name: 'setActivityUrlMappings',

@@ -181,7 +181,8 @@ export class InteractionFlow {
 
   /**
    * An entry point command whose handler is DISCORD_LAUNCH_ACTIVITY: the platform launches the Activity itself,
-   * and the app gets no interaction. The record shows the launch, as callback type LAUNCH_ACTIVITY.
+   * and the app gets no interaction. The record shows the launch, as callback type LAUNCH_ACTIVITY, and the
+   * platform posts its follow-up message (the app's, on the invocation) in the channel.
    */
   launchFromEntryPoint(name: string, place: InvocationPlace): LiveInteraction {
     const interaction = this.#d.interactions.create({
@@ -196,6 +197,26 @@ export class InteractionFlow {
     interaction.delivery = 'none: the platform launched the Activity (DISCORD_LAUNCH_ACTIVITY)';
     interaction.responseType = CallbackType.LAUNCH_ACTIVITY;
     interaction.launch = this.#d.launchActivity(place.userId, place.channel?.id ?? null);
+    // The platform's follow-up in the channel, from the app, on the invocation: who launched which Activity.
+    const application = this.#d.store.state.application;
+    const followUp = this.#store(
+      interaction,
+      {
+        content: '',
+        embeds: [
+          {
+            type: 'rich',
+            title: application.name,
+            description: `<@${place.userId}> launched ${application.name}. Join them in the Activity!`,
+          },
+        ],
+        components: [],
+        flags: 0,
+        attachments: [],
+      },
+      null,
+    );
+    interaction.originalMessageId = followUp.id;
     return interaction;
   }
 

@@ -43,6 +43,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'lobbies.write': 'Create, join and chat in game lobbies',
   bot: 'Add a bot to a server',
   'rpc.activities.write': 'Update your activity from an Activity (rich presence)',
+  'rpc.voice.read': 'Know who is in your voice channel and who is speaking, from an Activity',
+  'guilds.members.read': 'Read your member information (nickname, avatar) in your servers',
   'applications.commands': "Use the application's commands",
 };
 

@@ -75,6 +75,8 @@ export type VoiceCallsEvents = {
   left: [call: VoiceCall, participant: CallParticipant, reason: LeaveReason];
   /** The last participant left: the call is over. */
   ended: [call: VoiceCall];
+  /** Someone's speaking flags changed (their op 5 Speaking); 0 is silence. */
+  speaking: [channelId: string, userId: string, speaking: number];
 };
 
 /** A join's outcome. */
@@ -92,6 +94,11 @@ export class VoiceCalls extends TypedEmitter<VoiceCallsEvents> {
   constructor(now: () => number) {
     super();
     this.#now = now;
+  }
+
+  /** Tells listeners that someone started (`speaking` non-zero) or stopped speaking in a call. */
+  speaking(channelId: string, userId: string, speaking: number): void {
+    this.emit('speaking', channelId, userId, speaking);
   }
 
   /** A call by its channel id (a lobby's id for a lobby's call). */

@@ -425,7 +425,11 @@ export class VoiceGatewayConnection {
       return;
     }
     const { speaking } = request;
+    const before = session.speaking;
     session.speaking = speaking;
+    // Started or stopped: the client's SPEAKING_START / SPEAKING_STOP (a change of flags alone is neither).
+    if ((before === 0) !== (speaking === 0))
+      this.#host.deps.calls.speaking(session.channelId, session.userId, speaking);
     for (const other of this.#host.calls.get(session.channelId)?.described(session) ?? []) {
       other.sendJson(VoiceOp.Speaking, { speaking, ssrc: session.relay.ssrc, user_id: session.userId });
     }

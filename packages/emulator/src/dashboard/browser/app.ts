@@ -25,6 +25,7 @@ interface ActionReply {
   instanceId?: string;
   sessionId?: string;
   left?: string;
+  sent?: number;
 }
 
 type Child = Node | string | null | undefined;
@@ -599,9 +600,25 @@ type Child = Node | string | null | undefined;
             text: i.participants.length === 0 ? 'nobody yet' : names(i.participants),
           }),
           el('td', { text: String(i.consoleLines) }),
+          el(
+            'td',
+            null,
+            layoutSelect('layoutMode', ['focused', 'pip', 'grid']),
+            layoutSelect('orientation', ['landscape', 'portrait']),
+          ),
         ),
       );
     });
+  }
+
+  /** A select of the players' client layout or orientation; a change sends the matching event to the frames. */
+  function layoutSelect(name: string, values: string[]): HTMLElement {
+    return el(
+      'select',
+      { name, 'data-action': 'layout', 'aria-label': name },
+      el('option', { value: '', text: name === 'layoutMode' ? 'layout…' : 'orientation…' }),
+      ...values.map((v) => el('option', { value: v, text: v })),
+    );
   }
 
   /** Each part of the page, the state it draws from, and its painter. */
@@ -728,6 +745,17 @@ type Child = Node | string | null | undefined;
     if (!(formEl instanceof HTMLFormElement)) return;
     act('voice/leave', { user: formValue(formEl, 'user') }, function (reply) {
       notice(String(reply.left) + ' left the voice channel');
+    });
+  });
+
+  // The instance's layout control: the players' clients switch layout or orientation, and their frames hear it.
+  byId('activity-instances').addEventListener('change', function (event) {
+    const select = event.target instanceof HTMLSelectElement ? event.target : null;
+    const row = select?.closest('tr[data-instance-id]');
+    if (!select || !row || select.value === '') return;
+    const instance = row.getAttribute('data-instance-id') ?? '';
+    act('activity/layout', { instance, [select.name]: select.value }, function (reply) {
+      notice(select.name + ' ' + select.value + ': ' + String(reply.sent) + ' events sent');
     });
   });
 
