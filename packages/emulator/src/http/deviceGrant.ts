@@ -3,8 +3,8 @@ import { deviceAuthorizationsOf } from '../oauth/deviceAuthorizations.js';
 import { expandScopes } from '../store/scopes.js';
 import type { Fields } from './body.js';
 import { OAuthError } from './errors.js';
-import { noStoreJsonReply, type Reply } from './replies.js';
-import { invalidGrant, invalidRequest, mergeSource, tokenBody } from './tokenEndpoint.js';
+import type { Reply } from './replies.js';
+import { grantedTokensReply, invalidGrant, invalidRequest, mergeSource } from './tokenEndpoint.js';
 
 /** The device authorization grant's `grant_type` (RFC 8628 §3.4). */
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -50,24 +50,10 @@ export async function deviceCodeGrant(ctx: EmulatorContext, form: Fields): Promi
   if (source) accounts.checkMerge(user, source);
   authorizations.consume(authorization);
   if (source) accounts.merge(user, source);
-  const scope = authorization.scopes.join(' ');
-  const openid = authorization.scopes.includes('openid');
-  const { access, refresh } = store.issueTokens({
-    userId: user.id,
-    scope,
+  return grantedTokensReply(ctx, user, {
+    scope: authorization.scopes.join(' '),
     scopes: expandScopes(authorization.scopes),
-    ttlSeconds: ctx.options.accessTokenTtlSeconds,
-    origin: 'oauth2',
-    withRefresh: true,
-    openid,
+    nonce: null,
+    via: `device_code${source ? ', merge' : ''}`,
   });
-  ctx.log.line('oauth2', `tokens issued to ${user.username} (device_code${source ? ', merge' : ''})`);
-  return noStoreJsonReply(
-    200,
-    tokenBody(
-      ctx,
-      { access: access.token, refresh: refresh?.token ?? '', scope, userId: user.id },
-      openid ? { nonce: null } : null,
-    ),
-  );
 }

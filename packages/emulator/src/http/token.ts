@@ -6,7 +6,14 @@ import { deviceCodeGrant, DEVICE_CODE_GRANT_TYPE } from './deviceGrant.js';
 import { OAuthError } from './errors.js';
 import { noStoreJsonReply, type Reply } from './replies.js';
 import type { Route } from './router.js';
-import { authenticateClient, invalidGrant, invalidRequest, mergeSource, tokenBody } from './tokenEndpoint.js';
+import {
+  authenticateClient,
+  grantedTokensReply,
+  invalidGrant,
+  invalidRequest,
+  mergeSource,
+  tokenBody,
+} from './tokenEndpoint.js';
 
 const INVALID_CODE = 'Invalid "code" in request.';
 const INVALID_REFRESH = 'Invalid "refresh_token" in request';
@@ -60,26 +67,13 @@ async function authorizationCodeGrant(
 
   record.usedAt = store.now();
   if (source) accounts.merge(user, source);
-  const openid = record.scopes.includes('openid');
-  const { access, refresh } = store.issueTokens({
-    userId: user.id,
+  return grantedTokensReply(ctx, user, {
     scope: record.scope,
     scopes: record.scopes,
-    ttlSeconds: ctx.options.accessTokenTtlSeconds,
-    origin: 'oauth2',
     grantId: record.grantId,
-    withRefresh: true,
-    openid,
+    nonce: record.nonce,
+    via: `authorization_code${source ? ', merge' : ''}`,
   });
-  ctx.log.line('oauth2', `tokens issued to ${user.username} (authorization_code${source ? ', merge' : ''})`);
-  return noStoreJsonReply(
-    200,
-    tokenBody(
-      ctx,
-      { access: access.token, refresh: refresh?.token ?? '', scope: record.scope, userId: user.id },
-      openid ? { nonce: record.nonce } : null,
-    ),
-  );
 }
 
 function refreshTokenGrant(ctx: EmulatorContext, form: Fields): Reply {

@@ -3,10 +3,11 @@ import type { IdentityRef } from '../accounts/Accounts.js';
 import type { EmulatorContext } from '../context.js';
 import { invalidFormBody } from '../platform/errors.js';
 import { safeEqual } from '../random.js';
-import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../store/types.js';
+import { EXTERNAL_AUTH_TYPES, type ExternalAuthType, type UserRecord } from '../store/types.js';
 import { readCredentials } from './authHeader.js';
 import type { Fields } from './body.js';
 import { OAuthError } from './errors.js';
+import { noStoreJsonReply, type Reply } from './replies.js';
 import type { RouteRequest } from './router.js';
 
 /** A 400 `invalid_request` with its description. */
@@ -85,4 +86,35 @@ export function tokenBody(
     scope: issued.scope,
     ...(idToken ? { id_token: ctx.accounts.idToken(issued.userId, idToken.nonce) } : {}),
   };
+}
+
+/**
+ * Issues the access and refresh tokens of an approved authorization (an authorization code or a device code)
+ * and answers with the token endpoint's reply; `via` names the grant in the log line.
+ */
+export function grantedTokensReply(
+  ctx: EmulatorContext,
+  user: UserRecord,
+  grant: { scope: string; scopes: string[]; grantId?: string; nonce: string | null; via: string },
+): Reply {
+  const openid = grant.scopes.includes('openid');
+  const { access, refresh } = ctx.store.issueTokens({
+    userId: user.id,
+    scope: grant.scope,
+    scopes: grant.scopes,
+    ttlSeconds: ctx.options.accessTokenTtlSeconds,
+    origin: 'oauth2',
+    ...(grant.grantId === undefined ? {} : { grantId: grant.grantId }),
+    withRefresh: true,
+    openid,
+  });
+  ctx.log.line('oauth2', `tokens issued to ${user.username} (${grant.via})`);
+  return noStoreJsonReply(
+    200,
+    tokenBody(
+      ctx,
+      { access: access.token, refresh: refresh?.token ?? '', scope: grant.scope, userId: user.id },
+      openid ? { nonce: grant.nonce } : null,
+    ),
+  );
 }
