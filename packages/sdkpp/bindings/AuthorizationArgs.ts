@@ -5,8 +5,11 @@ import {
 } from '../src/index.js';
 import { idToString, type Uint64Like } from './ids.js';
 
-/** Thrown when a setter is called on a `nullobj`, which the C++ SDK leaves uninitialised. */
-function nullobjError(type: string): TypeError {
+/**
+ * Thrown when a setter is called on a `nullobj`, which the C++ SDK leaves uninitialised.
+ * @internal Shared by the bindings' argument classes.
+ */
+export function nullobjError(type: string): TypeError {
   return new TypeError(`${type}.nullobj is read-only`);
 }
 

@@ -1,4 +1,5 @@
 import type { DeviceAuthorizationArgs as CoreDeviceAuthorizationArgs } from '../src/index.js';
+import { nullobjError } from './AuthorizationArgs.js';
 import { idToString, type Uint64Like } from './ids.js';
 
 /**
@@ -22,7 +23,7 @@ export class DeviceAuthorizationArgs {
   }
 
   #writable(): void {
-    if (!this.#valid) throw new TypeError('DeviceAuthorizationArgs.nullobj is read-only');
+    if (!this.#valid) throw nullobjError('DeviceAuthorizationArgs');
   }
 
   /** True unless this is `nullobj` (the C++ `operator bool`). */

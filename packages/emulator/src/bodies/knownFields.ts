@@ -148,8 +148,6 @@ const ACTIVITY: Shape = {
   instance: 'value',
   flags: 'value',
   platform: 'value',
-  supported_platforms: 'values',
-  parent_application_id: 'value',
   buttons: { list: { label: 'value', url: 'value' } },
 };
 

@@ -46,9 +46,10 @@ export function parsePresenceUpdate(
     }
     const platforms = readSupportedPlatforms(activity.supported_platforms);
     if (typeof platforms === 'string') return platforms;
-    const { parent_application_id: _sent, ...kept } = keepActivityFields(activity);
+    // supported_platforms and parent_application_id are not among the kept fields: the first is the checked
+    // list below, the second the platform's own (a client's is never taken).
     parsed.push({
-      ...kept,
+      ...keepActivityFields(activity),
       name,
       ...(platforms ? { supported_platforms: platforms } : {}),
       application_id: context.applicationId,
