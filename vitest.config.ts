@@ -9,6 +9,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const REALTIME_AUDIO = [
   'test/integration/voiceSpeech.test.ts',
   'test/integration/call.test.ts',
+  'test/integration/virtualDevices.test.ts',
   'test/integration/gameAudio.test.ts',
   'test/integration/systemAudio.test.ts',
   'test/integration/systemAudioProcessing.test.ts',

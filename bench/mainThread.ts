@@ -14,6 +14,10 @@
 //                           24 speakers with each stream decoded to PCM by prism-media's Opus decoder on
 //                           @discordjs/opus, and an AudioPlayer playing the same WAV file (raw PCM, encoded by
 //                           prism-media on @discordjs/opus).
+//   call-main-thread-25-callbacks  the same native client when the game asks for every frame on its thread:
+//                           startCallWithAudioCallbacks with a `received` callback per speaker and a `captured`
+//                           callback (both return at once), so the audio pump runs every 20 ms and the 24
+//                           decoded streams come up to JavaScript. What a game pays for that choice.
 //   call-main-thread-25-js  the same for sdkpp on its JS media engine, against the same peer figure.
 //
 // @discordjs/voice 0.19 declares Node ≥ 22.12 (npm warns on install); it runs unchanged on Node 20.19+.
@@ -81,7 +85,7 @@ const BENCH_DEADLINE_MS = 150_000;
 const TALKER_NICE = 0;
 const PEER = '@discordjs/voice 0.19 (+ @discordjs/opus, davey)';
 
-type Kind = 'native' | 'js' | 'discordjs';
+type Kind = 'native' | 'native-callbacks' | 'js' | 'discordjs';
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -380,7 +384,7 @@ try {
   );
   const figures: Partial<Record<Kind, number>> = {};
   const cpu: Partial<Record<Kind, number>> = {};
-  for (const kind of ['native', 'js', 'discordjs'] as const) {
+  for (const kind of ['native', 'native-callbacks', 'js', 'discordjs'] as const) {
     const run = (): Promise<WindowResult> =>
       measure(
         kind,
@@ -405,6 +409,9 @@ try {
   }
   const peer = figures.discordjs ?? Number.NaN;
   report(result('call-main-thread-25', 'ms/s', figures.native ?? Number.NaN, PEER, peer));
+  report(
+    result('call-main-thread-25-callbacks', 'ms/s', figures['native-callbacks'] ?? Number.NaN, PEER, peer),
+  );
   report(result('call-main-thread-25-js', 'ms/s', figures.js ?? Number.NaN, PEER, peer));
   // The main thread's own CPU time (Linux), which a loaded machine does not inflate as it does busy time.
   if (Number.isFinite(cpu.native) && Number.isFinite(cpu.discordjs)) {

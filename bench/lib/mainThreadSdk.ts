@@ -1,7 +1,7 @@
 // The measured client of `call-main-thread-25` on sdkpp (bench/mainThread.ts runs it in its own process):
 // a player who joins the lobby's call, talks from a WAV file and hears the 24 others through the default
 // (null) output device, as a game would with the call running in the background. Argument: the media
-// engine, `native` or `js`.
+// engine, `native` or `js`, or `native-callbacks` (the native engine, with the game's PCM callbacks).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,8 +14,11 @@ import {
 import { connected } from './callSetup.js';
 import { measureWindow, nextMessage, runChild, settled, sleep, tell } from './mainThreadIpc.js';
 
-const engine = process.argv[2] as MediaEnginePreference;
-if (engine !== 'native' && engine !== 'js') throw new Error('usage: mainThreadSdk.ts native|js');
+// `native-callbacks`: the native engine with the game's PCM callbacks on every frame.
+const kind = process.argv[2];
+if (kind !== 'native' && kind !== 'js' && kind !== 'native-callbacks')
+  throw new Error('usage: mainThreadSdk.ts native|native-callbacks|js');
+const engine: MediaEnginePreference = kind === 'js' ? 'js' : 'native';
 
 /** The largest absolute sample of a 16-bit PCM WAV file written by the `wav-out:` device. */
 function wavPeak(file: string): { peak: number; frames: number } {
@@ -40,7 +43,17 @@ runChild(async (config) => {
     const lobbyId = await client.createOrJoinLobby(config.lobbySecret);
     if (lobbyId !== config.lobbyId) throw new Error('joined another lobby than the bench call');
     await client.setInputDevice(`wav-in:${config.wav}`);
-    const call = client.startCall(lobbyId);
+    let heardFrames = 0;
+    const call =
+      kind === 'native-callbacks'
+        ? client.startCallWithAudioCallbacks(
+            lobbyId,
+            () => {
+              heardFrames++;
+            },
+            () => undefined,
+          )
+        : client.startCall(lobbyId);
     await connected(call, 20_000);
     tell({ type: 'ready', privacyCode: await settled(() => call.getPrivacyCode()) });
     await nextMessage('go');
@@ -59,7 +72,9 @@ runChild(async (config) => {
         result: {
           ...measured,
           ok: participants === 25 && peak > 3000,
-          detail: `${participants} in the call; after the window, ${frames.toFixed(0)} frames heard in 1 s, peak ${peak}`,
+          detail:
+            `${participants} in the call; after the window, ${frames.toFixed(0)} frames heard in 1 s, peak ${peak}` +
+            (kind === 'native-callbacks' ? `; ${heardFrames} speaker frames reached the callback` : ''),
         },
       });
     } finally {

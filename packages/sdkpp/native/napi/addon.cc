@@ -11,6 +11,7 @@
 #include "napi/processing_link_wrap.h"
 #include "napi/system_audio_wrap.h"
 #include "napi/transport_cryptor_wrap.h"
+#include "napi/virtual_audio_wrap.h"
 #include "napi/voice_transport_wrap.h"
 
 namespace sdkpp::addon {
@@ -55,6 +56,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("systemAudioBuilt", Napi::Function::New(env, SystemAudioBuilt, "systemAudioBuilt"));
     exports.Set("SystemAudio", SystemAudioWrap::Define(env));
     exports.Set("VoiceProcessingLink", ProcessingLinkWrap::Define(env));
+    exports.Set("VirtualAudio", VirtualAudioWrap::Define(env));
     return exports;
 }
 

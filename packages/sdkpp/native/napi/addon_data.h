@@ -9,6 +9,7 @@ namespace sdkpp::addon {
 struct AddonData {
     Napi::FunctionReference systemAudio;
     Napi::FunctionReference processingLink;
+    Napi::FunctionReference virtualAudio;
 };
 
 // This environment's data, created on first use (the environment owns and deletes it).

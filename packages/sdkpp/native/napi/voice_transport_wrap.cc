@@ -9,6 +9,7 @@
 #include "napi/errors.h"
 #include "napi/processing_link_wrap.h"
 #include "napi/system_audio_wrap.h"
+#include "napi/virtual_audio_wrap.h"
 
 namespace sdkpp::addon {
 namespace {
@@ -348,19 +349,23 @@ Napi::Value VoiceTransportWrap::LinkSystemAudio(const Napi::CallbackInfo& info)
             devices = system->Shared();
         } else if (ProcessingLinkWrap* link = ProcessingLinkWrap::From(info[0])) {
             devices = link->Shared();
+        } else if (VirtualAudioWrap* virtualAudio = VirtualAudioWrap::From(info[0])) {
+            devices = virtualAudio->Shared();
         } else {
             ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode,
-                       "The \"systemAudio\" argument must be a SystemAudio, a VoiceProcessingLink or null");
+                       "The \"systemAudio\" argument must be a SystemAudio, a VoiceProcessingLink, a VirtualAudio or null");
         }
         if (!devices) ThrowError(env, ErrorKind::kError, "ERR_SYSTEM_AUDIO_DISPOSED", "the system audio was disposed");
     }
     const bool capture = BoolArg(info, 1, "capture");
     const bool playback = BoolArg(info, 2, "playback");
     const double gain = NumberArgOf(info, 3, "playbackGain");
+    // Optional: absent means the owner keeps reading the mix (the behaviour before the argument existed).
+    const bool mirror = info.Length() < 5 || info[4].IsUndefined() ? true : BoolArg(info, 4, "mirrorPlayout");
     if (devices && std::find(linked_.begin(), linked_.end(), devices) == linked_.end()) {
         linked_.push_back(devices);
     }
-    Check(env, transport_->LinkDevices(devices.get(), capture, playback, gain), "Linking the system audio");
+    Check(env, transport_->LinkDevices(devices.get(), capture, playback, gain, mirror), "Linking the system audio");
     return env.Undefined();
 }
 

@@ -1,4 +1,4 @@
-import type { SystemAudio, VoiceProcessingLink } from './devices/types.js';
+import type { SystemAudio, VirtualAudio, VoiceProcessingLink } from './devices/types.js';
 import type { AeadAlgorithm } from './aead.js';
 import type { DaveDecryptor, DaveDecryptorOptions, DaveEncryptor } from './dave/types.js';
 import type {
@@ -258,4 +258,11 @@ export interface MediaEngine {
    *   `ERR_SYSTEM_AUDIO_UNAVAILABLE` in the JS engine or an addon without system audio.
    */
   openProcessingLink(id: number): VoiceProcessingLink;
+
+  /**
+   * The SDK's virtual devices in a form this engine's voice transports serve on their own thread
+   * ({@link VirtualAudio}); undefined where the transport runs on the JavaScript thread anyway (the JS
+   * engine) or the addon predates them. A new, independent instance; dispose it when done.
+   */
+  createVirtualAudio(): VirtualAudio | undefined;
 }

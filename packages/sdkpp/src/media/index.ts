@@ -109,6 +109,8 @@ export type {
   SystemAudioDirection,
   SystemAudioEvent,
   SystemAudioStreamStatus,
+  VirtualAudio,
+  VirtualAudioStats,
   VoiceProcessingLink,
   VoiceProcessingLinkStats,
 } from './devices/types.js';

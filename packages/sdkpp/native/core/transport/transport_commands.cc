@@ -145,7 +145,7 @@ TransportResult VoiceTransport::SetUserGain(uint32_t ssrc, double gain) noexcept
 }
 
 TransportResult VoiceTransport::LinkDevices(devices::LinkedAudio* devices, bool capture, bool playback,
-                                            double playbackGain) noexcept
+                                            double playbackGain, bool mirrorPlayout) noexcept
 {
     if (!(playbackGain >= 0.0 && playbackGain <= 2.0)) {
         return TransportResult::kBadArgument;
@@ -156,6 +156,7 @@ TransportResult VoiceTransport::LinkDevices(devices::LinkedAudio* devices, bool 
     command.flag = capture && devices != nullptr;
     command.ssrc = playback && devices != nullptr ? 1u : 0u;
     command.number = playbackGain;
+    command.mirror = mirrorPlayout;
     return impl_->commands.TryPush(command) ? TransportResult::kOk : TransportResult::kQueueFull;
 }
 
@@ -212,6 +213,7 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             break;
         case CommandKind::kLinkDevices:
             playbackGain = static_cast<float>(command.number);
+            linkMirror = command.mirror;
             Relink(command.devices, command.flag, command.ssrc != 0);
             break;
         case CommandKind::kPushToTalkMode:

@@ -67,6 +67,10 @@ void VoiceTransport::Impl::MixTick() noexcept
                   Span<int16_t>(mixed.samples, audio::kFrameSamples));
     if (linkPlayback) {
         PlayLinked(mixed.samples);
+        if (!linkMirror) {
+            Bump(framesMixed); // the owner does not read the mix: the speaker was its only listener
+            return;
+        }
     }
     if (output.TryPushWith([&](PcmFrame& slot) { std::memcpy(slot.samples, mixed.samples, sizeof(slot.samples)); })) {
         Bump(framesMixed);

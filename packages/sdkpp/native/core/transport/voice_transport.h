@@ -176,11 +176,14 @@ public:
     // Links system devices (core/devices) to this thread: each tick takes its capture frame from the
     // microphone's ring (after any frames pushed before) and writes its mix, or silence, to the speaker's
     // ring at `playbackGain` (0..2), so audio flows between the devices and the wire without the owner's
-    // thread. `devices` is the SystemAudio itself, or a ProcessingLink with voice processing in between.
-    // Null (or both false) unlinks. The owner must not read the microphone or write the speaker itself
+    // thread. `devices` is the SystemAudio itself, a ProcessingLink with voice processing in between, or the
+    // SDK's VirtualAudio (a file as the microphone, the null speaker). `mirrorPlayout` false: the mix goes to
+    // the linked speaker only, not also to the owner's playout ring (PullPcm), so an owner that reads none
+    // of it lets the ring stand empty instead of overrunning. Null (or both false) unlinks. The owner must not read the microphone or write the speaker itself
     // while Stats().devicesLinked says the thread does, and `devices` must outlive the link (the owner
     // keeps it until the thread reports it unlinked, or the transport is gone).
-    TransportResult LinkDevices(devices::LinkedAudio* devices, bool capture, bool playback, double playbackGain) noexcept;
+    TransportResult LinkDevices(devices::LinkedAudio* devices, bool capture, bool playback, double playbackGain,
+                                bool mirrorPlayout = true) noexcept;
 
     // A snapshot of every counter.
     TransportStats Stats() const noexcept;

@@ -81,6 +81,8 @@ struct Command {
     dave::Decryptor* decryptor = nullptr;
     // kLinkDevices: the devices to read and write (null unlinks); flag = capture, ssrc = playback.
     devices::LinkedAudio* devices = nullptr;
+    // kLinkDevices: whether the mix also goes to the owner's playout ring while the speaker is linked.
+    bool mirror = true;
 };
 
 using CommandQueue = SpscRing<Command, 64>;
@@ -157,6 +159,8 @@ struct VoiceTransport::Impl {
     devices::LinkedAudio* linked = nullptr;
     bool linkCapture = false;
     bool linkPlayback = false;
+    // Whether the owner still reads the mix while a linked speaker plays it (LinkDevices' mirrorPlayout).
+    bool linkMirror = true;
     float playbackGain = 1.0f;
     uint32_t tickNumber = 0;
     PcmFrame capture{};

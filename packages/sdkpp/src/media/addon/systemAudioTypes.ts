@@ -1,4 +1,4 @@
-import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
+import type { SystemAudio, VirtualAudio, VoiceProcessingLink } from '../devices/types.js';
 
 /**
  * `new addon.SystemAudio()` (native/napi/system_audio_wrap.h): {@link SystemAudio} with the backend's name
@@ -15,3 +15,6 @@ export interface NativeSystemAudio extends Omit<SystemAudio, 'backend' | 'create
 export interface NativeVoiceProcessingLink extends Omit<VoiceProcessingLink, 'id'> {
   id(): number;
 }
+
+/** `new addon.VirtualAudio()` (native/napi/virtual_audio_wrap.h): {@link VirtualAudio} as it is. */
+export type NativeVirtualAudio = VirtualAudio;

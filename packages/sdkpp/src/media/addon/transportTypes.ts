@@ -1,4 +1,4 @@
-import type { NativeSystemAudio, NativeVoiceProcessingLink } from './systemAudioTypes.js';
+import type { NativeSystemAudio, NativeVirtualAudio, NativeVoiceProcessingLink } from './systemAudioTypes.js';
 /**
  * The JS shape of the addon's `VoiceTransport` (native/napi/voice_transport_wrap.h): the native transport
  * thread of issue 5. Kept beside {@link NativeAddon} in its own file so the transport's shape has one home;
@@ -24,9 +24,10 @@ export interface NativeVoiceTransport extends Omit<VoiceTransport, 'start' | 'st
   stop(): void;
   /** See native/core/transport/voice_transport.h `LinkDevices`. */
   linkSystemAudio(
-    system: NativeSystemAudio | NativeVoiceProcessingLink | null,
+    system: NativeSystemAudio | NativeVoiceProcessingLink | NativeVirtualAudio | null,
     capture: boolean,
     playback: boolean,
     playbackGain: number,
+    mirrorPlayout?: boolean,
   ): void;
 }

@@ -1,4 +1,4 @@
-import type { NativeSystemAudio, NativeVoiceProcessingLink } from './systemAudioTypes.js';
+import type { NativeSystemAudio, NativeVirtualAudio, NativeVoiceProcessingLink } from './systemAudioTypes.js';
 import type {
   AudioProcessorCore,
   JitterBufferCore,
@@ -269,6 +269,8 @@ export interface NativeAddon {
    * in another thread (throws `ERR_PROCESSING_LINK_NOT_FOUND`). Absent in addons built before it.
    */
   VoiceProcessingLink?: new (from: NativeSystemAudio | number) => NativeVoiceProcessingLink;
+  /** The SDK's virtual devices for a transport's thread to serve (absent in an addon older than them). */
+  VirtualAudio?: new () => NativeVirtualAudio;
 }
 
-export type { NativeSystemAudio, NativeVoiceProcessingLink } from './systemAudioTypes.js';
+export type { NativeSystemAudio, NativeVirtualAudio, NativeVoiceProcessingLink } from './systemAudioTypes.js';

@@ -132,3 +132,33 @@ export interface VoiceProcessingLink {
   /** Drops this object's hold on the link (which lives while a transport or another thread holds it). */
   dispose(): void;
 }
+
+/** The counters of a {@link VirtualAudio}. */
+export interface VirtualAudioStats {
+  /** Microphone samples waiting to be read. */
+  readonly inputQueued: number;
+  /** Samples the transport played to the null speaker since the object was made. */
+  readonly outputSamples: number;
+}
+
+/**
+ * The SDK's virtual devices (a WAV file, or nothing, as the microphone; the null speaker) in a form a native
+ * voice transport's own thread serves ({@link VoiceTransport.linkSystemAudio}), so that a call on them costs
+ * the JavaScript thread no work per frame (native engine only, {@link MediaEngine.createVirtualAudio}). The
+ * owner queues the file's samples ahead of time, a second or more at once; the transport's thread takes one
+ * frame per tick, and while no transport reads it the owner reads the same queue, so a file goes on from
+ * where it was. What the transport plays is counted and discarded.
+ */
+export interface VirtualAudio {
+  /** Queues microphone samples (48 kHz interleaved stereo); returns how many fitted (4 s wait at most). */
+  pushInput(pcm: Int16Array): number;
+  /**
+   * Fills `out` from the queue when that many samples wait; false otherwise. Only while no transport links
+   * this object for capture (`stats().devicesLinked` bit 0 clear): the queue has one reader at a time.
+   */
+  readInput(out: Int16Array): boolean;
+  /** The counters. */
+  stats(): VirtualAudioStats;
+  /** Drops this object's hold (a transport that linked it keeps it until it lets go). */
+  dispose(): void;
+}

@@ -1,5 +1,5 @@
 import { MediaEngineError } from '../MediaEngineError.js';
-import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
+import type { SystemAudio, VirtualAudio, VoiceProcessingLink } from '../devices/types.js';
 import { SYSTEM_AUDIO_REMEDY } from '../native/NativeSystemAudioFacade.js';
 import type { AeadAlgorithm } from '../aead.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
@@ -143,6 +143,11 @@ export class JsMediaEngine extends EngineBase implements MediaEngine {
   /** {@inheritDoc MediaEngine.openProcessingLink} */
   openProcessingLink(): VoiceProcessingLink {
     return this.openSystemAudio().createProcessingLink(); // throws: the JS engine has no system audio
+  }
+
+  /** {@inheritDoc MediaEngine.createVirtualAudio} */
+  createVirtualAudio(): VirtualAudio | undefined {
+    return undefined; // its transports tick on this thread: there is no other thread to serve the devices
   }
 
   /** {@inheritDoc MediaEngine.createVoiceTransport} */

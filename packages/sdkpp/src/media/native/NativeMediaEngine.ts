@@ -1,6 +1,7 @@
-import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
+import type { SystemAudio, VirtualAudio, VoiceProcessingLink } from '../devices/types.js';
 import { NativeProcessingLinkFacade } from './NativeProcessingLinkFacade.js';
 import { NativeSystemAudioFacade, SYSTEM_AUDIO_REMEDY } from './NativeSystemAudioFacade.js';
+import { NativeVirtualAudioFacade } from './NativeVirtualAudioFacade.js';
 import { RTP_INFO, type NativeAddon } from '../addon/types.js';
 import type { AeadAlgorithm } from '../aead.js';
 import { baseSecretArg, generationArg } from '../dave/args.js';
@@ -189,6 +190,12 @@ export class NativeMediaEngine extends EngineBase implements MediaEngine {
     } catch (error) {
       throw MediaEngineError.from(error);
     }
+  }
+
+  /** {@inheritDoc MediaEngine.createVirtualAudio} */
+  createVirtualAudio(): VirtualAudio | undefined {
+    const Virtual = this.#addon.VirtualAudio;
+    return Virtual ? new NativeVirtualAudioFacade(new Virtual()) : undefined;
   }
 
   /**

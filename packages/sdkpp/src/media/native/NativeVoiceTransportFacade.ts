@@ -1,4 +1,4 @@
-import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
+import type { SystemAudio, VirtualAudio, VoiceProcessingLink } from '../devices/types.js';
 import { nativeLinkableOf } from './linkables.js';
 import type { NativeVoiceTransport } from '../addon/transportTypes.js';
 import type { NativeAddon } from '../addon/types.js';
@@ -163,13 +163,19 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
 
   /** {@inheritDoc VoiceTransport.linkSystemAudio} */
   linkSystemAudio(
-    system: SystemAudio | VoiceProcessingLink | null,
-    link: { capture: boolean; playback: boolean; playbackGain: number },
+    system: SystemAudio | VoiceProcessingLink | VirtualAudio | null,
+    link: { capture: boolean; playback: boolean; playbackGain: number; mirrorPlayout?: boolean },
   ): boolean {
     const native = system ? nativeLinkableOf(system) : null;
     if (system && !native) return false; // not this addon's
     coded(() => {
-      this.#native.linkSystemAudio(native ?? null, link.capture, link.playback, link.playbackGain);
+      this.#native.linkSystemAudio(
+        native ?? null,
+        link.capture,
+        link.playback,
+        link.playbackGain,
+        link.mirrorPlayout ?? true,
+      );
     });
     return true;
   }

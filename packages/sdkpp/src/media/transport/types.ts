@@ -1,4 +1,4 @@
-import type { SystemAudio, VoiceProcessingLink } from '../devices/types.js';
+import type { SystemAudio, VirtualAudio, VoiceProcessingLink } from '../devices/types.js';
 import { MediaEngineError } from '../MediaEngineError.js';
 
 /**
@@ -205,11 +205,21 @@ export interface VoiceTransport {
    * `null` (or neither side) unlinks. While `stats().devicesLinked` says a side is linked, the caller must
    * not read that microphone or write that speaker itself. A {@link VoiceProcessingLink} in place of the
    * devices puts its processing thread between them and the transport. Returns false where the transport
-   * cannot (the JS engine's, which runs on this thread anyway).
+   * cannot (the JS engine's, which runs on this thread anyway). A {@link VirtualAudio} links the SDK's
+   * virtual devices (a file as the microphone, the null speaker) the same way.
    */
   linkSystemAudio(
-    system: SystemAudio | VoiceProcessingLink | null,
-    link: { capture: boolean; playback: boolean; playbackGain: number },
+    system: SystemAudio | VoiceProcessingLink | VirtualAudio | null,
+    link: {
+      capture: boolean;
+      playback: boolean;
+      playbackGain: number;
+      /**
+       * Whether the mix also comes to {@link VoiceTransport.pullPcm} while the speaker is linked (default
+       * true). False when nothing on this thread reads it: the playout queue then stays empty.
+       */
+      mirrorPlayout?: boolean;
+    },
   ): boolean;
 }
 

@@ -3,6 +3,7 @@ import type { LogWriter } from '../../logging/index.js';
 import {
   type AudioProcessor,
   type SystemAudio,
+  type VirtualAudio,
   type VoiceProcessingLink,
   VOICE_FRAME_SAMPLES,
   type VoiceTransportStats,
@@ -245,8 +246,8 @@ export class ActiveCall implements CallBackend {
 
   /** See {@link VoiceConnection.linkSystemAudio}. */
   linkSystemAudio(
-    system: SystemAudio | VoiceProcessingLink | null,
-    link: { capture: boolean; playback: boolean; playbackGain: number },
+    system: SystemAudio | VoiceProcessingLink | VirtualAudio | null,
+    link: { capture: boolean; playback: boolean; playbackGain: number; mirrorPlayout?: boolean },
   ): boolean {
     return this.#phase.kind === 'in-voice' && this.#phase.connection.linkSystemAudio(system, link);
   }
@@ -305,6 +306,15 @@ export class ActiveCall implements CallBackend {
     const elapsed = this.#phase.connection.drainPlayout(this.#sink);
     while (this.#outQueue.length > MAX_OUTPUT_QUEUE) this.#outQueue.shift();
     return elapsed;
+  }
+
+  /**
+   * The audio pump slept while the transport's thread served the devices: the playout queued here is
+   * stale, and capture and playout pacing start afresh.
+   */
+  resyncAudio(): void {
+    this.#outQueue.length = 0;
+    if (this.#phase.kind === 'in-voice') this.#phase.connection.resyncAudio();
   }
 
   /** The voice connection's own tick (speaking, DAVE failures, the inbound audio watch). */

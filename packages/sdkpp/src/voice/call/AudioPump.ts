@@ -2,7 +2,12 @@ import path from 'node:path';
 
 import { ValidationError } from '@sdkpp/protocol';
 import type { LogWriter } from '../../logging/index.js';
-import { VOICE_FRAME_SAMPLES, type SystemAudio, type VoiceProcessingLink } from '../../media/index.js';
+import {
+  VOICE_FRAME_SAMPLES,
+  type SystemAudio,
+  type VirtualAudio,
+  type VoiceProcessingLink,
+} from '../../media/index.js';
 import {
   describeDevice,
   NULL_AUDIO_DEVICE,
@@ -11,6 +16,7 @@ import {
   nullOutput,
   openInput,
   openOutput,
+  WAV_INPUT_PREFIX,
   WavFileOutput,
   type AudioDevice,
   type AudioInput,
@@ -18,11 +24,18 @@ import {
 } from '../devices/audioDevices.js';
 import { GameAudioInput } from '../devices/GameAudioInput.js';
 import { SYSTEM_DEFAULT_DEVICE_ID, type SystemDevices } from '../devices/SystemDevices.js';
+import { VirtualInput } from '../devices/VirtualInput.js';
 import { startProcessingWorker, type ProcessingWorker } from '../processing/ProcessingWorker.js';
 import { VoiceProcessor, type VoiceProcessingSettings } from '../processing/VoiceProcessor.js';
 import type { ActiveCall } from './ActiveCall.js';
 
 const TICK_MS = 20;
+/**
+ * The pump's period while a call's transport thread serves both of its devices and nothing on this thread
+ * needs a frame: only the call's own housekeeping runs then (speaking, DAVE failures, the inbound-audio
+ * watch, a file microphone's read-ahead), and any change that needs frames again wakes the pump at once.
+ */
+const HOUSEKEEPING_MS = 100;
 /** Frames a late pump catches up at most (then it restarts its clock). */
 const MAX_CATCH_UP = 10;
 /** Capture frames kept waiting in each transport's send ring. */
@@ -45,16 +58,23 @@ export interface AudioPumpDeps {
   observesInput?: () => boolean;
   /** The native addon's file, for the voice processing worker (undefined: the JS engine runs). */
   addonPath?: () => string | undefined;
+  /**
+   * The engine's virtual devices for a transport's thread to serve ({@link VirtualAudio}); undefined (or
+   * absent) where the engine has none, and the virtual devices then run on this thread.
+   */
+  createVirtualAudio?: () => VirtualAudio | undefined;
 }
 
 /** What is linked to a call's transport thread ({@link VoiceTransport.linkSystemAudio}). */
 interface DeviceLink {
   readonly call: ActiveCall;
-  /** The devices themselves, or the processing worker's link between them and the transport. */
-  readonly target: SystemAudio | VoiceProcessingLink;
+  /** The devices themselves, the processing worker's link between them and the transport, or the virtual devices. */
+  readonly target: SystemAudio | VoiceProcessingLink | VirtualAudio;
   readonly capture: boolean;
   readonly playback: boolean;
   readonly playbackGain: number;
+  /** Whether this thread still reads the mix the linked speaker plays (a simulated room hears it). */
+  readonly mirror: boolean;
 }
 
 /**
@@ -65,8 +85,7 @@ interface DeviceLink {
  */
 export class AudioPump {
   readonly #d: AudioPumpDeps;
-  /** Playback volume, 0–200. */
-  outputVolume = 100;
+  #outputVolume = 100;
   #inputId = NULL_AUDIO_DEVICE_ID;
   #outputId = NULL_AUDIO_DEVICE_ID;
   #input: AudioInput = nullInput;
@@ -80,6 +99,10 @@ export class AudioPump {
   #aecFiles: { input: WavFileOutput; output: WavFileOutput } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #deadline = 0;
+  /** The pump runs at {@link HOUSEKEEPING_MS}: the transport's thread serves every device. */
+  #sleeping = false;
+  /** Whether any call's transport was ever asked to serve a device (before that, none can be busy). */
+  #everLinked = false;
   readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
   readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
 
@@ -104,9 +127,19 @@ export class AudioPump {
     this.#gameMicrophone = new GameAudioInput(deps.log, accepting, true);
   }
 
+  /** Playback volume, 0–200. */
+  get outputVolume(): number {
+    return this.#outputVolume;
+  }
+  set outputVolume(volume: number) {
+    this.#outputVolume = volume;
+    this.#wake();
+  }
+
   /** Turns voice processing parts on or off; resolves once the change runs. */
   async setVoiceProcessing(change: Partial<VoiceProcessingSettings>): Promise<void> {
     this.#asked = { ...this.#asked, ...change };
+    this.#wake();
     await this.#applyProcessing();
   }
 
@@ -151,6 +184,7 @@ export class AudioPump {
     microphone: boolean,
   ): void {
     (microphone ? this.#gameMicrophone : this.#game).push(samples, sampleRate, channels);
+    this.#wake();
   }
 
   // --- devices -------------------------------------------------------------------------------------
@@ -177,13 +211,32 @@ export class AudioPump {
    * device that is gone or will not open.
    */
   setInputDevice(id: string): void {
-    const input = this.#open(id, 'input', openInput, (device) => this.#d.system.openInput(device));
+    const input = this.#open(
+      id,
+      'input',
+      (virtual) => this.#openVirtualInput(virtual),
+      (device) => this.#d.system.openInput(device),
+    );
     this.#input.close();
     this.#input = input;
     this.#inputId = id;
     this.#inputIsSystem = !describeDevice(id, 'input');
     this.#d.log.info(`input device: ${id}`);
     this.#followDefaults();
+    this.#wake();
+  }
+  /** A virtual input: on the engine's {@link VirtualAudio} where it has one (null and files), else here. */
+  #openVirtualInput(id: string): AudioInput {
+    const file = id.startsWith(WAV_INPUT_PREFIX) ? id.slice(WAV_INPUT_PREFIX.length) : undefined;
+    if (id !== NULL_AUDIO_DEVICE_ID && file === undefined) return openInput(id);
+    const virtualAudio = this.#d.createVirtualAudio?.();
+    if (!virtualAudio) return openInput(id);
+    try {
+      return new VirtualInput(virtualAudio, file);
+    } catch (error) {
+      virtualAudio.dispose();
+      throw error;
+    }
   }
   /** Switches the output device (a WAV file is finalised); errors as {@link AudioPump.setInputDevice}. */
   setOutputDevice(id: string): void {
@@ -193,6 +246,7 @@ export class AudioPump {
     this.#outputId = id;
     this.#outputIsSystem = !describeDevice(id, 'output');
     this.#d.log.info(`output device: ${id}`);
+    this.#wake();
   }
   /** The watcher moved a lost system device's stream to the default: the current device says so now. */
   deviceLost(direction: 'input' | 'output'): void {
@@ -236,6 +290,7 @@ export class AudioPump {
    */
   setAecDump(on: boolean): void {
     this.#aecDump = on;
+    this.#wake();
     if (!this.#aecDump) this.#closeAec();
   }
   /** See {@link AudioPump.setAecDump}. */
@@ -245,10 +300,21 @@ export class AudioPump {
 
   // --- the pump ------------------------------------------------------------------------------------
 
-  /** Starts the pump unless it runs. */
+  /** Starts the pump unless it runs (a sleeping pump wakes: the calls changed). */
   ensure(): void {
-    if (this.#timer) return;
+    if (this.#timer) {
+      this.#wake();
+      return;
+    }
     this.#deadline = performance.now() + TICK_MS;
+    this.#schedule();
+  }
+
+  /** A sleeping pump runs its next tick now, as something may need frames again (see {@link HOUSEKEEPING_MS}). */
+  #wake(): void {
+    if (!this.#timer || !this.#sleeping) return;
+    clearTimeout(this.#timer);
+    this.#deadline = performance.now();
     this.#schedule();
   }
 
@@ -256,6 +322,7 @@ export class AudioPump {
   stop(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#sleeping = false;
     this.#output.flush(); // a WAV output is a complete file whenever no call runs
     this.#aecFiles?.input.flush();
     this.#aecFiles?.output.flush();
@@ -289,6 +356,15 @@ export class AudioPump {
     }
     this.#d.onTick();
     this.#updateLink();
+    if (this.#canSleep()) {
+      this.#housekeeping();
+      return;
+    }
+    if (this.#sleeping) {
+      // Awake again: what each call queued for this thread while asleep is stale, and its pacing restarts.
+      this.#sleeping = false;
+      for (const call of this.#d.calls.values()) call.resyncAudio();
+    }
     this.#capture();
     // Playout follows the transport's clock too: every tick of a call's transport yields one frame of its
     // audio (what it mixed, or silence when nobody spoke), and the first connected call's ticks set how many
@@ -306,6 +382,31 @@ export class AudioPump {
     this.#deadline += TICK_MS;
     const now = performance.now();
     if (this.#deadline < now - TICK_MS * MAX_CATCH_UP) this.#deadline = now + TICK_MS;
+    this.#schedule();
+  }
+
+  /**
+   * Whether the pump may sleep: the one call's transport thread serves both devices and nothing on this
+   * thread needs a frame (no game audio queued, no mirrored playout). A transport that dropped the link
+   * (a new transport after a reconnect) is linked again from a full tick.
+   */
+  #canSleep(): boolean {
+    const link = this.#link;
+    if (!link || !link.capture || !link.playback || link.mirror || this.#d.calls.size !== 1) return false;
+    if (this.#game.queuedFrames > 0 || this.#gameMicrophone.queuedFrames > 0) return false;
+    if (this.#sleeping && (link.call.devicesLinked() & 3) !== 3) {
+      this.#link = undefined;
+      return false;
+    }
+    return true;
+  }
+
+  /** A sleeping tick: the call's own housekeeping and the file microphone's read-ahead, nothing per frame. */
+  #housekeeping(): void {
+    this.#sleeping = true;
+    this.#input.refill?.();
+    for (const call of this.#d.calls.values()) call.tick();
+    this.#deadline = performance.now() + HOUSEKEEPING_MS;
     this.#schedule();
   }
 
@@ -328,6 +429,7 @@ export class AudioPump {
     const frame = this.#frame;
     // A microphone the transport's thread reads (or has not let go of yet) is not read here.
     const inputFree = !this.#busy(1);
+    if (!inputFree) this.#input.refill?.();
     for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
       const device = inputFree && this.#input.read(frame);
       if (!device) frame.fill(0);
@@ -371,8 +473,8 @@ export class AudioPump {
       any = true;
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp((mixed[i] ?? 0) + (next[i] ?? 0));
     }
-    if (any && this.outputVolume !== 100) {
-      const gain = this.outputVolume / 100;
+    if (any && this.#outputVolume !== 100) {
+      const gain = this.#outputVolume / 100;
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
     }
     if (outputFree) this.#output.write(mixed);
@@ -398,13 +500,19 @@ export class AudioPump {
       want?.target === have?.target &&
       want?.capture === have?.capture &&
       want?.playback === have?.playback &&
-      want?.playbackGain === have?.playbackGain
+      want?.playbackGain === have?.playbackGain &&
+      want?.mirror === have?.mirror
     )
       return;
     this.#link = undefined;
     try {
       if (have && have.call !== want?.call)
-        have.call.linkSystemAudio(null, { capture: false, playback: false, playbackGain: 1 });
+        have.call.linkSystemAudio(null, {
+          capture: false,
+          playback: false,
+          playbackGain: 1,
+          mirrorPlayout: true,
+        });
       if (want) this.#linkTo(want, have);
     } catch (error) {
       // A full control queue (the transport is not ticking): the pump keeps the devices and tries again.
@@ -419,9 +527,11 @@ export class AudioPump {
       capture: want.capture,
       playback: want.playback,
       playbackGain: want.playbackGain,
+      mirrorPlayout: want.mirror,
     });
     if (linked && (want.capture || want.playback)) {
       this.#link = want;
+      this.#everLinked = true;
       if (
         have?.call === want.call &&
         have.target === want.target &&
@@ -430,8 +540,9 @@ export class AudioPump {
       )
         return;
       const through = want.target === this.#worker?.link ? ', through the voice processing worker' : '';
+      const which = want.target === this.#input.virtualAudio ? 'virtual' : 'system';
       this.#d.log.info(
-        `system audio linked to the transport thread (${[want.capture ? 'microphone' : '', want.playback ? 'speaker' : ''].filter(Boolean).join(' and ')}${through})`,
+        `${which} audio linked to the transport thread (${[want.capture ? 'microphone' : '', want.playback ? 'speaker' : ''].filter(Boolean).join(' and ')}${through})`,
       );
     }
   }
@@ -439,11 +550,14 @@ export class AudioPump {
   #plan(): DeviceLink | undefined {
     const connected = [...this.#d.calls.values()].filter((call) => call.carriesAudio);
     const call = connected.length === 1 ? connected[0] : undefined;
-    const system = this.#d.system.opened();
-    if (!call || !call.canLinkDevices || !system) return undefined;
+    if (!call || !call.canLinkDevices) return undefined;
     const settings = this.voiceProcessing();
     const processing =
       settings.echoCancellation || settings.noiseSuppression || settings.automaticGainControl;
+    const virtual = this.#virtualPlan(call, processing);
+    if (virtual) return virtual;
+    const system = this.#d.system.opened();
+    if (!system) return undefined;
     // The microphone is free to link when no one on this thread needs its frames.
     const microphoneFree =
       this.#inputIsSystem &&
@@ -460,7 +574,41 @@ export class AudioPump {
     const playback = this.#outputIsSystem && !this.#aecDump && (!settings.echoCancellation || throughWorker);
     const target = throughWorker && worker ? worker.link : system;
     return capture || playback
-      ? { call, target, capture, playback, playbackGain: this.outputVolume / 100 }
+      ? {
+          call,
+          target,
+          capture,
+          playback,
+          playbackGain: this.#outputVolume / 100,
+          mirror: this.#input.hear !== undefined,
+        }
+      : undefined;
+  }
+
+  /**
+   * The virtual devices' link: the null speaker, and the virtual microphone (nothing, or a file) when no
+   * one on this thread needs its frames and no processing runs on them. Undefined where they do not apply
+   * (a system device, an engine without virtual audio) or nothing is left to link.
+   */
+  #virtualPlan(call: ActiveCall, processing: boolean): DeviceLink | undefined {
+    // A system speaker is linked by the system plan (the microphone then stays on this thread).
+    if (this.#outputIsSystem) return undefined;
+    if (this.#inputId === NULL_AUDIO_DEVICE_ID && this.#input === nullInput) {
+      // The default microphone was opened before an engine was asked for: move it onto one now.
+      this.#input = this.#openVirtualInput(NULL_AUDIO_DEVICE_ID);
+    }
+    const virtualAudio = this.#input.virtualAudio;
+    if (!virtualAudio) return undefined;
+    const capture =
+      !processing &&
+      !this.#aecDump &&
+      this.#game.queuedFrames === 0 &&
+      this.#gameMicrophone.queuedFrames === 0 &&
+      !(this.#d.observesInput?.() ?? false);
+    // The null speaker plays nothing anyone hears; a file speaker is written on this thread.
+    const playback = this.#outputId === NULL_AUDIO_DEVICE_ID && !this.#aecDump;
+    return capture || playback
+      ? { call, target: virtualAudio, capture, playback, playbackGain: 1, mirror: false }
       : undefined;
   }
 
@@ -499,7 +647,7 @@ export class AudioPump {
 
   /** Whether a call's transport thread serves (or still serves) the microphone (1) or the speaker (2). */
   #busy(side: 1 | 2): boolean {
-    if (!this.#d.system.opened()) return false; // never opened: nothing was ever linked
+    if (!this.#everLinked) return false; // nothing was ever linked: no transport serves a device
     const link = this.#link;
     if (link && (side === 1 ? link.capture : link.playback)) return true;
     for (const call of this.#d.calls.values()) if ((call.devicesLinked() & side) !== 0) return true;

@@ -107,9 +107,12 @@ export class CallManager implements SessionFeature {
         this.#voiceStates.retry();
       },
       addonPath: () => this.#d.engine().info.addon?.path,
+      createVirtualAudio: () => this.#d.engine().createVirtualAudio(),
       inputObserver: (frame, nowMs) => {
         this.#noAudioInput.observe(frame, nowMs);
       },
+      // The detector judges the microphone's frames on this thread: while it is on, they come here.
+      observesInput: () => this.#noAudioInput.thresholdDbfs > NO_AUDIO_INPUT_OFF_DBFS,
     });
   }
 
@@ -251,6 +254,7 @@ export class CallManager implements SessionFeature {
     if (typeof dBFS !== 'number' || !(dBFS >= NO_AUDIO_INPUT_OFF_DBFS && dBFS <= 0))
       throw new ValidationError('setNoAudioInputThreshold: the threshold is -100..0 dBFS');
     this.#noAudioInput.thresholdDbfs = dBFS;
+    if (this.#calls.size > 0) this.#pump.ensure(); // a sleeping pump links the microphone afresh
   }
   /** See {@link CallManager.setNoAudioInputThreshold}. */
   getNoAudioInputThreshold(): number {

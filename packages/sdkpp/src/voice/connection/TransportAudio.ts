@@ -1,4 +1,4 @@
-import { VOICE_FRAME_SAMPLES, type VoiceTransport } from '../../media/index.js';
+import { VOICE_FRAME_SAMPLES, type VoiceTransport, type VoiceTransportStats } from '../../media/index.js';
 
 /** What a transport tick that mixed nothing plays. */
 const SILENT_FRAME = new Int16Array(VOICE_FRAME_SAMPLES);
@@ -24,6 +24,8 @@ export interface PlayoutSink {
  */
 export class TransportAudio {
   readonly #transport: VoiceTransport;
+  /** The transport's counters, as fresh as one pump tick needs them (see `VoiceConnection`). */
+  readonly #stats: () => VoiceTransportStats;
   /** Capture pacing: frames pushed since the transport's tick count was `base`. */
   #capture: { pushed: number; base: number; ticks: number } | undefined;
   /** Playout pacing: the tick count at the last drain, and the silent frames still owed. */
@@ -31,8 +33,10 @@ export class TransportAudio {
   readonly #pulled = new Int16Array(8 * VOICE_FRAME_SAMPLES);
   #speakers: { frames: Int16Array; ssrcs: Uint32Array; ticks: Uint32Array } | undefined;
 
-  constructor(transport: VoiceTransport) {
+  /** `stats`: the transport's counters, shared with the rest of the pump's tick; fresh ones by default. */
+  constructor(transport: VoiceTransport, stats: () => VoiceTransportStats = () => transport.stats()) {
     this.#transport = transport;
+    this.#stats = stats;
   }
 
   /**
@@ -40,11 +44,20 @@ export class TransportAudio {
    * those pushed minus its ticks since the first push. A ring that ran dry counts from now.
    */
   captureBacklog(): number {
-    const ticks = this.#transport.stats().ticks;
+    const ticks = this.#stats().ticks;
     const capture = (this.#capture ??= { pushed: 0, base: ticks, ticks });
     capture.ticks = ticks;
     if (ticks - capture.base > capture.pushed) capture.base = ticks - capture.pushed;
     return capture.pushed - (ticks - capture.base);
+  }
+
+  /**
+   * Forgets the pacing: the owner stopped pushing and draining for a while (its pump slept while the
+   * transport's thread served the devices), so the ticks since then owe no silent frames and no backlog.
+   */
+  resync(): void {
+    this.#capture = undefined;
+    this.#playout = undefined;
   }
 
   /** Sends one microphone frame. */
@@ -65,7 +78,7 @@ export class TransportAudio {
   drainPlayout(sink: PlayoutSink): number {
     const transport = this.#transport;
     // Read before pulling: a frame mixed in between is pulled now and its tick counted next time.
-    const ticks = transport.stats().ticks;
+    const ticks = this.#stats().ticks;
     const playout = (this.#playout ??= { ticks, balance: 0 });
     const elapsed = ticks - playout.ticks;
     playout.ticks = ticks;

@@ -2,6 +2,7 @@ import type { LogWriter } from '../../logging/index.js';
 import type {
   MediaEngine,
   SystemAudio,
+  VirtualAudio,
   VoiceProcessingLink,
   VoiceTransport,
   VoiceTransportStats,
@@ -36,6 +37,9 @@ import {
   type VoiceIdentity,
   type VoiceSocketFactory,
 } from '../gateway/VoiceGatewayClient.js';
+
+/** How long one read of the transport's counters serves the audio pump's tick (see `#tickStats`). */
+const STATS_REUSE_MS = 2;
 
 /** Where a voice connection is, as the Call statuses need it. */
 export type VoiceConnectionState =
@@ -120,6 +124,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   readonly #log: LogWriter;
   readonly #gateway: VoiceGatewayClient;
   #transport: VoiceTransport | undefined;
+  #statsCache: { transport: VoiceTransport; at: number; stats: VoiceTransportStats } | undefined;
   /** The running transport's audio pacing. */
   #audio: TransportAudio | undefined;
   #settings: VoiceAudioSettings;
@@ -208,6 +213,20 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     return this.#transport?.stats();
   }
 
+  /**
+   * The transport's counters for the audio pump's tick: one read serves every question the tick asks
+   * (backlog, playout, speaking, links), instead of one crossing into the addon each. Reused for
+   * {@link STATS_REUSE_MS}, far less than the 20 ms between ticks, so each tick reads afresh.
+   */
+  #tickStats(transport: VoiceTransport): VoiceTransportStats {
+    const now = performance.now();
+    const cached = this.#statsCache;
+    if (cached && cached.transport === transport && now - cached.at < STATS_REUSE_MS) return cached.stats;
+    const stats = transport.stats();
+    this.#statsCache = { transport, at: now, stats };
+    return stats;
+  }
+
   get state(): VoiceConnectionState {
     return this.#state;
   }
@@ -224,15 +243,15 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
 
   /** See {@link VoiceTransport.linkSystemAudio}; false while no transport runs or where it cannot. */
   linkSystemAudio(
-    system: SystemAudio | VoiceProcessingLink | null,
-    link: { capture: boolean; playback: boolean; playbackGain: number },
+    system: SystemAudio | VoiceProcessingLink | VirtualAudio | null,
+    link: { capture: boolean; playback: boolean; playbackGain: number; mirrorPlayout?: boolean },
   ): boolean {
     return this.#transport?.linkSystemAudio(system, link) ?? false;
   }
 
   /** The sides of the system audio the transport's thread serves now (bit 0 microphone, bit 1 speaker). */
   devicesLinked(): number {
-    return this.#transport?.stats().devicesLinked ?? 0;
+    return this.#transport ? this.#tickStats(this.#transport).devicesLinked : 0;
   }
 
   /** Sends one 20 ms microphone frame (48 kHz interleaved stereo); nothing while no transport runs. */
@@ -243,6 +262,11 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   /** The microphone gave nothing this tick. */
   captureIdle(): void {
     this.#audio?.captureIdle();
+  }
+
+  /** Capture and playout pacing start afresh (see `TransportAudio.resync`). */
+  resyncAudio(): void {
+    this.#audio?.resync();
   }
 
   /** Hands the playout the transport produced to `sink`; returns the transport's ticks since the last time. */
@@ -322,7 +346,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   tick(): void {
     const transport = this.#transport;
     if (!transport || this.#state !== 'connected') return;
-    const stats = transport.stats();
+    const stats = this.#tickStats(transport);
     this.#speaking.onVoiceFramesSent(stats.voiceFramesSent);
     this.#dave.onDecryptFailures(stats.droppedDaveFailed);
     this.#watchInbound(stats);
@@ -408,7 +432,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       discoveryAttempts: 5,
     });
     this.#transport = transport;
-    this.#audio = new TransportAudio(transport);
+    this.#audio = new TransportAudio(transport, () => this.#tickStats(transport));
     this.#speaking.resetFrameCount();
     this.#watchdog.resetCount(this.#clock.now());
     this.#dave.resetFailureCount();

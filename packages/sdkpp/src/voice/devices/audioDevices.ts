@@ -1,5 +1,5 @@
 import { ValidationError } from '@sdkpp/protocol';
-import { VOICE_FRAME_SAMPLES } from '../../media/index.js';
+import { VOICE_FRAME_SAMPLES, type VirtualAudio } from '../../media/index.js';
 import { WavFileOutput, WavStream } from '@sdkpp/protocol';
 import { parseRoomId, RoomInput } from './RoomInput.js';
 
@@ -49,6 +49,10 @@ export interface AudioInput {
   read(out: Int16Array): boolean;
   /** A device that models a room hears every frame the speakers play. */
   hear?(frame: Int16Array): void;
+  /** A device a transport's thread can read itself: its ring (see `VirtualInput`). */
+  readonly virtualAudio?: VirtualAudio;
+  /** Such a device's read-ahead, run while the transport's thread reads it. */
+  refill?(): void;
   close(): void;
 }
 
