@@ -237,6 +237,49 @@ export function expandWithLabel(secret, label, context, length, kdf) {
 }`,
   },
   {
+    file: 'clientState.js',
+    // Speed (issue 35): a member joining checks every leaf's signature, one after the other, most of a join's
+    // time. The checks now all start before the first is awaited, so a signature provider can run them side
+    // by side (sdkpp's runs concurrent verifications on libuv's thread pool, src/dave/nodeP256.ts); they are
+    // awaited in tree order after the structural checks, and the first failure is returned as before (for a
+    // tree that is wrong in two ways, a structural error now wins over a bad signature).
+    why: 'leaf signatures of a received tree are checked concurrently (speed: start)',
+    from: `export async function validateRatchetTree(tree, groupContext, config, authService, treeHash, cs) {
+    const hpkeKeys = new Set();`,
+    to: `export async function validateRatchetTree(tree, groupContext, config, authService, treeHash, cs) {
+    const sdkppLeafChecks = [];
+    const hpkeKeys = new Set();`,
+  },
+  {
+    file: 'clientState.js',
+    why: 'leaf signatures of a received tree are checked concurrently (speed: each leaf)',
+    from: `            const err = n.leaf.leafNodeSource === leafNodeSources.key_package
+                ? await validateLeafNodeKeyPackage(n.leaf, groupContext, false, config, authService, cs.signature)
+                : await validateLeafNodeUpdateOrCommit(n.leaf, nodeToLeafIndex(nodeIndex), groupContext, authService, cs.signature);
+            if (err !== undefined)
+                return err;`,
+    to: `            const check = n.leaf.leafNodeSource === leafNodeSources.key_package
+                ? validateLeafNodeKeyPackage(n.leaf, groupContext, false, config, authService, cs.signature)
+                : validateLeafNodeUpdateOrCommit(n.leaf, nodeToLeafIndex(nodeIndex), groupContext, authService, cs.signature);
+            check.catch(() => { }); // awaited below; no unhandled rejection if an earlier return skips it
+            sdkppLeafChecks.push(check);`,
+  },
+  {
+    file: 'clientState.js',
+    why: 'leaf signatures of a received tree are checked concurrently (speed: results)',
+    from: `    const parentHashesVerified = await verifyParentHashes(tree, cs.hash);
+    if (!parentHashesVerified)
+        return new CryptoVerificationError("Unable to verify parent hash");`,
+    to: `    for (const check of sdkppLeafChecks) {
+        const err = await check;
+        if (err !== undefined)
+            return err;
+    }
+    const parentHashesVerified = await verifyParentHashes(tree, cs.hash);
+    if (!parentHashesVerified)
+        return new CryptoVerificationError("Unable to verify parent hash");`,
+  },
+  {
     file: 'util/byteArray.js',
     // Speed (issue 35): the random fill before zeroing is a crypto call per secret; the XOR with itself
     // that followed left zeros anyway, which is what remains.
