@@ -280,6 +280,24 @@ export function expandWithLabel(secret, label, context, length, kdf) {
         return new CryptoVerificationError("Unable to verify parent hash");`,
   },
   {
+    file: 'clientState.js',
+    // Speed (issue 35): a key package's two signatures (its leaf node's and its own) were verified one after
+    // the other; both now start together so the signature provider can run them side by side. Which error is
+    // returned for a package wrong in both ways is unchanged (the leaf node's first).
+    why: "a key package's two signatures are checked concurrently (speed)",
+    from: `    const leafNodeError = await validateLeafNodeKeyPackage(kp.leafNode, groupContext, sentByClient, config, authService, s);
+    if (leafNodeError !== undefined)
+        return leafNodeError;
+    const signatureValid = await verifyKeyPackage(kp, s);`,
+    to: `    const leafNodeCheck = validateLeafNodeKeyPackage(kp.leafNode, groupContext, sentByClient, config, authService, s);
+    const signatureCheck = verifyKeyPackage(kp, s);
+    signatureCheck.catch(() => { }); // awaited below; no unhandled rejection if the leaf node check returns first
+    const leafNodeError = await leafNodeCheck;
+    if (leafNodeError !== undefined)
+        return leafNodeError;
+    const signatureValid = await signatureCheck;`,
+  },
+  {
     file: 'util/byteArray.js',
     // Speed (issue 35): the random fill before zeroing is a crypto call per secret; the XOR with itself
     // that followed left zeros anyway, which is what remains.
