@@ -6,7 +6,8 @@
 //                 for ours, the sender keys of every member
 // Both run the same protocol messages: proposals are signed by the emulator's external sender. Each group is
 // made once by one bulk Add of N-1 key packages; every round then adds one member (so the group grows by one
-// per round, a few percent at most). Run: npx tsx bench/mls.ts
+// per round, a few percent at most). The two sides take turns, one round each, and each side's median round
+// is reported, so that other work on the machine falls on both alike. Run: npx tsx bench/mls.ts
 import { DAVESession, type ProposalsOperationType } from '@snazzah/davey';
 
 import { DaveProtocolSession } from '../packages/sdkpp/src/media/dave/session/index.js';
@@ -24,6 +25,7 @@ const SIZES: [n: number, rounds: number][] = [
   [100, 12],
   [250, 8], // a large lobby call
 ];
+const WARM_UP_ROUNDS = 8;
 // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- davey's const enum: 0 = append
 const APPEND = 0 as ProposalsOperationType;
 
@@ -73,8 +75,14 @@ function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** Ours: mean ms of [commit create + process, join] over `rounds` added members. */
-async function measureOurs(n: number, rounds: number): Promise<{ commit: number; join: number }> {
+/** ms of one round: commit create + process, and join. */
+interface Round {
+  commit: number;
+  join: number;
+}
+
+/** Ours: a group of `n`, and a function that adds one member to it and times that (a Round). */
+async function setUpOurs(n: number): Promise<() => Promise<Round>> {
   const creator = await Ours.create(newUserId());
   const processor = await Ours.create(newUserId());
   const fillers = Array.from({ length: n - 2 }, newUserId);
@@ -90,9 +98,7 @@ async function measureOurs(n: number, rounds: number): Promise<{ commit: number;
   await processor.session.onBinary(30, concatBytes(u16(1), first.welcome));
   if (processor.session.epoch !== 1n) throw new Error('processor did not join');
 
-  let commitTotal = 0;
-  let joinTotal = 0;
-  for (let round = -1; round < rounds; round++) {
+  return async () => {
     const joiner = await Ours.create(newUserId());
     if (!joiner.keyPackage) throw new Error('no key package');
     creator.session.onClientsConnect([joiner.userId]);
@@ -102,9 +108,9 @@ async function measureOurs(n: number, rounds: number): Promise<{ commit: number;
     creator.lastCommit = undefined;
     let start = process.hrtime.bigint();
     await creator.session.onBinary(27, appendPayload([proposal]));
+    const created = ms(start); // before the bench's own split of op 28, which davey's side does not do
     if (!creator.lastCommit) throw new Error('no commit');
     const { commit, welcome } = splitCommit(creator.lastCommit);
-    const created = ms(start);
     await processor.session.onBinary(27, appendPayload([proposal])); // the processor holds the proposal too
     start = process.hrtime.bigint();
     await processor.session.onBinary(29, concatBytes(u16(2), commit));
@@ -116,12 +122,8 @@ async function measureOurs(n: number, rounds: number): Promise<{ commit: number;
     const joined = ms(start);
     if (joiner.session.epoch !== epoch + 1n) throw new Error('welcome not processed');
     joiner.session.close();
-    if (round >= 0) {
-      commitTotal += created + processed;
-      joinTotal += joined;
-    }
-  }
-  return { commit: commitTotal / rounds, join: joinTotal / rounds };
+    return { commit: created + processed, join: joined };
+  };
 }
 
 function daveySession(userId: string): DAVESession {
@@ -130,8 +132,8 @@ function daveySession(userId: string): DAVESession {
   return session;
 }
 
-/** davey, driven as discord.js drives it: the same measurements. */
-function measureDavey(n: number, rounds: number): { commit: number; join: number } {
+/** davey, driven as discord.js drives it: the same group and the same round. */
+function setUpDavey(n: number): () => Round {
   const creatorId = newUserId();
   const creator = daveySession(creatorId);
   const processorId = newUserId();
@@ -146,9 +148,7 @@ function measureDavey(n: number, rounds: number): { commit: number; join: number
   creator.processCommit(initial.commit);
   processor.processWelcome(initial.welcome);
 
-  let commitTotal = 0;
-  let joinTotal = 0;
-  for (let round = -1; round < rounds; round++) {
+  return () => {
     const joinerId = newUserId();
     const joiner = daveySession(joinerId);
     recognized.push(joinerId);
@@ -168,17 +168,37 @@ function measureDavey(n: number, rounds: number): { commit: number; join: number
     joiner.processWelcome(welcome);
     const joined = ms(start);
     if (joiner.epoch !== epoch + 1n || processor.epoch !== epoch + 1n) throw new Error('davey out of step');
-    if (round >= 0) {
-      commitTotal += created + processed;
-      joinTotal += joined;
-    }
-  }
-  return { commit: commitTotal / rounds, join: joinTotal / rounds };
+    return { commit: created + processed, join: joined };
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 for (const [n, rounds] of SIZES) {
-  const ours = await measureOurs(n, rounds);
-  const davey = measureDavey(n, rounds);
-  report(result(`mls-join-${n}`, 'ms', ours.join, '@snazzah/davey', davey.join));
-  report(result(`mls-commit-${n}`, 'ms', ours.commit, '@snazzah/davey', davey.commit));
+  const oursRound = await setUpOurs(n);
+  const daveyRound = setUpDavey(n);
+  const ours: Round[] = [];
+  const davey: Round[] = [];
+  // Warm-up rounds, then turns; who goes first alternates too. Several warm-up rounds, not one: the first size
+  // measured would otherwise carry the process's JIT warm-up of ts-mls (the N=2 commit measured slower than
+  // the N=8 one right after it), which the native peer does not have and no later line pays.
+  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+    await oursRound();
+    daveyRound();
+  }
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      ours.push(await oursRound());
+      davey.push(daveyRound());
+    } else {
+      davey.push(daveyRound());
+      ours.push(await oursRound());
+    }
+  }
+  const mid = (side: Round[], key: keyof Round): number => median(side.map((r) => r[key]));
+  report(result(`mls-join-${n}`, 'ms', mid(ours, 'join'), '@snazzah/davey', mid(davey, 'join')));
+  report(result(`mls-commit-${n}`, 'ms', mid(ours, 'commit'), '@snazzah/davey', mid(davey, 'commit')));
 }

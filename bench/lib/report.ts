@@ -30,6 +30,41 @@ export function nsPerCall(rounds: number, step: (i: number) => void): number {
   return Number(process.hrtime.bigint() - start) / rounds;
 }
 
+/**
+ * ns per call of `ours` and of `peer`, measured in `slices` alternating slices of `rounds / slices` calls
+ * each (after one warm-up of each), and the median slice of each side taken. Both sides then share the
+ * machine's quiet and busy moments alike, so a burst of other work during one side's only window cannot
+ * move the ratio (the two sides of a line otherwise run seconds apart, the faster one in a shorter window).
+ */
+export function nsPerCallInterleaved(
+  rounds: number,
+  ours: () => void,
+  peer: () => void,
+  slices = 7,
+): { ours: number; peer: number } {
+  const perSlice = Math.max(1, Math.round(rounds / slices));
+  for (let i = 0; i < perSlice / 2; i++) {
+    ours();
+    peer();
+  }
+  const oursNs: number[] = [];
+  const peerNs: number[] = [];
+  for (let slice = 0; slice < slices; slice++) {
+    let start = process.hrtime.bigint();
+    for (let i = 0; i < perSlice; i++) ours();
+    oursNs.push(Number(process.hrtime.bigint() - start) / perSlice);
+    start = process.hrtime.bigint();
+    for (let i = 0; i < perSlice; i++) peer();
+    peerNs.push(Number(process.hrtime.bigint() - start) / perSlice);
+  }
+  return { ours: median(oursNs), peer: median(peerNs) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
 /** The result line of a cost measured in `unit` (lower is better). */
 export function result(
   name: string,

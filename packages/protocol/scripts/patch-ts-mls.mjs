@@ -12,11 +12,13 @@
 //      ts-mls cannot read theirs;
 //   2. `needsUpdatePath` needs more than one Remove/Update before it adds an UpdatePath (upstream rc.11),
 //      so a commit removing one member carries no path and openmls refuses it.
-// Two more patches are for speed alone (issue 18): a signed leaf node is encoded once, and a subtree's tree
-// hash is kept while the subtree is unchanged; together they take a commit at 100 members from about 10 to
-// 5 ms. The outputs are byte for byte the same, which the interop tests against davey check.
-// Each text replacement below must match exactly once; the ts-mls version must be the one it was written
-// for. The copy lives under node_modules so that ts-mls's own dependencies (@hpke/core, @noble/*) resolve
+// The other patches are for speed alone (issues 18 and 35): a signed leaf node is encoded once, and a
+// subtree's tree hash is kept while the subtree is unchanged (together a commit at 100 members from about 10
+// to 5 ms); the encoders write through one byte view per output buffer instead of a new one per field, the
+// KDF labels are encoded once, and secrets are zeroed without first being filled with random bytes. The
+// outputs are byte for byte the same, which the interop tests against davey check.
+// Each text replacement below must match exactly once (or exactly `count` times); the ts-mls version must be
+// the one it was written for. The copy lives under node_modules so that ts-mls's own dependencies (@hpke/core, @noble/*) resolve
 // from it by Node's normal lookup, and so that git, eslint and prettier never see it.
 //
 // Failure policy:
@@ -39,11 +41,12 @@ import { fileURLToPath } from 'node:url';
 export const TS_MLS_VERSION = '2.0.0-rc.10';
 
 /** Bumped whenever the patch set changes, so an old copy is rebuilt. */
-const PATCH_SET = 'p4';
+const PATCH_SET = 'p5';
 
 /**
- * Each entry: a file under ts-mls's `dist/src`, and the exact rc.10 text with our replacement.
- * @type {readonly { file: string; why: string; from: string; to: string }[]}
+ * Each entry: a file under ts-mls's `dist/src`, and the exact rc.10 text with our replacement; `count` is how
+ * many times the text occurs (each is replaced), 1 when absent.
+ * @type {readonly { file: string; why: string; from: string; to: string; count?: number }[]}
  */
 const PATCHES = [
   {
@@ -91,8 +94,223 @@ export const leafNodeEncoder = (leafNode) => {
         bytes = encode(sdkppLeafNodeEncoder, leafNode);
         sdkppLeafNodeBytes.set(leafNode, bytes);
     }
-    return [bytes.length, (offset, buffer) => new Uint8Array(buffer).set(bytes, offset)];
+    return [bytes.length, (offset, buffer) => sdkppBytesOf(buffer).set(bytes, offset)];
 };`,
+  },
+  {
+    file: 'leafNode.js',
+    why: 'a signed leaf node is encoded once (speed; the shared byte view)',
+    from: 'import { contramapBufferEncoders, encode } from "./codec/tlsEncoder.js";',
+    to: 'import { contramapBufferEncoders, encode, sdkppBytesOf } from "./codec/tlsEncoder.js";',
+  },
+  {
+    file: 'codec/tlsEncoder.js',
+    // Speed, not interop (issue 35): every field's write made a new Uint8Array or DataView of the whole output
+    // buffer, thousands per commit, a sixth of a commit's time with the garbage they leave. The writes now
+    // share one view of each kind for the buffer being written, dropped when encode() returns so no output
+    // (some hold secrets) is kept alive by the cache.
+    why: 'one byte view per output buffer (speed)',
+    from: `export function encode(enc, t) {
+    const [len, write] = enc(t);
+    const buf = new ArrayBuffer(len);
+    write(0, buf);
+    return new Uint8Array(buf);
+}`,
+    to: `let sdkppBuffer;
+let sdkppBytes;
+let sdkppView;
+function sdkppForget() {
+    sdkppBuffer = undefined;
+    sdkppBytes = undefined;
+    sdkppView = undefined;
+}
+export function sdkppBytesOf(buffer) {
+    if (buffer !== sdkppBuffer) {
+        sdkppForget();
+        sdkppBuffer = buffer;
+    }
+    return (sdkppBytes ??= new Uint8Array(buffer));
+}
+export function sdkppViewOf(buffer) {
+    if (buffer !== sdkppBuffer) {
+        sdkppForget();
+        sdkppBuffer = buffer;
+    }
+    return (sdkppView ??= new DataView(buffer));
+}
+export function encode(enc, t) {
+    const [len, write] = enc(t);
+    const buf = new ArrayBuffer(len);
+    try {
+        write(0, buf);
+    }
+    finally {
+        sdkppForget();
+    }
+    return new Uint8Array(buf);
+}`,
+  },
+  {
+    file: 'codec/number.js',
+    why: 'one byte view per output buffer (import)',
+    from: 'export const uint8Encoder = (n) => [',
+    to: 'import { sdkppViewOf } from "./tlsEncoder.js";\nexport const uint8Encoder = (n) => [',
+  },
+  {
+    file: 'codec/number.js',
+    why: 'one byte view per output buffer (integers)',
+    from: 'const view = new DataView(buffer);',
+    to: 'const view = sdkppViewOf(buffer);',
+    count: 4,
+  },
+  {
+    file: 'codec/optional.js',
+    why: 'one byte view per output buffer (import)',
+    from: 'import { uint8Decoder } from "./number.js";',
+    to: 'import { uint8Decoder } from "./number.js";\nimport { sdkppViewOf } from "./tlsEncoder.js";',
+  },
+  {
+    file: 'codec/optional.js',
+    why: 'one byte view per output buffer (presence byte)',
+    from: 'const view = new DataView(buffer);',
+    to: 'const view = sdkppViewOf(buffer);',
+    count: 2,
+  },
+  {
+    file: 'codec/variableLength.js',
+    why: 'one byte view per output buffer (import)',
+    from: 'import { contramapBufferEncoder, contramapBufferEncoders } from "./tlsEncoder.js";',
+    to: 'import { contramapBufferEncoder, contramapBufferEncoders, sdkppBytesOf } from "./tlsEncoder.js";',
+  },
+  {
+    file: 'codec/variableLength.js',
+    why: 'one byte view per output buffer (lengths and opaque data)',
+    from: 'const view = new Uint8Array(buffer);',
+    to: 'const view = sdkppBytesOf(buffer);',
+    count: 4,
+  },
+  {
+    file: 'crypto/kdf.js',
+    // Speed (issue 35): the KDFLabel encoder was composed and the label text encoded on every call, dozens of
+    // times per commit; both are now made once (labels are the protocol's fixed strings).
+    why: 'KDF labels encoded once (speed)',
+    from: `export function expandWithLabel(secret, label, context, length, kdf) {
+    const infoEncoder = composeBufferEncoders([uint16Encoder, varLenDataEncoder, varLenDataEncoder]);
+    return kdf.expand(secret, encode(infoEncoder, [length, new TextEncoder().encode(\`MLS 1.0 \${label}\`), context]), length);
+}`,
+    to: `const sdkppInfoEncoder = composeBufferEncoders([uint16Encoder, varLenDataEncoder, varLenDataEncoder]);
+const sdkppLabels = new Map();
+export function expandWithLabel(secret, label, context, length, kdf) {
+    let labelBytes = sdkppLabels.get(label);
+    if (labelBytes === undefined) {
+        labelBytes = new TextEncoder().encode(\`MLS 1.0 \${label}\`);
+        if (sdkppLabels.size < 256)
+            sdkppLabels.set(label, labelBytes);
+    }
+    return kdf.expand(secret, encode(sdkppInfoEncoder, [length, labelBytes, context]), length);
+}`,
+  },
+  {
+    file: 'clientState.js',
+    // Speed (issue 35): every commit gathered every secret of the dropped epoch's secret tree into a list,
+    // and built a second map, and returned neither (the result is the last epochs' map and an empty list).
+    why: 'dropping an old epoch gathers nothing it throws away (speed)',
+    from: `function removeOldHistoricalReceiverData(historicalReceiverData, max) {
+    const sortedEpochs = [...historicalReceiverData.keys()].sort((a, b) => (a < b ? -1 : 1));
+    const cutoff = sortedEpochs.length - max;
+    const toBeDeleted = new Array();
+    const map = new Map();
+    for (const [n, epoch] of sortedEpochs.entries()) {
+        const data = historicalReceiverData.get(epoch);
+        if (n < cutoff) {
+            toBeDeleted.push(...allSecretTreeValues(data.secretTree));
+        }
+        else {
+            map.set(epoch, data);
+        }
+    }
+    return [new Map(sortedEpochs.slice(-max).map((epoch) => [epoch, historicalReceiverData.get(epoch)])), []];
+}`,
+    to: `function removeOldHistoricalReceiverData(historicalReceiverData, max) {
+    const sortedEpochs = [...historicalReceiverData.keys()].sort((a, b) => (a < b ? -1 : 1));
+    return [new Map(sortedEpochs.slice(-max).map((epoch) => [epoch, historicalReceiverData.get(epoch)])), []];
+}`,
+  },
+  {
+    file: 'clientState.js',
+    // Speed (issue 35): a member joining checks every leaf's signature, one after the other, most of a join's
+    // time. The checks now all start before the first is awaited, so a signature provider can run them side
+    // by side (sdkpp's runs concurrent verifications on libuv's thread pool, src/dave/nodeP256.ts); they are
+    // awaited in tree order after the structural checks, and the first failure is returned as before (for a
+    // tree that is wrong in two ways, a structural error now wins over a bad signature).
+    why: 'leaf signatures of a received tree are checked concurrently (speed: start)',
+    from: `export async function validateRatchetTree(tree, groupContext, config, authService, treeHash, cs) {
+    const hpkeKeys = new Set();`,
+    to: `export async function validateRatchetTree(tree, groupContext, config, authService, treeHash, cs) {
+    const sdkppLeafChecks = [];
+    const hpkeKeys = new Set();`,
+  },
+  {
+    file: 'clientState.js',
+    why: 'leaf signatures of a received tree are checked concurrently (speed: each leaf)',
+    from: `            const err = n.leaf.leafNodeSource === leafNodeSources.key_package
+                ? await validateLeafNodeKeyPackage(n.leaf, groupContext, false, config, authService, cs.signature)
+                : await validateLeafNodeUpdateOrCommit(n.leaf, nodeToLeafIndex(nodeIndex), groupContext, authService, cs.signature);
+            if (err !== undefined)
+                return err;`,
+    to: `            const check = n.leaf.leafNodeSource === leafNodeSources.key_package
+                ? validateLeafNodeKeyPackage(n.leaf, groupContext, false, config, authService, cs.signature)
+                : validateLeafNodeUpdateOrCommit(n.leaf, nodeToLeafIndex(nodeIndex), groupContext, authService, cs.signature);
+            check.catch(() => { }); // awaited below; no unhandled rejection if an earlier return skips it
+            sdkppLeafChecks.push(check);`,
+  },
+  {
+    file: 'clientState.js',
+    why: 'leaf signatures of a received tree are checked concurrently (speed: results)',
+    from: `    const parentHashesVerified = await verifyParentHashes(tree, cs.hash);
+    if (!parentHashesVerified)
+        return new CryptoVerificationError("Unable to verify parent hash");`,
+    to: `    for (const check of sdkppLeafChecks) {
+        const err = await check;
+        if (err !== undefined)
+            return err;
+    }
+    const parentHashesVerified = await verifyParentHashes(tree, cs.hash);
+    if (!parentHashesVerified)
+        return new CryptoVerificationError("Unable to verify parent hash");`,
+  },
+  {
+    file: 'clientState.js',
+    // Speed (issue 35): a key package's two signatures (its leaf node's and its own) were verified one after
+    // the other; both now start together so the signature provider can run them side by side. Which error is
+    // returned for a package wrong in both ways is unchanged (the leaf node's first).
+    why: "a key package's two signatures are checked concurrently (speed)",
+    from: `    const leafNodeError = await validateLeafNodeKeyPackage(kp.leafNode, groupContext, sentByClient, config, authService, s);
+    if (leafNodeError !== undefined)
+        return leafNodeError;
+    const signatureValid = await verifyKeyPackage(kp, s);`,
+    to: `    const leafNodeCheck = validateLeafNodeKeyPackage(kp.leafNode, groupContext, sentByClient, config, authService, s);
+    const signatureCheck = verifyKeyPackage(kp, s);
+    signatureCheck.catch(() => { }); // awaited below; no unhandled rejection if the leaf node check returns first
+    const leafNodeError = await leafNodeCheck;
+    if (leafNodeError !== undefined)
+        return leafNodeError;
+    const signatureValid = await signatureCheck;`,
+  },
+  {
+    file: 'util/byteArray.js',
+    // Speed (issue 35): the random fill before zeroing is a crypto call per secret; the XOR with itself
+    // that followed left zeros anyway, which is what remains.
+    why: 'secrets are zeroed without a random fill first (speed)',
+    from: `export function zeroOutUint8Array(buf) {
+    crypto.getRandomValues(buf);
+    for (let i = 0; i < buf.length; i++) {
+        buf[i] ^= buf[i];
+    }
+}`,
+    to: `export function zeroOutUint8Array(buf) {
+    buf.fill(0);
+}`,
   },
   {
     file: 'treeHash.js',
@@ -249,14 +467,15 @@ export function ensurePatchedTsMls({ packageRoot, force = false }) {
     for (const patch of PATCHES) {
       const file = path.join(staging, 'dist', 'src', patch.file);
       const text = texts.get(file) ?? readFileSync(file, 'utf8');
-      const first = text.indexOf(patch.from);
-      if (first < 0 || text.indexOf(patch.from, first + 1) >= 0) {
+      const found = text.split(patch.from).length - 1;
+      const expected = patch.count ?? 1;
+      if (found !== expected) {
         throw new TsMlsPatchError(
           `sdkpp: the ts-mls patch "${patch.why}" no longer applies: dist/src/${patch.file} of ts-mls ` +
-            `${version} ${first < 0 ? 'does not contain' : 'contains more than once'} the expected text.`,
+            `${version} contains the expected text ${found} times, not ${expected}.`,
         );
       }
-      texts.set(file, text.replace(patch.from, patch.to));
+      texts.set(file, text.split(patch.from).join(patch.to));
     }
     for (const [file, text] of texts) writeFileSync(file, text);
     writeFileSync(

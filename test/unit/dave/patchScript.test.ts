@@ -66,6 +66,18 @@ describe('patch-ts-mls', () => {
     );
     expect(readFileSync(path.join(entry(root), 'treeHash.js'), 'utf8')).toContain('sdkppTreeHashes');
     expect(readFileSync(path.join(entry(root), 'leafNode.js'), 'utf8')).toContain('sdkppLeafNodeBytes');
+    // Issue 35's: one byte view per output buffer, KDF labels encoded once, zeroing without a random fill,
+    // nothing gathered for a dropped epoch.
+    for (const file of ['codec/number.js', 'codec/optional.js', 'codec/variableLength.js']) {
+      const text = readFileSync(path.join(entry(root), file), 'utf8');
+      expect(text).not.toMatch(/new (DataView|Uint8Array)\(buffer\)/);
+      expect(text).toMatch(/sdkpp(View|Bytes)Of\(buffer\)/);
+    }
+    expect(readFileSync(path.join(entry(root), 'crypto/kdf.js'), 'utf8')).toContain('sdkppLabels');
+    expect(readFileSync(path.join(entry(root), 'util/byteArray.js'), 'utf8')).not.toContain(
+      'getRandomValues(buf)',
+    );
+    expect(clientState).not.toContain('toBeDeleted.push(...allSecretTreeValues');
     expect(readFileSync(path.join(tsMls, 'dist', 'src', 'clientState.js'), 'utf8')).toContain(
       'grouped[defaultProposalTypes.remove]).length > 1;',
     );

@@ -40,13 +40,19 @@ std::string Quote(const std::string& text)
 ByteView BytesArg(const Napi::CallbackInfo& info, size_t index, const char* name)
 {
     const Napi::Value value = info[index];
-    if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    // One query answers all three questions (a typed array? of bytes? where and how long?): this runs for
+    // every frame, and the node-addon-api wrappers would ask the engine three times. Anything but a typed
+    // array makes the query fail without an exception pending.
+    napi_typedarray_type type = napi_int8_array;
+    size_t length = 0;
+    void* data = nullptr;
+    if (napi_get_typedarray_info(info.Env(), value, &type, &length, &data, nullptr, nullptr) != napi_ok ||
+        type != napi_uint8_array) {
         ThrowError(info.Env(), ErrorKind::kTypeError, kInvalidArgTypeCode,
                    std::string("The \"") + name + "\" argument must be a Buffer or Uint8Array, got " +
                      Describe(value));
     }
-    const auto bytes = value.As<Napi::Uint8Array>();
-    return {bytes.Data(), bytes.ByteLength()};
+    return {static_cast<const uint8_t*>(data), length};
 }
 
 crypto::AeadAlgorithm AeadAlgorithmArg(const Napi::CallbackInfo& info, size_t index)

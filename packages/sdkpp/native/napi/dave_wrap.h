@@ -25,8 +25,10 @@ private:
     Napi::Value SetPassthroughMode(const Napi::CallbackInfo& info);
     // setNextNonce(nonce), a safe integer
     Napi::Value SetNextNonce(const Napi::CallbackInfo& info);
-    // encrypt(frame, out, clearRanges?: Uint32Array of offset/size pairs) -> see above
+    // encrypt(frame, out, clearRanges?: Uint32Array of offset/size pairs) -> see above. An own property of
+    // each instance, bound to it (BindToInstance in dave_wrap.cc).
     Napi::Value Encrypt(const Napi::CallbackInfo& info);
+    static Napi::Value EncryptBound(const Napi::CallbackInfo& info);
     // stats() -> {lastNonce, results: number[] indexed by dave::Result}
     Napi::Value Stats(const Napi::CallbackInfo& info);
 
@@ -58,8 +60,9 @@ private:
     Napi::Value TransitionToKeyRatchet(const Napi::CallbackInfo& info);
     // transitionToPassthroughMode(enabled, retentionMs, nowMs?)
     Napi::Value TransitionToPassthroughMode(const Napi::CallbackInfo& info);
-    // decrypt(frame, out, nowMs?) -> number
+    // decrypt(frame, out, nowMs?) -> number; bound to its instance as encrypt is.
     Napi::Value Decrypt(const Napi::CallbackInfo& info);
+    static Napi::Value DecryptBound(const Napi::CallbackInfo& info);
     // stats() -> {results: number[]}
     Napi::Value Stats(const Napi::CallbackInfo& info);
 

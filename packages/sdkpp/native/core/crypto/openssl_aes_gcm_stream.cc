@@ -6,7 +6,7 @@
 #include <climits>
 #include <new>
 
-#include "core/crypto/aes_gcm_stream.h"
+#include "core/crypto/aes_gcm_stream_backend.h"
 
 namespace sdkpp::crypto {
 namespace {
@@ -92,7 +92,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<IGcmStream> CreateAes128GcmStream() noexcept
+std::unique_ptr<IGcmStream> CreateOpenSslAes128GcmStream() noexcept
 {
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
     if (ctx == nullptr) {

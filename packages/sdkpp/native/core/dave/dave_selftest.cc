@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/audio/alloc_counter.h"
+#include "core/crypto/aes_gcm_selftest.h"
 #include "core/dave/decryptor.h"
 #include "core/dave/encryptor.h"
 
@@ -53,6 +54,8 @@ DaveSelfTestReport RunDaveSelfTest() noexcept
         }
     };
     add("ratchet-vector", RatchetVector());
+    add("gcm-known-answer", crypto::GcmStreamKnownAnswer());
+    add("gcm-backends-agree", crypto::GcmStreamBackendsAgree());
 
     TestClock clock;
     const std::unique_ptr<Encryptor> encryptor = Encryptor::Create();
