@@ -40,6 +40,7 @@ describe('the native addon (raw exports)', () => {
       'OpusEncoder',
       'SystemAudio',
       'TransportCryptor',
+      'VirtualAudio',
       'VoiceProcessingLink',
       'VoiceTransport',
       'aeadOpen',
@@ -74,6 +75,38 @@ describe('the native addon (raw exports)', () => {
     for (const id of [0, -1, 1.5, 2 ** 32, Number.NaN, 4_000_000_000]) {
       expect(() => new make(id)).toThrow(expect.objectContaining({ code: 'ERR_PROCESSING_LINK_NOT_FOUND' }));
     }
+  });
+
+  it('keeps a virtual microphone ring: whole reads in order, bounded at 4 s, typed errors after dispose', () => {
+    const Virtual = addon.VirtualAudio;
+    if (!Virtual) throw new Error('this addon has no VirtualAudio');
+    const audio = new Virtual();
+    const frame = new Int16Array(1920);
+    expect(audio.readInput(frame)).toBe(false); // nothing queued: nothing read, not a partial frame
+    const ramp = Int16Array.from({ length: 3 * 1920 }, (_, i) => i % 30_000);
+    expect(audio.pushInput(ramp)).toBe(ramp.length);
+    expect(audio.stats()).toEqual({ inputQueued: ramp.length, outputSamples: 0 });
+    for (let n = 0; n < 3; n++) {
+      expect(audio.readInput(frame)).toBe(true);
+      expect(Array.from(frame)).toEqual(Array.from(ramp.subarray(n * 1920, (n + 1) * 1920)));
+    }
+    expect(audio.readInput(frame)).toBe(false);
+    // The ring holds 4 s (rounded up to a power of two) and keeps what fits, never more.
+    const second = new Int16Array(96_000);
+    let queued = 0;
+    for (let i = 0; i < 8; i++) queued += audio.pushInput(second);
+    expect(queued).toBeGreaterThanOrEqual(4 * 96_000);
+    expect(queued).toBeLessThan(8 * 96_000);
+    expect(audio.stats().inputQueued).toBe(queued);
+    const make = Virtual as unknown as new () => { pushInput(pcm: unknown): number };
+    for (const bad of [undefined, 'x', [1, 2], new Float32Array(4)]) {
+      expect(() => new make().pushInput(bad)).toThrow(
+        expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+      );
+    }
+    audio.dispose();
+    expect(thrown(() => audio.readInput(frame)).code).toBe('ERR_VIRTUAL_AUDIO_DISPOSED');
+    expect(thrown(() => audio.stats()).code).toBe('ERR_VIRTUAL_AUDIO_DISPOSED');
   });
 
   it('reports the package version', () => {
