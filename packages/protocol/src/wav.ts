@@ -120,6 +120,7 @@ export class WavStream {
   read(out: Int16Array): number {
     const count = Math.min(out.length >> 1, this.frames - this.#position);
     if (count <= 0 || this.#fd === undefined) return 0;
+    if (this.#step === 1) return this.#copy(out, count);
     const last = this.#layout.frames - 1;
     for (let k = 0; k < count; k++) {
       const position = (this.#position + k) * this.#step;
@@ -132,6 +133,23 @@ export class WavStream {
       const block = this.#block;
       out[2 * k] = Math.round((block[a] ?? 0) * (1 - fraction) + (block[b] ?? 0) * fraction);
       out[2 * k + 1] = Math.round((block[a + 1] ?? 0) * (1 - fraction) + (block[b + 1] ?? 0) * fraction);
+    }
+    this.#position += count;
+    return count;
+  }
+
+  /**
+   * {@link WavStream.read} for a 48 kHz file: no resampling, so whole runs of the block are copied (a
+   * second of audio in a few copies instead of a multiply-and-round per sample).
+   */
+  #copy(out: Int16Array, count: number): number {
+    for (let k = 0; k < count;) {
+      const index = this.#position + k;
+      this.#hold(index, index);
+      const from = index - this.#blockStart;
+      const run = Math.min(count - k, this.#blockLength - from);
+      out.set(this.#block.subarray(2 * from, 2 * (from + run)), 2 * k);
+      k += run;
     }
     this.#position += count;
     return count;

@@ -68,6 +68,7 @@ function expected(pcm: Int16Array, rate: number, channels: number): Int16Array {
 describe('WavStream', () => {
   const cases = [
     { rate: 48_000, channels: 2, frames: 61_111 },
+    { rate: 48_000, channels: 1, frames: 30_001 },
     { rate: 44_100, channels: 1, frames: 50_003 },
     { rate: 16_000, channels: 1, frames: 16_001 },
     { rate: 96_000, channels: 2, frames: 100_000 },
