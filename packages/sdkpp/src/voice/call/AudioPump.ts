@@ -101,6 +101,8 @@ export class AudioPump {
   #deadline = 0;
   /** The pump runs at {@link HOUSEKEEPING_MS}: the transport's thread serves every device. */
   #sleeping = false;
+  /** Something that may change the link happened while asleep: the next tick plans it afresh. */
+  #dirty = false;
   /** Whether any call's transport was ever asked to serve a device (before that, none can be busy). */
   #everLinked = false;
   readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
@@ -252,6 +254,7 @@ export class AudioPump {
   deviceLost(direction: 'input' | 'output'): void {
     if (direction === 'input') this.#inputId = SYSTEM_DEFAULT_DEVICE_ID;
     else this.#outputId = SYSTEM_DEFAULT_DEVICE_ID;
+    this.#wake();
   }
 
   #open<T>(
@@ -312,6 +315,7 @@ export class AudioPump {
 
   /** A sleeping pump runs its next tick now, as something may need frames again (see {@link HOUSEKEEPING_MS}). */
   #wake(): void {
+    this.#dirty = true;
     if (!this.#timer || !this.#sleeping) return;
     clearTimeout(this.#timer);
     this.#deadline = performance.now();
@@ -355,6 +359,12 @@ export class AudioPump {
       return;
     }
     this.#d.onTick();
+    // Asleep with nothing changed: the link stands (every change to what it depends on wakes the pump).
+    if (this.#sleeping && !this.#dirty && this.#canSleep()) {
+      this.#housekeeping();
+      return;
+    }
+    this.#dirty = false;
     this.#updateLink();
     if (this.#canSleep()) {
       this.#housekeeping();
