@@ -18,7 +18,9 @@
 // so `npm run bench` builds it from its npm tarball (scripts/bench-peers.mjs); where that fails the peer is
 // @evan/opus's native libopus (the same kind of binding); the `peer` field names which. With
 // @discordjs/opus as the peer, send-path-vs-evan and receive-path-5-vs-evan also compare against @evan/opus,
-// whose newer libopus with AVX2 kernels is the fastest Opus binding on npm.
+// whose newer libopus with AVX2 kernels is the fastest Opus binding on npm. Every encoder, ours and the
+// peers', runs the same settings (bench/lib/peerOpus.ts BENCH_ENCODER_SETTINGS: VOIP, 64 kbit/s, complexity
+// 9, in-band FEC for 10 % loss, DTX off, constrained VBR); every decoder decodes our native encoder's packets.
 // DAVE keys come from one real MLS group (test/interop/daveGroup): ours use the ts-mls member's exporter
 // key; davey's peer member encrypts and the davey member decrypts. davey's group has one remote sender, so
 // the peer's 5 "speakers" are 5 consecutive frames of that sender (its per-frame cost is the same).

@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url);
 export interface PeerOpus {
   /** The package, as the bench's `peer` field names it. */
   readonly name: string;
-  /** One encoder (48 kHz stereo, VOIP, 64 kbit/s, in-band FEC for 10 % loss, as ours by default). */
+  /** One encoder (48 kHz stereo) with {@link BENCH_ENCODER_SETTINGS}, the settings ours runs by default. */
   createEncoder(): { encode(pcm: Buffer): Uint8Array };
   /** One decoder (48 kHz stereo); decode returns interleaved 16-bit PCM bytes. */
   createDecoder(): { decode(packet: Uint8Array): Uint8Array };
@@ -29,7 +29,8 @@ interface DiscordjsOpus {
 
 interface EvanOpus {
   Encoder: new (options: { channels: 2; sample_rate: 48000; application: 'voip' }) => {
-    ctl(cmd: number, value: number): number;
+    /** Sets (throwing when libopus refuses) or, without a value, gets one setting. */
+    ctl(cmd: number, value?: number): number;
     encode(pcm: ArrayBufferView): Uint8Array;
   };
   Decoder: new (options: { channels: 2; sample_rate: 48000 }) => {
@@ -38,9 +39,46 @@ interface EvanOpus {
 }
 
 // libopus encoder CTLs (opus_defines.h), the same numbers every binding passes through.
+const SET_APPLICATION = 4000;
 const SET_BITRATE = 4002;
+const SET_VBR = 4006;
+const SET_COMPLEXITY = 4010;
+const GET_COMPLEXITY = 4011;
 const SET_INBAND_FEC = 4012;
 const SET_PACKET_LOSS_PERC = 4014;
+const SET_DTX = 4016;
+const SET_VBR_CONSTRAINT = 4020;
+const APPLICATION_VOIP = 2048;
+
+/**
+ * The encoder settings of every side of the Opus benches: what our engines' createOpusEncoder({ bitrate:
+ * 64000 }) runs (OpusEncoderOptions' defaults: the VOIP application, in-band FEC planned for 10 % loss) and,
+ * for what ours leaves to libopus, libopus's defaults (complexity 9, DTX off, VBR on and constrained). Each
+ * peer gets every one of them set explicitly, because bindings open their encoders differently:
+ * @discordjs/opus opens its encoder in the audio application, not VOIP.
+ */
+export const BENCH_ENCODER_SETTINGS = Object.freeze({
+  application: 'voip',
+  bitrate: 64000,
+  complexity: 9,
+  inbandFec: true,
+  packetLossPercent: 10,
+  dtx: false,
+  vbr: true,
+  constrainedVbr: true,
+});
+
+/** {@link BENCH_ENCODER_SETTINGS} as libopus encoder CTLs and their values, in the order they are set. */
+const ENCODER_CTLS: readonly (readonly [number, number])[] = [
+  [SET_APPLICATION, APPLICATION_VOIP],
+  [SET_BITRATE, BENCH_ENCODER_SETTINGS.bitrate],
+  [SET_COMPLEXITY, BENCH_ENCODER_SETTINGS.complexity],
+  [SET_INBAND_FEC, BENCH_ENCODER_SETTINGS.inbandFec ? 1 : 0],
+  [SET_PACKET_LOSS_PERC, BENCH_ENCODER_SETTINGS.packetLossPercent],
+  [SET_DTX, BENCH_ENCODER_SETTINGS.dtx ? 1 : 0],
+  [SET_VBR, BENCH_ENCODER_SETTINGS.vbr ? 1 : 0],
+  [SET_VBR_CONSTRAINT, BENCH_ENCODER_SETTINGS.constrainedVbr ? 1 : 0],
+];
 
 /**
  * Where scripts/bench-peers.mjs builds @discordjs/opus from its npm tarball (`npm run bench` runs it first):
@@ -75,9 +113,8 @@ export function discordjsOpus(): PeerOpus | undefined {
   }
   const make = (): InstanceType<DiscordjsOpus['OpusEncoder']> => {
     const codec = new binding.OpusEncoder(48000, 2);
-    codec.setBitrate(64000);
-    codec.applyEncoderCTL(SET_INBAND_FEC, 1);
-    codec.applyEncoderCTL(SET_PACKET_LOSS_PERC, 10);
+    // Throws when libopus refuses one (applyEncoderCTL checks for OPUS_OK).
+    for (const [ctl, value] of ENCODER_CTLS) codec.applyEncoderCTL(ctl, value);
     return codec;
   };
   return { name: '@discordjs/opus', createEncoder: make, createDecoder: make };
@@ -94,9 +131,11 @@ export function evanOpus(): PeerOpus {
     name: '@evan/opus (native libopus)',
     createEncoder: () => {
       const encoder = new Encoder({ channels: 2, sample_rate: 48000, application: 'voip' });
-      encoder.ctl(SET_BITRATE, 64000);
-      encoder.ctl(SET_INBAND_FEC, 1);
-      encoder.ctl(SET_PACKET_LOSS_PERC, 10);
+      for (const [ctl, value] of ENCODER_CTLS) encoder.ctl(ctl, value);
+      // Its ctl answers a GET with the value: a check that the settings above reached libopus.
+      if (encoder.ctl(GET_COMPLEXITY) !== BENCH_ENCODER_SETTINGS.complexity) {
+        throw new Error('@evan/opus did not take the bench complexity');
+      }
       return encoder;
     },
     createDecoder: () => new Decoder({ channels: 2, sample_rate: 48000 }),
@@ -118,9 +157,7 @@ function opusscript(): PeerOpus {
   const OpusScript = require('opusscript') as typeof import('opusscript');
   const make = (): InstanceType<typeof OpusScript> => {
     const codec = new OpusScript(48000, 2, OpusScript.Application.VOIP);
-    codec.encoderCTL(SET_BITRATE, 64000);
-    codec.encoderCTL(SET_INBAND_FEC, 1);
-    codec.encoderCTL(SET_PACKET_LOSS_PERC, 10);
+    for (const [ctl, value] of ENCODER_CTLS) codec.encoderCTL(ctl, value);
     return codec;
   };
   return {

@@ -106,7 +106,7 @@ export interface ForeignEngineSeen {
 
 /**
  * What {@link engineSeenIn} must report for the native engine loaded from the prebuild `file` of `platform`:
- * the OpenSSL 3 and libopus 1.4 it carries, no fallback, every self-test check passed, and whether the build
+ * the OpenSSL 3 and libopus 1.5.2 it carries, no fallback, every self-test check passed, and whether the build
  * counts allocations (the MinGW-linked Windows prebuild does; the zig-linked ones cannot).
  */
 export function nativeFromPrebuild(
@@ -122,7 +122,7 @@ export function nativeFromPrebuild(
       version: expect.stringMatching(/^OpenSSL 3\./) as unknown,
       linkage: 'static',
     },
-    codec: { name: 'libopus', version: expect.stringMatching(/^libopus 1\.4/) as unknown },
+    codec: { name: 'libopus', version: expect.stringMatching(/^libopus 1\.5\.2$/) as unknown },
     addon: { file, origin: 'prebuild' },
     fallbackReason: null,
     sameAsDefault: true,

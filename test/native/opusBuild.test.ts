@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL('../../packages/sdkpp', import.meta.url));
 const staticOpus = fileURLToPath(
   new URL('../../packages/sdkpp/build-deps/opus/lib/libopus.a', import.meta.url),
 );
+const stampFile = fileURLToPath(new URL('../../packages/sdkpp/build-deps/opus/stamp.json', import.meta.url));
 const addonPath = createRequire(import.meta.url).resolve(
   '../../packages/sdkpp/build/Release/sdkpp_native.node',
 );
@@ -21,15 +22,18 @@ function opusConfig(what: 'exists' | 'cflags' | 'libs'): string {
   return execFileSync(process.execPath, ['scripts/opus-config.mjs', what], { cwd: root, encoding: 'utf8' });
 }
 
-// scripts/opus-build.mjs builds libopus 1.4 from the registry's `libopus` tarball when CMake is there (CI
+// scripts/opus-build.mjs builds libopus 1.5.2 from a pinned registry tarball when CMake is there (CI
 // installs it); otherwise the addon links the system's libopus or none. Whichever was chosen, the addon
-// must report it, and a static libopus must stay out of the addon's exported symbols.
+// must report it, with the version the source build was pinned to (its stamp says which), and a static
+// libopus must stay out of the addon's exported symbols.
 describe('the libopus the addon links', () => {
   it('is the one opus-config chose, and says so in engineInfo', () => {
     const reported = requireNativeAddon().engineInfo().opus;
     if (existsSync(staticOpus)) {
       expect(opusConfig('libs')).toContain(staticOpus);
-      expect(reported).toEqual({ version: 'libopus 1.4' });
+      const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as { source: { libopusVersion: string } };
+      expect(stamp.source.libopusVersion).toBe('1.5.2');
+      expect(reported).toEqual({ version: `libopus ${stamp.source.libopusVersion}` });
     } else if (opusConfig('exists') === 'true') {
       expect(reported?.version).toMatch(/^libopus \d+\.\d+/);
     } else {

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Builds libopus from source for the native engine: a static, position-independent library with the
-// codec's own runtime CPU detection (SSE4.1 kernels chosen at run time, so the addon still runs on any
-// x86-64), compiled by libopus's own CMake build. Debian's libopus 1.3.1 is a scalar build and about 20 %
-// slower to encode and 30 % slower to decode (bench/README.md); linking statically also means the addon
-// needs no libopus0 at run time.
+// codec's own runtime CPU detection (SSE4.1 and AVX2 kernels chosen at run time, so the addon still runs on
+// any x86-64), compiled by libopus's own CMake build with the options of opus-source.mjs. Debian's libopus
+// 1.3.1 is a scalar build and much slower (bench/README.md); linking statically also means the addon needs
+// no libopus0 at run time.
 //
-// The sources come from the npm registry, the only place an install may download from: the `libopus`
-// package (1.0.7) ships libopus 1.4 untouched under package/opus. Only that tarball is fetched (`npm pack`,
-// which uses npm's cache), its sha512 is checked against the pin below, and none of its scripts run.
+// The sources come from the npm registry, the only place an install may download from: libopus 1.5.2's
+// tree inside a pinned package (opus-source.mjs says which and why). Only that tarball is fetched (`npm
+// pack`, which uses npm's cache), its sha512 is checked against the pin, only the opus folder is extracted,
+// and none of the package's scripts run.
 //
 //   node scripts/opus-build.mjs            build into build-deps/opus unless it is already there
 //   SDKPP_OPUS=system | SDKPP_OPUS=0       skip (opus-config.mjs then asks pkg-config, or builds no codec)
@@ -21,13 +22,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 import { fetchPinnedTarball, run, works } from './npm-source.mjs';
-
-export const OPUS_SOURCE = Object.freeze({
-  npmPackage: 'libopus@1.0.7',
-  libopusVersion: '1.4',
-  integrity:
-    'sha512-zdfso8UOLbNKFHYG50Q82cVVdFqrWBFslXVOtFG+fJzFHw4GB7/5eyxkIYr5iCyqPYD3boIyYRSg/Ap+e3nt2Q==',
-});
+import { OPUS_CMAKE_OPTIONS, OPUS_SOURCE, prepareOpusSource } from './opus-source.mjs';
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the built library lands: outside build/, which `node-gyp rebuild` wipes. */
@@ -40,7 +35,7 @@ function log(line) {
   process.stdout.write(`sdkpp: ${line}\n`);
 }
 
-/** The compiler CMake should use: clang when present (its build decodes about 20 % faster here), else CMake's pick. */
+/** The compiler CMake should use: clang when present (its builds of 1.4 and 1.5.2 decode 12–20 % faster here), else CMake's pick. */
 function chooseCompiler() {
   if (process.env.CC) return undefined;
   for (const candidate of ['clang', 'clang-18', 'clang-17', 'clang-16', 'clang-15', 'clang-14']) {
@@ -51,14 +46,15 @@ function chooseCompiler() {
 
 /** The tarball from the registry (or npm's cache), checked against the pinned sha512. */
 function fetchSource(workDir) {
-  fetchPinnedTarball(OPUS_SOURCE, workDir, ['package/opus']);
-  return path.join(workDir, 'package', 'opus');
+  fetchPinnedTarball(OPUS_SOURCE, workDir, [OPUS_SOURCE.member]);
+  return prepareOpusSource(path.join(workDir, OPUS_SOURCE.member));
 }
 
 function build() {
   const compiler = chooseCompiler();
   const wanted = {
     source: OPUS_SOURCE,
+    options: OPUS_CMAKE_OPTIONS,
     compiler: compiler ?? 'cmake default',
     platform: process.platform,
     arch: process.arch,
@@ -86,15 +82,8 @@ function build() {
       source,
       '-B',
       buildDir,
-      '-DCMAKE_BUILD_TYPE=Release',
-      '-DCMAKE_POSITION_INDEPENDENT_CODE=ON',
-      '-DCMAKE_C_VISIBILITY_PRESET=hidden',
       `-DCMAKE_INSTALL_PREFIX=${opusPrefix}`,
-      '-DCMAKE_INSTALL_LIBDIR=lib',
-      '-DOPUS_BUILD_PROGRAMS=OFF',
-      '-DOPUS_BUILD_TESTING=OFF',
-      '-DOPUS_INSTALL_PKG_CONFIG_MODULE=OFF',
-      '-DOPUS_INSTALL_CMAKE_CONFIG_MODULE=OFF',
+      ...OPUS_CMAKE_OPTIONS,
       ...(compiler ? [`-DCMAKE_C_COMPILER=${compiler}`] : []),
     ]);
     run('cmake', ['--build', buildDir, '--parallel', process.env.JOBS || '2']);

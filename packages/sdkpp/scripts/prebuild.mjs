@@ -2,7 +2,7 @@
 // Makes the prebuilt addons that ship in the package, prebuilds/<platform>-<arch>/<file> (the layout and
 // tags node-gyp-build reads; one Node-API build serves every Node ≥ 22, Electron and Bun), on a Linux x64
 // machine, for five targets: linux-x64, linux-arm64 (glibc 2.31 and later), win32-x64, darwin-x64 and
-// darwin-arm64 (macOS 11 and later). Each carries its own static OpenSSL 3 and libopus 1.4, built for it
+// darwin-arm64 (macOS 11 and later). Each carries its own static OpenSSL 3 and libopus 1.5.2, built for it
 // from pinned sources and cached outside the checkout (scripts/cross/cache.mjs), and is then checked from
 // the file itself (scripts/cross/inspect.mjs): the glibc floor on Linux, no DLL but Windows' own and
 // node.exe (delay-loaded) on Windows, nothing but Node-API left to the host on macOS. The prebuild for this

@@ -95,7 +95,8 @@ export function withLock(name, fn) {
 }
 
 /**
- * A registry package unpacked in the cache: `source` is `{ npmPackage: 'name@version', integrity }`. The
+ * A registry package unpacked in the cache: `source` is `{ npmPackage: 'name@version', integrity }`, with
+ * `member` (a folder inside the tarball, such as `package/vendor/opus`) when only that part is wanted. The
  * tarball is fetched with `npm pack` (npm's own cache; no scripts run), checked against the pinned sha512,
  * and unpacked once; later calls return the folder at once. Returns the unpacked `package/` folder.
  */
@@ -115,7 +116,7 @@ function unpackPackage(source) {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    fetchPinnedTarball(source, work, ['package']);
+    fetchPinnedTarball(source, work, [source.member ?? 'package']);
     writeFileSync(path.join(work, 'stamp.json'), JSON.stringify(source));
     rmSync(folder, { recursive: true, force: true });
     renameSync(work, folder);

@@ -1,12 +1,13 @@
-// libopus for each cross target: the same pinned source as the local build (scripts/opus-build.mjs, the
-// `libopus` registry package), compiled by its own CMake build through a toolchain file that names the
+// libopus for each cross target: the same pinned source and CMake options as the local build
+// (scripts/opus-source.mjs), compiled by its own CMake build through a toolchain file that names the
 // target's compilers. Static and position-independent, with the codec's runtime CPU detection on x86 and
-// its NEON kernels on arm64. The result lands in the cross cache: <cache>/opus/<target>/{include,lib}.
+// its NEON kernels on arm64. The result lands in the cross cache under the version's name,
+// <cache>/opus-<version>/<target>/{include,lib}, so that checkouts pinned to other releases keep theirs.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 
-import { OPUS_SOURCE } from '../opus-build.mjs';
+import { OPUS_CMAKE_OPTIONS, OPUS_SOURCE, prepareOpusSource } from '../opus-source.mjs';
 import { cachedLibrary, cachedPackage } from './cache.mjs';
 import { run } from '../npm-source.mjs';
 
@@ -29,29 +30,36 @@ function toolchainFile(dir, target, tools) {
   return file;
 }
 
+/** The options one target adds to the shared ones. */
+function targetOptions(target) {
+  if (target.platform !== 'win32') return [];
+  return [
+    // MinGW's stack protector needs libssp at link time; the addon links none.
+    '-DOPUS_STACK_PROTECTOR=OFF',
+    '-DOPUS_FORTIFY_SOURCE=OFF',
+    // GCC cannot align the stack to 32 bytes on 64-bit Windows (its bug 54412), so an AVX2 kernel's aligned
+    // spill of a 256-bit register could fault; the assembler turns aligned vector moves into unaligned ones,
+    // which cost the same on every CPU with AVX.
+    '-DCMAKE_C_FLAGS=-Wa,-muse-unaligned-vector-move',
+  ];
+}
+
 /** libopus.a for `id` as `{ library, include, seconds }` (seconds 0 when it came from the cache). */
 export async function libopusFor(id, target, tools) {
-  const wanted = { source: OPUS_SOURCE, target, cc: tools.cc };
-  const built = await cachedLibrary('opus', id, wanted, path.join('lib', 'libopus.a'), (work, prefix) => {
-    const source = path.join(cachedPackage(OPUS_SOURCE), 'opus');
+  const options = [...OPUS_CMAKE_OPTIONS, ...targetOptions(target)];
+  const wanted = { source: OPUS_SOURCE, options, target, cc: tools.cc };
+  const kind = `opus-${OPUS_SOURCE.libopusVersion}`;
+  const built = await cachedLibrary(kind, id, wanted, path.join('lib', 'libopus.a'), (work, prefix) => {
+    const packageDir = cachedPackage(OPUS_SOURCE);
+    const source = prepareOpusSource(path.join(path.dirname(packageDir), OPUS_SOURCE.member));
     run('cmake', [
       '-S',
       source,
       '-B',
       work,
       `-DCMAKE_TOOLCHAIN_FILE=${toolchainFile(work, target, tools)}`,
-      '-DCMAKE_BUILD_TYPE=Release',
-      '-DCMAKE_POSITION_INDEPENDENT_CODE=ON',
-      '-DCMAKE_C_VISIBILITY_PRESET=hidden',
       `-DCMAKE_INSTALL_PREFIX=${prefix}`,
-      '-DCMAKE_INSTALL_LIBDIR=lib',
-      '-DOPUS_BUILD_PROGRAMS=OFF',
-      '-DOPUS_BUILD_TESTING=OFF',
-      '-DOPUS_BUILD_SHARED_LIBRARY=OFF',
-      '-DOPUS_INSTALL_PKG_CONFIG_MODULE=OFF',
-      '-DOPUS_INSTALL_CMAKE_CONFIG_MODULE=OFF',
-      // MinGW's stack protector needs libssp at link time; the addon links none.
-      ...(target.platform === 'win32' ? ['-DOPUS_STACK_PROTECTOR=OFF', '-DOPUS_FORTIFY_SOURCE=OFF'] : []),
+      ...options,
     ]);
     run('cmake', ['--build', work, '--parallel', process.env.JOBS || '2']);
     run('cmake', ['--install', work]);
