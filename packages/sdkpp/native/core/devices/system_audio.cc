@@ -35,8 +35,7 @@ constexpr int64_t kWatchPeriodMs = 100;
 constexpr int64_t kEnumeratePeriodMs = 500;
 // A stream that has run and then gets no callback for this long has lost its device.
 constexpr int64_t kStallMs = 750;
-// PulseAudio's buffering (see OpenLocked): the playback target and the capture queue in periods.
-constexpr ma_uint32 kPulsePlaybackFrames = 4 * kPeriodFrames;
+// PulseAudio's capture queue in periods (see OpenLocked).
 constexpr ma_uint32 kPulseCapturePeriods = 20;
 // A new stream may take a while to start (a PulseAudio null sink takes up to 2 s here).
 constexpr int64_t kStartGraceMs = 3000;
@@ -105,7 +104,7 @@ struct Stream {
     std::atomic<uint32_t> longestGapMs{0};
     std::atomic<uint8_t> priority{0};
     // A gap between callbacks longer than this is a late callback: two of the device's periods, at least
-    // kLateCallbackMs (a PulseAudio playback stream is called every 40 ms or so, see OpenLocked).
+    // kLateCallbackMs (a backend may call back less often than every period).
     std::atomic<uint32_t> lateAfterMs{kLateCallbackMs};
     std::atomic<int64_t> lastCallbackMs{0};
     // Output only, callback thread only: the prebuffer reached, and the window of the backlog bound.
@@ -391,16 +390,15 @@ private:
         config.sampleRate = kSampleRate;
         config.periodSizeInFrames = kPeriodFrames;
         config.periods = 3;
-        if (context_.backend == ma_backend_pulseaudio) {
-            // miniaudio asks PulseAudio for a playback target of one period and a capture queue of all
-            // periods: 10 ms of audio in the server and 30 ms, which any 10 ms delay of the server's main
-            // thread or of this device's thread turns into an underrun (a gap) or lost input. On a busy
-            // two-core machine the sentence of test/integration/systemAudio.test.ts had 60 to 150 server
-            // underruns in 8 s (bench/systemAudio.ts). The server holds more instead: a 40 ms playback
-            // target (still asked for 10 ms at a time) and 200 ms of capture queue, which adds no latency
-            // because capture is still delivered every 10 ms.
-            config.periodSizeInFrames = capture ? kPeriodFrames : kPulsePlaybackFrames;
-            config.periods = capture ? kPulseCapturePeriods : 3;
+        if (capture && context_.backend == ma_backend_pulseaudio) {
+            // miniaudio asks PulseAudio for a capture queue of all periods: 30 ms, which a 30 ms delay of
+            // this device's thread on a busy machine overflows (the server drops what does not fit). It
+            // holds 200 ms instead; capture is still delivered every 10 ms, so this adds no latency.
+            // The playback target stays one period (10 ms in the server, PulseAudio's underruns under
+            // load): a 40 ms target cut the server's underruns from 60-150 to 5-8 per sentence under load
+            // and raised bench/systemAudio.ts's loaded sentence from 0.72-0.80 to 0.89, but the echo
+            // canceller of test/integration/systemAudioProcessing.test.ts then removed 10 dB instead of 20.
+            config.periods = kPulseCapturePeriods;
         }
         config.performanceProfile = ma_performance_profile_low_latency;
         config.dataCallback = OnData;
