@@ -8,6 +8,7 @@ import {
   callStatusToString,
   Client,
   type Call,
+  type ClientOptions,
   type MediaEnginePreference,
 } from '../../packages/sdkpp/src/index.js';
 import { startEmulator, type Emulator, type EmulatorUser } from '../../packages/emulator/src/index.js';
@@ -37,8 +38,16 @@ export async function until(predicate: () => boolean, timeoutMs: number, what: s
   }
 }
 
+/** Client options a bench may add: its own log callback (no log line of a bench run can hold a token). */
+export type BenchClientOptions = Pick<ClientOptions, 'debug' | 'logCallback' | 'logSeverity'>;
+
 /** A client of `emulator` whose consent page opens as `user` (never a desktop client on this machine). */
-function clientAs(emulator: Emulator, user: EmulatorUser, mediaEngine?: MediaEnginePreference): Client {
+function clientAs(
+  emulator: Emulator,
+  user: EmulatorUser,
+  mediaEngine?: MediaEnginePreference,
+  options: BenchClientOptions = {},
+): Client {
   return new Client({
     apiBase: emulator.api,
     webBase: emulator.http,
@@ -46,6 +55,7 @@ function clientAs(emulator: Emulator, user: EmulatorUser, mediaEngine?: MediaEng
     openUrl: emulator.browserAs(user.username),
     localClient: false,
     ...(mediaEngine === undefined ? {} : { mediaEngine }),
+    ...options,
   });
 }
 
@@ -75,8 +85,9 @@ export async function linkAndConnect(
   emulator: Emulator,
   user: EmulatorUser,
   mediaEngine: MediaEnginePreference,
+  options: BenchClientOptions = {},
 ): Promise<BenchPlayer> {
-  const client = clientAs(emulator, user, mediaEngine);
+  const client = clientAs(emulator, user, mediaEngine, options);
   await client.updateToken(AuthorizationTokenType.Bearer, await consentedAccessToken(client));
   await client.connect();
   return { client, user };
@@ -84,17 +95,19 @@ export async function linkAndConnect(
 
 /**
  * Starts an emulator (voice on, DAVE required as by default) on ephemeral loopback ports, links and connects
- * `users` players whose clients use `mediaEngine`, and puts them all in one lobby.
+ * `users` players whose clients use `mediaEngine` (and `options(i)` for the i-th), and puts them all in one
+ * lobby.
  */
 export async function playersInALobby(
   users: number,
   mediaEngine: MediaEnginePreference,
+  options: (index: number) => BenchClientOptions = () => ({}),
 ): Promise<BenchLobby> {
   const emulator = await startEmulator({ port: 0, users, autoConsent: true });
   const players: BenchPlayer[] = [];
   try {
-    for (const user of emulator.users.slice(0, users)) {
-      players.push(await linkAndConnect(emulator, user, mediaEngine));
+    for (const [index, user] of emulator.users.slice(0, users).entries()) {
+      players.push(await linkAndConnect(emulator, user, mediaEngine, options(index)));
     }
     let lobbyId = '';
     for (const player of players) lobbyId = await player.client.createOrJoinLobby('bench-call');

@@ -85,7 +85,8 @@ export function result(
 
 /**
  * The result line of a quality measured in `unit` (higher is better, e.g. dB of echo removed): `ratio` is
- * ours / the peer's, so above 1 still means we do better; 0 when there is no peer to compare with.
+ * ours / the peer's, so above 1 still means we do better; 0 when there is no peer to compare with. `digits`:
+ * the decimals kept (one for dB; a correlation needs more).
  */
 export function qualityResult(
   name: string,
@@ -93,13 +94,14 @@ export function qualityResult(
   value: number,
   peer: string,
   peerValue: number,
+  digits = 1,
 ): BenchResult {
   return {
     name,
     unit,
-    value: Number(value.toFixed(1)),
+    value: Number(value.toFixed(digits)),
     peer,
-    peerValue: Number(peerValue.toFixed(1)),
+    peerValue: Number(peerValue.toFixed(digits)),
     ratio: peerValue > 0 ? Number((value / peerValue).toFixed(2)) : 0,
   };
 }

@@ -22,7 +22,12 @@ export {
   type SpeechAudio,
   type SpeechOptions,
 } from './testing/speech.js';
-export { matchAudio, type AudioMatch, type AudioMatchOptions } from './testing/audioMatch.js';
+export {
+  matchAudio,
+  type AudioMatch,
+  type AudioMatchOptions,
+  type AudioSegmentMatch,
+} from './testing/audioMatch.js';
 export { echoReturnLossEnhancement, estimatedSnr, snrGain } from './testing/voiceMetrics.js';
 export { resampleMono, monoToStereo, stereoToMono } from './testing/resample.js';
 export { readWavFile, writeWavFile } from './testing/wav.js';

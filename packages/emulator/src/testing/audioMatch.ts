@@ -17,6 +17,22 @@ export interface AudioMatch {
   readonly segmentCorrelation: number;
   /** The smallest and largest per-segment delays, in ms: how far playout slipped during the sentence. */
   readonly segmentDelayRangeMs: readonly [number, number];
+  /**
+   * Each segment of the reference that has sound, in order: where it starts in the reference, the delay it
+   * was found at and how well it matched there. A step in the delay between neighbours is a slip: a gap
+   * the path inserted or audio it skipped.
+   */
+  readonly segments: readonly AudioSegmentMatch[];
+}
+
+/** One segment's alignment in {@link AudioMatch.segments}. */
+export interface AudioSegmentMatch {
+  /** Where the segment starts in the reference, in ms. */
+  readonly startMs: number;
+  /** Its own delay in the received audio, in ms. */
+  readonly delayMs: number;
+  /** Its Pearson correlation at that delay. */
+  readonly correlation: number;
 }
 
 /** Options of {@link matchAudio}. */
@@ -214,6 +230,7 @@ export function matchAudio(
     gain: energyA > 0 ? Math.sqrt(energyB / energyA) : 0,
     segmentCorrelation: segments.correlation,
     segmentDelayRangeMs: segments.delayRangeMs,
+    segments: segments.segments,
   };
 }
 
@@ -226,13 +243,14 @@ function segmentAlignment(
   lag: number,
   rate: number,
   options: AudioMatchOptions,
-): { correlation: number; delayRangeMs: [number, number] } {
+): { correlation: number; delayRangeMs: [number, number]; segments: AudioSegmentMatch[] } {
   const length = Math.max(1, Math.round(((options.segmentMs ?? 250) * rate) / 1000));
   const slip = Math.round(((options.maxSlipMs ?? 120) * rate) / 1000);
   let weighted = 0;
   let weights = 0;
   let low = Infinity;
   let high = -Infinity;
+  const matched: AudioSegmentMatch[] = [];
   for (let start = 0; start + length <= a.length; start += length) {
     const segment = a.subarray(start, start + length);
     let energy = 0;
@@ -270,9 +288,11 @@ function segmentAlignment(
     weights += energy;
     low = Math.min(low, (bestLag / rate) * 1000);
     high = Math.max(high, (bestLag / rate) * 1000);
+    matched.push({ startMs: (start / rate) * 1000, delayMs: (bestLag / rate) * 1000, correlation: best });
   }
   return {
     correlation: weights > 0 ? weighted / weights : 0,
     delayRangeMs: weights > 0 ? [low, high] : [0, 0],
+    segments: matched,
   };
 }

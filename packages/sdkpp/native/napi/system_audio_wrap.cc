@@ -123,6 +123,10 @@ Napi::Value SystemAudioWrap::Status(const Napi::CallbackInfo& info)
     result.Set("callbacks", static_cast<double>(status.callbacks));
     result.Set("droppedSamples", static_cast<double>(status.droppedSamples));
     result.Set("missingSamples", static_cast<double>(status.missingSamples));
+    result.Set("underruns", static_cast<double>(status.underruns));
+    result.Set("lateCallbacks", static_cast<double>(status.lateCallbacks));
+    result.Set("longestGapMs", status.longestGapMs);
+    result.Set("priority", status.priority);
     result.Set("reopened", status.reopened);
     return result;
 }

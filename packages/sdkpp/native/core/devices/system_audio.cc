@@ -15,6 +15,7 @@
 #include "core/devices/capture_reader.h"
 #include "core/devices/miniaudio_config.h"
 #include "core/devices/sample_ring.h"
+#include "core/transport/thread_priority.h"
 
 namespace sdkpp::devices {
 namespace {
@@ -34,6 +35,8 @@ constexpr int64_t kWatchPeriodMs = 100;
 constexpr int64_t kEnumeratePeriodMs = 500;
 // A stream that has run and then gets no callback for this long has lost its device.
 constexpr int64_t kStallMs = 750;
+// PulseAudio's capture queue in periods (see OpenLocked).
+constexpr ma_uint32 kPulseCapturePeriods = 20;
 // A new stream may take a while to start (a PulseAudio null sink takes up to 2 s here).
 constexpr int64_t kStartGraceMs = 3000;
 constexpr int64_t kRetryMs = 2000;
@@ -96,6 +99,13 @@ struct Stream {
     std::atomic<uint64_t> callbacks{0};
     std::atomic<uint64_t> dropped{0};
     std::atomic<uint64_t> missing{0};
+    std::atomic<uint64_t> underruns{0};
+    std::atomic<uint64_t> lateCallbacks{0};
+    std::atomic<uint32_t> longestGapMs{0};
+    std::atomic<uint8_t> priority{0};
+    // A gap between callbacks longer than this is a late callback: two of the device's periods, at least
+    // kLateCallbackMs (a backend may call back less often than every period).
+    std::atomic<uint32_t> lateAfterMs{kLateCallbackMs};
     std::atomic<int64_t> lastCallbackMs{0};
     // Output only, callback thread only: the prebuffer reached, and the window of the backlog bound.
     bool primed = false;
@@ -116,9 +126,27 @@ struct Stream {
 void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames)
 {
     auto* stream = static_cast<Stream*>(device->pUserData);
+    // The thread that calls back is the backend's (miniaudio's own loop for PulseAudio and ALSA, the
+    // system's for WASAPI and Core Audio). miniaudio's thread-priority option does nothing for a normal
+    // Linux thread, so on a busy machine that loop waited behind every other runnable thread: device
+    // callbacks 0.1 to 1.3 s apart, each gap a hole in the sound server's 10 ms buffer. It asks once for
+    // what the transport thread gets (real-time where permitted, else nice -10, else a short slice).
+    thread_local int raised = -1;
+    if (raised < 0) raised = static_cast<int>(transport::RaiseThreadPriority());
+    stream->priority.store(static_cast<uint8_t>(raised), std::memory_order_relaxed);
     const size_t count = static_cast<size_t>(frames) * kChannels;
     stream->callbacks.fetch_add(1, std::memory_order_relaxed);
-    stream->lastCallbackMs.store(NowMs(), std::memory_order_relaxed);
+    const int64_t now = NowMs();
+    const int64_t previous = stream->lastCallbackMs.exchange(now, std::memory_order_relaxed);
+    if (previous != 0) {
+        const auto gap = static_cast<uint32_t>(std::min<int64_t>(now - previous, UINT32_MAX));
+        if (gap > stream->lateAfterMs.load(std::memory_order_relaxed)) {
+            stream->lateCallbacks.fetch_add(1, std::memory_order_relaxed);
+        }
+        if (gap > stream->longestGapMs.load(std::memory_order_relaxed)) {
+            stream->longestGapMs.store(gap, std::memory_order_relaxed);
+        }
+    }
     if (stream->direction == Direction::kInput) {
         const size_t written = stream->ring.Write(static_cast<const int16_t*>(input), count);
         if (written < count) stream->dropped.fetch_add(count - written, std::memory_order_relaxed);
@@ -139,6 +167,7 @@ void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames
         ring.Read(out, have);
         std::memset(out + have, 0, (count - have) * sizeof(int16_t));
         stream->missing.fetch_add(count - have, std::memory_order_relaxed);
+        stream->underruns.fetch_add(1, std::memory_order_relaxed);
         stream->primed = false;
         stream->cushion = std::min(stream->cushion + kFrameSamples, kOutputCushionMax);
         stream->stableFrames = 0;
@@ -245,6 +274,10 @@ public:
         status.callbacks = stream.callbacks.load(std::memory_order_relaxed);
         status.droppedSamples = stream.dropped.load(std::memory_order_relaxed);
         status.missingSamples = stream.missing.load(std::memory_order_relaxed);
+        status.underruns = stream.underruns.load(std::memory_order_relaxed);
+        status.lateCallbacks = stream.lateCallbacks.load(std::memory_order_relaxed);
+        status.longestGapMs = stream.longestGapMs.load(std::memory_order_relaxed);
+        status.priority = stream.priority.load(std::memory_order_relaxed);
         status.reopened = stream.reopened;
         return status;
     }
@@ -357,6 +390,16 @@ private:
         config.sampleRate = kSampleRate;
         config.periodSizeInFrames = kPeriodFrames;
         config.periods = 3;
+        if (capture && context_.backend == ma_backend_pulseaudio) {
+            // miniaudio asks PulseAudio for a capture queue of all periods: 30 ms, which a 30 ms delay of
+            // this device's thread on a busy machine overflows (the server drops what does not fit). It
+            // holds 200 ms instead; capture is still delivered every 10 ms, so this adds no latency.
+            // The playback target stays one period (10 ms in the server, PulseAudio's underruns under
+            // load): a 40 ms target cut the server's underruns from 60-150 to 5-8 per sentence under load
+            // and raised bench/systemAudio.ts's loaded sentence from 0.72-0.80 to 0.89, but the echo
+            // canceller of test/integration/systemAudioProcessing.test.ts then removed 10 dB instead of 20.
+            config.periods = kPulseCapturePeriods;
+        }
         config.performanceProfile = ma_performance_profile_low_latency;
         config.dataCallback = OnData;
         config.pUserData = &stream;
@@ -371,6 +414,13 @@ private:
         stream.primed = false;
         stream.lastCallbackMs.store(0, std::memory_order_relaxed);
         stream.callbacks.store(0, std::memory_order_relaxed);
+        stream.lateCallbacks.store(0, std::memory_order_relaxed);
+        stream.longestGapMs.store(0, std::memory_order_relaxed);
+        const ma_uint32 periodFrames =
+          capture ? device->capture.internalPeriodSizeInFrames : device->playback.internalPeriodSizeInFrames;
+        const ma_uint32 periodRate = capture ? device->capture.internalSampleRate : device->playback.internalSampleRate;
+        const uint32_t periodMs = periodRate > 0 ? static_cast<uint32_t>(periodFrames * 1000ULL / periodRate) : 0;
+        stream.lateAfterMs.store(std::max(kLateCallbackMs, 2 * periodMs), std::memory_order_relaxed);
         result = ma_device_start(device.get());
         if (result != MA_SUCCESS) {
             ma_device_uninit(device.get());

@@ -48,12 +48,21 @@ struct StreamStatus {
     uint64_t callbacks = 0;       // device periods handled
     uint64_t droppedSamples = 0;  // capture: the reader fell behind; output: the writer ran ahead
     uint64_t missingSamples = 0;  // output: the device wanted audio that was not there (played as silence)
+    uint64_t underruns = 0;       // output: times the ring ran dry (each one a gap the listener hears)
+    // Callbacks that came more than two device periods (and at least kLateCallbackMs) after the previous
+    // one: the device's thread was not run in time (a busy machine), or the server did not ask in time.
+    uint64_t lateCallbacks = 0;
+    uint32_t longestGapMs = 0;    // the longest time between two callbacks since the stream opened
+    // What the thread that calls back got when it asked to run ahead of ordinary threads (a
+    // transport::ThreadPriority: 0 nothing yet or refused, 1 nice -10, 2 real-time, 3 a short slice, ...).
+    uint8_t priority = 0;
     uint32_t reopened = 0;        // fallbacks to the default
 };
 
 inline constexpr uint32_t kSampleRate = 48000;
 inline constexpr uint32_t kChannels = 2;
 inline constexpr uint32_t kPeriodFrames = 480;  // 10 ms: what the device is asked to deliver per callback
+inline constexpr uint32_t kLateCallbackMs = 30;  // StreamStatus::lateCallbacks: at least three periods
 
 class SystemAudio : public LinkedAudio {
 public:

@@ -27,6 +27,21 @@ export interface SystemAudioStreamStatus {
   readonly droppedSamples: number;
   /** Output samples the device wanted and did not get (played as silence). */
   readonly missingSamples: number;
+  /** Output: how many times the speaker's ring ran dry (each one a gap the listener hears). */
+  readonly underruns: number;
+  /**
+   * Device callbacks that came more than two of the device's periods (and at least 30 ms) after the
+   * previous one since the stream opened: the device's thread was not run in time, or the sound server
+   * did not ask in time; unless the server held enough audio, the listener heard a gap.
+   */
+  readonly lateCallbacks: number;
+  /** The longest time between two device callbacks since the stream opened, in ms. */
+  readonly longestGapMs: number;
+  /**
+   * What the thread that calls back got when it asked to run ahead of ordinary threads, counted as the voice
+   * transport's `priority` stat is (0 nothing or not yet, 1 raised nice, 2 real-time, 3 a short time slice).
+   */
+  readonly priority: number;
   /** How many times the stream fell back to the default device. */
   readonly reopened: number;
 }

@@ -147,7 +147,8 @@ export class SystemDevices {
       const s = system.status(direction);
       this.#d.log.info(
         `audio ${direction} ${s.name || 'device'} closed: ${s.callbacks} periods, ${s.droppedSamples} samples dropped, ` +
-          `${s.missingSamples} missing, ${s.reopened} fallbacks`,
+          `${s.missingSamples} missing in ${s.underruns} underruns, ${s.lateCallbacks} late callbacks ` +
+          `(longest gap ${s.longestGapMs} ms, thread priority ${s.priority}), ${s.reopened} fallbacks`,
       );
       system.close(direction);
     };
