@@ -89,7 +89,7 @@ describe('prebuilt addon packaging (linux-x64)', () => {
     const check = JSON.parse(stdout) as { ok: boolean; file: string; engine: { opus: string } };
     expect(check.ok).toBe(true);
     expect(check.file).toBe(path.join(pkg, PREBUILD));
-    expect(check.engine.opus).toMatch(/^libopus 1\.4/);
+    expect(check.engine.opus).toBe('libopus 1.5.2'); // the release scripts/opus-source.mjs pins
     // It carries its own crypto: no OpenSSL symbol is left for the host (Electron, Bun) to provide.
     const needed = undefinedSymbols(path.join(pkg, PREBUILD));
     expect(needed).toContain('napi_create_object');

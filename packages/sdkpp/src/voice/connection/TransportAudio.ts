@@ -58,6 +58,14 @@ export class TransportAudio {
   resync(): void {
     this.#capture = undefined;
     this.#playout = undefined;
+    // What was mixed before the pump fell asleep (the ticks before the transport took the link) is stale
+    // by now: played after a mute or a volume change it would be heard as it was. Bounded: the rings are.
+    const transport = this.#transport;
+    while (transport.pullPcm(this.#pulled) > 0);
+    if (this.#speakers) {
+      const { frames, ssrcs, ticks } = this.#speakers;
+      while (transport.pullSpeakerPcm(frames, ssrcs, ticks) > 0);
+    }
   }
 
   /** Sends one microphone frame. */
