@@ -1,9 +1,9 @@
 import type { NativeVoiceProcessingLink } from '../addon/types.js';
 import type { VoiceProcessingLink, VoiceProcessingLinkStats } from '../devices/types.js';
-import { MediaEngineError } from '../MediaEngineError.js';
+import { coded } from './coded.js';
 import { registerLinkable } from './linkables.js';
 
-/** The addon's processing link, its errors turned into {@link MediaEngineError}s. */
+/** The addon's processing link, its errors turned into MediaEngineErrors (see `coded`). */
 export class NativeProcessingLinkFacade implements VoiceProcessingLink {
   readonly #native: NativeVoiceProcessingLink;
   /** {@inheritDoc VoiceProcessingLink.id} */
@@ -35,13 +35,5 @@ export class NativeProcessingLinkFacade implements VoiceProcessingLink {
   /** {@inheritDoc VoiceProcessingLink.dispose} */
   dispose(): void {
     this.#native.dispose();
-  }
-}
-
-function coded<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    throw MediaEngineError.from(error);
   }
 }

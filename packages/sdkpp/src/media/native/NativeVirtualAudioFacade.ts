@@ -1,9 +1,9 @@
 import type { NativeVirtualAudio } from '../addon/types.js';
 import type { VirtualAudio, VirtualAudioStats } from '../devices/types.js';
-import { MediaEngineError } from '../MediaEngineError.js';
+import { coded } from './coded.js';
 import { registerLinkable } from './linkables.js';
 
-/** The addon's virtual devices, its errors turned into {@link MediaEngineError}s. */
+/** The addon's virtual devices, its errors turned into MediaEngineErrors (see `coded`). */
 export class NativeVirtualAudioFacade implements VirtualAudio {
   readonly #native: NativeVirtualAudio;
 
@@ -28,13 +28,5 @@ export class NativeVirtualAudioFacade implements VirtualAudio {
   /** {@inheritDoc VirtualAudio.dispose} */
   dispose(): void {
     this.#native.dispose();
-  }
-}
-
-function coded<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    throw MediaEngineError.from(error);
   }
 }

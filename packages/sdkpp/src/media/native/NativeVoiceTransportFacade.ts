@@ -1,4 +1,5 @@
 import type { SystemAudio, VirtualAudio, VoiceProcessingLink } from '../devices/types.js';
+import { coded } from './coded.js';
 import { nativeLinkableOf } from './linkables.js';
 import type { NativeVoiceTransport } from '../addon/transportTypes.js';
 import type { NativeAddon } from '../addon/types.js';
@@ -178,14 +179,5 @@ export class NativeVoiceTransportFacade implements VoiceTransport {
       );
     });
     return true;
-  }
-}
-
-/** Runs a call into the addon, turning its coded errors into {@link MediaEngineError}s. */
-function coded<T>(call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    throw MediaEngineError.from(error);
   }
 }
