@@ -25,18 +25,18 @@
 //                      same pump tick, just before it is handed to the transport (pushPcm). t1 is when
 //                      player B's per-user `received` callback first sees a loud frame of A's after a pause:
 //                      the pump tick that pulled it from the transport's per-speaker queue. The latency is
-//                      t1 − t0. Between them: A's send queue (the pump reads the input to keep two frames
-//                      waiting in the transport's send ring, so the frame waits one to two of the
-//                      transport's 20 ms ticks), Opus encode, DAVE and transport
-//                      encryption, loopback UDP to the emulator's forwarding unit and back out, B's
-//                      decryption, B's jitter buffer (each burst is a new talk spurt: playout starts when the
-//                      buffer holds its target), the wait for B's transport tick that decodes it, then the
-//                      wait for B's pump tick that pulls it. Not counted: the Opus codec's own delay inside
-//                      the frame (the onset sits a few ms into B's frame, printed on stderr) and B's playout
-//                      queue after the callback. The issue's target is under 80 ms. Three 20 ms clocks
-//                      are in the path (A's pump and transport, B's transport and pump, each transport
-//                      ticking on its own), at phases that stay put within a run but differ between runs: one
-//                      run's bursts cluster at one value, and runs differ by up to 20 ms or so.
+//                      t1 − t0. Between them: A's send queue (the pump keeps step with A's transport and
+//                      reads the input about 3 ms before each of its 20 ms ticks, which sends the frame),
+//                      Opus encode, DAVE and transport encryption, loopback UDP to the emulator's forwarding
+//                      unit and back out, B's decryption, B's jitter buffer (each burst is a new talk spurt:
+//                      playout starts when the buffer holds its target of one frame), the wait for B's
+//                      transport tick that decodes it, then B's pump, which pulls about 2 ms after each of
+//                      B's ticks. Not counted: the Opus codec's own delay inside the frame (the onset sits a
+//                      few ms into B's frame, printed on stderr) and B's playout queue after the callback.
+//                      The targets are a median of 40 ms or less and a 95th percentile of 50 ms or less
+//                      (issue 35). The two transports tick on their own clocks, at a phase that stays put
+//                      within a run but differs between runs: the wait for B's tick is 0–20 ms, so one run's
+//                      bursts cluster at one value, and runs differ by up to 20 ms.
 //   mouth-to-ear-after-stall  the median over the next 20 bursts, after the main JS thread was blocked once
 //                      for 100 ms between two bursts (a game's frame hitch). Whatever queue a stall leaves
 //                      behind on the way shows here; a pipeline that recovers reads as mouth-to-ear again.

@@ -322,6 +322,31 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     expect(tickLatenessP99Us - 10).toBeLessThanOrEqual(maxLatenessUs);
   });
 
+  it('says when its next tick is due, counting down within one 20 ms tick', async () => {
+    const transport = await transportToPeer();
+    expect(transport.stats().nextTickInUs).toBe(0); // not ticking yet
+    await transport.start();
+    await waitFor(() => transport.stats().ticks >= 3, 'three ticks');
+    // Within one tick the countdown falls as time passes; across ticks the deadline moves 20 ms per tick.
+    const ticks = transport.stats().ticks;
+    await waitFor(() => transport.stats().ticks > ticks, 'the next tick');
+    const first = transport.stats();
+    const readAt = performance.now();
+    expect(first.nextTickInUs).toBeGreaterThan(0);
+    expect(first.nextTickInUs).toBeLessThanOrEqual(20_000);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = transport.stats();
+    const elapsedUs = (performance.now() - readAt) * 1000;
+    if (second.ticks === first.ticks) {
+      // Within the same tick: the countdown fell by the time that passed (2 ms slack for the reads).
+      expect(Math.abs(first.nextTickInUs - second.nextTickInUs - elapsedUs)).toBeLessThan(2000);
+    } else {
+      // A tick came between the reads (a slow machine): the deadline moved on by whole ticks.
+      const moved = second.nextTickInUs - first.nextTickInUs + elapsedUs;
+      expect(Math.abs(moved - 20_000 * (second.ticks - first.ticks))).toBeLessThan(2000);
+    }
+  });
+
   it('in push-to-talk mode sends only while the key is held; deafened, mixes and sends nothing', async () => {
     peer = new VoicePeer();
     await peer.listen();

@@ -382,7 +382,7 @@ Napi::Value VoiceTransportWrap::Stats(const Napi::CallbackInfo& info)
     SDKPP_SET(droppedEncodeFailed) SDKPP_SET(droppedSendFailed) SDKPP_SET(lateTicks) SDKPP_SET(maxLatenessUs)
     SDKPP_SET(tickLatenessP50Us) SDKPP_SET(tickLatenessP99Us)
     SDKPP_SET(allocationsInTicks) SDKPP_SET(discoveryAttempts) SDKPP_SET(priority) SDKPP_SET(lastSpurtStartUs)
-    SDKPP_SET(devicesLinked)
+    SDKPP_SET(nextTickInUs) SDKPP_SET(devicesLinked)
 #undef SDKPP_SET
     return out;
 }

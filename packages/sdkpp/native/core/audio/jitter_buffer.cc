@@ -104,7 +104,7 @@ AudioResult JitterBuffer::Push(uint16_t sequence, uint32_t timestamp, ByteView p
     slot.sequence = sequence;
     slot.timestamp = timestamp;
     slot.size = static_cast<uint16_t>(payload.size());
-    std::memcpy(slot.data, payload.data(), payload.size());
+    std::memcpy(Payload(&slot), payload.data(), payload.size());
     buffered_++;
     stats_.pushed++;
     UpdateJitter(timestamp, nowMs);
@@ -155,11 +155,11 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
         if (out.size() < slot->size) {
             return AudioResult::kBufferTooSmall;
         }
-        std::memcpy(out.data(), slot->data, slot->size);
+        std::memcpy(out.data(), Payload(slot), slot->size);
         frame->kind = JitterFrameKind::kPacket;
         frame->size = slot->size;
         frame->timestamp = slot->timestamp;
-        lastWasSilence_ = IsOpusSilenceFrame(slot->data, slot->size);
+        lastWasSilence_ = IsOpusSilenceFrame(Payload(slot), slot->size);
         lastReal_ = next_;
         Release(slot);
         Advance();
@@ -179,7 +179,7 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
             return AudioResult::kBufferTooSmall;
         }
         // The next packet stays buffered: it is played in its own right on the next tick.
-        std::memcpy(out.data(), following->data, following->size);
+        std::memcpy(out.data(), Payload(following), following->size);
         frame->kind = JitterFrameKind::kFec;
         frame->size = following->size;
         frame->timestamp = following->timestamp - kFrameTimestampStep;

@@ -96,15 +96,16 @@ public:
     void Reset() noexcept;
 
 private:
+    // A slot's bookkeeping; its payload is in payloads_ at the same index.
     struct Slot {
         bool used = false;
         uint16_t sequence = 0;
         uint32_t timestamp = 0;
         uint16_t size = 0;
-        uint8_t data[kMaxOpusPacketSize] = {};
     };
 
     Slot* Find(uint16_t sequence) noexcept;
+    uint8_t* Payload(const Slot* slot) noexcept { return payloads_[slot - slots_]; }
     void Release(Slot* slot) noexcept;
     void UpdateJitter(uint32_t timestamp, double nowMs) noexcept;
     void Advance() noexcept;
@@ -112,6 +113,9 @@ private:
 
     JitterConfig config_;
     Slot slots_[kCapacity];
+    // Written before read (up to the slot's size), so left uninitialised: a transport holds 32 of these
+    // buffers (80 KiB each), and only the slots a speaker's packets reach ever touch their memory.
+    uint8_t payloads_[kCapacity][kMaxOpusPacketSize];
     size_t buffered_ = 0;
     bool playing_ = false;
     uint16_t next_ = 0;          // the sequence number the next tick plays (while playing_ or buffered_)

@@ -60,7 +60,9 @@ private:
     // Apart, so the producer's and consumer's writes do not share a cache line.
     alignas(64) std::atomic<uint64_t> head_{0};
     alignas(64) std::atomic<uint64_t> tail_{0};
-    alignas(64) T slots_[Capacity]{};
+    // Each slot is written before it is read, so left uninitialised (for plain frames: the pages of a ring
+    // a transport never fills are never touched).
+    alignas(64) T slots_[Capacity];
 };
 
 } // namespace sdkpp::transport

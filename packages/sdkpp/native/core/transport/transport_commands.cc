@@ -195,7 +195,9 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             davePassthrough = command.flag;
             encryptor->SetPassthroughMode(command.flag);
             for (Speaker& speaker : speakers) {
-                speaker.decryptor->TransitionToPassthroughMode(command.flag);
+                if (speaker.decryptor) {
+                    speaker.decryptor->TransitionToPassthroughMode(command.flag);
+                }
             }
             break;
         case CommandKind::kSelfMute:

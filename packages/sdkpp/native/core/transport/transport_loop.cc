@@ -31,8 +31,10 @@ void VoiceTransport::Impl::Run() noexcept
         }
         state.store(TransportState::kRunning, std::memory_order_release);
     }
+    PrepareSpeakers();
     // Absolute deadlines: a late tick does not push the next one back, so lateness never accumulates.
     Clock::time_point deadline = Clock::now() + kTick;
+    PublishDeadline(deadline);
     uint64_t tick = 0;
     while (!stop.load(std::memory_order_acquire)) {
         WaitAndReceive(deadline);
@@ -58,14 +60,33 @@ void VoiceTransport::Impl::Run() noexcept
             Bump(allocationsInTicks, audio::AllocationCount() - before);
         }
         ++tick;
-        Bump(ticks);
         deadline += kTick;
         if (now - deadline > kResyncAfter) {
             deadline = now + kTick;
         }
+        PublishDeadline(deadline); // before the count, so a reader that sees this tick sees the next deadline
+        Bump(ticks);
     }
     // A processing thread reading the microphone on this thread's behalf stops before the owner reads it.
     Relink(nullptr, false, false);
+}
+
+// Every speaker slot's decoder and DAVE decryptor, made here before the ticks start rather than by the owner
+// in Create: 32 of each cost milliseconds (libopus probes the CPU for each decoder, which a virtual machine
+// traps), and the owner is the game's JS thread, in the middle of joining a call. Nothing reads a slot before
+// the first tick: packets are received and commands applied only from the tick loop on. A slot whose parts
+// could not be made (no memory) is never given to a speaker (FindSpeaker).
+void VoiceTransport::Impl::PrepareSpeakers() noexcept
+{
+    audio::AudioResult result = audio::AudioResult::kOk;
+    for (Speaker& speaker : speakers) {
+        if (!speaker.decoder) {
+            speaker.decoder = audio::OpusDecoder::Create(&result);
+        }
+        if (!speaker.decryptor) {
+            speaker.decryptor = dave::Decryptor::Create(&daveClock, true);
+        }
+    }
 }
 
 void VoiceTransport::Impl::WaitAndReceive(Clock::time_point deadline) noexcept

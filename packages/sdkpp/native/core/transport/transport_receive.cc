@@ -74,7 +74,7 @@ VoiceTransport::Impl::Speaker* VoiceTransport::Impl::FindSpeaker(uint32_t ssrc, 
         if (speaker.used && speaker.ssrc == ssrc) {
             return &speaker;
         }
-        if (!speaker.used && free == nullptr) {
+        if (!speaker.used && free == nullptr && speaker.decoder && speaker.decryptor) {
             free = &speaker;
         }
     }

@@ -94,6 +94,10 @@ struct TransportStats {
     uint64_t discoveryAttempts = 0;
     uint64_t priority = 0; // a ThreadPriority value
     uint64_t lastSpurtStartUs = 0;  // steady clock: the first voice packet of the latest talk spurt sent
+    // How long until the next tick's deadline, in microseconds, when these stats were read (0 before the
+    // ticks start): an owner that hands the thread frames just before its ticks and takes what it mixed
+    // just after adds no wait of its own to the audio's way.
+    uint64_t nextTickInUs = 0;
     // bit 0: capture from a linked microphone; bit 1: playback to a speaker; bit 2: the microphone's audio
     // passes a processing thread (LinkedAudio::ProcessesCapture)
     uint64_t devicesLinked = 0;

@@ -92,6 +92,12 @@ inline double MsSince(Clock::time_point origin, Clock::time_point now) noexcept
     return std::chrono::duration<double, std::milli>(now - origin).count();
 }
 
+// Microseconds since the steady clock's epoch (the clock ticks and the stats' times are read on).
+inline int64_t SteadyMicros(Clock::time_point at) noexcept
+{
+    return std::chrono::duration_cast<std::chrono::microseconds>(at.time_since_epoch()).count();
+}
+
 // One counter with one writer: a relaxed load and store, no read-modify-write needed.
 inline void Bump(std::atomic<uint64_t>& counter, uint64_t by = 1) noexcept
 {
@@ -121,6 +127,8 @@ struct VoiceTransport::Impl {
 #undef SDKPP_DECLARE_COUNTER
 
     LatenessHistogram tickLateness;
+    // The next tick's deadline on the steady clock, in microseconds since its epoch (0 before the ticks start).
+    std::atomic<int64_t> nextTickUs{0};
 
     VoiceTransportConfig config;
     UdpAddress server{};
@@ -183,8 +191,15 @@ struct VoiceTransport::Impl {
     // transport_loop.cc
     void Run() noexcept;
     void WaitAndReceive(Clock::time_point deadline) noexcept;
+    // Makes `deadline` the next tick's for Stats().nextTickInUs.
+    void PublishDeadline(Clock::time_point deadline) noexcept
+    {
+        nextTickUs.store(SteadyMicros(deadline), std::memory_order_relaxed);
+    }
     // transport_discovery.cc
     bool Discover() noexcept;
+    // transport_loop.cc
+    void PrepareSpeakers() noexcept;
     // transport_receive.cc
     void ReceiveAll() noexcept;
     void HandleDatagram(size_t size, double nowMs) noexcept;

@@ -56,6 +56,7 @@ function zeroStats(): Mutable<VoiceTransportStats> {
     tickLatenessP50Us: 0,
     tickLatenessP99Us: 0,
     lastSpurtStartUs: 0,
+    nextTickInUs: 0,
     devicesLinked: 0,
     allocationsInTicks: 0,
     discoveryAttempts: 0,
@@ -304,6 +305,8 @@ export class JsVoiceTransport implements VoiceTransport {
       ...this.#stats,
       tickLatenessP50Us: this.#tickLateness.quantile(0.5),
       tickLatenessP99Us: this.#tickLateness.quantile(0.99),
+      nextTickInUs:
+        this.#deadline === 0 ? 0 : Math.max(0, Math.round((this.#deadline - performance.now()) * 1000)),
     };
   }
 

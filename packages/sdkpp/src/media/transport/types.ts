@@ -107,6 +107,12 @@ export interface VoiceTransportStats {
    */
   readonly lastSpurtStartUs: number;
   /**
+   * How long until the next 20 ms tick is due, in microseconds, when these stats were read (0 before the
+   * ticks start, or when one is overdue): the audio pump hands the transport its microphone frame just
+   * before a tick and takes what the tick mixed just after, so that neither waits most of a tick.
+   */
+  readonly nextTickInUs: number;
+  /**
    * Which system devices the thread serves ({@link VoiceTransport.linkSystemAudio}): bit 0 the microphone,
    * bit 1 the speaker, bit 2 set when the microphone's audio passes a processing thread on the way (a
    * {@link VoiceProcessingLink}: the SDK's voice processing worker).

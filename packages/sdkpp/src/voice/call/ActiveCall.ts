@@ -257,6 +257,11 @@ export class ActiveCall implements CallBackend {
     return this.#phase.kind === 'in-voice' ? this.#phase.connection.devicesLinked() : 0;
   }
 
+  /** See {@link VoiceConnection.nextTickAt}. */
+  nextTickAt(): number | undefined {
+    return this.#phase.kind === 'in-voice' ? this.#phase.connection.nextTickAt() : undefined;
+  }
+
   /** Microphone frames the call's transport still holds. */
   captureBacklog(): number {
     return this.#phase.kind === 'in-voice' ? this.#phase.connection.captureBacklog() : 0;

@@ -38,8 +38,18 @@ const TICK_MS = 20;
 const HOUSEKEEPING_MS = 100;
 /** Frames a late pump catches up at most (then it restarts its clock). */
 const MAX_CATCH_UP = 10;
-/** Capture frames kept waiting in each transport's send ring. */
+/** Capture frames kept waiting in each transport's send ring while the pump keeps its own beat. */
 const CAPTURE_BACKLOG = 2;
+/**
+ * In step with the one call's transport (see {@link AudioPump}): the microphone's frame goes to the
+ * transport this long before its tick, which sends it at once. A timer fires a millisecond or so late;
+ * a frame that still misses its tick goes at the next (the transport holds a few ticks for a late one).
+ */
+const CAPTURE_LEAD_MS = 3;
+/** In step: what a transport's tick mixed is taken this long after it (decoding many speakers fits). */
+const PLAYOUT_LAG_MS = 2;
+/** In step, one frame waits: the one that the coming tick sends. */
+const CAPTURE_BACKLOG_IN_STEP = 1;
 
 /** What the audio pump needs from the call manager. */
 export interface AudioPumpDeps {
@@ -82,6 +92,11 @@ interface DeviceLink {
  * connected call and from every call to the output device, paced by each call's transport clock (each
  * {@link ActiveCall} says how much it holds and hands out what it produced); plus the AEC dump files of
  * what went in and out.
+ *
+ * With one call, the pump runs in step with that call's transport: it reads the microphone just before
+ * each of the transport's ticks and takes the playout just after, so a frame waits about
+ * {@link CAPTURE_LEAD_MS} to be sent and {@link PLAYOUT_LAG_MS} to be played (or reach the game's
+ * callback), instead of up to two ticks and one (mouth to ear, both sides add up).
  */
 export class AudioPump {
   readonly #d: AudioPumpDeps;
@@ -99,6 +114,8 @@ export class AudioPump {
   #aecFiles: { input: WavFileOutput; output: WavFileOutput } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #deadline = 0;
+  /** In step with a call's transport: when the microphone is read next, before the full tick at #deadline. */
+  #captureAt: number | undefined;
   /** The pump runs at {@link HOUSEKEEPING_MS}: the transport's thread serves every device. */
   #sleeping = false;
   /** Something that may change the link happened while asleep: the next tick plans it afresh. */
@@ -318,6 +335,7 @@ export class AudioPump {
     this.#dirty = true;
     if (!this.#timer || !this.#sleeping) return;
     clearTimeout(this.#timer);
+    this.#captureAt = undefined;
     this.#deadline = performance.now();
     this.#schedule();
   }
@@ -326,6 +344,7 @@ export class AudioPump {
   stop(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#captureAt = undefined;
     this.#sleeping = false;
     this.#output.flush(); // a WAV output is a complete file whenever no call runs
     this.#aecFiles?.input.flush();
@@ -345,9 +364,16 @@ export class AudioPump {
   #schedule(): void {
     this.#timer = setTimeout(
       () => {
-        this.#pump();
+        if (this.#captureAt === undefined) {
+          this.#pump();
+          return;
+        }
+        // In step: the microphone's frame for the transport's coming tick, then the full tick after it.
+        this.#captureAt = undefined;
+        this.#capture(CAPTURE_BACKLOG_IN_STEP);
+        this.#schedule();
       },
-      Math.max(0, this.#deadline - performance.now()),
+      Math.max(0, (this.#captureAt ?? this.#deadline) - performance.now()),
     );
   }
 
@@ -375,7 +401,9 @@ export class AudioPump {
       this.#sleeping = false;
       for (const call of this.#d.calls.values()) call.resyncAudio();
     }
-    this.#capture();
+    // In step with the one call's transport, the microphone is read before its tick, not here.
+    const step = this.#stepCall();
+    if (!step) this.#capture(CAPTURE_BACKLOG);
     // Playout follows the transport's clock too: every tick of a call's transport yields one frame of its
     // audio (what it mixed, or silence when nobody spoke), and the first connected call's ticks set how many
     // frames are played. The output then holds neither gaps nor a growing queue, whatever the pump's timing.
@@ -389,10 +417,27 @@ export class AudioPump {
     // A speaker the transport's thread writes (or has not let go of yet) is not written here.
     const outputFree = !this.#busy(2);
     for (let i = 0; i < Math.min(lead ?? 0, MAX_CATCH_UP * 5); i++) this.#playOne(outputFree);
-    this.#deadline += TICK_MS;
     const now = performance.now();
-    if (this.#deadline < now - TICK_MS * MAX_CATCH_UP) this.#deadline = now + TICK_MS;
+    const next = step?.nextTickAt();
+    if (next !== undefined) {
+      this.#captureAt = Math.max(now, next - CAPTURE_LEAD_MS);
+      this.#deadline = next + PLAYOUT_LAG_MS;
+    } else {
+      this.#deadline += TICK_MS;
+      if (this.#deadline < now - TICK_MS * MAX_CATCH_UP) this.#deadline = now + TICK_MS;
+    }
     this.#schedule();
+  }
+
+  /** The call whose transport the pump keeps step with: the only one carrying audio (see {@link AudioPump}). */
+  #stepCall(): ActiveCall | undefined {
+    let only: ActiveCall | undefined;
+    for (const call of this.#d.calls.values()) {
+      if (!call.carriesAudio) continue;
+      if (only) return undefined;
+      only = call;
+    }
+    return only;
   }
 
   /**
@@ -423,11 +468,11 @@ export class AudioPump {
   /**
    * Capture, paced by the transport's own clock rather than the pump's: each call's transport takes one
    * frame per 20 ms tick, so the frames it still holds are those pushed minus its ticks since the first push.
-   * The input device is read only to keep that backlog at {@link CAPTURE_BACKLOG} frames, so a late pump
+   * The input device is read only to keep that backlog at `backlog` frames, so a late pump
    * (the event loop was busy) never leaves a standing queue of microphone audio, which would be latency for
    * the rest of the call. The input device waits while no call is connected.
    */
-  #capture(): void {
+  #capture(backlog: number): void {
     const connected = [...this.#d.calls.values()].filter((call) => call.carriesAudio);
     if (connected.length === 0) {
       this.#game.clear();
@@ -435,7 +480,7 @@ export class AudioPump {
       return;
     }
     let wanted = 0;
-    for (const call of connected) wanted = Math.max(wanted, CAPTURE_BACKLOG - call.captureBacklog());
+    for (const call of connected) wanted = Math.max(wanted, backlog - call.captureBacklog());
     const frame = this.#frame;
     // A microphone the transport's thread reads (or has not let go of yet) is not read here.
     const inputFree = !this.#busy(1);

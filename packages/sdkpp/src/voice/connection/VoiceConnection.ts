@@ -236,6 +236,18 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     return this.#audio !== undefined;
   }
 
+  /**
+   * When the transport's next 20 ms tick is due, on `performance.now()`'s clock (now when one is overdue);
+   * undefined while no transport carries audio or before it ticks.
+   */
+  nextTickAt(): number | undefined {
+    const transport = this.#transport;
+    if (!transport || !this.#audio) return undefined;
+    const stats = this.#tickStats(transport);
+    if (stats.ticks === 0 && stats.nextTickInUs === 0) return undefined;
+    return (this.#statsCache?.at ?? performance.now()) + stats.nextTickInUs / 1000;
+  }
+
   /** Microphone frames the transport still holds (0 while none runs); see `TransportAudio`. */
   captureBacklog(): number {
     return this.#audio?.captureBacklog() ?? 0;
@@ -440,6 +452,8 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     if (this.#o.speakerOutput) transport.setSpeakerOutput(true);
     this.#router.applyGains(transport);
     await transport.start();
+    // Discovery over a nearby server takes a millisecond or two: look often at first, then every 10 ms.
+    let polls = 0;
     const waitDiscovery = (): void => {
       if (this.#transport !== transport) return;
       const state = transport.state();
@@ -453,7 +467,7 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
         void this.#gateway.close(1000, 'ip discovery failed').then(() => undefined);
         this.emit('closed', 'transport', 0, 'ip discovery failed');
       } else {
-        this.#discoveryTimer = this.#clock.setTimeout(waitDiscovery, 10);
+        this.#discoveryTimer = this.#clock.setTimeout(waitDiscovery, polls++ < 20 ? 1 : 10);
       }
     };
     waitDiscovery();
