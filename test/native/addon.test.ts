@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadNativeAddon } from '../../packages/sdkpp/src/media/addon/loader.js';
 import { NATIVE_ADDON_ABI, type NativeAddon } from '../../packages/sdkpp/src/media/addon/types.js';
+import { NativeVoiceTransportFacade } from '../../packages/sdkpp/src/media/native/NativeVoiceTransportFacade.js';
 import { requireNativeAddon } from './requireAddon.js';
 
 const packageVersion = (
@@ -107,6 +108,47 @@ describe('the native addon (raw exports)', () => {
     audio.dispose();
     expect(thrown(() => audio.readInput(frame)).code).toBe('ERR_VIRTUAL_AUDIO_DISPOSED');
     expect(thrown(() => audio.stats()).code).toBe('ERR_VIRTUAL_AUDIO_DISPOSED');
+  });
+
+  it('writes the transport counters into a Float64Array in statsFields order, the same as stats() and the facade', async () => {
+    const transport = new addon.VoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: 9,
+      ssrc: 7,
+      discover: false,
+    });
+    transport.start();
+    const frame = new Int16Array(1920).fill(3000);
+    for (let i = 0; i < 4; i++) transport.pushPcm(frame);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    transport.stop(); // the counters stand still from here
+    const fields = addon.VoiceTransport.statsFields();
+    const out = new Float64Array(fields.length + 3).fill(-1);
+    expect(transport.statsInto(out)).toBe(fields.length);
+    const raw = transport.stats() as unknown as Record<string, number>;
+    expect(Object.keys(raw)).toEqual(fields);
+    expect(fields.map((_, i) => out[i])).toEqual(fields.map((name) => raw[name]));
+    expect(Array.from(out.subarray(fields.length))).toEqual([-1, -1, -1]); // nothing past the counters
+    expect(raw.ticks).toBeGreaterThan(0);
+    expect(raw.packetsSent).toBe(0); // no key yet: nothing sealed, each frame counted as keyless
+    expect(raw.droppedNoKey).toBeGreaterThan(0);
+    // The engine's facade builds the same object from the array.
+    const facade = new NativeVoiceTransportFacade(addon, {
+      serverHost: '127.0.0.1',
+      serverPort: 9,
+      ssrc: 8,
+      discover: false,
+    });
+    await facade.start();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await facade.stop();
+    const viaArray = facade.stats();
+    expect(Object.keys(viaArray)).toEqual(fields);
+    expect(viaArray.ticks).toBeGreaterThan(0);
+    for (const short of [new Float64Array(3), new Float32Array(40)])
+      expect(thrown(() => transport.statsInto(short as Float64Array)).code).toMatch(
+        /^ERR_(TRANSPORT_BAD_ARGUMENT|INVALID_ARG_TYPE)$/,
+      );
   });
 
   it('reports the package version', () => {

@@ -143,6 +143,14 @@ export class WavStream {
    * second of audio in a few copies instead of a multiply-and-round per sample).
    */
   #copy(out: Int16Array, count: number): number {
+    const { channels, dataOffset } = this.#layout;
+    if (channels === 2 && LITTLE_ENDIAN) {
+      // The file's samples are the output's: one read straight into `out`, no block in between.
+      const got = this.#readInto(out, this.#position, count, dataOffset);
+      out.fill(0, 2 * got, 2 * count); // a file cut short since it was opened reads as silence
+      this.#position += count;
+      return count;
+    }
     for (let k = 0; k < count;) {
       const index = this.#position + k;
       this.#hold(index, index);
@@ -188,10 +196,33 @@ export class WavStream {
   #readSamples(start: number, length: number, channels: number, dataOffset: number): number {
     if (this.#fd === undefined) return 0;
     const bytes = Buffer.from(this.#raw.buffer, this.#raw.byteOffset, length * 2 * channels);
+    return this.#readBytes(bytes, start * 2 * channels, dataOffset, 2 * channels) / (2 * channels);
+  }
+
+  /** Reads `frames` stereo frames from `start` straight into `out`; returns how many arrived. */
+  #readInto(out: Int16Array, start: number, frames: number, dataOffset: number): number {
+    if (this.#fd === undefined) return 0;
+    const bytes = Buffer.from(out.buffer, out.byteOffset, frames * 4);
+    return this.#readBytes(bytes, start * 4, dataOffset, 4) / 4;
+  }
+
+  /**
+   * Fills `bytes` from the data chunk at `offset` (as far as the file goes); returns the bytes of the whole
+   * frames (`frameBytes` each) that arrived.
+   */
+  #readBytes(bytes: Buffer, offset: number, dataOffset: number, frameBytes: number): number {
+    if (this.#fd === undefined) return 0;
     try {
-      const read = readSync(this.#fd, bytes, 0, bytes.length, dataOffset + start * 2 * channels);
-      if (!LITTLE_ENDIAN) bytes.swap16();
-      return Math.floor(read / (2 * channels));
+      let read = 0;
+      // readSync may return less than asked before the end of the file: read on until it gives nothing.
+      while (read < bytes.length) {
+        const got = readSync(this.#fd, bytes, read, bytes.length - read, dataOffset + offset + read);
+        if (got <= 0) break;
+        read += got;
+      }
+      read -= read % frameBytes;
+      if (!LITTLE_ENDIAN) bytes.subarray(0, read).swap16();
+      return read;
     } catch {
       // A file that became unreadable mid-call plays out as silence rather than breaking the audio pump.
       return 0;

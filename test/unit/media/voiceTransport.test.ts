@@ -232,6 +232,55 @@ describe.each(ENGINES)('the voice transport ($kind engine)', ({ kind }) => {
     if (kind === 'native') expect(statsB.allocationsInTicks).toBe(0);
   });
 
+  it('calls onEvent on this thread when a transmission begins and when it ends, and not while it goes on', async () => {
+    peer = new VoicePeer();
+    await peer.listen();
+    const seen: { voice: number; silence: number }[] = [];
+    const transport = engine.createVoiceTransport({
+      serverHost: '127.0.0.1',
+      serverPort: peer.port,
+      bindHost: '127.0.0.1',
+      ssrc: SSRC_A,
+      discover: false,
+      onEvent: () => {
+        const stats = transport.stats();
+        seen.push({ voice: stats.voiceFramesSent, silence: stats.silenceFramesSent });
+      },
+    });
+    open.push(transport);
+    transport.setTransportKey(MODE, KEY);
+    await transport.start();
+    await sleep(100);
+    expect(seen).toEqual([]); // nothing sent, nothing to tell
+    await feedTone(transport, 30);
+    await waitFor(() => transport.stats().silenceFramesSent === 5, 'the silence frames');
+    await sleep(100);
+    // Two calls: the first voice frame went out (its count then is 1, or a few more by the time the call
+    // runs), and the fifth silence frame.
+    expect(seen).toHaveLength(2);
+    expect(seen[0]?.voice).toBeGreaterThanOrEqual(1);
+    expect(seen[0]?.voice).toBeLessThan(10);
+    expect(seen[1]).toEqual({ voice: 30, silence: 5 });
+    // A second transmission: two more.
+    await feedTone(transport, 5);
+    await waitFor(() => transport.stats().silenceFramesSent === 10, 'the second silence frames');
+    await sleep(100);
+    expect(seen).toHaveLength(4);
+    expect(seen[3]).toEqual({ voice: 35, silence: 10 });
+  });
+
+  it('refuses an onEvent that is not a function', () => {
+    const make = (): VoiceTransport =>
+      engine.createVoiceTransport({
+        serverHost: '127.0.0.1',
+        serverPort: 9,
+        ssrc: SSRC_A,
+        discover: false,
+        onEvent: 'soon' as unknown as () => void,
+      });
+    expect(make).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }));
+  });
+
   it('carries DAVE-encrypted frames when the receiver has the sender key, and counts them when not', async () => {
     peer = new VoicePeer();
     await peer.listen();

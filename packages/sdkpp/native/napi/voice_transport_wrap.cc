@@ -117,6 +117,8 @@ Napi::Function VoiceTransportWrap::Define(Napi::Env env)
                          InstanceMethod<&VoiceTransportWrap::PullPcm>("pullPcm"),
                          InstanceMethod<&VoiceTransportWrap::PcmAvailable>("pcmAvailable"),
                          InstanceMethod<&VoiceTransportWrap::Stats>("stats"),
+                         InstanceMethod<&VoiceTransportWrap::StatsInto>("statsInto"),
+                         StaticMethod<&VoiceTransportWrap::StatsFields>("statsFields"),
                          InstanceMethod<&VoiceTransportWrap::LinkSystemAudio>("linkSystemAudio"),
                        });
 }
@@ -142,8 +144,24 @@ VoiceTransportWrap::VoiceTransportWrap(const Napi::CallbackInfo& info)
     config.discover = discover.IsUndefined() ? true : discover.ToBoolean().Value();
     const Napi::Value raise = options.Get("raisePriority");
     config.raisePriority = raise.IsUndefined() ? true : raise.ToBoolean().Value();
+    const Napi::Value onEvent = options.Get("onEvent");
+    if (!onEvent.IsUndefined() && !onEvent.IsFunction()) {
+        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"onEvent\" option must be a function");
+    }
+    if (onEvent.IsFunction()) {
+        // Made before the cleanup hook below is added: hooks run in reverse order, so at teardown the thread
+        // is stopped and the relay released before Node finalizes thread-safe functions.
+        events_ = TransportEventRelay::Create(env, onEvent);
+        if (events_ == nullptr) {
+            ThrowError(env, ErrorKind::kError, "ERR_TRANSPORT_INTERNAL", "Creating the transport's event relay failed");
+        }
+        config.listener = events_;
+    }
     TransportResult result = TransportResult::kInternalError;
     transport_ = transport::VoiceTransport::Create(config, &result);
+    if (!transport_) {
+        ReleaseEvents();
+    }
     if (!transport_) {
         Check(env, result == TransportResult::kOk ? TransportResult::kInternalError : result,
               "Creating the voice transport");
@@ -157,7 +175,16 @@ VoiceTransportWrap::~VoiceTransportWrap()
     if (env_ != nullptr) {
         napi_remove_env_cleanup_hook(env_, &VoiceTransportWrap::Cleanup, this);
     }
-    transport_.reset(); // joins the thread: it never calls into JS, so this cannot deadlock
+    transport_.reset(); // joins the thread: it never waits for JS, so this cannot deadlock
+    ReleaseEvents();
+}
+
+void VoiceTransportWrap::ReleaseEvents() noexcept
+{
+    if (events_ != nullptr) {
+        events_->Release();
+        events_ = nullptr;
+    }
 }
 
 void VoiceTransportWrap::Cleanup(void* self)
@@ -166,6 +193,7 @@ void VoiceTransportWrap::Cleanup(void* self)
     if (wrap->transport_) {
         wrap->transport_->Stop();
     }
+    wrap->ReleaseEvents(); // no thread calls it now; a transport stopped at teardown is not started again
 }
 
 Napi::Value VoiceTransportWrap::Start(const Napi::CallbackInfo& info)
@@ -369,22 +397,60 @@ Napi::Value VoiceTransportWrap::LinkSystemAudio(const Napi::CallbackInfo& info)
     return env.Undefined();
 }
 
+// The counters in the order statsInto writes them and statsFields names them (the facade checks that the
+// two lists agree once, then reads numbers only: no object is built on the native side per read).
+#define SDKPP_STATS_FIELDS(X)                                                                                  \
+    X(ticks) X(packetsSent) X(voiceFramesSent) X(silenceFramesSent) X(packetsReceived) X(framesMixed)        \
+    X(droppedInputOverrun) X(droppedInputPartial) X(droppedOutputOverrun) X(droppedForeignSource)            \
+    X(droppedNotRtp) X(droppedNoKey) X(droppedOpenFailed) X(droppedDaveFailed) X(droppedJitterRefused)       \
+    X(droppedTooManySsrcs) X(droppedDecodeFailed) X(droppedEncodeFailed) X(droppedSendFailed) X(lateTicks)   \
+    X(maxLatenessUs) X(tickLatenessP50Us) X(tickLatenessP99Us) X(allocationsInTicks) X(discoveryAttempts)   \
+    X(priority) X(lastSpurtStartUs) X(nextTickInUs) X(devicesLinked)
+
 Napi::Value VoiceTransportWrap::Stats(const Napi::CallbackInfo& info)
 {
     const transport::TransportStats stats = transport_->Stats();
     Napi::Object out = Napi::Object::New(info.Env());
 #define SDKPP_SET(name) out.Set(#name, static_cast<double>(stats.name));
-    SDKPP_SET(ticks) SDKPP_SET(packetsSent) SDKPP_SET(voiceFramesSent) SDKPP_SET(silenceFramesSent)
-    SDKPP_SET(packetsReceived) SDKPP_SET(framesMixed) SDKPP_SET(droppedInputOverrun)
-    SDKPP_SET(droppedInputPartial) SDKPP_SET(droppedOutputOverrun) SDKPP_SET(droppedForeignSource)
-    SDKPP_SET(droppedNotRtp) SDKPP_SET(droppedNoKey) SDKPP_SET(droppedOpenFailed) SDKPP_SET(droppedDaveFailed)
-    SDKPP_SET(droppedJitterRefused) SDKPP_SET(droppedTooManySsrcs) SDKPP_SET(droppedDecodeFailed)
-    SDKPP_SET(droppedEncodeFailed) SDKPP_SET(droppedSendFailed) SDKPP_SET(lateTicks) SDKPP_SET(maxLatenessUs)
-    SDKPP_SET(tickLatenessP50Us) SDKPP_SET(tickLatenessP99Us)
-    SDKPP_SET(allocationsInTicks) SDKPP_SET(discoveryAttempts) SDKPP_SET(priority) SDKPP_SET(lastSpurtStartUs)
-    SDKPP_SET(nextTickInUs) SDKPP_SET(devicesLinked)
+    SDKPP_STATS_FIELDS(SDKPP_SET)
 #undef SDKPP_SET
     return out;
 }
+
+Napi::Value VoiceTransportWrap::StatsInto(const Napi::CallbackInfo& info)
+{
+    const Napi::Env env = info.Env();
+    if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
+        ThrowError(env, ErrorKind::kTypeError, kInvalidArgTypeCode, "The \"out\" argument must be a Float64Array");
+    }
+    Napi::Float64Array out = info[0].As<Napi::Float64Array>();
+    const transport::TransportStats stats = transport_->Stats();
+    const double values[] = {
+#define SDKPP_VALUE(name) static_cast<double>(stats.name),
+      SDKPP_STATS_FIELDS(SDKPP_VALUE)
+#undef SDKPP_VALUE
+    };
+    constexpr size_t kCount = sizeof(values) / sizeof(values[0]);
+    if (out.ElementLength() < kCount) {
+        ThrowError(env, ErrorKind::kRangeError, "ERR_TRANSPORT_BAD_ARGUMENT", "The \"out\" array is too short for the counters");
+    }
+    std::copy(values, values + kCount, out.Data());
+    return Napi::Number::New(env, static_cast<double>(kCount));
+}
+
+Napi::Value VoiceTransportWrap::StatsFields(const Napi::CallbackInfo& info)
+{
+    const char* const names[] = {
+#define SDKPP_NAME(name) #name,
+      SDKPP_STATS_FIELDS(SDKPP_NAME)
+#undef SDKPP_NAME
+    };
+    Napi::Array out = Napi::Array::New(info.Env(), sizeof(names) / sizeof(names[0]));
+    for (uint32_t i = 0; i < out.Length(); ++i) {
+        out.Set(i, Napi::String::New(info.Env(), names[i]));
+    }
+    return out;
+}
+#undef SDKPP_STATS_FIELDS
 
 } // namespace sdkpp::addon

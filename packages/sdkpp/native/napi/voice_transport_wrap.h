@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "core/transport/voice_transport.h"
+#include "napi/transport_event_relay.h"
 
 namespace sdkpp::addon {
 
 // `new VoiceTransport({serverHost, serverPort, ssrc, bindHost?, discover?, discoveryTimeoutMs?,
-// discoveryAttempts?, bitrate?})`: the native transport thread (core/transport). Every method returns at
+// discoveryAttempts?, bitrate?, raisePriority?, onEvent?})`: the native transport thread (core/transport). Every method returns at
 // once: PCM and keys cross through lock-free queues, never a lock the thread could hold.
 //   start() -> local port; stop(); state() -> 'idle'|'discovering'|'running'|'discovery-failed'|'stopped'
 //   discovered() -> {address, port} | null
@@ -23,6 +24,8 @@ namespace sdkpp::addon {
 //   stats() -> {counter: number, ...}
 //   linkSystemAudio(systemAudio | voiceProcessingLink | null, capture, playback, playbackGain)
 //                                                                   (see VoiceTransport::LinkDevices)
+// onEvent() is called on the JS thread after a transmission began or ended (TransportListener), at most
+// one call pending at a time.
 // The thread is joined by stop(), by the finalizer, and by an environment cleanup hook (a worker or the
 // process ending with the transport still running), whichever comes first.
 class VoiceTransportWrap final : public Napi::ObjectWrap<VoiceTransportWrap> {
@@ -55,10 +58,16 @@ private:
     Napi::Value PullPcm(const Napi::CallbackInfo& info);
     Napi::Value PcmAvailable(const Napi::CallbackInfo& info);
     Napi::Value Stats(const Napi::CallbackInfo& info);
+    // Writes the counters into a Float64Array (the order of StatsFields); returns how many.
+    Napi::Value StatsInto(const Napi::CallbackInfo& info);
+    static Napi::Value StatsFields(const Napi::CallbackInfo& info);
     Napi::Value LinkSystemAudio(const Napi::CallbackInfo& info);
 
     static void Cleanup(void* self);
+    void ReleaseEvents() noexcept;
 
+    // The `onEvent` option's relay (owned by its thread-safe function; released once the thread is joined).
+    TransportEventRelay* events_ = nullptr;
     std::unique_ptr<transport::VoiceTransport> transport_;
     // Everything ever linked (a system audio and a processing link, in practice): the thread may use one
     // until its next tick, so they are released only after transport_ (whose destruction joins the thread).

@@ -13,6 +13,7 @@ void VoiceTransport::Impl::SendTick(double nowMs) noexcept
 {
     // A transmission starts when voice follows nothing sent at all (no voice, no silence tail).
     const bool quiet = tailLeft == 0;
+    const bool wasTransmitting = tailLeft > 0;
     // Frames the owner pushed come first (those from before a link), then the linked microphone's.
     const bool have =
       input.TryPopWith([&](PcmFrame& slot) { std::memcpy(capture.samples, slot.samples, sizeof(slot.samples)); }) ||
@@ -57,6 +58,10 @@ void VoiceTransport::Impl::SendTick(double nowMs) noexcept
     }
     // The RTP clock runs with the wall clock, also while nothing is sent.
     timestamp += audio::kFrameTimestampStep;
+    // A transmission began or ended (its silence frames sent): the owner says who speaks from that.
+    if (wasTransmitting != (tailLeft > 0) && config.listener != nullptr) {
+        config.listener->OnTransportEvent();
+    }
 }
 
 bool VoiceTransport::Impl::SendPayload(const uint8_t* payload, size_t size, bool silence) noexcept

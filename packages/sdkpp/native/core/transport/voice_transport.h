@@ -34,6 +34,17 @@ enum class TransportState : uint8_t {
     kStopped = 4,
 };
 
+// Told by the transport thread when a change its owner watches happened: a transmission (talk spurt) began
+// or ended, so the owner can say who speaks without polling the counters. Called on the transport thread;
+// it must return at once (the implementation only wakes the owner's thread) and outlive the thread.
+class TransportListener {
+public:
+    virtual void OnTransportEvent() noexcept = 0;
+
+protected:
+    ~TransportListener() = default;
+};
+
 struct VoiceTransportConfig {
     // The voice server (the test's peer). Dotted IPv4 only for now.
     char serverHost[64] = "127.0.0.1";
@@ -52,6 +63,8 @@ struct VoiceTransportConfig {
     // the 1 ms timer resolution the waits need there. The thread sleeps between ticks and its receive loop
     // is bounded per wake-up, so it cannot monopolise a core.
     bool raisePriority = true;
+    // Optional (see TransportListener); not owned.
+    TransportListener* listener = nullptr;
 };
 
 // What the thread got when it asked for a higher priority.

@@ -30,4 +30,15 @@ export interface NativeVoiceTransport extends Omit<VoiceTransport, 'start' | 'st
     playbackGain: number,
     mirrorPlayout?: boolean,
   ): void;
+  /**
+   * Writes the counters into `out` in the order of `VoiceTransport.statsFields()` and returns how many: a
+   * read that builds no object in the addon (see NativeVoiceTransportFacade.stats).
+   */
+  statsInto(out: Float64Array): number;
+}
+
+/** The addon's transport class: its constructor, and the names of its counters in `statsInto` order. */
+export interface NativeVoiceTransportClass {
+  new (options: NativeVoiceTransportOptions): NativeVoiceTransport;
+  statsFields(): string[];
 }

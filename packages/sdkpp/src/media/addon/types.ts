@@ -7,7 +7,7 @@ import type {
 } from '../audio/cores.js';
 import type { CryptoSelfTestResult, MediaEngineInfo } from '../MediaEngine.js';
 import type { CheckedRtpHeader } from '../rtp/args.js';
-import type { NativeVoiceTransport, NativeVoiceTransportOptions } from './transportTypes.js';
+import type { NativeVoiceTransportClass } from './transportTypes.js';
 
 /**
  * The JS shape of `sdkpp_native.node` (native/napi). This file is the only place it is typed: everything
@@ -259,7 +259,7 @@ export interface NativeAddon {
   /** The local user's capture and mix state. */
   AudioProcessor: new () => AudioProcessorCore;
   /** The transport thread of one voice connection; throws `ERR_OPUS_UNAVAILABLE` without libopus. */
-  VoiceTransport: new (options: NativeVoiceTransportOptions) => NativeVoiceTransport;
+  VoiceTransport: NativeVoiceTransportClass;
   /** Whether this build carries system audio devices (miniaudio). Absent in addons built before it. */
   systemAudioBuilt?: () => boolean;
   /** The system's devices; throws `ERR_SYSTEM_AUDIO_UNAVAILABLE` when no backend starts. */

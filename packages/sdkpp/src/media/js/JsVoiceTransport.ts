@@ -105,6 +105,8 @@ export class JsVoiceTransport implements VoiceTransport {
   // Ends a discovery attempt that is waiting for its answer (stop() must not wait out the timeout).
   #cancelDiscovery: (() => void) | null = null;
   #deadline = 0;
+  /** An `onEvent` call is queued. */
+  #eventPending = false;
   #sequence = 0;
   #timestamp = 0;
   #tailLeft = 0;
@@ -118,6 +120,8 @@ export class JsVoiceTransport implements VoiceTransport {
 
   /** Prefer {@link MediaEngine.createVoiceTransport}; `engine` supplies the codec and crypto. */
   constructor(engine: MediaEngine, options: VoiceTransportOptions) {
+    if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
+      throw new MediaEngineError('ERR_INVALID_ARG_TYPE', 'The "onEvent" option must be a function');
     this.#engine = engine;
     this.#options = options;
     this.#processor = engine.createAudioProcessor();
@@ -399,6 +403,7 @@ export class JsVoiceTransport implements VoiceTransport {
     const capture = this.#input.shift();
     // A transmission starts when voice follows nothing sent at all (no voice, no silence tail).
     const quiet = this.#tailLeft === 0;
+    const wasTransmitting = this.#tailLeft > 0;
     let action: number = SendAction.Nothing;
     if (capture) {
       action = this.#processor.processCapture(capture);
@@ -423,6 +428,19 @@ export class JsVoiceTransport implements VoiceTransport {
       this.#sendPayload(OPUS_SILENCE_FRAME, true);
     }
     this.#timestamp = (this.#timestamp + 960) >>> 0;
+    // A transmission began or ended: told after this tick, as the native thread's event arrives.
+    if (wasTransmitting !== this.#tailLeft > 0) this.#notify();
+  }
+
+  /** One `onEvent` call per turn of the event loop, however many events came before it runs. */
+  #notify(): void {
+    const onEvent = this.#options.onEvent;
+    if (!onEvent || this.#eventPending) return;
+    this.#eventPending = true;
+    setImmediate(() => {
+      this.#eventPending = false;
+      onEvent();
+    });
   }
 
   /** Seals and sends one payload; false when it was dropped (no key, DAVE failed). */

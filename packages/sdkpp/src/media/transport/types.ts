@@ -33,6 +33,12 @@ export interface VoiceTransportOptions {
    * `stats().priority` says what was granted.
    */
   readonly raisePriority?: boolean;
+  /**
+   * Called on the JavaScript thread after a transmission (talk spurt) began or ended, so the owner can say
+   * who speaks without polling `stats()` (which it then reads). Several events between two calls make one
+   * call; the native engine's thread wakes the event loop for it and does not keep it alive.
+   */
+  readonly onEvent?: () => void;
 }
 
 /** Where the transport is: discovery, ticking, or ended. */

@@ -1,7 +1,7 @@
 import type { Clock } from '@sdkpp/protocol';
 
 /** How long after the last sent voice frame we still count as speaking. */
-const SPEAKING_HOLD_MS = 200;
+export const SPEAKING_HOLD_MS = 200;
 
 /** What the speaking tracker needs from its voice connection. */
 export interface SpeakingTrackerDeps {
@@ -43,6 +43,11 @@ export class SpeakingTracker {
     } else if (this.#self && now - this.#lastVoiceAt > SPEAKING_HOLD_MS) {
       this.#setSelf(false);
     }
+  }
+
+  /** Whether we count as speaking now. */
+  get selfSpeaking(): boolean {
+    return this.#self;
   }
 
   /** Whether the server says someone other than us is speaking. */

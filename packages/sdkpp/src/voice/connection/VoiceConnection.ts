@@ -27,7 +27,7 @@ import {
   type SessionDescription,
   type VoiceReady,
 } from '@sdkpp/protocol';
-import { SpeakingTracker } from './SpeakingTracker.js';
+import { SPEAKING_HOLD_MS, SpeakingTracker } from './SpeakingTracker.js';
 import { SsrcRouter } from './SsrcRouter.js';
 import { TransportAudio, type PlayoutSink } from './TransportAudio.js';
 import {
@@ -133,6 +133,8 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   #ready: VoiceReady | undefined;
   #mode: string | undefined;
   #discoveryTimer: TimerHandle | undefined;
+  /** The look after a transmission ended (see `#onTransportEvent`). */
+  #holdTimer: TimerHandle | undefined;
   readonly #router: SsrcRouter;
   readonly #connected = new Set<string>();
   readonly #speaking: SpeakingTracker;
@@ -442,6 +444,9 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
       ssrc: ready.ssrc,
       discoveryTimeoutMs: 1000,
       discoveryAttempts: 5,
+      onEvent: () => {
+        this.#onTransportEvent(transport);
+      },
     });
     this.#transport = transport;
     this.#audio = new TransportAudio(transport, () => this.#tickStats(transport));
@@ -539,8 +544,26 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
     }
   }
 
+  /**
+   * A transmission of ours began or ended: the speaking state follows at once (op 5 goes out as the first
+   * packet does), not at the owner's next poll. After an end, one more look once the hold has passed says
+   * we stopped (a pause between words is held, as {@link SpeakingTracker} does).
+   */
+  #onTransportEvent(transport: VoiceTransport): void {
+    if (this.#transport !== transport) return;
+    this.tick();
+    this.#clock.clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
+    if (this.#speaking.selfSpeaking)
+      this.#holdTimer = this.#clock.setTimeout(() => {
+        this.#holdTimer = undefined;
+        if (this.#transport === transport) this.tick();
+      }, SPEAKING_HOLD_MS + 20);
+  }
+
   async #stopTransport(): Promise<void> {
     this.#clock.clearTimeout(this.#discoveryTimer);
+    this.#clock.clearTimeout(this.#holdTimer);
     const transport = this.#transport;
     this.#transport = undefined;
     this.#audio = undefined;
