@@ -26,7 +26,7 @@
 //                      player B's per-user `received` callback first sees a loud frame of A's after a pause:
 //                      the pump tick that pulled it from the transport's per-speaker queue. The latency is
 //                      t1 − t0. Between them: A's send queue (the pump keeps step with A's transport and
-//                      reads the input about 3 ms before each of its 20 ms ticks, which sends the frame),
+//                      reads the input about 5 ms before each of its 20 ms ticks, which sends the frame),
 //                      Opus encode, DAVE and transport encryption, loopback UDP to the emulator's forwarding
 //                      unit and back out, B's decryption, B's jitter buffer (each burst is a new talk spurt:
 //                      playout starts when the buffer holds its target of one frame), the wait for B's

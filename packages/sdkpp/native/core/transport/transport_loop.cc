@@ -13,6 +13,10 @@ namespace {
 // Further behind than this (the process was suspended), the clock restarts instead of sending a burst.
 constexpr auto kResyncAfter = std::chrono::milliseconds(200);
 constexpr auto kLateTick = std::chrono::milliseconds(2);
+// How long before its deadline a tick's packet is made (PrepareSend). It covers the encoding (about 0.3 ms)
+// and the few milliseconds a loaded core may take the thread away meanwhile (bench/pacing.ts); the owner
+// hands its frame over earlier still (the audio pump's lead, 5 ms).
+constexpr auto kPrepareLead = std::chrono::microseconds(3000);
 
 } // namespace
 
@@ -37,6 +41,16 @@ void VoiceTransport::Impl::Run() noexcept
     PublishDeadline(deadline);
     uint64_t tick = 0;
     while (!stop.load(std::memory_order_acquire)) {
+        // The tick's packet is made kPrepareLead before its deadline, so what must happen on time is only
+        // the send: a thread preempted while it encodes (a busy core) still sends at the deadline.
+        WaitAndReceive(deadline - kPrepareLead);
+        if (stop.load(std::memory_order_acquire)) {
+            break;
+        }
+        ApplyCommands(); // key changes may allocate (rarely); they are outside the counted part
+        uint64_t before = audio::AllocationCount();
+        PrepareSend(MsSince(origin, Clock::now()));
+        uint64_t allocated = audio::AllocationCount() - before;
         WaitAndReceive(deadline);
         if (stop.load(std::memory_order_acquire)) {
             break;
@@ -52,12 +66,12 @@ void VoiceTransport::Impl::Run() noexcept
         if (latenessUs > maxLatenessUs.load(std::memory_order_relaxed)) {
             maxLatenessUs.store(latenessUs, std::memory_order_relaxed);
         }
-        ApplyCommands(); // key changes may allocate (rarely); they are outside the counted part
-        const uint64_t before = audio::AllocationCount();
-        SendTick(MsSince(origin, now));
+        before = audio::AllocationCount();
+        SendPrepared();
         MixTick();
+        allocated += audio::AllocationCount() - before;
         if (tick >= 2) { // the first ticks may warm lazily created state
-            Bump(allocationsInTicks, audio::AllocationCount() - before);
+            Bump(allocationsInTicks, allocated);
         }
         ++tick;
         deadline += kTick;
@@ -67,6 +81,7 @@ void VoiceTransport::Impl::Run() noexcept
         PublishDeadline(deadline); // before the count, so a reader that sees this tick sees the next deadline
         Bump(ticks);
     }
+    nextTickUs.store(0, std::memory_order_relaxed); // no next tick: stats say 0
     // A processing thread reading the microphone on this thread's behalf stops before the owner reads it.
     Relink(nullptr, false, false);
 }

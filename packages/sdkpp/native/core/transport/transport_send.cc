@@ -1,5 +1,6 @@
 // The send path of the transport thread: each tick's capture frame through capture processing, Opus, DAVE
-// (or passthrough) and the transport seal to the wire; after speech, the five Opus silence frames.
+// (or passthrough) and the transport seal, made a little before the tick's deadline (PrepareSend), then to
+// the wire at the deadline (SendPrepared); after speech, the five Opus silence frames.
 #include <chrono>
 #include <cstring>
 
@@ -9,8 +10,9 @@
 
 namespace sdkpp::transport {
 
-void VoiceTransport::Impl::SendTick(double nowMs) noexcept
+void VoiceTransport::Impl::PrepareSend(double nowMs) noexcept
 {
+    prepared = Prepared{};
     // A transmission starts when voice follows nothing sent at all (no voice, no silence tail).
     const bool quiet = tailLeft == 0;
     const bool wasTransmitting = tailLeft > 0;
@@ -46,25 +48,41 @@ void VoiceTransport::Impl::SendTick(double nowMs) noexcept
         if (encoder->Encode(Span<const int16_t>(capture.samples, audio::kFrameSamples),
                             MutableByteView(opus, sizeof(opus)), &size) != audio::AudioResult::kOk) {
             Bump(droppedEncodeFailed);
-        } else if (SendPayload(opus, size, false) && quiet) {
-            // The steady clock is CLOCK_MONOTONIC on POSIX, the clock process.hrtime reads.
-            lastSpurtStartUs.store(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                                           std::chrono::steady_clock::now().time_since_epoch())
-                                                           .count()),
-                                   std::memory_order_relaxed);
+        } else if (SealPayload(opus, size, false)) {
+            prepared.spurtStart = quiet;
         }
     } else if (action == audio::SendAction::kSilence) {
-        SendPayload(kOpusSilenceFrame, sizeof(kOpusSilenceFrame), true);
+        SealPayload(kOpusSilenceFrame, sizeof(kOpusSilenceFrame), true);
     }
     // The RTP clock runs with the wall clock, also while nothing is sent.
     timestamp += audio::kFrameTimestampStep;
-    // A transmission began or ended (its silence frames sent): the owner says who speaks from that.
-    if (wasTransmitting != (tailLeft > 0) && config.listener != nullptr) {
+    prepared.transmissionChanged = wasTransmitting != (tailLeft > 0);
+}
+
+void VoiceTransport::Impl::SendPrepared() noexcept
+{
+    const Prepared sent = prepared;
+    prepared = Prepared{};
+    if (sent.size > 0) {
+        if (!socket.Send(ByteView(packet, sent.size))) {
+            Bump(droppedSendFailed);
+        } else {
+            Bump(packetsSent);
+            Bump(sent.silence ? silenceFramesSent : voiceFramesSent);
+            if (sent.spurtStart) {
+                // The steady clock is CLOCK_MONOTONIC on POSIX, the clock process.hrtime reads.
+                lastSpurtStartUs.store(static_cast<uint64_t>(SteadyMicros(Clock::now())), std::memory_order_relaxed);
+            }
+        }
+    }
+    // A transmission began or ended (its silence frames sent): the owner says who speaks from that, after
+    // the counters it will read.
+    if (sent.transmissionChanged && config.listener != nullptr) {
         config.listener->OnTransportEvent();
     }
 }
 
-bool VoiceTransport::Impl::SendPayload(const uint8_t* payload, size_t size, bool silence) noexcept
+bool VoiceTransport::Impl::SealPayload(const uint8_t* payload, size_t size, bool silence) noexcept
 {
     if (!cryptor) {
         Bump(droppedNoKey);
@@ -88,13 +106,9 @@ bool VoiceTransport::Impl::SendPayload(const uint8_t* payload, size_t size, bool
         Bump(droppedEncodeFailed);
         return false;
     }
-    if (!socket.Send(ByteView(packet, packetSize))) {
-        Bump(droppedSendFailed);
-        return false;
-    }
-    ++sequence;
-    Bump(packetsSent);
-    Bump(silence ? silenceFramesSent : voiceFramesSent);
+    ++sequence; // the packet carries it now; a packet the socket then refuses is a gap the receiver conceals
+    prepared.size = packetSize;
+    prepared.silence = silence;
     return true;
 }
 

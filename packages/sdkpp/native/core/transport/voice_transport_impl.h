@@ -178,6 +178,13 @@ struct VoiceTransport::Impl {
     uint8_t opus[audio::kMaxOpusPacketSize] = {};
     uint8_t daveFrame[audio::kMaxOpusPacketSize + 64] = {};
     uint8_t packet[kDatagramSize] = {};
+    // What PrepareSend left in `packet` for SendPrepared.
+    struct Prepared {
+        size_t size = 0;          // 0: nothing to send this tick
+        bool silence = false;     // an Opus silence frame (else voice)
+        bool spurtStart = false;  // the first voice packet of a transmission
+        bool transmissionChanged = false; // a transmission began or ended this tick (TransportListener)
+    } prepared;
     uint8_t datagram[kDatagramSize] = {};
     uint8_t plaintext[kDatagramSize] = {};
 
@@ -205,9 +212,12 @@ struct VoiceTransport::Impl {
     void HandleDatagram(size_t size, double nowMs) noexcept;
     Speaker* FindSpeaker(uint32_t ssrc, bool add) noexcept;
     // transport_send.cc
-    void SendTick(double nowMs) noexcept;
-    // True when the packet left the socket.
-    bool SendPayload(const uint8_t* payload, size_t size, bool silence) noexcept;
+    // The tick's packet, made ahead of its deadline: capture, processing, Opus, DAVE and the seal.
+    void PrepareSend(double nowMs) noexcept;
+    // At the deadline: the prepared packet (if any) to the socket, and the counters and events of it.
+    void SendPrepared() noexcept;
+    // DAVE and the transport seal into `packet`; false when dropped (counted).
+    bool SealPayload(const uint8_t* payload, size_t size, bool silence) noexcept;
     // transport_mix.cc
     void MixTick() noexcept;
     // The mixed frame (or silence) to the linked speaker, at the playback gain.

@@ -161,6 +161,7 @@ export class JsVoiceTransport implements VoiceTransport {
   async stop(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    this.#deadline = 0; // no next tick: stats say 0
     this.#cancelDiscovery?.();
     const socket = this.#socket;
     this.#socket = null;

@@ -45,10 +45,11 @@ const MAX_CATCH_UP = 10;
 const CAPTURE_BACKLOG = 2;
 /**
  * In step with the one call's transport (see {@link AudioPump}): the microphone's frame goes to the
- * transport this long before its tick, which sends it at once. A timer fires a millisecond or so late;
- * a frame that still misses its tick goes at the next (the transport holds a few ticks for a late one).
+ * transport this long before its tick. The native transport makes the tick's packet 3 ms before it (so
+ * that the send itself is on time), and a timer fires a millisecond or so late; a frame that still misses
+ * its tick goes at the next (the transport holds a few ticks for a late one).
  */
-const CAPTURE_LEAD_MS = 3;
+const CAPTURE_LEAD_MS = 5;
 /** In step: what a transport's tick mixed is taken this long after it (decoding many speakers fits). */
 const PLAYOUT_LAG_MS = 2;
 /** In step, one frame waits: the one that the coming tick sends. */
