@@ -33,6 +33,12 @@ public:
     }
 
     // Hands the oldest element to `take` and removes it; false when empty. Consumer thread only.
+    // GCC cannot see that a slot between head and tail was written by TryPushWith (the slots are left
+    // uninitialised, see slots_), and at some inlinings warns that it may be read uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     template <typename Take>
     bool TryPopWith(Take&& take) noexcept
     {
@@ -48,6 +54,9 @@ public:
     {
         return TryPopWith([&](T& slot) { *value = slot; });
     }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
     // A snapshot; exact only from the producer's or consumer's own thread for its own side.
     size_t Size() const noexcept
