@@ -15,7 +15,8 @@ constexpr auto kResyncAfter = std::chrono::milliseconds(200);
 constexpr auto kLateTick = std::chrono::milliseconds(2);
 // How long before its deadline a tick's packet is made (PrepareSend). It covers the encoding (about 0.3 ms)
 // and the few milliseconds a loaded core may take the thread away meanwhile (bench/pacing.ts); the owner
-// hands its frame over earlier still (the audio pump's lead, 5 ms).
+// hands its frame over earlier still (the audio pump's lead, 5 ms), and one that comes later still goes in
+// its tick, made at the deadline.
 constexpr auto kPrepareLead = std::chrono::microseconds(3000);
 
 } // namespace
@@ -49,7 +50,7 @@ void VoiceTransport::Impl::Run() noexcept
         }
         ApplyCommands(); // key changes may allocate (rarely); they are outside the counted part
         uint64_t before = audio::AllocationCount();
-        PrepareSend(MsSince(origin, Clock::now()));
+        const bool madeEarly = PrepareSend(MsSince(origin, Clock::now()), true);
         uint64_t allocated = audio::AllocationCount() - before;
         WaitAndReceive(deadline);
         if (stop.load(std::memory_order_acquire)) {
@@ -67,6 +68,9 @@ void VoiceTransport::Impl::Run() noexcept
             maxLatenessUs.store(latenessUs, std::memory_order_relaxed);
         }
         before = audio::AllocationCount();
+        if (!madeEarly) {
+            PrepareSend(MsSince(origin, now), false); // the frame came late, or there is none this tick
+        }
         SendPrepared();
         MixTick();
         allocated += audio::AllocationCount() - before;

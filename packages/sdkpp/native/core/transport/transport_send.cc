@@ -10,7 +10,7 @@
 
 namespace sdkpp::transport {
 
-void VoiceTransport::Impl::PrepareSend(double nowMs) noexcept
+bool VoiceTransport::Impl::PrepareSend(double nowMs, bool early) noexcept
 {
     prepared = Prepared{};
     // A transmission starts when voice follows nothing sent at all (no voice, no silence tail).
@@ -20,6 +20,11 @@ void VoiceTransport::Impl::PrepareSend(double nowMs) noexcept
     const bool have =
       input.TryPopWith([&](PcmFrame& slot) { std::memcpy(capture.samples, slot.samples, sizeof(slot.samples)); }) ||
       (linkCapture && linked->ReadInput(capture.samples, audio::kFrameSamples, audio::kFrameSamples));
+    if (!have && early) {
+        // Nothing yet, and nothing changed: asked again at the deadline, so a frame that comes a little late
+        // (the owner's timer, a device callback) still goes in this tick, only that much later.
+        return false;
+    }
     audio::SendAction action = audio::SendAction::kNothing;
     if (have) {
         action = processor.ProcessCapture(Span<int16_t>(capture.samples, audio::kFrameSamples), nowMs);
@@ -57,6 +62,7 @@ void VoiceTransport::Impl::PrepareSend(double nowMs) noexcept
     // The RTP clock runs with the wall clock, also while nothing is sent.
     timestamp += audio::kFrameTimestampStep;
     prepared.transmissionChanged = wasTransmitting != (tailLeft > 0);
+    return true;
 }
 
 void VoiceTransport::Impl::SendPrepared() noexcept

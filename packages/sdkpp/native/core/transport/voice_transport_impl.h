@@ -212,8 +212,9 @@ struct VoiceTransport::Impl {
     void HandleDatagram(size_t size, double nowMs) noexcept;
     Speaker* FindSpeaker(uint32_t ssrc, bool add) noexcept;
     // transport_send.cc
-    // The tick's packet, made ahead of its deadline: capture, processing, Opus, DAVE and the seal.
-    void PrepareSend(double nowMs) noexcept;
+    // The tick's packet: capture, processing, Opus, DAVE and the seal. `early` (ahead of the deadline): when
+    // no capture frame is there yet, returns false and changes nothing (asked again at the deadline).
+    bool PrepareSend(double nowMs, bool early) noexcept;
     // At the deadline: the prepared packet (if any) to the socket, and the counters and events of it.
     void SendPrepared() noexcept;
     // DAVE and the transport seal into `packet`; false when dropped (counted).

@@ -50,8 +50,12 @@ const CAPTURE_BACKLOG = 2;
  * its tick goes at the next (the transport holds a few ticks for a late one).
  */
 const CAPTURE_LEAD_MS = 5;
-/** In step: what a transport's tick mixed is taken this long after it (decoding many speakers fits). */
-const PLAYOUT_LAG_MS = 2;
+/**
+ * In step: what a transport's tick mixed is taken this long after it. Decoding many speakers fits, and a
+ * Node timer may fire up to a millisecond early: taken before the tick's mix, a frame would come a tick
+ * late and two together the next time.
+ */
+const PLAYOUT_LAG_MS = 4;
 /** In step, one frame waits: the one that the coming tick sends. */
 const CAPTURE_BACKLOG_IN_STEP = 1;
 
@@ -433,8 +437,14 @@ export class AudioPump {
     this.#schedule();
   }
 
-  /** The call whose transport the pump keeps step with: the only one carrying audio (see {@link AudioPump}). */
+  /**
+   * The call whose transport the pump keeps step with: the only one carrying audio (see {@link AudioPump}).
+   * None while the echo canceller runs on this thread: it wants each tick's microphone and speaker blocks
+   * side by side, as the pump's own beat hands them (in step, one run in six of voiceProcessing.test.ts's
+   * room echo lost 5 dB of cancellation).
+   */
   #stepCall(): ActiveCall | undefined {
+    if (this.#processor.delaysOutput) return undefined;
     let only: ActiveCall | undefined;
     for (const call of this.#d.calls.values()) {
       if (!call.carriesAudio) continue;
