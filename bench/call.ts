@@ -30,7 +30,7 @@
 //                      Opus encode, DAVE and transport encryption, loopback UDP to the emulator's forwarding
 //                      unit and back out, B's decryption, B's jitter buffer (each burst is a new talk spurt:
 //                      playout starts when the buffer holds its target of one frame), the wait for B's
-//                      transport tick that decodes it, then B's pump, which pulls about 2 ms after each of
+//                      transport tick that decodes it, then B's pump, which pulls about 4 ms after each of
 //                      B's ticks. Not counted: the Opus codec's own delay inside the frame (the onset sits a
 //                      few ms into B's frame, printed on stderr) and B's playout queue after the callback.
 //                      The targets are a median of 40 ms or less and a 95th percentile of 50 ms or less

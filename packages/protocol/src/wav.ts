@@ -143,10 +143,10 @@ export class WavStream {
    * second of audio in a few copies instead of a multiply-and-round per sample).
    */
   #copy(out: Int16Array, count: number): number {
-    const { channels, dataOffset } = this.#layout;
+    const { channels } = this.#layout;
     if (channels === 2 && LITTLE_ENDIAN) {
       // The file's samples are the output's: one read straight into `out`, no block in between.
-      const got = this.#readInto(out, this.#position, count, dataOffset);
+      const got = this.#readFrames(out, this.#position, count, 2);
       out.fill(0, 2 * got, 2 * count); // a file cut short since it was opened reads as silence
       this.#position += count;
       return count;
@@ -176,9 +176,9 @@ export class WavStream {
   }
 
   #load(start: number): void {
-    const { channels, dataOffset, frames } = this.#layout;
+    const { channels, frames } = this.#layout;
     const length = Math.max(0, Math.min(BLOCK_FRAMES, frames - start));
-    const got = this.#readSamples(start, length, channels, dataOffset);
+    const got = this.#readFrames(this.#raw, start, length, channels);
     const raw = this.#raw;
     const block = this.#block;
     if (channels === 2) {
@@ -192,37 +192,27 @@ export class WavStream {
     this.#blockLength = Math.max(1, length);
   }
 
-  /** Reads `length` input frames from `start` into {@link WavStream.#raw}; returns how many arrived. */
-  #readSamples(start: number, length: number, channels: number, dataOffset: number): number {
-    if (this.#fd === undefined) return 0;
-    const bytes = Buffer.from(this.#raw.buffer, this.#raw.byteOffset, length * 2 * channels);
-    return this.#readBytes(bytes, start * 2 * channels, dataOffset, 2 * channels) / (2 * channels);
-  }
-
-  /** Reads `frames` stereo frames from `start` straight into `out`; returns how many arrived. */
-  #readInto(out: Int16Array, start: number, frames: number, dataOffset: number): number {
-    if (this.#fd === undefined) return 0;
-    const bytes = Buffer.from(out.buffer, out.byteOffset, frames * 4);
-    return this.#readBytes(bytes, start * 4, dataOffset, 4) / 4;
-  }
-
   /**
-   * Fills `bytes` from the data chunk at `offset` (as far as the file goes); returns the bytes of the whole
-   * frames (`frameBytes` each) that arrived.
+   * Reads `frames` input frames of `channels` samples from frame `start` of the data chunk into `target`, as
+   * the file stores them ({@link WavStream.#raw} for a block, or the caller's array when those are the
+   * output's); returns how many whole frames arrived.
    */
-  #readBytes(bytes: Buffer, offset: number, dataOffset: number, frameBytes: number): number {
+  #readFrames(target: Int16Array, start: number, frames: number, channels: number): number {
     if (this.#fd === undefined) return 0;
+    const frameBytes = 2 * channels;
+    const bytes = Buffer.from(target.buffer, target.byteOffset, frames * frameBytes);
+    const offset = this.#layout.dataOffset + start * frameBytes;
     try {
       let read = 0;
       // readSync may return less than asked before the end of the file: read on until it gives nothing.
       while (read < bytes.length) {
-        const got = readSync(this.#fd, bytes, read, bytes.length - read, dataOffset + offset + read);
+        const got = readSync(this.#fd, bytes, read, bytes.length - read, offset + read);
         if (got <= 0) break;
         read += got;
       }
       read -= read % frameBytes;
       if (!LITTLE_ENDIAN) bytes.subarray(0, read).swap16();
-      return read;
+      return read / frameBytes;
     } catch {
       // A file that became unreadable mid-call plays out as silence rather than breaking the audio pump.
       return 0;

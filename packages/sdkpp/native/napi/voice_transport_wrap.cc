@@ -161,8 +161,6 @@ VoiceTransportWrap::VoiceTransportWrap(const Napi::CallbackInfo& info)
     transport_ = transport::VoiceTransport::Create(config, &result);
     if (!transport_) {
         ReleaseEvents();
-    }
-    if (!transport_) {
         Check(env, result == TransportResult::kOk ? TransportResult::kInternalError : result,
               "Creating the voice transport");
     }

@@ -11,8 +11,9 @@
 namespace sdkpp::addon {
 
 // `new VoiceTransport({serverHost, serverPort, ssrc, bindHost?, discover?, discoveryTimeoutMs?,
-// discoveryAttempts?, bitrate?, raisePriority?, onEvent?})`: the native transport thread (core/transport). Every method returns at
-// once: PCM and keys cross through lock-free queues, never a lock the thread could hold.
+// discoveryAttempts?, bitrate?, raisePriority?, onEvent?})`: the native transport thread (core/transport).
+// Every method returns at once: PCM and keys cross through lock-free queues, never a lock the thread could
+// hold.
 //   start() -> local port; stop(); state() -> 'idle'|'discovering'|'running'|'discovery-failed'|'stopped'
 //   discovered() -> {address, port} | null
 //   setTransportKey(mode, key); setDaveSendKey(secret); setDaveReceiveKey(ssrc, secret)
@@ -21,7 +22,8 @@ namespace sdkpp::addon {
 //   removeSpeaker(ssrc)
 //   pushPcm(Int16Array) -> frames accepted; pullPcm(Int16Array) -> frames written; pcmAvailable()
 //   setSpeakerOutput(enabled); pullSpeakerPcm(Int16Array, ssrcs: Uint32Array, ticks: Uint32Array) -> frames
-//   stats() -> {counter: number, ...}
+//   stats() -> {counter: number, ...}; statsInto(Float64Array) -> count, the same counters in the order of
+//   the static statsFields() -> names
 //   linkSystemAudio(systemAudio | voiceProcessingLink | null, capture, playback, playbackGain)
 //                                                                   (see VoiceTransport::LinkDevices)
 // onEvent() is called on the JS thread after a transmission began or ended (TransportListener), at most

@@ -46,8 +46,9 @@ const CAPTURE_BACKLOG = 2;
 /**
  * In step with the one call's transport (see {@link AudioPump}): the microphone's frame goes to the
  * transport this long before its tick. The native transport makes the tick's packet 3 ms before it (so
- * that the send itself is on time), and a timer fires a millisecond or so late; a frame that still misses
- * its tick goes at the next (the transport holds a few ticks for a late one).
+ * that the send itself is on time), or at the tick from a frame that came after that; a timer fires a
+ * millisecond or so late. A frame that misses its tick goes at the next (the transport holds a few ticks
+ * for a late one).
  */
 const CAPTURE_LEAD_MS = 5;
 /**
@@ -101,10 +102,11 @@ interface DeviceLink {
  * {@link ActiveCall} says how much it holds and hands out what it produced); plus the AEC dump files of
  * what went in and out.
  *
- * With one call, the pump runs in step with that call's transport: it reads the microphone just before
- * each of the transport's ticks and takes the playout just after, so a frame waits about
- * {@link CAPTURE_LEAD_MS} to be sent and {@link PLAYOUT_LAG_MS} to be played (or reach the game's
- * callback), instead of up to two ticks and one (mouth to ear, both sides add up).
+ * With one call (and no echo canceller on this thread, see `#stepCall`), the pump runs in step with that
+ * call's transport: it reads the microphone just before each of the transport's ticks and takes the playout
+ * just after, so a frame waits about {@link CAPTURE_LEAD_MS} to be sent and {@link PLAYOUT_LAG_MS} to be
+ * played (or reach the game's callback), instead of up to two ticks and one (mouth to ear, both sides add
+ * up).
  */
 export class AudioPump {
   readonly #d: AudioPumpDeps;

@@ -221,12 +221,16 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
    * {@link STATS_REUSE_MS}, far less than the 20 ms between ticks, so each tick reads afresh.
    */
   #tickStats(transport: VoiceTransport): VoiceTransportStats {
+    return this.#tickRead(transport).stats;
+  }
+
+  /** {@link VoiceConnection.#tickStats} with when they were read (`performance.now()`). */
+  #tickRead(transport: VoiceTransport): { at: number; stats: VoiceTransportStats } {
     const now = performance.now();
     const cached = this.#statsCache;
-    if (cached && cached.transport === transport && now - cached.at < STATS_REUSE_MS) return cached.stats;
-    const stats = transport.stats();
-    this.#statsCache = { transport, at: now, stats };
-    return stats;
+    if (cached && cached.transport === transport && now - cached.at < STATS_REUSE_MS) return cached;
+    this.#statsCache = { transport, at: now, stats: transport.stats() };
+    return this.#statsCache;
   }
 
   get state(): VoiceConnectionState {
@@ -245,9 +249,9 @@ export class VoiceConnection extends TypedEmitter<VoiceConnectionEvents> {
   nextTickAt(): number | undefined {
     const transport = this.#transport;
     if (!transport || !this.#audio) return undefined;
-    const stats = this.#tickStats(transport);
+    const { at, stats } = this.#tickRead(transport);
     if (stats.ticks === 0 && stats.nextTickInUs === 0) return undefined;
-    return (this.#statsCache?.at ?? performance.now()) + stats.nextTickInUs / 1000;
+    return at + stats.nextTickInUs / 1000;
   }
 
   /** Microphone frames the transport still holds (0 while none runs); see `TransportAudio`. */
