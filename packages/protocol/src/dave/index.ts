@@ -6,5 +6,6 @@
 export * from './wire.js';
 export * from './senderKeys.js';
 export * from './tsMls.js';
+export * from './p256.js';
 export * from './nodeP256.js';
 export * from './nodeHpke.js';

@@ -2,12 +2,15 @@ import { createCipheriv, createDecipheriv, createECDH, createHmac } from 'node:c
 
 import type { Hpke, PrivateKey, PublicKey } from 'ts-mls';
 
+import { attempt, type P256Primitives } from './p256.js';
+
 /* eslint-disable @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-assignment --
    ts-mls types HPKE keys as WebCrypto's CryptoKey, a DOM type this Node build does not load, so they read as
    unresolved here; to ts-mls they are opaque handles that only come back to this provider. */
 
 // RFC 9180 HPKE in base mode for MLS cipher suite 2: DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, on
-// node:crypto (OpenSSL), as ts-mls's `Hpke` interface wants it. ts-mls's default goes through @hpke/core on
+// node:crypto (OpenSSL), as ts-mls's `Hpke` interface wants it; the P-256 steps on node:crypto too, or on
+// another P256Primitives (the sdkpp addon's). ts-mls's default goes through @hpke/core on
 // WebCrypto: about 2 ms per seal or open and 1 ms per DeriveKeyPair; this does each in well under 0.2 ms.
 // Keys keep ts-mls's serialisations (a 32-byte scalar, a 65-byte uncompressed point) and are checked against
 // @hpke/core in test/unit/dave/nodeHpke.test.ts.
@@ -77,15 +80,38 @@ interface NodePublicKey {
   readonly point: Buffer;
 }
 
-function privateKey(bytes: Uint8Array): PrivateKey {
-  if (bytes.length > 32) throw new Error('HPKE: P-256 private key longer than 32 bytes');
-  const scalar = Buffer.alloc(32);
-  scalar.set(bytes, 32 - bytes.length); // OpenSSL may drop leading zero bytes
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(scalar); // throws for 0 or ≥ n
-  const key: NodePrivateKey = { sdkppHpke: 'private', scalar, point: ecdh.getPublicKey() };
-  return key;
-}
+/**
+ * The P-256 steps of DHKEM: {@link P256Primitives}' key operations, and optionally a one-call ephemeral
+ * agreement (node:crypto's ECDH object gives the agreement on the key it just made without re-deriving
+ * the public point from the scalar, which a separate generate + sharedSecret would do).
+ */
+export type HpkeP256Dh = Pick<P256Primitives, 'sharedSecret' | 'generate' | 'publicPoint'> & {
+  ephemeral?: (point: Uint8Array) => { enc: Uint8Array; dh: Uint8Array };
+};
+
+/** DHKEM's P-256 steps on node:crypto's ECDH. */
+const nodeDh: HpkeP256Dh = {
+  sharedSecret(scalar, point) {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(scalar);
+    return ecdh.computeSecret(point);
+  },
+  generate() {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    return { scalar: ecdh.getPrivateKey(), point: ecdh.getPublicKey() };
+  },
+  publicPoint(scalar) {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(scalar); // throws for 0 or ≥ n
+    return ecdh.getPublicKey();
+  },
+  ephemeral(point) {
+    const ecdh = createECDH('prime256v1');
+    const enc = ecdh.generateKeys();
+    return { enc, dh: ecdh.computeSecret(point) };
+  },
+};
 
 /**
  * Whether the 64 bytes after the 0x04 prefix are the coordinates of a point on P-256. The cofactor is 1, so a
@@ -126,16 +152,12 @@ function sharedSecret(dh: Uint8Array, enc: Uint8Array, recipient: Uint8Array): B
   return labeledExpand(KEM_SUITE, prk, 'shared_secret', kemContext, N_SECRET);
 }
 
-function encap(recipient: NodePublicKey): { shared: Buffer; enc: Buffer } {
-  const ephemeral = createECDH('prime256v1');
-  const enc = ephemeral.generateKeys();
-  return { shared: sharedSecret(ephemeral.computeSecret(recipient.point), enc, recipient.point), enc };
-}
-
-function decap(recipient: NodePrivateKey, enc: Uint8Array): Buffer {
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(recipient.scalar);
-  return sharedSecret(ecdh.computeSecret(enc), Buffer.from(enc), recipient.point);
+/** The 32-byte form of a scalar (OpenSSL may give or take one without its leading zero bytes). */
+function scalar32(bytes: Uint8Array): Buffer {
+  if (bytes.length > 32) throw new Error('HPKE: P-256 private key longer than 32 bytes');
+  const scalar = Buffer.alloc(32);
+  scalar.set(bytes, 32 - bytes.length);
+  return scalar;
 }
 
 /** RFC 9180 KeySchedule in mode_base. */
@@ -177,67 +199,80 @@ function openAead(
   );
 }
 
-/** Runs `f`, turning a throw into a rejected promise (ts-mls maps rejections to its own errors). */
-function attempt<T>(f: () => T): Promise<T> {
-  try {
-    return Promise.resolve(f());
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
+/** ts-mls's {@link Hpke} for cipher suite 2, its P-256 steps on `dh` (node:crypto's when not given). */
+export function hpkeP256(dh: HpkeP256Dh = nodeDh): Hpke {
+  const privateKey = (bytes: Uint8Array): PrivateKey => {
+    const scalar = scalar32(bytes);
+    const key: NodePrivateKey = { sdkppHpke: 'private', scalar, point: Buffer.from(dh.publicPoint(scalar)) };
+    return key;
+  };
+  const encap = (recipient: NodePublicKey): { shared: Buffer; enc: Uint8Array } => {
+    let agreed: { enc: Uint8Array; dh: Uint8Array };
+    if (dh.ephemeral) agreed = dh.ephemeral(recipient.point);
+    else {
+      const ephemeral = dh.generate();
+      agreed = { enc: ephemeral.point, dh: dh.sharedSecret(ephemeral.scalar, recipient.point) };
+    }
+    return { shared: sharedSecret(agreed.dh, agreed.enc, recipient.point), enc: agreed.enc };
+  };
+  const decap = (recipient: NodePrivateKey, enc: Uint8Array): Buffer =>
+    sharedSecret(dh.sharedSecret(recipient.scalar, enc), Buffer.from(enc), recipient.point);
+  return {
+    keyLength: N_KEY,
+    nonceLength: N_NONCE,
+    seal: (recipient, plaintext, info, aad) =>
+      attempt(() => {
+        const { shared, enc } = encap(asPublic(recipient));
+        const { key, nonce } = keySchedule(shared, info);
+        return { ct: sealAead(key, nonce, aad, plaintext), enc: new Uint8Array(enc) };
+      }),
+    open: (recipient, enc, ciphertext, info, aad) =>
+      attempt(() => {
+        const { key, nonce } = keySchedule(decap(asPrivate(recipient), enc), info);
+        return openAead(key, nonce, aad, ciphertext);
+      }),
+    exportSecret: (recipient, exporterContext, length, info) =>
+      attempt(() => {
+        const { shared, enc } = encap(asPublic(recipient));
+        const { exporter } = keySchedule(shared, info);
+        const secret = labeledExpand(HPKE_SUITE, exporter, 'sec', exporterContext, length);
+        return { enc: new Uint8Array(enc), secret: new Uint8Array(secret) };
+      }),
+    importSecret: (recipient, exporterContext, enc, length, info) =>
+      attempt(() => {
+        const { exporter } = keySchedule(decap(asPrivate(recipient), enc), info);
+        return new Uint8Array(labeledExpand(HPKE_SUITE, exporter, 'sec', exporterContext, length));
+      }),
+    importPrivateKey: (bytes) => attempt(() => privateKey(bytes)),
+    importPublicKey: (bytes) => attempt(() => publicKey(bytes)),
+    exportPrivateKey: (key) => attempt(() => new Uint8Array(asPrivate(key).scalar)),
+    exportPublicKey: (key) => attempt(() => new Uint8Array(asPublic(key).point)),
+    encryptAead: (key, nonce, aad, plaintext) => attempt(() => sealAead(key, nonce, aad, plaintext)),
+    decryptAead: (key, nonce, aad, ciphertext) => attempt(() => openAead(key, nonce, aad, ciphertext)),
+    deriveKeyPair: (ikm) =>
+      attempt(() => {
+        // RFC 9180 §7.1.3: rejection sampling of the scalar.
+        const prk = labeledExtract(KEM_SUITE, Buffer.alloc(0), 'dkp_prk', ikm);
+        for (let counter = 0; counter < 256; counter++) {
+          const candidate = labeledExpand(KEM_SUITE, prk, 'candidate', i2osp(counter, 1), 32);
+          const scalar = BigInt(`0x${candidate.toString('hex')}`);
+          if (scalar !== 0n && scalar < P256_ORDER) {
+            const key = privateKey(candidate);
+            return { privateKey: key, publicKey: publicKey(asPrivate(key).point) };
+          }
+        }
+        throw new Error('HPKE: DeriveKeyPair found no scalar');
+      }),
+    generateKeyPair: () =>
+      attempt(() => {
+        const pair = dh.generate();
+        const point = Buffer.from(pair.point);
+        const key: NodePrivateKey = { sdkppHpke: 'private', scalar: scalar32(pair.scalar), point };
+        const pub: NodePublicKey = { sdkppHpke: 'public', point }; // made here, so on the curve
+        return { privateKey: key, publicKey: pub };
+      }),
+  };
 }
 
 /** ts-mls's {@link Hpke} for cipher suite 2 on node:crypto. */
-export const nodeHpkeP256: Hpke = {
-  keyLength: N_KEY,
-  nonceLength: N_NONCE,
-  seal: (recipient, plaintext, info, aad) =>
-    attempt(() => {
-      const { shared, enc } = encap(asPublic(recipient));
-      const { key, nonce } = keySchedule(shared, info);
-      return { ct: sealAead(key, nonce, aad, plaintext), enc: new Uint8Array(enc) };
-    }),
-  open: (recipient, enc, ciphertext, info, aad) =>
-    attempt(() => {
-      const { key, nonce } = keySchedule(decap(asPrivate(recipient), enc), info);
-      return openAead(key, nonce, aad, ciphertext);
-    }),
-  exportSecret: (recipient, exporterContext, length, info) =>
-    attempt(() => {
-      const { shared, enc } = encap(asPublic(recipient));
-      const { exporter } = keySchedule(shared, info);
-      const secret = labeledExpand(HPKE_SUITE, exporter, 'sec', exporterContext, length);
-      return { enc: new Uint8Array(enc), secret: new Uint8Array(secret) };
-    }),
-  importSecret: (recipient, exporterContext, enc, length, info) =>
-    attempt(() => {
-      const { exporter } = keySchedule(decap(asPrivate(recipient), enc), info);
-      return new Uint8Array(labeledExpand(HPKE_SUITE, exporter, 'sec', exporterContext, length));
-    }),
-  importPrivateKey: (bytes) => attempt(() => privateKey(bytes)),
-  importPublicKey: (bytes) => attempt(() => publicKey(bytes)),
-  exportPrivateKey: (key) => attempt(() => new Uint8Array(asPrivate(key).scalar)),
-  exportPublicKey: (key) => attempt(() => new Uint8Array(asPublic(key).point)),
-  encryptAead: (key, nonce, aad, plaintext) => attempt(() => sealAead(key, nonce, aad, plaintext)),
-  decryptAead: (key, nonce, aad, ciphertext) => attempt(() => openAead(key, nonce, aad, ciphertext)),
-  deriveKeyPair: (ikm) =>
-    attempt(() => {
-      // RFC 9180 §7.1.3: rejection sampling of the scalar.
-      const prk = labeledExtract(KEM_SUITE, Buffer.alloc(0), 'dkp_prk', ikm);
-      for (let counter = 0; counter < 256; counter++) {
-        const candidate = labeledExpand(KEM_SUITE, prk, 'candidate', i2osp(counter, 1), 32);
-        const scalar = BigInt(`0x${candidate.toString('hex')}`);
-        if (scalar !== 0n && scalar < P256_ORDER) {
-          const key = privateKey(candidate);
-          return { privateKey: key, publicKey: publicKey(asPrivate(key).point) };
-        }
-      }
-      throw new Error('HPKE: DeriveKeyPair found no scalar');
-    }),
-  generateKeyPair: () =>
-    attempt(() => {
-      const ecdh = createECDH('prime256v1');
-      ecdh.generateKeys();
-      const key = privateKey(ecdh.getPrivateKey());
-      return { privateKey: key, publicKey: publicKey(asPrivate(key).point) };
-    }),
-};
+export const nodeHpkeP256: Hpke = hpkeP256();

@@ -5,8 +5,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CiphersuiteImpl } from 'ts-mls';
 
 import { findPackageRoot } from '../base/packageRoot.js';
-import { nodeHpkeP256 } from './nodeHpke.js';
+import { hpkeP256, nodeHpkeP256 } from './nodeHpke.js';
 import { nodeHkdfSha256, nodeP256Signature, nodeSha256, sessionP256Signature } from './nodeP256.js';
+import { p256Signature, type P256Primitives } from './p256.js';
 
 /** The ts-mls module namespace (sdkpp's patched copy of ts-mls 2.0.0-rc.10). */
 export type TsMls = typeof import('ts-mls');
@@ -52,10 +53,23 @@ let suite: Promise<CiphersuiteImpl> | undefined;
  * an asynchronous thread-pool hop per call) and HPKE (@hpke/core: 2 ms per seal or open). ts-mls's own
  * implementation object only supplies the remaining field (`rng`) and the suite id. Each call gives a new
  * object for one session: its signature checker remembers what it verified (see sessionP256Signature).
+ *
+ * With `p256`, the P-256 steps (signatures and HPKE's key agreement) run on those primitives instead (the
+ * sdkpp addon's: OpenSSL's EC methods without node:crypto's per-call key import, 2-3 times faster each).
  */
-export async function daveCipherSuite(): Promise<CiphersuiteImpl> {
-  return { ...(await sharedSuite()), signature: sessionP256Signature() };
+export async function daveCipherSuite(p256?: P256Primitives): Promise<CiphersuiteImpl> {
+  const shared = await sharedSuite();
+  if (!p256) return { ...shared, signature: sessionP256Signature() };
+  let hpke = hpkeOn.get(p256);
+  if (!hpke) {
+    hpke = hpkeP256(p256);
+    hpkeOn.set(p256, hpke);
+  }
+  return { ...shared, hpke, signature: sessionP256Signature(p256Signature(p256)) };
 }
+
+/** The HPKE of each set of primitives given to daveCipherSuite (one, in practice: the addon's). */
+const hpkeOn = new WeakMap<P256Primitives, CiphersuiteImpl['hpke']>();
 
 function sharedSuite(): Promise<CiphersuiteImpl> {
   suite ??= (async () => {

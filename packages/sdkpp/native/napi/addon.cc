@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/crypto/backend_info.h"
+#include "core/crypto/p256.h"
 #include "napi/audio_wraps.h"
 #include "napi/bindings.h"
 #include "napi/dave_bindings.h"
@@ -43,6 +44,14 @@ Napi::Object Init(Napi::Env env, Napi::Object exports)
     exports.Set("daveFrameKey", Napi::Function::New(env, DaveFrameKey, "daveFrameKey"));
     exports.Set("hkdfSha256Extract", Napi::Function::New(env, HkdfSha256Extract, "hkdfSha256Extract"));
     exports.Set("hkdfSha256Expand", Napi::Function::New(env, HkdfSha256Expand, "hkdfSha256Expand"));
+    // P-256 for the MLS cipher suite, only where the libcrypto has EC (the JS side then uses node:crypto).
+    if (crypto::P256Available()) {
+        exports.Set("p256Sign", Napi::Function::New(env, P256Sign, "p256Sign"));
+        exports.Set("p256Verify", Napi::Function::New(env, P256Verify, "p256Verify"));
+        exports.Set("p256SharedSecret", Napi::Function::New(env, P256SharedSecret, "p256SharedSecret"));
+        exports.Set("p256Generate", Napi::Function::New(env, P256Generate, "p256Generate"));
+        exports.Set("p256PublicPoint", Napi::Function::New(env, P256PublicPoint, "p256PublicPoint"));
+    }
     exports.Set("daveSelfTest", Napi::Function::New(env, DaveSelfTest, "daveSelfTest"));
     exports.Set("DaveEncryptor", DaveEncryptorWrap::Define(env));
     exports.Set("DaveDecryptor", DaveDecryptorWrap::Define(env));

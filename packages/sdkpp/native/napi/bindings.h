@@ -15,6 +15,13 @@ Napi::Value CryptoSelfTest(const Napi::CallbackInfo& info);
 Napi::Value AeadSeal(const Napi::CallbackInfo& info);
 Napi::Value AeadOpen(const Napi::CallbackInfo& info);
 
+// P-256 for the DAVE session's MLS cipher suite (p256_bindings.cc), exported only when P256Available().
+Napi::Value P256Sign(const Napi::CallbackInfo& info);
+Napi::Value P256Verify(const Napi::CallbackInfo& info);
+Napi::Value P256SharedSecret(const Napi::CallbackInfo& info);
+Napi::Value P256Generate(const Napi::CallbackInfo& info);
+Napi::Value P256PublicPoint(const Napi::CallbackInfo& info);
+
 // RTP and the voice transport (rtp_bindings.cc; the TransportCryptor class is transport_cryptor_wrap.h).
 // Results are numbers, 0 or a byte count for success and the negated rtp::Result otherwise, so that
 // malformed packets never throw; only wrong argument types do.

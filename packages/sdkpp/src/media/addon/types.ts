@@ -237,6 +237,20 @@ export interface NativeAddon {
   hkdfSha256Expand(prk: Uint8Array, info: Uint8Array, length: number): Buffer;
   /** Runs the C++ checks of native/core/dave, above all that a steady-state frame allocates nothing. */
   daveSelfTest(): NativeDaveSelfTestResult;
+  /**
+   * P-256 for the DAVE session's MLS cipher suite (keys as a 32-byte scalar and a 65-byte uncompressed point),
+   * present only when the addon's libcrypto has EC. Sign, shared secret and public point throw a `RangeError`
+   * with `code: 'ERR_P256_INVALID_KEY'` for a key they cannot use; verification answers false instead.
+   */
+  p256Sign?: (scalar: Uint8Array, message: Uint8Array) => Buffer;
+  /** Whether `signature` (DER ECDSA-SHA256) of `message` is `point`'s; see {@link NativeAddon.p256Sign}. */
+  p256Verify?: (point: Uint8Array, message: Uint8Array, signature: Uint8Array) => boolean;
+  /** The 32-byte x coordinate of scalar·point; see {@link NativeAddon.p256Sign}. */
+  p256SharedSecret?: (scalar: Uint8Array, point: Uint8Array) => Buffer;
+  /** A fresh key pair: [scalar, point]; see {@link NativeAddon.p256Sign}. */
+  p256Generate?: () => [Buffer, Buffer];
+  /** The public point of a scalar; see {@link NativeAddon.p256Sign}. */
+  p256PublicPoint?: (scalar: Uint8Array) => Buffer;
   /** The local user's DAVE frame encryption. */
   DaveEncryptor: new () => NativeDaveEncryptor;
   /** One remote sender's DAVE frame decryption; `passthrough` lets plain frames pass at first. */

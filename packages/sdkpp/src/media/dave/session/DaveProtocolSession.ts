@@ -9,6 +9,7 @@ import { exportSenderKey, generateDaveKeyPackage, groupMembers, type OwnKeyPacka
 import { parseExternalSender, parseProposals, readU16 } from './payloads.js';
 import { daveLog, InputQueue, type DaveLog } from './inputQueue.js';
 import { PendingTransitions } from './transitions.js';
+import { nativeP256 } from './nativeP256.js';
 import { daveCipherSuite, loadTsMls, type TsMls } from '@sdkpp/protocol/dave';
 import {
   checkCommit,
@@ -295,7 +296,7 @@ export class DaveProtocolSession extends TypedEmitter<DaveProtocolSessionEvents>
 
   async #tsMls(): Promise<{ mls: TsMls; context: MlsContext }> {
     this.#mls ??= await loadTsMls();
-    this.#suite ??= await daveCipherSuite();
+    this.#suite ??= await daveCipherSuite(nativeP256());
     return { mls: this.#mls, context: { cipherSuite: this.#suite, authService: this.#authService } };
   }
 
