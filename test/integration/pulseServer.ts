@@ -37,6 +37,11 @@ export interface PulseServer {
   addRoomEcho(sink: string, microphone: string, options: { latencyMs: number; gainDb: number }): number;
   /** Unloads a module: the device it made disappears, as if unplugged. */
   unload(module: number): void;
+  /**
+   * Stops the server for `ms` (SIGSTOP, then SIGCONT), as a busy machine stalls it: its clients' streams get
+   * no requests meanwhile, and it then catches up.
+   */
+  stall(ms: number): Promise<void>;
   /** Plays a WAV file into a sink (paplay) and resolves when it has been played. */
   play(sink: string, file: string): Promise<void>;
   /** Records a source (a sink's `<name>.monitor`) to a WAV file until the returned stop is called. */
@@ -112,6 +117,14 @@ export async function startPulseServer(): Promise<PulseServer> {
   return {
     server,
     pactl,
+    async stall(ms) {
+      daemon.kill('SIGSTOP');
+      try {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      } finally {
+        daemon.kill('SIGCONT');
+      }
+    },
     addSink(name, description) {
       return Number(
         pactl(

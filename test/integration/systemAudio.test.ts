@@ -177,6 +177,45 @@ describe('system audio devices (PulseAudio, native engine)', () => {
     await client.core.destroy();
   });
 
+  it('widens the sound server’s output buffer after the server stalls, and only then', async () => {
+    pulse.addSink('stall_speaker', 'Stall-Speaker');
+    const system = createMediaEngine({ prefer: 'native' }).openSystemAudio();
+    const id = system.list('output').find((d) => d.name === 'Stall-Speaker')?.id;
+    expect(id).toBeDefined();
+    system.open('output', id ?? null);
+    // A steady writer, as the transport is: 20 ms of a quiet tone every 20 ms.
+    const frame = new Int16Array(1920).map((_, i) => Math.round(2000 * Math.sin((i >> 1) / 8)));
+    const writer = setInterval(() => system.write(frame), 20);
+    try {
+      // Past the stream's start (a null sink starts in bursts, which never widen it), one period while
+      // nothing has been late since.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const starting = system.status('output');
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const before = system.status('output');
+      if (before.lateCallbacks === starting.lateCallbacks) expect(before.serverBufferMs).toBe(10);
+      const bufferLatency = (): number[] =>
+        [...pulse.pactl('list', 'sink-inputs').matchAll(/Buffer Latency: (\d+) usec/g)].map((m) =>
+          Number(m[1]),
+        );
+      await pulse.stall(200);
+      await eventually(
+        () => system.status('output').serverBufferMs >= 200,
+        5000,
+        'the server buffer to widen',
+      );
+      const after = system.status('output');
+      expect(after.lateCallbacks).toBeGreaterThan(before.lateCallbacks);
+      expect(after.longestGapMs).toBeGreaterThanOrEqual(150);
+      expect(after.serverBufferMs).toBeLessThanOrEqual(250); // bounded, whatever the stall
+      // The server took it: the stream's buffer now holds several times the 10 ms it was asked for before.
+      await eventually(() => bufferLatency().some((us) => us >= 50_000), 5000, 'PulseAudio to hold more');
+    } finally {
+      clearInterval(writer);
+      system.dispose();
+    }
+  });
+
   it('refuses bad arguments with typed errors and never crashes (the raw engine object)', async () => {
     const system = createMediaEngine({ prefer: 'native' }).openSystemAudio();
     expect(system.backend).toBe('PulseAudio');

@@ -162,6 +162,21 @@ export function seedCorpus() {
       'silence-fec': Buffer.concat([Buffer.from([1, 0, 8]), silence]),
       'code-3': Buffer.from([0, 0x03, 0xc0, 0xfb, 0x83, 0x01, 0x02, 0x03]),
     },
+    // RFC 6979 A.2.5's P-256 key, point and DER signature of "sample": shape 3 (a whole point and scalar).
+    p256: {
+      'rfc6979-sample': Buffer.concat([
+        Buffer.from([3]),
+        hex(
+          '0460fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb67903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299',
+        ),
+        Buffer.from([72]),
+        hex(
+          '3046022100efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716022100f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8',
+        ),
+        hex('c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721'),
+        Buffer.from('sample'),
+      ]),
+    },
   };
 }
 

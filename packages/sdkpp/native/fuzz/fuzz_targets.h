@@ -38,6 +38,9 @@ void FuzzDaveSeal(const uint8_t* data, size_t size);
 void FuzzJitterBuffer(const uint8_t* data, size_t size);
 // OpusDecoder::Decode (with and without FEC) and Conceal on any payload, into exact-size PCM buffers.
 void FuzzOpusDecode(const uint8_t* data, size_t size);
+// P256Verify, SharedSecret, PublicPoint and Sign on points, signatures and scalars of any size and content:
+// sign-then-verify and both sides of an agreement must hold wherever a scalar is valid.
+void FuzzP256(const uint8_t* data, size_t size);
 
 // Adding a target: write its function, add one line here, and give it seeds in scripts/native-fuzz.mjs.
 inline constexpr FuzzTarget kFuzzTargets[] = {
@@ -49,6 +52,7 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"dave_seal", FuzzDaveSeal},
     {"jitter_buffer", FuzzJitterBuffer},
     {"opus_decode", FuzzOpusDecode},
+    {"p256", FuzzP256},
 };
 
 inline const FuzzTarget* FindFuzzTarget(std::string_view name) noexcept

@@ -126,6 +126,7 @@ Napi::Value SystemAudioWrap::Status(const Napi::CallbackInfo& info)
     result.Set("underruns", static_cast<double>(status.underruns));
     result.Set("lateCallbacks", static_cast<double>(status.lateCallbacks));
     result.Set("longestGapMs", status.longestGapMs);
+    result.Set("serverBufferMs", status.serverBufferMs);
     result.Set("priority", status.priority);
     result.Set("reopened", status.reopened);
     return result;

@@ -37,6 +37,7 @@ constexpr int64_t kEnumeratePeriodMs = 500;
 constexpr int64_t kStallMs = 750;
 // PulseAudio's capture queue in periods (see OpenLocked).
 constexpr ma_uint32 kPulseCapturePeriods = 20;
+constexpr uint32_t kPeriodMs = kPeriodFrames * 1000 / kSampleRate;
 // A new stream may take a while to start (a PulseAudio null sink takes up to 2 s here).
 constexpr int64_t kStartGraceMs = 3000;
 constexpr int64_t kRetryMs = 2000;
@@ -107,6 +108,10 @@ struct Stream {
     // kLateCallbackMs (a backend may call back less often than every period).
     std::atomic<uint32_t> lateAfterMs{kLateCallbackMs};
     std::atomic<int64_t> lastCallbackMs{0};
+    // Output on PulseAudio: the server-side buffer asked for (ms), and when late callbacks start to count
+    // towards widening it (after the start's bursts).
+    std::atomic<uint32_t> serverTargetMs{0};
+    std::atomic<int64_t> widenAfterMs{0};
     // Output only, callback thread only: the prebuffer reached, and the window of the backlog bound.
     bool primed = false;
     size_t cushion = kOutputCushionMin;
@@ -122,6 +127,59 @@ struct Stream {
     int64_t retryAtMs = 0;
     uint32_t reopened = 0;
 };
+
+#if defined(MA_SUPPORT_PULSEAUDIO)
+// The PulseAudio output's server-side buffer (see WidenServerBuffer): one period at first, widened after a
+// late callback to cover the gap seen, up to this.
+constexpr uint32_t kServerTargetMaxMs = 250;
+
+// PulseAudio's pa_buffer_attr (five uint32 in this order, its stable ABI), which miniaudio's header does not
+// declare, and the two functions miniaudio already loaded that WidenServerBuffer calls.
+struct PulseBufferAttr {
+    uint32_t maxlength;
+    uint32_t tlength;
+    uint32_t prebuf;
+    uint32_t minreq;
+    uint32_t fragsize;
+};
+using PulseSetBufferAttr = void* (*)(void* stream, const PulseBufferAttr* attr, void* callback, void* userdata);
+using PulseOperationUnref = void (*)(void* operation);
+#endif
+
+// miniaudio asks PulseAudio for an output buffer of one period (10 ms: its target length is the period), so
+// on a busy machine every late callback of this device's thread, and every stall of the server itself, is
+// an underrun in the server: a hole the listener hears (60-150 per sentence under bench/systemAudio.ts's
+// load). A fixed 40 ms target cut those to 5-8, but costs every listener 30 ms, and the echo canceller,
+// which then saw the speaker's audio later and more unevenly, removed 10 dB instead of 20. So the target
+// stays at one period until the device shows it is not served in time: a late callback (after the start's
+// bursts) widens it to cover the gap seen plus a period, up to kServerTargetMaxMs, and it stays there for
+// the stream's life (a machine that stalled once tends to again). Callbacks still come every 10 ms (minreq
+// is one period), so only the server's queue grows, not the steps in which it is fed. Called on the
+// PulseAudio loop's thread, the one thread where its stream may be touched.
+void WidenServerBuffer(ma_device* device, Stream* stream, uint32_t gapMs)
+{
+#if defined(MA_SUPPORT_PULSEAUDIO)
+    if (device->pContext->backend != ma_backend_pulseaudio) return;
+    const uint32_t current = stream->serverTargetMs.load(std::memory_order_relaxed);
+    const uint32_t covered = (gapMs + kPeriodMs + kPeriodMs - 1) / kPeriodMs * kPeriodMs;
+    const uint32_t wanted = std::min(kServerTargetMaxMs, covered);
+    if (wanted <= current) return;
+    auto set = reinterpret_cast<PulseSetBufferAttr>(device->pContext->pulse.pa_stream_set_buffer_attr);
+    auto unref = reinterpret_cast<PulseOperationUnref>(device->pContext->pulse.pa_operation_unref);
+    void* pulseStream = device->pulse.pStreamPlayback;
+    if (set == nullptr || unref == nullptr || pulseStream == nullptr) return;
+    constexpr uint32_t kBytesPerMs = kSampleRate / 1000 * kChannels * sizeof(int16_t);
+    const PulseBufferAttr attr{UINT32_MAX, wanted * kBytesPerMs, UINT32_MAX, kPeriodMs * kBytesPerMs, UINT32_MAX};
+    void* operation = set(pulseStream, &attr, nullptr, nullptr);
+    if (operation == nullptr) return;
+    unref(operation);
+    stream->serverTargetMs.store(wanted, std::memory_order_relaxed);
+#else
+    (void)device;
+    (void)stream;
+    (void)gapMs;
+#endif
+}
 
 void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames)
 {
@@ -142,6 +200,10 @@ void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames
         const auto gap = static_cast<uint32_t>(std::min<int64_t>(now - previous, UINT32_MAX));
         if (gap > stream->lateAfterMs.load(std::memory_order_relaxed)) {
             stream->lateCallbacks.fetch_add(1, std::memory_order_relaxed);
+            if (stream->direction == Direction::kOutput &&
+                now >= stream->widenAfterMs.load(std::memory_order_relaxed)) {
+                WidenServerBuffer(device, stream, gap);
+            }
         }
         if (gap > stream->longestGapMs.load(std::memory_order_relaxed)) {
             stream->longestGapMs.store(gap, std::memory_order_relaxed);
@@ -279,6 +341,7 @@ public:
         status.longestGapMs = stream.longestGapMs.load(std::memory_order_relaxed);
         status.priority = stream.priority.load(std::memory_order_relaxed);
         status.reopened = stream.reopened;
+        status.serverBufferMs = stream.serverTargetMs.load(std::memory_order_relaxed);
         return status;
     }
 
@@ -394,10 +457,7 @@ private:
             // miniaudio asks PulseAudio for a capture queue of all periods: 30 ms, which a 30 ms delay of
             // this device's thread on a busy machine overflows (the server drops what does not fit). It
             // holds 200 ms instead; capture is still delivered every 10 ms, so this adds no latency.
-            // The playback target stays one period (10 ms in the server, PulseAudio's underruns under
-            // load): a 40 ms target cut the server's underruns from 60-150 to 5-8 per sentence under load
-            // and raised bench/systemAudio.ts's loaded sentence from 0.72-0.80 to 0.89, but the echo
-            // canceller of test/integration/systemAudioProcessing.test.ts then removed 10 dB instead of 20.
+            // Playback starts at one period in the server and widens when it must (WidenServerBuffer).
             config.periods = kPulseCapturePeriods;
         }
         config.performanceProfile = ma_performance_profile_low_latency;
@@ -421,6 +481,9 @@ private:
         const ma_uint32 periodRate = capture ? device->capture.internalSampleRate : device->playback.internalSampleRate;
         const uint32_t periodMs = periodRate > 0 ? static_cast<uint32_t>(periodFrames * 1000ULL / periodRate) : 0;
         stream.lateAfterMs.store(std::max(kLateCallbackMs, 2 * periodMs), std::memory_order_relaxed);
+        const bool pulseOutput = !capture && context_.backend == ma_backend_pulseaudio;
+        stream.serverTargetMs.store(pulseOutput ? kPeriodMs : 0, std::memory_order_relaxed);
+        stream.widenAfterMs.store(NowMs() + kStartGraceMs, std::memory_order_relaxed);
         result = ma_device_start(device.get());
         if (result != MA_SUCCESS) {
             ma_device_uninit(device.get());

@@ -57,6 +57,9 @@ struct StreamStatus {
     // transport::ThreadPriority: 0 nothing yet or refused, 1 nice -10, 2 real-time, 3 a short slice, ...).
     uint8_t priority = 0;
     uint32_t reopened = 0;        // fallbacks to the default
+    // Output on PulseAudio: how much the sound server is asked to hold ahead of the device (see
+    // kServerTargetMaxMs in system_audio.cc); 0 where the backend's own default applies.
+    uint32_t serverBufferMs = 0;
 };
 
 inline constexpr uint32_t kSampleRate = 48000;

@@ -38,6 +38,12 @@ export interface SystemAudioStreamStatus {
   /** The longest time between two device callbacks since the stream opened, in ms. */
   readonly longestGapMs: number;
   /**
+   * Output on PulseAudio: the audio the sound server is asked to hold ahead of the device, in ms. It starts
+   * at one device period (10 ms) and widens after a late callback to cover the gap seen (at most 250 ms), so
+   * that a busy machine costs latency rather than holes; 0 on other backends (their own buffering applies).
+   */
+  readonly serverBufferMs: number;
+  /**
    * What the thread that calls back got when it asked to run ahead of ordinary threads, counted as the voice
    * transport's `priority` stat is (0 nothing or not yet, 1 raised nice, 2 real-time, 3 a short time slice).
    */

@@ -148,7 +148,8 @@ export class SystemDevices {
       this.#d.log.info(
         `audio ${direction} ${s.name || 'device'} closed: ${s.callbacks} periods, ${s.droppedSamples} samples dropped, ` +
           `${s.missingSamples} missing in ${s.underruns} underruns, ${s.lateCallbacks} late callbacks ` +
-          `(longest gap ${s.longestGapMs} ms, thread priority ${s.priority}), ${s.reopened} fallbacks`,
+          `(longest gap ${s.longestGapMs} ms, thread priority ${s.priority}), ${s.reopened} fallbacks` +
+          (s.serverBufferMs > 0 ? `, server buffer ${s.serverBufferMs} ms` : ''),
       );
       system.close(direction);
     };
