@@ -57,6 +57,12 @@ describe('the native addon (raw exports)', () => {
       'hkdfSha256Extract',
       'ipDiscoveryParse',
       'ipDiscoveryWrite',
+      // P-256 for the MLS cipher suite: there whenever the libcrypto has EC, as every Linux x64 build's does.
+      'p256Generate',
+      'p256PublicPoint',
+      'p256SharedSecret',
+      'p256Sign',
+      'p256Verify',
       'rtpParsePacket',
       'rtpResultNames',
       'rtpWriteHeader',

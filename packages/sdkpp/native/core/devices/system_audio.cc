@@ -38,6 +38,8 @@ constexpr int64_t kStallMs = 750;
 // PulseAudio's capture queue in periods (see OpenLocked).
 constexpr ma_uint32 kPulseCapturePeriods = 20;
 constexpr uint32_t kPeriodMs = kPeriodFrames * 1000 / kSampleRate;
+// Two late output callbacks this close together widen the PulseAudio server's buffer (WidenServerBuffer).
+constexpr int64_t kWidenWindowMs = 5000;
 // A new stream may take a while to start (a PulseAudio null sink takes up to 2 s here).
 constexpr int64_t kStartGraceMs = 3000;
 constexpr int64_t kRetryMs = 2000;
@@ -112,7 +114,10 @@ struct Stream {
     // towards widening it (after the start's bursts).
     std::atomic<uint32_t> serverTargetMs{0};
     std::atomic<int64_t> widenAfterMs{0};
-    // Output only, callback thread only: the prebuffer reached, and the window of the backlog bound.
+    // Output only, callback thread only: the last late callback after the start (for WidenServerBuffer), the
+    // prebuffer reached, and the window of the backlog bound.
+    int64_t lastLateMs = 0;
+    uint32_t lastLateGapMs = 0;
     bool primed = false;
     size_t cushion = kOutputCushionMin;
     size_t stableFrames = 0;
@@ -151,8 +156,8 @@ using PulseOperationUnref = void (*)(void* operation);
 // an underrun in the server: a hole the listener hears (60-150 per sentence under bench/systemAudio.ts's
 // load). A fixed 40 ms target cut those to 5-8, but costs every listener 30 ms, and the echo canceller,
 // which then saw the speaker's audio later and more unevenly, removed 10 dB instead of 20. So the target
-// stays at one period until the device shows it is not served in time: a late callback (after the start's
-// bursts) widens it to cover the gap seen plus a period, up to kServerTargetMaxMs, and it stays there for
+// stays at one period until the device shows it is not served in time: a second late callback within 5 s
+// (after the start's bursts) widens it to cover the longer gap of the two plus a period, up to kServerTargetMaxMs, and it stays there for
 // the stream's life (a machine that stalled once tends to again). Callbacks still come every 10 ms (minreq
 // is one period), so only the server's queue grows, not the steps in which it is fed. Called on the
 // PulseAudio loop's thread, the one thread where its stream may be touched.
@@ -200,9 +205,15 @@ void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames
         const auto gap = static_cast<uint32_t>(std::min<int64_t>(now - previous, UINT32_MAX));
         if (gap > stream->lateAfterMs.load(std::memory_order_relaxed)) {
             stream->lateCallbacks.fetch_add(1, std::memory_order_relaxed);
+            // Two late callbacks within kWidenWindowMs widen the server's buffer (one alone is a hiccup that
+            // every machine has now and then, not worth the latency).
             if (stream->direction == Direction::kOutput &&
                 now >= stream->widenAfterMs.load(std::memory_order_relaxed)) {
-                WidenServerBuffer(device, stream, gap);
+                if (stream->lastLateMs != 0 && now - stream->lastLateMs <= kWidenWindowMs) {
+                    WidenServerBuffer(device, stream, std::max(gap, stream->lastLateGapMs));
+                }
+                stream->lastLateMs = now;
+                stream->lastLateGapMs = gap;
             }
         }
         if (gap > stream->longestGapMs.load(std::memory_order_relaxed)) {
@@ -484,6 +495,8 @@ private:
         const bool pulseOutput = !capture && context_.backend == ma_backend_pulseaudio;
         stream.serverTargetMs.store(pulseOutput ? kPeriodMs : 0, std::memory_order_relaxed);
         stream.widenAfterMs.store(NowMs() + kStartGraceMs, std::memory_order_relaxed);
+        stream.lastLateMs = 0;
+        stream.lastLateGapMs = 0;
         result = ma_device_start(device.get());
         if (result != MA_SUCCESS) {
             ma_device_uninit(device.get());
