@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createECDH, createHmac } from 'node:c
 
 import type { Hpke, PrivateKey, PublicKey } from 'ts-mls';
 
-import { attempt, type P256Primitives } from './p256.js';
+import { attempt, p256Scalar32, type P256Primitives } from './p256.js';
 
 /* eslint-disable @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-assignment --
    ts-mls types HPKE keys as WebCrypto's CryptoKey, a DOM type this Node build does not load, so they read as
@@ -152,14 +152,6 @@ function sharedSecret(dh: Uint8Array, enc: Uint8Array, recipient: Uint8Array): B
   return labeledExpand(KEM_SUITE, prk, 'shared_secret', kemContext, N_SECRET);
 }
 
-/** The 32-byte form of a scalar (OpenSSL may give or take one without its leading zero bytes). */
-function scalar32(bytes: Uint8Array): Buffer {
-  if (bytes.length > 32) throw new Error('HPKE: P-256 private key longer than 32 bytes');
-  const scalar = Buffer.alloc(32);
-  scalar.set(bytes, 32 - bytes.length);
-  return scalar;
-}
-
 /** RFC 9180 KeySchedule in mode_base. */
 function keySchedule(shared: Uint8Array, info: Uint8Array): { key: Buffer; nonce: Buffer; exporter: Buffer } {
   const pskIdHash = labeledExtract(HPKE_SUITE, Buffer.alloc(0), 'psk_id_hash', Buffer.alloc(0));
@@ -202,7 +194,7 @@ function openAead(
 /** ts-mls's {@link Hpke} for cipher suite 2, its P-256 steps on `dh` (node:crypto's when not given). */
 export function hpkeP256(dh: HpkeP256Dh = nodeDh): Hpke {
   const privateKey = (bytes: Uint8Array): PrivateKey => {
-    const scalar = scalar32(bytes);
+    const scalar = p256Scalar32(bytes);
     const key: NodePrivateKey = { sdkppHpke: 'private', scalar, point: Buffer.from(dh.publicPoint(scalar)) };
     return key;
   };
@@ -267,7 +259,7 @@ export function hpkeP256(dh: HpkeP256Dh = nodeDh): Hpke {
       attempt(() => {
         const pair = dh.generate();
         const point = Buffer.from(pair.point);
-        const key: NodePrivateKey = { sdkppHpke: 'private', scalar: scalar32(pair.scalar), point };
+        const key: NodePrivateKey = { sdkppHpke: 'private', scalar: p256Scalar32(pair.scalar), point };
         const pub: NodePublicKey = { sdkppHpke: 'public', point }; // made here, so on the curve
         return { privateKey: key, publicKey: pub };
       }),

@@ -179,8 +179,8 @@ function runQueued(): void {
 const VERIFIED_LIMIT = 64;
 
 /**
- * `base` (by default {@link nodeP256Signature}) for one DAVE session, which remembers the last 64 signatures it found valid with
- * their key and message. ts-mls checks a proposed key package when the proposal arrives (op 27) and the same
+ * `base` (by default {@link nodeP256Signature}) for one DAVE session, which remembers the last 64 signatures it
+ * found valid with their key and message. ts-mls checks a proposed key package when the proposal arrives (op 27) and the same
  * signatures again when the commit that adds it arrives (op 29): at 85 µs a verification on Node 20's OpenSSL,
  * the repeat is a tenth of processing a commit. Only a byte-for-byte repeat of a triple that verified is
  * answered from memory; anything else is verified. Per session, so one call's checks never answer another's.

@@ -20,6 +20,17 @@ export interface P256Primitives {
   publicPoint(scalar: Uint8Array): Uint8Array;
 }
 
+/**
+ * A copy of `scalar` in the 32 bytes every P-256 operation here takes: OpenSSL gives and takes scalars without
+ * their leading zero bytes (one in 256 is 31 bytes long). Throws for one longer than 32 bytes.
+ */
+export function p256Scalar32(scalar: Uint8Array): Buffer {
+  if (scalar.length > 32) throw new Error('P-256: a private key longer than 32 bytes');
+  const padded = Buffer.alloc(32);
+  padded.set(scalar, 32 - scalar.length);
+  return padded;
+}
+
 /** Runs `f`, turning a throw into a rejected promise (ts-mls maps rejections to its own errors). */
 export function attempt<T>(f: () => T): Promise<T> {
   try {

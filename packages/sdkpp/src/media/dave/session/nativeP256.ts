@@ -1,4 +1,4 @@
-import type { P256Primitives } from '@sdkpp/protocol/dave';
+import { p256Scalar32, type P256Primitives } from '@sdkpp/protocol/dave';
 
 import { loadNativeAddon } from '../../addon/loader.js';
 
@@ -21,21 +21,13 @@ function lookUp(): P256Primitives | undefined {
   const { p256Sign, p256Verify, p256SharedSecret, p256Generate, p256PublicPoint } = loaded.addon;
   if (!p256Sign || !p256Verify || !p256SharedSecret || !p256Generate || !p256PublicPoint) return undefined;
   return {
-    sign: (scalar, message) => p256Sign(scalar32(scalar), message),
+    sign: (scalar, message) => p256Sign(p256Scalar32(scalar), message),
     verify: p256Verify,
-    sharedSecret: (scalar, point) => p256SharedSecret(scalar32(scalar), point),
+    sharedSecret: (scalar, point) => p256SharedSecret(p256Scalar32(scalar), point),
     generate: () => {
       const [scalar, point] = p256Generate();
       return { scalar, point };
     },
-    publicPoint: (scalar) => p256PublicPoint(scalar32(scalar)),
+    publicPoint: (scalar) => p256PublicPoint(p256Scalar32(scalar)),
   };
-}
-
-/** A scalar in the 32 bytes the addon takes (OpenSSL-made scalars can come without leading zero bytes). */
-function scalar32(scalar: Uint8Array): Uint8Array {
-  if (scalar.length >= 32) return scalar;
-  const padded = new Uint8Array(32);
-  padded.set(scalar, 32 - scalar.length);
-  return padded;
 }
