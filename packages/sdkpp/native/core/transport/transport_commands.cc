@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 
+#include "core/audio/alloc_counter.h"
 #include "core/transport/voice_transport.h"
 #include "core/transport/voice_transport_impl.h"
 
@@ -172,6 +173,8 @@ void VoiceTransport::Impl::DropPendingCommands() noexcept
 
 void VoiceTransport::Impl::ApplyCommands() noexcept
 {
+    // Key changes may allocate (rarely); the tick's allocation count leaves them out.
+    const uint64_t before = audio::AllocationCount();
     Command command;
     while (commands.TryPop(&command)) {
         switch (command.kind) {
@@ -250,6 +253,7 @@ void VoiceTransport::Impl::ApplyCommands() noexcept
             break;
         }
     }
+    commandAllocations += audio::AllocationCount() - before;
 }
 
 void VoiceTransport::Impl::Relink(devices::LinkedAudio* devices, bool wantCapture, bool wantPlayback) noexcept

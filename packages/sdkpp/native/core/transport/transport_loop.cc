@@ -48,10 +48,13 @@ void VoiceTransport::Impl::Run() noexcept
         if (stop.load(std::memory_order_acquire)) {
             break;
         }
-        ApplyCommands(); // key changes may allocate (rarely); they are outside the counted part
+        ApplyCommands();
+        // Key changes may allocate (rarely); PrepareSend applies those queued with its frame, and the
+        // counted part leaves them out (commandAllocations).
+        commandAllocations = 0;
         uint64_t before = audio::AllocationCount();
         const bool madeEarly = PrepareSend(MsSince(origin, Clock::now()), true);
-        uint64_t allocated = audio::AllocationCount() - before;
+        uint64_t allocated = audio::AllocationCount() - before - commandAllocations;
         WaitAndReceive(deadline);
         if (stop.load(std::memory_order_acquire)) {
             break;
@@ -67,13 +70,14 @@ void VoiceTransport::Impl::Run() noexcept
         if (latenessUs > maxLatenessUs.load(std::memory_order_relaxed)) {
             maxLatenessUs.store(latenessUs, std::memory_order_relaxed);
         }
+        commandAllocations = 0;
         before = audio::AllocationCount();
         if (!madeEarly) {
             PrepareSend(MsSince(origin, now), false); // the frame came late, or there is none this tick
         }
         SendPrepared();
         MixTick();
-        allocated += audio::AllocationCount() - before;
+        allocated += audio::AllocationCount() - before - commandAllocations;
         if (tick >= 2) { // the first ticks may warm lazily created state
             Bump(allocationsInTicks, allocated);
         }

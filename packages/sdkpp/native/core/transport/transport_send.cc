@@ -20,6 +20,11 @@ bool VoiceTransport::Impl::PrepareSend(double nowMs, bool early) noexcept
     const bool have =
       input.TryPopWith([&](PcmFrame& slot) { std::memcpy(capture.samples, slot.samples, sizeof(slot.samples)); }) ||
       (linkCapture && linked->ReadInput(capture.samples, audio::kFrameSamples, audio::kFrameSamples));
+    if (have) {
+        // Commands the owner queued before this frame (setDaveSendKey, then pushPcm) are in effect for it:
+        // the frame's pop made them visible, and they may have come after the loop's last look.
+        ApplyCommands();
+    }
     if (!have && early) {
         // Nothing yet, and nothing changed: asked again at the deadline, so a frame that comes a little late
         // (the owner's timer, a device callback) still goes in this tick, only that much later.

@@ -160,6 +160,7 @@ struct VoiceTransport::Impl {
     uint32_t timestamp = 0;
     int tailLeft = 0; // silence frames still owed after the last voice frame
     int dryTicks = 0; // ticks mid-speech without a capture frame, held before the silence frames
+    uint64_t commandAllocations = 0; // made by ApplyCommands this tick, not counted as the tick's
     bool davePassthrough = true;
     bool selfDeaf = false;
     bool speakerMode = false;
