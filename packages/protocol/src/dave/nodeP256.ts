@@ -12,6 +12,8 @@ import {
 
 import type { Hash, Kdf, Signature } from 'ts-mls';
 
+import { p256Scalar32 } from './p256.js';
+
 // ts-mls keeps P-256 keys as raw bytes: a 32-byte scalar and a 65-byte uncompressed point (SEC1). node:crypto
 // wants KeyObjects, so they are converted and cached (a session signs with one key and verifies a few dozen
 // member keys per commit; parsing a key costs more than verifying with it). Private keys are cached by the
@@ -97,9 +99,8 @@ const P256_SPKI_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d03
 export function generateP256KeyPair(): { signKey: Uint8Array; publicKey: Uint8Array } {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  const scalar = ecdh.getPrivateKey();
-  const signKey = new Uint8Array(32); // the scalar comes without its leading zero bytes
-  signKey.set(scalar, 32 - scalar.length);
+  // A plain Uint8Array (p256Scalar32 returns a Buffer, whose slice() shares memory instead of copying).
+  const signKey = new Uint8Array(p256Scalar32(ecdh.getPrivateKey()));
   return { signKey, publicKey: new Uint8Array(ecdh.getPublicKey(null, 'uncompressed')) };
 }
 
