@@ -38,6 +38,12 @@ export interface PulseServer {
   /** Unloads a module: the device it made disappears, as if unplugged. */
   unload(module: number): void;
   /**
+   * Marks the modules loaded so far; the returned function unloads every module loaded after the mark (and
+   * not unloaded since), newest first, so that the next test, or a retry of this one, starts without them
+   * and can reuse their names.
+   */
+  checkpoint(): () => void;
+  /**
    * Stops the server for `ms` (SIGSTOP, then SIGCONT), as a busy machine stalls it: its clients' streams get
    * no requests meanwhile, and it then catches up.
    */
@@ -95,6 +101,13 @@ export async function startPulseServer(): Promise<PulseServer> {
     log = (log + chunk.toString()).slice(-4000);
   });
   const children = new Set<ChildProcess>();
+  // The modules loaded and still there, each with the order it was loaded in, for checkpoint().
+  const modules = new Map<number, number>();
+  let loads = 0;
+  const loaded = (module: number): number => {
+    modules.set(module, loads++);
+    return module;
+  };
 
   const pactl = (...args: string[]): string => {
     const result = spawnSync('pactl', args, { env, encoding: 'utf8' });
@@ -126,20 +139,22 @@ export async function startPulseServer(): Promise<PulseServer> {
       }
     },
     addSink(name, description) {
-      return Number(
-        pactl(
-          'load-module',
-          'module-null-sink',
-          `sink_name=${name}`,
-          'rate=48000',
-          'channels=2',
-          `sink_properties=device.description=${description}`,
+      return loaded(
+        Number(
+          pactl(
+            'load-module',
+            'module-null-sink',
+            `sink_name=${name}`,
+            'rate=48000',
+            'channels=2',
+            `sink_properties=device.description=${description}`,
+          ),
         ),
       );
     },
     addMicrophone(name, description) {
       const feed = `${name}_feed`;
-      pactl(
+      const feedModule = pactl(
         'load-module',
         'module-null-sink',
         `sink_name=${feed}`,
@@ -147,6 +162,7 @@ export async function startPulseServer(): Promise<PulseServer> {
         'channels=2',
         `sink_properties=device.description=${description}-feed`,
       );
+      loaded(Number(feedModule));
       const module = Number(
         pactl(
           'load-module',
@@ -156,7 +172,7 @@ export async function startPulseServer(): Promise<PulseServer> {
           `source_properties=device.description=${description}`,
         ),
       );
-      return { feed, module };
+      return { feed, module: loaded(module) };
     },
     addRoomEcho(sink, microphone, { latencyMs, gainDb }) {
       const module = pactl(
@@ -175,10 +191,22 @@ export async function startPulseServer(): Promise<PulseServer> {
       const index = input?.match(/^\d+/)?.[0];
       if (!index) throw new Error(`no sink input of loopback module ${module}`);
       pactl('set-sink-input-volume', index, `${gainDb}dB`);
-      return Number(module);
+      return loaded(Number(module));
     },
     unload(module) {
       pactl('unload-module', String(module));
+      modules.delete(module);
+    },
+    checkpoint() {
+      const mark = loads;
+      return () => {
+        const since = [...modules].filter(([, order]) => order >= mark).sort((a, b) => b[1] - a[1]);
+        for (const [module] of since) {
+          modules.delete(module);
+          // A module may have gone with one it depended on (a remapped source with its feed): gone is fine.
+          spawnSync('pactl', ['unload-module', String(module)], { env, stdio: 'ignore' });
+        }
+      };
     },
     async play(sink, file) {
       const child = spawn('paplay', [`--device=${sink}`, file], { env, stdio: 'ignore' });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 import { startPulseServer, type PulseServer } from './pulseServer.js';
 
@@ -12,6 +12,16 @@ export function usePulseServer(): () => PulseServer {
     pulse = await startPulseServer();
     vi.stubEnv('PULSE_SERVER', pulse.server);
   }, 30_000);
+  // Each test (and each retry of one) starts without the devices the one before it loaded; devices a file
+  // loads in its beforeAll stay for all its tests.
+  let undo: (() => void) | undefined;
+  beforeEach(() => {
+    undo = pulse?.checkpoint();
+  });
+  afterEach(() => {
+    undo?.();
+    undo = undefined;
+  });
   afterAll(async () => {
     vi.unstubAllEnvs();
     await pulse?.stop();
