@@ -222,6 +222,8 @@ describe('system audio devices (PulseAudio, native engine)', () => {
   });
 
   it('refuses bad arguments with typed errors and never crashes (the raw engine object)', async () => {
+    pulse.addMicrophone('raw_mic', 'Raw-Mic');
+    pulse.pactl('set-default-source', 'raw_mic');
     const system = createMediaEngine({ prefer: 'native' }).openSystemAudio();
     expect(system.backend).toBe('PulseAudio');
     const raw = system as unknown as {
