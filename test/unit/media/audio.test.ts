@@ -257,6 +257,39 @@ describe.each(ENGINES)('the audio pipeline ($kind engine)', ({ kind }) => {
       expect(buffer.status()).toMatchObject({ late: 0, stretched: 2, dropped: 0 });
     });
 
+    it('holds the delay a late packet needed for 10 s, so the next stall as long plays through, then lets it go', () => {
+      const buffer = engine.createJitterBuffer();
+      buffer.push(1, 960, payload(1), 0);
+      expect(popAll(buffer, 1)).toEqual(['packet:1']);
+      // A stall: packet 2 is 40 ms late. The delay it needed (two ticks, plus one) becomes the target.
+      expect(popAll(buffer, 2)).toEqual(['conceal:2', 'conceal:2']);
+      expect(buffer.status().targetDelayFrames).toBe(1);
+      for (const sequence of [2, 3, 4]) buffer.push(sequence, sequence * 960, payload(sequence), 60);
+      expect(popAll(buffer, 1)).toEqual(['packet:2']);
+      expect(buffer.status().targetDelayFrames).toBe(3);
+      let next = 5;
+      const steady = (ticks: number): string[] => {
+        const played: string[] = [];
+        for (let tick = 0; tick < ticks; tick++) {
+          buffer.push(next, next * 960, payload(next), 20 * next);
+          next++;
+          played.push(...popAll(buffer, 1));
+        }
+        return played;
+      };
+      expect(steady(50).every((frame) => frame.startsWith('packet:'))).toBe(true);
+      // The same stall again: two ticks without a packet play what the held delay kept.
+      expect(popAll(buffer, 2)).toEqual([`packet:${next - 2}`, `packet:${next - 1}`]);
+      for (const sequence of [next, next + 1])
+        buffer.push(sequence, sequence * 960, payload(sequence), 20 * next + 40);
+      next += 2;
+      expect(steady(100).every((frame) => frame.startsWith('packet:'))).toBe(true);
+      expect(buffer.status()).toMatchObject({ stretched: 2, concealed: 2, dropped: 0, targetDelayFrames: 3 });
+      // 10 s after the late packet, the target is the jitter's again.
+      steady(350);
+      expect(buffer.status().targetDelayFrames).toBe(1);
+    });
+
     it('drops frames only when too much delay lasts, not for one burst', () => {
       const buffer = engine.createJitterBuffer();
       // A steady stream that arrives 6 frames ahead of playout: the excess lasts, so frames are dropped.

@@ -1,5 +1,6 @@
 #include "core/audio/jitter_buffer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -36,6 +37,7 @@ void JitterBuffer::Reset() noexcept
     buffered_ = 0;
     playing_ = false;
     concealRun_ = 0;
+    stretchRun_ = 0;
     stats_.resets++;
 }
 
@@ -115,6 +117,7 @@ void JitterBuffer::Pause() noexcept
 {
     playing_ = false;
     concealRun_ = 0;
+    stretchRun_ = 0;
     haveArrival_ = false;
     if (havePlayed_) {
         lastPlayed_ = lastReal_;
@@ -131,8 +134,12 @@ void JitterBuffer::Advance() noexcept
 AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
 {
     *frame = JitterFrame{};
+    if (peakTicksLeft_ > 0 && --peakTicksLeft_ == 0) {
+        peakTarget_ = 0;
+    }
+    const uint32_t target = TargetDelayFrames();
     if (!playing_) {
-        if (buffered_ < target_) {
+        if (buffered_ < target) {
             stats_.empty++;
             return AudioResult::kOk;
         }
@@ -142,7 +149,7 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
     // Too much delay built up: skip the oldest frame, once per tick. Only once the excess has lasted
     // kExcessTicksBeforeDrop ticks: right after a stall the late packets arrive in a burst, and dropping
     // then would throw away speech the next ticks play anyway.
-    excessTicks_ = buffered_ > target_ + 2 ? excessTicks_ + 1 : 0;
+    excessTicks_ = buffered_ > target + 2 ? excessTicks_ + 1 : 0;
     if (excessTicks_ >= kExcessTicksBeforeDrop) {
         if (Slot* stale = Find(next_)) {
             Release(stale);
@@ -163,6 +170,13 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
         lastReal_ = next_;
         Release(slot);
         Advance();
+        if (stretchRun_ > 0) {
+            // The packet came stretchRun_ ticks late: hold that much delay (see the class comment).
+            const uint32_t peak = std::min(stretchRun_ + 1, config_.maxDelayFrames);
+            peakTarget_ = std::max(peakTarget_, peak);
+            peakTicksLeft_ = kPeakHoldTicks;
+            stretchRun_ = 0;
+        }
         concealRun_ = 0;
         stats_.packets++;
         return AudioResult::kOk;
@@ -192,10 +206,12 @@ AudioResult JitterBuffer::Pop(MutableByteView out, JitterFrame* frame) noexcept
             // than lost. Conceal without moving the playout point, so it still plays when it arrives:
             // the delay grows by a frame instead of a real frame being thrown away as late.
             stats_.stretched++;
+            stretchRun_++;
             concealRun_++;
             return AudioResult::kOk;
         }
     }
+    stretchRun_ = 0; // the gap was a loss after all: a later packet is here
     Advance();
     concealRun_++;
     return AudioResult::kOk;

@@ -73,6 +73,12 @@ struct JitterStats {
 // frame, which the target-based drop takes back later). After kMaxConcealRun such ticks the sender counts
 // as gone quiet and the buffer pauses as above. The first packet after a pause gives no jitter sample: its
 // arrival gap is the pause, not network jitter.
+//
+// A stall (a busy machine's sender, relay or network) is too rare to move J much, yet it costs a gap each
+// time. So a packet that arrives after ticks concealed waiting for it sets a peak target, the frames it was
+// late plus one, held for kPeakHoldTicks (10 s) after the latest such packet: the delay the stall added is
+// kept instead of taken back, and the next stall as long plays through without a gap. The target in force
+// is the larger of the two.
 class JitterBuffer {
 public:
     static constexpr size_t kCapacity = 64;
@@ -80,6 +86,7 @@ public:
     // Jitter (2·J, ms) that one frame of target delay absorbs before the target grows (see above).
     static constexpr double kJitterSlackMs = 10.0;
     static constexpr uint32_t kExcessTicksBeforeDrop = 8;
+    static constexpr uint32_t kPeakHoldTicks = 500;
 
     explicit JitterBuffer(const JitterConfig& config = {}) noexcept;
 
@@ -89,7 +96,7 @@ public:
     // the packet (else kBufferTooSmall and nothing is consumed).
     AudioResult Pop(MutableByteView out, JitterFrame* frame) noexcept;
 
-    uint32_t TargetDelayFrames() const noexcept { return target_; }
+    uint32_t TargetDelayFrames() const noexcept { return target_ > peakTarget_ ? target_ : peakTarget_; }
     double JitterMs() const noexcept { return jitterMs_; }
     size_t Buffered() const noexcept { return buffered_; }
     const JitterStats& Stats() const noexcept { return stats_; }
@@ -124,6 +131,9 @@ private:
     uint16_t lastReal_ = 0;      // the last sequence number played from its own packet
     bool lastWasSilence_ = false; // whether that packet was an Opus silence frame (end of transmission)
     uint32_t concealRun_ = 0;
+    uint32_t stretchRun_ = 0;      // ticks concealed in a row waiting for next_ (a late packet)
+    uint32_t peakTarget_ = 0;      // the delay the latest stalls needed (0: none in the last 10 s)
+    uint32_t peakTicksLeft_ = 0;   // ticks until peakTarget_ lapses
     uint32_t excessTicks_ = 0;
     bool haveArrival_ = false;
     double lastArrivalMs_ = 0;

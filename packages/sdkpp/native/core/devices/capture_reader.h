@@ -17,8 +17,15 @@ namespace sdkpp::devices {
 //  - Sources deliver in bursts (a PulseAudio monitor in chunks of 25 ms and more, any device when its
 //    stream starts), so the backlog after a read swings. Only what stays above the bound for a whole second
 //    of reads is latency to drop: the lowest backlog of that window, less the bound.
+//  - That excess goes in the next pause (DropQuiet: 5 ms blocks below kQuietPeak followed by 25 ms more of
+//    them), so a word is not cut; a source with no pause for kForceWindows windows (a noisy room) has it cut
+//    where it is.
 class CaptureReader {
 public:
+    // −40 dBFS: below a voice, above the noise floor of a quiet microphone or Opus's comfort noise.
+    static constexpr int kQuietPeak = 328;
+    static constexpr int kForceWindows = 3;
+
     // `windowSamples`: how many samples read make one window (a second of the ring's audio).
     explicit CaptureReader(size_t windowSamples) : windowSamples_(windowSamples) {}
 
@@ -28,17 +35,29 @@ public:
         if (!primed_ && ring.Available() < count + count / 2) return false;
         if (!ring.Read(out, count)) {
             primed_ = false;
+            pending_ = 0; // an underrun: no latency left to give back
             return false;
         }
         primed_ = true;
+        if (pending_ > 0) {
+            // Keeps a read and a half, as the cushion does.
+            const size_t quiet = ring.DropQuiet(pending_, count + count / 2, windowSamples_ / 200, windowSamples_ / 40,
+                                                kQuietPeak);
+            pending_ -= quiet;
+            if (quiet > 0) dropped.fetch_add(quiet, std::memory_order_relaxed);
+        }
         const size_t backlog = ring.Available();
         minBacklog_ = std::min(minBacklog_, backlog);
         windowRead_ += count;
         if (windowRead_ >= windowSamples_) {
-            if (minBacklog_ > maxBacklog) {
-                const size_t excess = minBacklog_ - maxBacklog;
+            const size_t excess = minBacklog_ > maxBacklog ? minBacklog_ - maxBacklog : 0;
+            pendingWindows_ = excess > 0 ? pendingWindows_ + 1 : 0;
+            pending_ = excess;
+            if (pendingWindows_ >= kForceWindows) {
                 const size_t trimmed = ring.TrimTo(backlog - std::min(backlog, excess));
                 if (trimmed > 0) dropped.fetch_add(trimmed, std::memory_order_relaxed);
+                pending_ = 0;
+                pendingWindows_ = 0;
             }
             windowRead_ = 0;
             minBacklog_ = SIZE_MAX;
@@ -48,6 +67,8 @@ public:
 
 private:
     size_t windowSamples_;
+    size_t pending_ = 0;       // latency to give back in the next pause
+    int pendingWindows_ = 0;   // windows in a row that found latency to give back
     bool primed_ = false;
     size_t minBacklog_ = SIZE_MAX;
     size_t windowRead_ = 0;

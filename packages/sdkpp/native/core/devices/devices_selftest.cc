@@ -117,7 +117,8 @@ bool TwoThreads()
 }
 
 // The capture reader waits for half a read of cushion, then reads exactly; after an underrun it waits again.
-// A backlog that stays above the bound for a whole window is trimmed to it, and counted.
+// A loud backlog that stays above the bound has no pause to go in: it is cut, and counted, only after
+// CaptureReader::kForceWindows windows in a row.
 bool ReaderBoundsLatency()
 {
     SampleRing ring(4096);
@@ -132,13 +133,42 @@ bool ReaderBoundsLatency()
     if (!reader.Read(ring, out, 100, 200, dropped) || out[0] != SampleAt(0)) return false;
     if (reader.Read(ring, out, 100, 200, dropped)) return false; // 80 left: an underrun
     ring.Write(block.data() + 180, 1000);
-    // 1080 waiting against a bound of 200. The first window held the underrun (its low point is 80), so
-    // nothing goes then; the second window's low point is 980, and the excess goes at its end.
-    for (int i = 0; i < 19; ++i) {
+    // 1080 waiting against a bound of 200, windows of ten reads. The first window held the underrun (its low
+    // point is 80); the second, third and fourth find 980 and more; the fourth's end cuts the excess.
+    for (int i = 0; i < 39; ++i) {
+        if (i == 29 && dropped.load() != 0) return false; // two windows of excess, not yet cut
         if (!reader.Read(ring, out, 100, 200, dropped)) return false;
         ring.Write(block.data() + 180, 100);
     }
     return dropped.load() > 0 && ring.Available() <= 200 + 100;
+}
+
+// Quiet blocks go from the oldest end, up to the first loud sample; a quiet backlog above the bound is
+// given back at the first read after the window that found it, keeping a read and a half.
+bool ReaderGivesLatencyBackInPauses()
+{
+    // 12 quiet samples, one loud, 17 quiet: with blocks of 5 and 5 of lookahead, the first pause gives 5
+    // (the next 5 must stay, and the block after would reach the loud one); the second gives 10.
+    SampleRing small(64);
+    int16_t mixed[30] = {};
+    mixed[12] = 4000;
+    small.Write(mixed, 30);
+    if (small.DropQuiet(100, 0, 5, 5, CaptureReader::kQuietPeak) != 5 || small.Available() != 25) return false;
+    int16_t skip[8];
+    if (!small.Read(skip, 8)) return false; // up to and including the loud sample
+    if (small.DropQuiet(100, 0, 5, 5, CaptureReader::kQuietPeak) != 10 || small.Available() != 7) return false;
+    SampleRing ring(4096);
+    CaptureReader reader(1000);
+    std::atomic<uint64_t> dropped{0};
+    const std::vector<int16_t> quiet(1200, 40);
+    int16_t out[100];
+    ring.Write(quiet.data(), 1180);
+    for (int i = 0; i < 12; ++i) {
+        if (!reader.Read(ring, out, 100, 200, dropped)) return false;
+        ring.Write(quiet.data(), 100);
+    }
+    // The first window (ten reads) found 1080 against 200; the next read gave 880 back in 5-sample blocks.
+    return dropped.load() == 880 && ring.Available() == 300;
 }
 
 // A SystemAudio for the processing link's checks: its microphone yields a counting sequence and notes
@@ -167,6 +197,18 @@ public:
         played_ += count;
         return count;
     }
+    EchoShift EchoShifted() const noexcept override
+    {
+        EchoShift shift;
+        shift.skipped = skipped_.load();
+        shift.inserted = inserted_.load();
+        return shift;
+    }
+    void Shift(uint64_t skipped, uint64_t inserted)
+    {
+        skipped_ += skipped;
+        inserted_ += inserted;
+    }
     bool Overlapped() const { return overlapped_.load(); }
     uint64_t Played() const { return played_.load(); }
 
@@ -175,6 +217,8 @@ private:
     std::atomic<bool> overlapped_{false};
     uint64_t next_ = 0;
     std::atomic<uint64_t> played_{0};
+    std::atomic<uint64_t> skipped_{0};
+    std::atomic<uint64_t> inserted_{0};
 };
 
 // The microphone changes hands between the transport's thread (reading it itself while unlinked) and the
@@ -230,6 +274,28 @@ bool LinkPassesProcessedAndPlayout()
     return devices->Played() == 960 && stats.processedSamples == 2880 && !link.ReadRender(render.data(), 1);
 }
 
+// The playout reference moves as the devices moved the echo: samples the speaker dropped (or microphone
+// samples dropped) are skipped, silence it played unwritten comes first; a shift both ways cancels out.
+bool LinkMovesTheReferenceWithTheEcho()
+{
+    auto devices = std::make_shared<CountingDevices>();
+    devices->Shift(5000, 3000); // before the first look: nothing owed
+    ProcessingLink link(devices);
+    std::vector<int16_t> written(4800);
+    for (size_t i = 0; i < written.size(); ++i) written[i] = SampleAt(i);
+    link.WriteOutput(written.data(), written.size());
+    std::vector<int16_t> render(960);
+    if (!link.ReadRender(render.data(), 960) || render[0] != SampleAt(0)) return false;
+    devices->Shift(1920, 0); // the speaker dropped 20 ms
+    if (!link.ReadRender(render.data(), 960) || render[0] != SampleAt(960 + 1920)) return false;
+    devices->Shift(0, 480); // ... then played 5 ms of silence
+    if (!link.ReadRender(render.data(), 960) || render[0] != 0 || render[479] != 0) return false;
+    if (render[480] != SampleAt(3840) || render[959] != SampleAt(4319)) return false;
+    devices->Shift(960, 960); // both: the echo is where it was
+    if (!link.ReadRender(render.data(), 480) || render[0] != SampleAt(4320)) return false;
+    return !link.ReadRender(render.data(), 1);
+}
+
 } // namespace
 
 bool DevicesSelfTestReport::Ok() const noexcept
@@ -251,8 +317,10 @@ DevicesSelfTestReport RunDevicesSelfTest() noexcept
     add("sample ring trims the oldest", TrimsOldest());
     add("sample ring across two threads", TwoThreads());
     add("capture reader bounds the latency", ReaderBoundsLatency());
+    add("capture reader gives latency back in pauses", ReaderGivesLatencyBackInPauses());
     add("processing link hands the microphone over", LinkHandsOverTheMicrophone());
     add("processing link passes processed audio and playout", LinkPassesProcessedAndPlayout());
+    add("processing link moves the playout reference with the echo", LinkMovesTheReferenceWithTheEcho());
     return report;
 }
 

@@ -16,7 +16,7 @@ struct DevicesCheck {
     bool ok = false;
 };
 
-inline constexpr size_t kMaxDevicesChecks = 8;
+inline constexpr size_t kMaxDevicesChecks = 12;
 
 struct DevicesSelfTestReport {
     DevicesCheck checks[kMaxDevicesChecks];

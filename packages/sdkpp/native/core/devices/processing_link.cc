@@ -1,5 +1,7 @@
 #include "core/devices/processing_link.h"
 
+#include <algorithm>
+#include <cstring>
 #include <thread>
 #include <utility>
 
@@ -61,13 +63,42 @@ bool ProcessingLink::ReadCapture(int16_t* out, size_t count, std::chrono::millis
     }
 }
 
+void ProcessingLink::FollowEchoShift() noexcept
+{
+    const EchoShift shift = system_->EchoShifted();
+    if (shiftSeen_) {
+        skipOwed_ += shift.skipped - shiftSeenAt_.skipped;
+        silenceOwed_ += shift.inserted - shiftSeenAt_.inserted;
+    }
+    // Before the first look there is no delay to keep: the echo canceller has not seen any of it yet.
+    shiftSeen_ = true;
+    shiftSeenAt_ = shift;
+    const uint64_t both = std::min(skipOwed_, silenceOwed_);
+    skipOwed_ = std::min<uint64_t>(skipOwed_ - both, kRingSamples);
+    silenceOwed_ = std::min<uint64_t>(silenceOwed_ - both, kRingSamples);
+    // Whole frames of both channels, so that left stays left.
+    const size_t available = render_.Available();
+    const size_t skip = static_cast<size_t>(std::min<uint64_t>(skipOwed_, available)) / kChannels * kChannels;
+    if (skip > 0) {
+        render_.TrimTo(available - skip);
+        skipOwed_ -= skip;
+    }
+}
+
 bool ProcessingLink::ReadRender(int16_t* out, size_t count) noexcept
 {
+    FollowEchoShift();
     if (render_.Available() > kRenderStale) {
         const size_t dropped = render_.TrimTo(kRenderKeep);
         renderDropped_.fetch_add(dropped, std::memory_order_relaxed);
     }
-    return render_.Read(out, count);
+    const size_t silence = static_cast<size_t>(std::min<uint64_t>(silenceOwed_, count)) / kChannels * kChannels;
+    if (silence == 0) return render_.Read(out, count);
+    // The speaker played silence that was not written: the reference gets it too, ahead of what follows.
+    if (silence < count && !render_.Read(out + silence, count - silence)) return false;
+    std::memset(out, 0, silence * sizeof(int16_t));
+    silenceOwed_ -= silence;
+    return true;
 }
 
 size_t ProcessingLink::WriteProcessed(const int16_t* in, size_t count) noexcept

@@ -46,7 +46,9 @@ public:
     // Processing side (one thread): `count` microphone samples when they are there, waiting at most
     // `wait` for them (false when they did not come, or the transport has not linked this object).
     bool ReadCapture(int16_t* out, size_t count, std::chrono::milliseconds wait) noexcept;
-    // The next `count` samples of what the speaker played, when that many are there.
+    // The next `count` samples of what the speaker played, when that many are there: what the transport
+    // wrote, moved as the devices moved the echo (SystemAudio::EchoShifted), so that the echo canceller's
+    // delay stays where it found it.
     bool ReadRender(int16_t* out, size_t count) noexcept;
     // Processed microphone samples for the transport; returns how many fitted.
     size_t WriteProcessed(const int16_t* in, size_t count) noexcept;
@@ -66,6 +68,12 @@ private:
     std::atomic<uint64_t> processedSamples_{0};
     std::atomic<uint64_t> processedDropped_{0};
     std::atomic<uint64_t> renderDropped_{0};
+    // The processing thread's: the devices' echo shift last seen, and what of it the reference still owes.
+    void FollowEchoShift() noexcept;
+    bool shiftSeen_ = false;
+    EchoShift shiftSeenAt_;
+    uint64_t skipOwed_ = 0;
+    uint64_t silenceOwed_ = 0;
 };
 
 } // namespace sdkpp::devices

@@ -31,6 +31,10 @@ constexpr size_t kOutputCushionMax = 6 * kFrameSamples;
 constexpr size_t kOutputCushionStableFrames = 10 * kSampleRate;
 // Output queued beyond the cushion plus this, for a whole second, is latency and is dropped.
 constexpr size_t kOutputBacklogSlack = 2 * kFrameSamples;
+// The blocks latency is given back in, in a pause (SampleRing::DropQuiet): 5 ms.
+constexpr size_t kQuietBlock = kSampleRate / 200 * kChannels;
+// ... where 25 ms more of quiet follow (a pause, not a quiet moment inside a word).
+constexpr size_t kQuietLookahead = kSampleRate / 40 * kChannels;
 constexpr int64_t kWatchPeriodMs = 100;
 constexpr int64_t kEnumeratePeriodMs = 500;
 // A stream that has run and then gets no callback for this long has lost its device.
@@ -102,6 +106,9 @@ struct Stream {
     std::atomic<uint64_t> callbacks{0};
     std::atomic<uint64_t> dropped{0};
     std::atomic<uint64_t> missing{0};
+    // Output: silence played after the first prebuffer (each underrun's, then its new prebuffer's), for
+    // SystemAudio::EchoShifted.
+    std::atomic<uint64_t> silenced{0};
     std::atomic<uint64_t> underruns{0};
     std::atomic<uint64_t> lateCallbacks{0};
     std::atomic<uint32_t> longestGapMs{0};
@@ -119,10 +126,14 @@ struct Stream {
     int64_t lastLateMs = 0;
     uint32_t lastLateGapMs = 0;
     bool primed = false;
+    bool everPrimed = false;
+    bool serverBufferSet = false; // SetServerBuffer's start, asked for on the first callback
     size_t cushion = kOutputCushionMin;
     size_t stableFrames = 0;
     size_t minBacklog = SIZE_MAX;
     size_t windowFrames = 0;
+    size_t pendingTrim = 0;  // latency to give back in the next pause (as CaptureReader's)
+    int pendingWindows = 0;  // windows in a row that found latency to give back
 
     std::unique_ptr<ma_device> device;
     std::string id;
@@ -133,13 +144,14 @@ struct Stream {
     uint32_t reopened = 0;
 };
 
+// The PulseAudio output's server-side buffer (see SetServerBuffer): two periods from the first callback,
+// widened after late callbacks to cover the gap seen, up to the most.
+constexpr uint32_t kServerTargetStartMs = 2 * kPeriodMs;
 #if defined(MA_SUPPORT_PULSEAUDIO)
-// The PulseAudio output's server-side buffer (see WidenServerBuffer): one period at first, widened after a
-// late callback to cover the gap seen, up to this.
 constexpr uint32_t kServerTargetMaxMs = 250;
 
 // PulseAudio's pa_buffer_attr (five uint32 in this order, its stable ABI), which miniaudio's header does not
-// declare, and the two functions miniaudio already loaded that WidenServerBuffer calls.
+// declare, and the two functions miniaudio already loaded that SetServerBuffer calls.
 struct PulseBufferAttr {
     uint32_t maxlength;
     uint32_t tlength;
@@ -151,30 +163,37 @@ using PulseSetBufferAttr = void* (*)(void* stream, const PulseBufferAttr* attr, 
 using PulseOperationUnref = void (*)(void* operation);
 #endif
 
-// miniaudio asks PulseAudio for an output buffer of one period (10 ms: its target length is the period), so
-// on a busy machine every late callback of this device's thread, and every stall of the server itself, is
-// an underrun in the server: a hole the listener hears (60-150 per sentence under bench/systemAudio.ts's
-// load). A fixed 40 ms target cut those to 5-8, but costs every listener 30 ms, and the echo canceller,
-// which then saw the speaker's audio later and more unevenly, removed 10 dB instead of 20. So the target
-// stays at one period until the device shows it is not served in time: a second late callback within 5 s
-// (after the start's bursts) widens it to cover the longer gap of the two plus a period, up to kServerTargetMaxMs, and it stays there for
-// the stream's life (a machine that stalled once tends to again). Callbacks still come every 10 ms (minreq
-// is one period), so only the server's queue grows, not the steps in which it is fed. Called on the
-// PulseAudio loop's thread, the one thread where its stream may be touched.
-void WidenServerBuffer(ma_device* device, Stream* stream, uint32_t gapMs)
+// miniaudio asks PulseAudio for an output buffer of one period (10 ms: its target length is the period). The
+// server then asks for more only when that is all gone, so any delay of this device's thread or of the
+// server's own, however short, is an underrun in the server: silence the listener hears, after which the
+// rest of the sentence plays that much later. On a quiet two-core machine that was 1-4 late callbacks per
+// 25 s, and 4 sentences out of 4 slipped (bench/systemAudio.ts's sentence: 0.888-0.950 correlation, one
+// stream widened to 50 ms mid-sentence); with two periods, 10 sentences had 0-1 (0.943-0.958) and the echo
+// canceller of test/integration/systemAudioProcessing.test.ts kept its reference in step (a fixed 40 ms had
+// halved its 20 dB while the speaker's ring shifted the echo unseen; see ProcessingLink::ReadRender). So the
+// buffer starts at two periods, 10 ms more than miniaudio's, from the first callback. Under load the device
+// may still not be served in time: a second late callback within 5 s (after the start's bursts) widens it
+// to cover the longer gap of the two plus a period, up to kServerTargetMaxMs, and it stays there for the
+// stream's life (a machine that stalled once tends to again). Callbacks still come every 10 ms (minreq is
+// one period), so only the server's queue grows, not the steps in which it is fed. Called on the PulseAudio
+// loop's thread, the one thread where its stream may be touched.
+void SetServerBuffer(ma_device* device, Stream* stream, uint32_t wantedMs)
 {
 #if defined(MA_SUPPORT_PULSEAUDIO)
     if (device->pContext->backend != ma_backend_pulseaudio) return;
     const uint32_t current = stream->serverTargetMs.load(std::memory_order_relaxed);
-    const uint32_t covered = (gapMs + kPeriodMs + kPeriodMs - 1) / kPeriodMs * kPeriodMs;
-    const uint32_t wanted = std::min(kServerTargetMaxMs, covered);
+    const uint32_t wanted = std::min(kServerTargetMaxMs, wantedMs);
     if (wanted <= current) return;
     auto set = reinterpret_cast<PulseSetBufferAttr>(device->pContext->pulse.pa_stream_set_buffer_attr);
     auto unref = reinterpret_cast<PulseOperationUnref>(device->pContext->pulse.pa_operation_unref);
     void* pulseStream = device->pulse.pStreamPlayback;
     if (set == nullptr || unref == nullptr || pulseStream == nullptr) return;
     constexpr uint32_t kBytesPerMs = kSampleRate / 1000 * kChannels * sizeof(int16_t);
-    const PulseBufferAttr attr{UINT32_MAX, wanted * kBytesPerMs, UINT32_MAX, kPeriodMs * kBytesPerMs, UINT32_MAX};
+    // prebuf is one period, not the server's default (the whole target): after an underrun the stream plays
+    // again as soon as a period is queued, instead of staying silent until the widened buffer is full (a
+    // stall of 200 ms then cost 400 ms of silence).
+    const uint32_t period = kPeriodMs * kBytesPerMs;
+    const PulseBufferAttr attr{UINT32_MAX, wanted * kBytesPerMs, period, period, UINT32_MAX};
     void* operation = set(pulseStream, &attr, nullptr, nullptr);
     if (operation == nullptr) return;
     unref(operation);
@@ -182,8 +201,14 @@ void WidenServerBuffer(ma_device* device, Stream* stream, uint32_t gapMs)
 #else
     (void)device;
     (void)stream;
-    (void)gapMs;
+    (void)wantedMs;
 #endif
+}
+
+// See SetServerBuffer: the longer of two late callbacks' gaps, plus a period, in whole periods.
+void WidenServerBuffer(ma_device* device, Stream* stream, uint32_t gapMs)
+{
+    SetServerBuffer(device, stream, (gapMs + kPeriodMs + kPeriodMs - 1) / kPeriodMs * kPeriodMs);
 }
 
 void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames)
@@ -227,12 +252,24 @@ void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames
     }
     auto* out = static_cast<int16_t*>(output);
     SampleRing& ring = stream->ring;
+    if (!stream->serverBufferSet) {
+        SetServerBuffer(device, stream, kServerTargetStartMs);
+        stream->serverBufferSet = true;
+    }
     if (!stream->primed) {
         if (ring.Available() < stream->cushion) {
             std::memset(out, 0, count * sizeof(int16_t));
+            if (stream->everPrimed) stream->silenced.fetch_add(count, std::memory_order_relaxed);
             return;
         }
         stream->primed = true;
+        stream->everPrimed = true;
+    }
+    if (stream->pendingTrim > 0) {
+        const size_t quiet = ring.DropQuiet(stream->pendingTrim, count + stream->cushion, kQuietBlock,
+                                            kQuietLookahead, CaptureReader::kQuietPeak);
+        stream->pendingTrim -= quiet;
+        if (quiet > 0) stream->dropped.fetch_add(quiet, std::memory_order_relaxed);
     }
     if (!ring.Read(out, count)) {
         // Starved: play what there is, then silence, and wait for a new prebuffer.
@@ -240,8 +277,10 @@ void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames
         ring.Read(out, have);
         std::memset(out + have, 0, (count - have) * sizeof(int16_t));
         stream->missing.fetch_add(count - have, std::memory_order_relaxed);
+        stream->silenced.fetch_add(count - have, std::memory_order_relaxed);
         stream->underruns.fetch_add(1, std::memory_order_relaxed);
         stream->primed = false;
+        stream->pendingTrim = 0; // the starved ring has no latency left to give back
         stream->cushion = std::min(stream->cushion + kFrameSamples, kOutputCushionMax);
         stream->stableFrames = 0;
         return;
@@ -252,16 +291,21 @@ void OnData(ma_device* device, void* output, const void* input, ma_uint32 frames
         stream->stableFrames = 0;
     }
     // As on the capture side: only output that stays queued beyond the bound for a whole window is
-    // latency (the writer's steps and the device's periods both come in bursts).
+    // latency (the writer's steps and the device's periods both come in bursts), and it goes in the next
+    // pause unless there is none for CaptureReader::kForceWindows windows.
     const size_t backlog = ring.Available();
     stream->minBacklog = std::min(stream->minBacklog, backlog);
     stream->windowFrames += frames;
     if (stream->windowFrames >= kSampleRate) {
         const size_t bound = stream->cushion + kOutputBacklogSlack;
-        if (stream->minBacklog > bound) {
-            const size_t excess = stream->minBacklog - bound;
+        const size_t excess = stream->minBacklog > bound ? stream->minBacklog - bound : 0;
+        stream->pendingWindows = excess > 0 ? stream->pendingWindows + 1 : 0;
+        stream->pendingTrim = excess;
+        if (stream->pendingWindows >= CaptureReader::kForceWindows) {
             const size_t trimmed = ring.TrimTo(backlog - std::min(backlog, excess));
             if (trimmed > 0) stream->dropped.fetch_add(trimmed, std::memory_order_relaxed);
+            stream->pendingTrim = 0;
+            stream->pendingWindows = 0;
         }
         stream->windowFrames = 0;
         stream->minBacklog = SIZE_MAX;
@@ -370,6 +414,14 @@ public:
 
     size_t InputAvailable() const noexcept override { return input_.ring.Available(); }
     size_t OutputQueued() const noexcept override { return output_.ring.Available(); }
+    EchoShift EchoShifted() const noexcept override
+    {
+        EchoShift shift;
+        shift.skipped =
+          output_.dropped.load(std::memory_order_relaxed) + input_.dropped.load(std::memory_order_relaxed);
+        shift.inserted = output_.silenced.load(std::memory_order_relaxed);
+        return shift;
+    }
 
     std::vector<DeviceEvent> TakeEvents() override
     {
@@ -468,7 +520,7 @@ private:
             // miniaudio asks PulseAudio for a capture queue of all periods: 30 ms, which a 30 ms delay of
             // this device's thread on a busy machine overflows (the server drops what does not fit). It
             // holds 200 ms instead; capture is still delivered every 10 ms, so this adds no latency.
-            // Playback starts at one period in the server and widens when it must (WidenServerBuffer).
+            // Playback starts at two periods in the server and widens when it must (SetServerBuffer).
             config.periods = kPulseCapturePeriods;
         }
         config.performanceProfile = ma_performance_profile_low_latency;
@@ -497,6 +549,7 @@ private:
         stream.widenAfterMs.store(NowMs() + kStartGraceMs, std::memory_order_relaxed);
         stream.lastLateMs = 0;
         stream.lastLateGapMs = 0;
+        stream.serverBufferSet = false;
         result = ma_device_start(device.get());
         if (result != MA_SUCCESS) {
             ma_device_uninit(device.get());

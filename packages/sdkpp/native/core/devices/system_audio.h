@@ -62,6 +62,17 @@ struct StreamStatus {
     uint32_t serverBufferMs = 0;
 };
 
+// The speaker's and the microphone's rings move the echo against what the transport wrote: a sample written
+// to the speaker and never played, or a microphone sample dropped unread, makes every later echo come that
+// much earlier in the microphone's stream (`skipped`); silence the speaker played that nobody wrote (its ring
+// ran dry, then built its cushion again) makes it come later (`inserted`). An echo canceller fed what was
+// written would see its echo path jump each time, and lose the echo until it found it again; the processing
+// link moves its reference by the same amounts instead (ProcessingLink::ReadRender).
+struct EchoShift {
+    uint64_t skipped = 0;
+    uint64_t inserted = 0;
+};
+
 inline constexpr uint32_t kSampleRate = 48000;
 inline constexpr uint32_t kChannels = 2;
 inline constexpr uint32_t kPeriodFrames = 480;  // 10 ms: what the device is asked to deliver per callback
@@ -86,6 +97,10 @@ public:
 
     // Events since the last call, oldest first (at most 64 are kept; older ones are dropped).
     virtual std::vector<DeviceEvent> TakeEvents() = 0;
+
+    // How far the devices moved the echo against the audio written to the speaker, in samples since the
+    // system started (both only grow); see EchoShift. Backends without rings of their own report none.
+    virtual EchoShift EchoShifted() const noexcept { return {}; }
 };
 
 // Starts the library and the watcher thread, or returns null with `error` saying why (no backend could

@@ -166,7 +166,10 @@ export interface JitterBufferOptions {
 
 /** Counters and the adaptive state of a jitter buffer. */
 export interface JitterBufferStatus {
-  /** Frames buffered before playout starts; adapts to the measured jitter. */
+  /**
+   * Frames buffered before playout starts; adapts to the measured jitter, and for 10 s after a packet that
+   * came late (a stall) holds at least the frames it was late plus one.
+   */
   readonly targetDelayFrames: number;
   /** RFC 3550 interarrival jitter estimate, in milliseconds. */
   readonly jitterMs: number;

@@ -39,7 +39,7 @@ export interface SystemAudioStreamStatus {
   readonly longestGapMs: number;
   /**
    * Output on PulseAudio: the audio the sound server is asked to hold ahead of the device, in ms. It starts
-   * at one device period (10 ms) and widens after two late callbacks within 5 s to cover the gap seen (at most 250 ms), so
+   * at two device periods (20 ms) and widens after two late callbacks within 5 s to cover the gap seen (at most 250 ms), so
    * that a busy machine costs latency rather than holes; 0 on other backends (their own buffering applies).
    */
   readonly serverBufferMs: number;

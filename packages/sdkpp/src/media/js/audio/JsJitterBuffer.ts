@@ -13,6 +13,8 @@ import { isOpusSilenceFrame } from '../../dave/js/frame.js';
 const CAPACITY = 64;
 const MAX_CONCEAL_RUN = 5;
 const EXCESS_TICKS_BEFORE_DROP = 8;
+/** How long the delay a stall needed is held after the latest late packet: 10 s of ticks. */
+const PEAK_HOLD_TICKS = 500;
 const FRAME_MS = 20;
 /** Jitter (2·J, ms) that one frame of target delay absorbs before the target grows (see jitter_buffer.h). */
 const JITTER_SLACK_MS = 10;
@@ -44,6 +46,9 @@ export class JsJitterBuffer implements JitterBufferCore {
   #lastReal = 0;
   #lastWasSilence = false;
   #concealRun = 0;
+  #stretchRun = 0;
+  #peakTarget = 0;
+  #peakTicksLeft = 0;
   #excessTicks = 0;
   #haveArrival = false;
   #lastArrivalMs = 0;
@@ -100,6 +105,7 @@ export class JsJitterBuffer implements JitterBufferCore {
     this.#buffered = 0;
     this.#playing = false;
     this.#concealRun = 0;
+    this.#stretchRun = 0;
     this.#stats.resets++;
   }
 
@@ -159,6 +165,7 @@ export class JsJitterBuffer implements JitterBufferCore {
   #pause(): void {
     this.#playing = false;
     this.#concealRun = 0;
+    this.#stretchRun = 0;
     this.#haveArrival = false;
     if (this.#havePlayed) this.#lastPlayed = this.#lastReal;
   }
@@ -171,15 +178,17 @@ export class JsJitterBuffer implements JitterBufferCore {
 
   pop(out: Uint8Array, info: Uint32Array): number {
     info.fill(0);
+    if (this.#peakTicksLeft > 0 && --this.#peakTicksLeft === 0) this.#peakTarget = 0;
+    const target = this.#targetInForce();
     if (!this.#playing) {
-      if (this.#buffered < this.#target) {
+      if (this.#buffered < target) {
         this.#stats.empty++;
         return 0;
       }
       this.#playing = true;
       this.#concealRun = 0;
     }
-    this.#excessTicks = this.#buffered > this.#target + 2 ? this.#excessTicks + 1 : 0;
+    this.#excessTicks = this.#buffered > target + 2 ? this.#excessTicks + 1 : 0;
     if (this.#excessTicks >= EXCESS_TICKS_BEFORE_DROP) {
       const stale = this.#find(this.#next);
       if (stale !== undefined) this.#release(stale);
@@ -199,6 +208,11 @@ export class JsJitterBuffer implements JitterBufferCore {
       this.#lastReal = this.#next;
       this.#release(slot);
       this.#advance();
+      if (this.#stretchRun > 0) {
+        this.#peakTarget = Math.max(this.#peakTarget, Math.min(this.#stretchRun + 1, this.#max));
+        this.#peakTicksLeft = PEAK_HOLD_TICKS;
+        this.#stretchRun = 0;
+      }
       this.#concealRun = 0;
       this.#stats.packets++;
       return 0;
@@ -225,18 +239,24 @@ export class JsJitterBuffer implements JitterBufferCore {
       this.#stats.concealed++;
       if (this.#buffered === 0) {
         this.#stats.stretched++;
+        this.#stretchRun++;
         this.#concealRun++;
         return 0;
       }
     }
+    this.#stretchRun = 0;
     this.#advance();
     this.#concealRun++;
     return 0;
   }
 
+  #targetInForce(): number {
+    return Math.max(this.#target, this.#peakTarget);
+  }
+
   status(): JitterBufferStatus {
     return {
-      targetDelayFrames: this.#target,
+      targetDelayFrames: this.#targetInForce(),
       jitterMs: this.#jitterMs,
       buffered: this.#buffered,
       ...this.#stats,
