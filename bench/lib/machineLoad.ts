@@ -48,9 +48,18 @@ function hookExit(): void {
   }
 }
 
-/** A child in its own process group (so the group can be killed with whatever it started). */
-function group(command: string, args: string[], options: { cwd?: string } = {}): ChildProcess {
-  const child = spawn(command, args, { detached: true, stdio: 'ignore', ...options });
+/** `text` as one word for `sh`. */
+const quoted = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * `command` (a shell command line) in a shell of its own process group, with a watch beside it: once this
+ * process is gone, however it went (a SIGKILL, a crash, a `pkill` that reached only it), the shell kills its
+ * whole group within a second. Killing the group from here (killGroup) is the usual way; the watch is for
+ * when that never runs, so that no load outlives its bench (one ran through a CI run and failed it).
+ */
+function group(command: string, options: { cwd?: string } = {}): ChildProcess {
+  const script = `${command} &\nwhile kill -0 ${process.pid} 2>/dev/null; do sleep 1; done\nkill -9 -$$`;
+  const child = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore', ...options });
   child.unref();
   return child;
 }
@@ -65,9 +74,9 @@ function killGroup(child: ChildProcess): void {
 }
 
 const shell = (script: string, cwd?: string): ChildProcess =>
-  group('sh', ['-c', script], cwd === undefined ? {} : { cwd });
+  group(`sh -c ${quoted(script)}`, cwd === undefined ? {} : { cwd });
 
-const node = (script: string): ChildProcess => group(process.execPath, ['-e', script]);
+const node = (script: string): ChildProcess => group(`${quoted(process.execPath)} -e ${quoted(script)}`);
 
 /**
  * A page that keeps the renderer busy as a game's web view or a test's page does: a canvas redrawn and the
@@ -110,7 +119,7 @@ function start(
       if (!chromium)
         throw new Error('the chromium load needs the headless Chromium (test/setup/chromium.ts)');
       const dir = mkdtempSync(path.join(tmpdir(), 'sdkpp-load-chromium-'));
-      const browser = group(chromium, [
+      const args = [
         '--headless',
         '--no-sandbox',
         '--disable-gpu',
@@ -120,7 +129,8 @@ function start(
         `--user-data-dir=${dir}`,
         '--window-size=1280,720',
         ANIMATED_PAGE,
-      ]);
+      ];
+      const browser = group([chromium, ...args].map(quoted).join(' '));
       return { children: [browser], dir };
     }
     case 'npm': {
