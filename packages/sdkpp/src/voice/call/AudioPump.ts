@@ -1,33 +1,13 @@
-import path from 'node:path';
-
-import { ValidationError } from '@sdkpp/protocol';
 import type { LogWriter } from '../../logging/index.js';
-import {
-  VOICE_FRAME_SAMPLES,
-  type SystemAudio,
-  type VirtualAudio,
-  type VoiceProcessingLink,
-} from '../../media/index.js';
-import {
-  describeDevice,
-  NULL_AUDIO_DEVICE,
-  NULL_AUDIO_DEVICE_ID,
-  nullInput,
-  nullOutput,
-  openInput,
-  openOutput,
-  WAV_INPUT_PREFIX,
-  WavFileOutput,
-  type AudioDevice,
-  type AudioInput,
-  type AudioOutput,
-} from '../devices/audioDevices.js';
+import { VOICE_FRAME_SAMPLES, type VirtualAudio } from '../../media/index.js';
+import type { AudioDevice } from '../devices/audioDevices.js';
+import { DeviceChoice } from '../devices/DeviceChoice.js';
 import { GameAudioInput } from '../devices/GameAudioInput.js';
-import { SYSTEM_DEFAULT_DEVICE_ID, type SystemDevices } from '../devices/SystemDevices.js';
-import { VirtualInput } from '../devices/VirtualInput.js';
-import { startProcessingWorker, type ProcessingWorker } from '../processing/ProcessingWorker.js';
+import type { SystemDevices } from '../devices/SystemDevices.js';
 import { VoiceProcessor, type VoiceProcessingSettings } from '../processing/VoiceProcessor.js';
 import type { ActiveCall } from './ActiveCall.js';
+import { AecDump } from './AecDump.js';
+import { DeviceLinker } from './DeviceLinker.js';
 
 const TICK_MS = 20;
 /**
@@ -84,18 +64,6 @@ export interface AudioPumpDeps {
   createVirtualAudio?: () => VirtualAudio | undefined;
 }
 
-/** What is linked to a call's transport thread ({@link VoiceTransport.linkSystemAudio}). */
-interface DeviceLink {
-  readonly call: ActiveCall;
-  /** The devices themselves, the processing worker's link between them and the transport, or the virtual devices. */
-  readonly target: SystemAudio | VoiceProcessingLink | VirtualAudio;
-  readonly capture: boolean;
-  readonly playback: boolean;
-  readonly playbackGain: number;
-  /** Whether this thread still reads the mix the linked speaker plays (a simulated room hears it). */
-  readonly mirror: boolean;
-}
-
 /**
  * The audio pump: the input and output devices, and every 20 ms the frames from the input device to every
  * connected call and from every call to the output device, paced by each call's transport clock (each
@@ -111,17 +79,9 @@ interface DeviceLink {
 export class AudioPump {
   readonly #d: AudioPumpDeps;
   #outputVolume = 100;
-  #inputId = NULL_AUDIO_DEVICE_ID;
-  #outputId = NULL_AUDIO_DEVICE_ID;
-  #input: AudioInput = nullInput;
-  #output: AudioOutput = nullOutput;
-  /** Whether the current devices are the system's (which a call's transport thread can serve itself). */
-  #inputIsSystem = false;
-  #outputIsSystem = false;
-  /** The link asked of a call's transport; the pump keeps off a linked side until the thread lets go. */
-  #link: DeviceLink | undefined;
-  #aecDump = false;
-  #aecFiles: { input: WavFileOutput; output: WavFileOutput } | undefined;
+  /** The input and output devices the game chose. */
+  readonly #devices: DeviceChoice;
+  readonly #aecDump: AecDump;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #deadline = 0;
   /** In step with a call's transport: when the microphone is read next, before the full tick at #deadline. */
@@ -130,8 +90,6 @@ export class AudioPump {
   #sleeping = false;
   /** Something that may change the link happened while asleep: the next tick plans it afresh. */
   #dirty = false;
-  /** Whether any call's transport was ever asked to serve a device (before that, none can be busy). */
-  #everLinked = false;
   readonly #frame = new Int16Array(VOICE_FRAME_SAMPLES);
   readonly #mixed = new Int16Array(VOICE_FRAME_SAMPLES);
 
@@ -141,19 +99,38 @@ export class AudioPump {
   readonly #gameMicrophone: GameAudioInput;
   /** Echo cancellation, noise suppression and gain control on the microphone's frames. */
   readonly #processor: VoiceProcessor;
-  /** The same processing on a worker thread, between linked system devices and the transport. */
-  #worker: ProcessingWorker | undefined;
-  /** A worker could not start or failed: the processing stays on this thread. */
-  #workerUnavailable = false;
+  /** Which devices a call's transport thread serves, and the processing worker between them. */
+  readonly #linker: DeviceLinker;
   /** The switches the game set; one it never set follows the input device ({@link AudioPump.voiceProcessing}). */
   #asked: Partial<VoiceProcessingSettings> = {};
 
   constructor(deps: AudioPumpDeps) {
     this.#d = deps;
+    this.#devices = new DeviceChoice({
+      system: deps.system,
+      log: deps.log,
+      ...(deps.createVirtualAudio ? { createVirtualAudio: deps.createVirtualAudio } : {}),
+    });
+    this.#aecDump = new AecDump(deps.voiceLogDir, deps.log);
     this.#processor = new VoiceProcessor(deps.log);
     const accepting = (): boolean => [...deps.calls.values()].some((call) => call.carriesAudio);
     this.#game = new GameAudioInput(deps.log, accepting);
     this.#gameMicrophone = new GameAudioInput(deps.log, accepting, true);
+    this.#linker = new DeviceLinker({
+      calls: deps.calls,
+      log: deps.log,
+      system: deps.system,
+      devices: this.#devices,
+      settings: () => this.voiceProcessing(),
+      microphoneWanted: () =>
+        this.#aecDump.on ||
+        this.#game.queuedFrames > 0 ||
+        this.#gameMicrophone.queuedFrames > 0 ||
+        (deps.observesInput?.() ?? false),
+      aecDumpOn: () => this.#aecDump.on,
+      outputVolume: () => this.#outputVolume,
+      addonPath: deps.addonPath,
+    });
   }
 
   /** Playback volume, 0–200. */
@@ -179,7 +156,7 @@ export class AudioPump {
    * through its capture API's processing already (a browser's `getUserMedia` does all three).
    */
   voiceProcessing(): VoiceProcessingSettings {
-    const byDefault = this.#inputIsSystem;
+    const byDefault = this.#devices.inputIsSystem;
     return {
       echoCancellation: this.#asked.echoCancellation ?? byDefault,
       noiseSuppression: this.#asked.noiseSuppression ?? byDefault,
@@ -191,7 +168,7 @@ export class AudioPump {
   async #applyProcessing(): Promise<void> {
     const settings = this.voiceProcessing();
     const applied = this.#processor.set(settings);
-    this.#worker?.set(settings);
+    this.#linker.worker?.set(settings);
     await applied;
   }
 
@@ -220,19 +197,19 @@ export class AudioPump {
 
   /** The input devices: the null device, the current virtual device, then the system's (`default` first). */
   inputDevices(): AudioDevice[] {
-    return [...this.#virtualDevices(this.#inputId, 'input'), ...this.#d.system.list('input')];
+    return this.#devices.inputDevices();
   }
   /** The output devices: the null device, the current WAV file, then the system's (`default` first). */
   outputDevices(): AudioDevice[] {
-    return [...this.#virtualDevices(this.#outputId, 'output'), ...this.#d.system.list('output')];
+    return this.#devices.outputDevices();
   }
   /** The current input device. */
   currentInputDevice(): AudioDevice {
-    return this.#describe(this.#inputId, 'input');
+    return this.#devices.currentInputDevice();
   }
   /** The current output device. */
   currentOutputDevice(): AudioDevice {
-    return this.#describe(this.#outputId, 'output');
+    return this.#devices.currentOutputDevice();
   }
   /**
    * Switches the input device, during a call too (the call goes on with the new device's audio); a
@@ -240,78 +217,19 @@ export class AudioPump {
    * device that is gone or will not open.
    */
   setInputDevice(id: string): void {
-    const input = this.#open(
-      id,
-      'input',
-      (virtual) => this.#openVirtualInput(virtual),
-      (device) => this.#d.system.openInput(device),
-    );
-    this.#input.close();
-    this.#input = input;
-    this.#inputId = id;
-    this.#inputIsSystem = !describeDevice(id, 'input');
-    this.#d.log.info(`input device: ${id}`);
+    this.#devices.setInput(id);
     this.#followDefaults();
     this.#wake();
   }
-  /** A virtual input: on the engine's {@link VirtualAudio} where it has one (null and files), else here. */
-  #openVirtualInput(id: string): AudioInput {
-    const file = id.startsWith(WAV_INPUT_PREFIX) ? id.slice(WAV_INPUT_PREFIX.length) : undefined;
-    if (id !== NULL_AUDIO_DEVICE_ID && file === undefined) return openInput(id);
-    const virtualAudio = this.#d.createVirtualAudio?.();
-    if (!virtualAudio) return openInput(id);
-    try {
-      return new VirtualInput(virtualAudio, file);
-    } catch (error) {
-      virtualAudio.dispose();
-      throw error;
-    }
-  }
   /** Switches the output device (a WAV file is finalised); errors as {@link AudioPump.setInputDevice}. */
   setOutputDevice(id: string): void {
-    const output = this.#open(id, 'output', openOutput, (device) => this.#d.system.openOutput(device));
-    this.#output.close();
-    this.#output = output;
-    this.#outputId = id;
-    this.#outputIsSystem = !describeDevice(id, 'output');
-    this.#d.log.info(`output device: ${id}`);
+    this.#devices.setOutput(id);
     this.#wake();
   }
   /** The watcher moved a lost system device's stream to the default: the current device says so now. */
   deviceLost(direction: 'input' | 'output'): void {
-    if (direction === 'input') this.#inputId = SYSTEM_DEFAULT_DEVICE_ID;
-    else this.#outputId = SYSTEM_DEFAULT_DEVICE_ID;
+    this.#devices.deviceLost(direction);
     this.#wake();
-  }
-
-  #open<T>(
-    id: string,
-    direction: 'input' | 'output',
-    openVirtual: (id: string) => T,
-    openSystem: (id: string) => T,
-  ): T {
-    const setter = direction === 'input' ? 'setInputDevice' : 'setOutputDevice';
-    if (typeof id === 'string' && describeDevice(id, direction)) return openVirtual(id);
-    if (typeof id === 'string' && this.#d.system.owns(id)) return openSystem(id);
-    throw new ValidationError(
-      direction === 'input'
-        ? `${setter}: unknown device "${id}" (null, wav-in:<path>, room:<delay ms>:<gain dB>, default, or an id from getInputDevices)`
-        : `${setter}: unknown device "${id}" (null, wav-out:<path>, default, or an id from getOutputDevices)`,
-    );
-  }
-
-  #virtualDevices(id: string, direction: 'input' | 'output'): AudioDevice[] {
-    const current = describeDevice(id, direction);
-    return current && current.id !== NULL_AUDIO_DEVICE_ID
-      ? [NULL_AUDIO_DEVICE, current]
-      : [NULL_AUDIO_DEVICE];
-  }
-
-  #describe(id: string, direction: 'input' | 'output'): AudioDevice {
-    return (
-      describeDevice(id, direction) ??
-      this.#d.system.describe(id, direction) ?? { id, name: `${id} (not present)`, isDefault: false }
-    );
   }
 
   /**
@@ -319,13 +237,12 @@ export class AudioPump {
    * recorded to `aec-input-<time>.wav` and `aec-output-<time>.wav` there.
    */
   setAecDump(on: boolean): void {
-    this.#aecDump = on;
+    this.#aecDump.set(on);
     this.#wake();
-    if (!this.#aecDump) this.#closeAec();
   }
   /** See {@link AudioPump.setAecDump}. */
   getAecDump(): boolean {
-    return this.#aecDump;
+    return this.#aecDump.on;
   }
 
   // --- the pump ------------------------------------------------------------------------------------
@@ -356,19 +273,17 @@ export class AudioPump {
     this.#timer = undefined;
     this.#captureAt = undefined;
     this.#sleeping = false;
-    this.#output.flush(); // a WAV output is a complete file whenever no call runs
-    this.#aecFiles?.input.flush();
-    this.#aecFiles?.output.flush();
+    this.#devices.output.flush(); // a WAV output is a complete file whenever no call runs
+    this.#aecDump.flush();
   }
 
   /** Stops the pump and closes the devices and AEC files. */
   destroy(): void {
     this.stop();
-    this.#input.close();
-    this.#output.close();
-    this.#closeAec();
+    this.#devices.close();
+    this.#aecDump.close();
     this.#processor.close();
-    this.#closeWorker();
+    this.#linker.closeWorker();
   }
 
   #schedule(): void {
@@ -390,8 +305,8 @@ export class AudioPump {
   #pump(): void {
     this.#timer = undefined;
     if (this.#d.calls.size === 0) {
-      this.#link = undefined; // the calls (and their transports) are gone
-      this.#closeWorker();
+      this.#linker.forget(); // the calls (and their transports) are gone
+      this.#linker.closeWorker();
       return;
     }
     this.#d.onTick();
@@ -401,7 +316,7 @@ export class AudioPump {
       return;
     }
     this.#dirty = false;
-    this.#updateLink();
+    this.#linker.update();
     if (this.#canSleep()) {
       this.#housekeeping();
       return;
@@ -425,7 +340,7 @@ export class AudioPump {
       call.tick();
     }
     // A speaker the transport's thread writes (or has not let go of yet) is not written here.
-    const outputFree = !this.#busy(2);
+    const outputFree = !this.#linker.busy(2);
     for (let i = 0; i < Math.min(lead ?? 0, MAX_CATCH_UP * 5); i++) this.#playOne(outputFree);
     const now = performance.now();
     const next = step?.nextTickAt();
@@ -462,11 +377,11 @@ export class AudioPump {
    * (a new transport after a reconnect) is linked again from a full tick.
    */
   #canSleep(): boolean {
-    const link = this.#link;
+    const link = this.#linker.link;
     if (!link || !link.capture || !link.playback || link.mirror || this.#d.calls.size !== 1) return false;
     if (this.#game.queuedFrames > 0 || this.#gameMicrophone.queuedFrames > 0) return false;
     if (this.#sleeping && (link.call.devicesLinked() & 3) !== 3) {
-      this.#link = undefined;
+      this.#linker.forget();
       return false;
     }
     return true;
@@ -475,7 +390,7 @@ export class AudioPump {
   /** A sleeping tick: the call's own housekeeping and the file microphone's read-ahead, nothing per frame. */
   #housekeeping(): void {
     this.#sleeping = true;
-    this.#input.refill?.();
+    this.#devices.input.refill?.();
     for (const call of this.#d.calls.values()) call.tick();
     this.#deadline = performance.now() + HOUSEKEEPING_MS;
     this.#schedule();
@@ -499,10 +414,10 @@ export class AudioPump {
     for (const call of connected) wanted = Math.max(wanted, backlog - call.captureBacklog());
     const frame = this.#frame;
     // A microphone the transport's thread reads (or has not let go of yet) is not read here.
-    const inputFree = !this.#busy(1);
-    if (!inputFree) this.#input.refill?.();
+    const inputFree = !this.#linker.busy(1);
+    if (!inputFree) this.#devices.input.refill?.();
     for (let i = 0; i < Math.min(wanted, MAX_CATCH_UP); i++) {
-      const device = inputFree && this.#input.read(frame);
+      const device = inputFree && this.#devices.input.read(frame);
       if (!device) frame.fill(0);
       // Microphones (the device, a microphone the game captures) are processed together, once per frame
       // (echo, noise, level); the game's finished audio is added after, as it is.
@@ -528,7 +443,7 @@ export class AudioPump {
         if (!produced) return;
         continue;
       }
-      if (this.#aecDump) this.#aec()?.input.write(frame);
+      this.#aecDump.writeInput(frame);
       for (const call of connected) call.capture(frame);
     }
   }
@@ -548,204 +463,13 @@ export class AudioPump {
       const gain = this.#outputVolume / 100;
       for (let i = 0; i < VOICE_FRAME_SAMPLES; i++) mixed[i] = clamp(Math.round((mixed[i] ?? 0) * gain));
     }
-    if (outputFree) this.#output.write(mixed);
+    if (outputFree) this.#devices.output.write(mixed);
     // What the speakers play is the echo canceller's reference (and what a simulated room echoes); the
     // worker's canceller gets it from the transport's thread.
-    if (!this.#link || this.#link.target !== this.#worker?.link) this.#processor.render(mixed);
-    this.#input.hear?.(mixed);
-    if (this.#aecDump) this.#aec()?.output.write(mixed);
-  }
-
-  /**
-   * Links the system devices to the one call's transport thread when nothing on this thread needs their
-   * audio: then neither a busy event loop nor the pump's 20 ms beat sits between the devices and the wire.
-   * The microphone stays here while voice processing runs, the game pushes audio, an input observer or the
-   * AEC dump wants the frames, or a callback of startCallWithAudioCallbacks must see them; the speaker
-   * stays here while echo cancellation needs the playout as its reference or the AEC dump records it.
-   */
-  #updateLink(): void {
-    const want = this.#plan();
-    const have = this.#link;
-    if (
-      want?.call === have?.call &&
-      want?.target === have?.target &&
-      want?.capture === have?.capture &&
-      want?.playback === have?.playback &&
-      want?.playbackGain === have?.playbackGain &&
-      want?.mirror === have?.mirror
-    )
-      return;
-    this.#link = undefined;
-    try {
-      if (have && have.call !== want?.call)
-        have.call.linkSystemAudio(null, {
-          capture: false,
-          playback: false,
-          playbackGain: 1,
-          mirrorPlayout: true,
-        });
-      if (want) this.#linkTo(want, have);
-    } catch (error) {
-      // A full control queue (the transport is not ticking): the pump keeps the devices and tries again.
-      this.#d.log.warn(`system audio not linked: ${(error as Error).message}`);
-    }
-    // A worker nobody links any more goes (a transport still linked to it sees an empty ring for a tick).
-    if (this.#worker && !this.#wantsWorker()) this.#closeWorker();
-  }
-
-  #linkTo(want: DeviceLink, have: DeviceLink | undefined): void {
-    const linked = want.call.linkSystemAudio(want.capture || want.playback ? want.target : null, {
-      capture: want.capture,
-      playback: want.playback,
-      playbackGain: want.playbackGain,
-      mirrorPlayout: want.mirror,
-    });
-    if (linked && (want.capture || want.playback)) {
-      this.#link = want;
-      this.#everLinked = true;
-      if (
-        have?.call === want.call &&
-        have.target === want.target &&
-        have.capture === want.capture &&
-        have.playback === want.playback
-      )
-        return;
-      const through = want.target === this.#worker?.link ? ', through the voice processing worker' : '';
-      const which = want.target === this.#input.virtualAudio ? 'virtual' : 'system';
-      this.#d.log.info(
-        `${which} audio linked to the transport thread (${[want.capture ? 'microphone' : '', want.playback ? 'speaker' : ''].filter(Boolean).join(' and ')}${through})`,
-      );
-    }
-  }
-
-  #plan(): DeviceLink | undefined {
-    const connected = [...this.#d.calls.values()].filter((call) => call.carriesAudio);
-    const call = connected.length === 1 ? connected[0] : undefined;
-    if (!call || !call.canLinkDevices) return undefined;
-    const settings = this.voiceProcessing();
-    const processing =
-      settings.echoCancellation || settings.noiseSuppression || settings.automaticGainControl;
-    const virtual = this.#virtualPlan(call, processing);
-    if (virtual) return virtual;
-    const system = this.#d.system.opened();
-    if (!system) return undefined;
-    // The microphone is free to link when no one on this thread needs its frames.
-    const microphoneFree =
-      this.#inputIsSystem &&
-      !this.#aecDump &&
-      this.#game.queuedFrames === 0 &&
-      this.#gameMicrophone.queuedFrames === 0 &&
-      !(this.#d.observesInput?.() ?? false);
-    // With processing on, it goes through the worker. Its echo canceller takes the playout from the
-    // transport's thread, which writes a system speaker itself below; a virtual output (null, a file) makes
-    // no echo to cancel.
-    const worker = microphoneFree && processing ? this.#workerOn(system) : undefined;
-    const throughWorker = worker?.ready === true;
-    const capture = microphoneFree && (!processing || throughWorker);
-    const playback = this.#outputIsSystem && !this.#aecDump && (!settings.echoCancellation || throughWorker);
-    const target = throughWorker && worker ? worker.link : system;
-    return capture || playback
-      ? {
-          call,
-          target,
-          capture,
-          playback,
-          playbackGain: this.#outputVolume / 100,
-          mirror: this.#input.hear !== undefined,
-        }
-      : undefined;
-  }
-
-  /**
-   * The virtual devices' link: the null speaker, and the virtual microphone (nothing, or a file) when no
-   * one on this thread needs its frames and no processing runs on them. Undefined where they do not apply
-   * (a system device, an engine without virtual audio) or nothing is left to link.
-   */
-  #virtualPlan(call: ActiveCall, processing: boolean): DeviceLink | undefined {
-    // A system speaker is linked by the system plan (the microphone then stays on this thread).
-    if (this.#outputIsSystem) return undefined;
-    if (this.#inputId === NULL_AUDIO_DEVICE_ID && this.#input === nullInput) {
-      // The default microphone was opened before an engine was asked for: move it onto one now.
-      this.#input = this.#openVirtualInput(NULL_AUDIO_DEVICE_ID);
-    }
-    const virtualAudio = this.#input.virtualAudio;
-    if (!virtualAudio) return undefined;
-    const capture =
-      !processing &&
-      !this.#aecDump &&
-      this.#game.queuedFrames === 0 &&
-      this.#gameMicrophone.queuedFrames === 0 &&
-      !(this.#d.observesInput?.() ?? false);
-    // The null speaker plays nothing anyone hears; a file speaker is written on this thread.
-    const playback = this.#outputId === NULL_AUDIO_DEVICE_ID && !this.#aecDump;
-    return capture || playback
-      ? { call, target: virtualAudio, capture, playback, playbackGain: 1, mirror: false }
-      : undefined;
-  }
-
-  /** The processing worker on `system`, started on first need; undefined where none can run. */
-  #workerOn(system: SystemAudio): ProcessingWorker | undefined {
-    if (this.#worker && this.#worker.system !== system) this.#closeWorker(); // the devices were reopened
-    if (this.#worker?.failed) {
-      this.#workerUnavailable = true;
-      this.#closeWorker();
-    }
-    if (!this.#worker && !this.#workerUnavailable) {
-      this.#worker = startProcessingWorker(
-        system,
-        this.#d.addonPath?.(),
-        this.voiceProcessing(),
-        this.#d.log,
-      );
-      if (!this.#worker) this.#workerUnavailable = true;
-    }
-    return this.#worker;
-  }
-
-  /** Whether the worker still has a use: processing is on and a call runs. */
-  #wantsWorker(): boolean {
-    const settings = this.voiceProcessing();
-    return (
-      this.#d.calls.size > 0 &&
-      (settings.echoCancellation || settings.noiseSuppression || settings.automaticGainControl)
-    );
-  }
-
-  #closeWorker(): void {
-    this.#worker?.close();
-    this.#worker = undefined;
-  }
-
-  /** Whether a call's transport thread serves (or still serves) the microphone (1) or the speaker (2). */
-  #busy(side: 1 | 2): boolean {
-    if (!this.#everLinked) return false; // nothing was ever linked: no transport serves a device
-    const link = this.#link;
-    if (link && (side === 1 ? link.capture : link.playback)) return true;
-    for (const call of this.#d.calls.values()) if ((call.devicesLinked() & side) !== 0) return true;
-    return false;
-  }
-
-  #aec(): { input: WavFileOutput; output: WavFileOutput } | undefined {
-    const dir = this.#d.voiceLogDir();
-    if (!this.#aecFiles && dir) {
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      try {
-        this.#aecFiles = {
-          input: new WavFileOutput(path.join(dir, `aec-input-${stamp}.wav`)),
-          output: new WavFileOutput(path.join(dir, `aec-output-${stamp}.wav`)),
-        };
-      } catch (error) {
-        this.#d.log.warn(`AEC dump: ${(error as Error).message}`);
-        this.#aecDump = false;
-      }
-    }
-    return this.#aecFiles;
-  }
-
-  #closeAec(): void {
-    this.#aecFiles?.input.close();
-    this.#aecFiles?.output.close();
-    this.#aecFiles = undefined;
+    const link = this.#linker.link;
+    if (!link || link.target !== this.#linker.worker?.link) this.#processor.render(mixed);
+    this.#devices.input.hear?.(mixed);
+    this.#aecDump.writeOutput(mixed);
   }
 }
 
